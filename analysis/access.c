@@ -1,0 +1,531 @@
+/* access.c — what a region does with each array and scalar.
+ *
+ * For every array: whether it is read and written, the box (sub-array) its
+ * references can touch, computed from the affine subscripts and the loop
+ * bounds as host-evaluable expressions (`its-1:ite+1`), and the data clause:
+ * the user's, or inferred (read only: copyin; written only, by a single
+ * unconditional reference: copyout; otherwise copy, which is always safe).
+ * For every scalar: read-only inputs, privates (written in the region),
+ * named constants.  The feedback report gets one "Generating" line per
+ * array, as users of directive compilers expect.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "affine.h"
+#include "plan.h"
+#include "report.h"
+
+/* ---- symbol sets -------------------------------------------------------- */
+
+static bool has_sym(IrSym **v, int n, const IrSym *s)
+{
+  for (int i = 0; i < n; i++)
+    if (v[i] == s)
+      return true;
+  return false;
+}
+
+static void add_sym(IrSym ***v, int *n, IrSym *s)
+{
+  if (!has_sym(*v, *n, s))
+    IR_PUSH(*v, *n, s);
+}
+
+static ArrayPlan *array_plan(RegionPlan *p, IrSym *s)
+{
+  for (int i = 0; i < p->narrays; i++)
+    if (p->arrays[i].sym == s)
+      return &p->arrays[i];
+  ArrayPlan *v = ir_alloc(sizeof *v * (size_t)(p->narrays + 1));
+  if (p->narrays)
+    memcpy(v, p->arrays, sizeof *v * (size_t)p->narrays);
+  p->arrays = v;
+  ArrayPlan *a = &p->arrays[p->narrays++];
+  a->sym = s;
+  a->clause = DIR_COPY;
+  return a;
+}
+
+/* ---- expression text ----------------------------------------------------- */
+
+static int prec(const IrExpr *e)
+{
+  if (e->kind == IR_E_BINARY)
+    switch (e->u.binary.op) {
+    case IR_OP_ADD: case IR_OP_SUB: return 1;
+    case IR_OP_MUL: case IR_OP_DIV: case IR_OP_MOD_C: return 2;
+    default: return 0;
+    }
+  if (e->kind == IR_E_UNARY)
+    return 3;
+  return 4;
+}
+
+static size_t text(const IrExpr *e, IrLang lang, char *buf, size_t size);
+
+static size_t text_operand(const IrExpr *e, int min_prec, IrLang lang, char *buf, size_t size)
+{
+  if (prec(e) >= min_prec)
+    return text(e, lang, buf, size);
+  size_t n = (size_t)snprintf(buf, size, "(");
+  n += n < size ? text(e, lang, buf + n, size - n) : 0;
+  n += n < size ? (size_t)snprintf(buf + n, size - n, ")") : 0;
+  return n;
+}
+
+static size_t text(const IrExpr *e, IrLang lang, char *buf, size_t size)
+{
+  size_t n = 0;
+  switch (e->kind) {
+  case IR_E_INT: return (size_t)snprintf(buf, size, "%ld", e->u.ival);
+  case IR_E_VAR: return (size_t)snprintf(buf, size, "%s", e->u.var->name);
+  case IR_E_CONVERT: return text(e->u.operand, lang, buf, size);
+  case IR_E_UNARY:
+    n = (size_t)snprintf(buf, size, "-");
+    return n + (n < size ? text_operand(e->u.unary.arg, 3, lang, buf + n, size - n) : 0);
+  case IR_E_BINARY: {
+    int p = prec(e);
+    n = text_operand(e->u.binary.lhs, p, lang, buf, size);
+    if (n < size)
+      n += (size_t)snprintf(buf + n, size - n, "%s", ir_op_text(e->u.binary.op));
+    if (n < size)
+      n += text_operand(e->u.binary.rhs, p + 1, lang, buf + n, size - n);
+    return n;
+  }
+  case IR_E_CALL: {
+    n = (size_t)snprintf(buf, size, "%s(", e->u.call.fn == IR_FN_MIN ? "min" : "max");
+    for (int i = 0; i < e->u.call.n && n < size; i++) {
+      if (i)
+        n += (size_t)snprintf(buf + n, size - n, ",");
+      if (n < size)
+        n += text(e->u.call.args[i], lang, buf + n, size - n);
+    }
+    if (n < size)
+      n += (size_t)snprintf(buf + n, size - n, ")");
+    return n;
+  }
+  default:
+    return (size_t)snprintf(buf, size, "?");
+  }
+}
+
+void an_expr_text(const IrExpr *e, IrLang lang, char *buf, size_t size)
+{
+  buf[0] = 0;
+  text(e, lang, buf, size);
+}
+
+void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang lang, char *buf,
+                 size_t size)
+{
+  size_t n = (size_t)snprintf(buf, size, "%s%s", a->name, lang == IR_FORTRAN ? "(" : "");
+  char l[128], h[128];
+  for (int k = 0; k < a->rank && n < size; k++) {
+    int d = lang == IR_FORTRAN ? k : a->rank - 1 - k;
+    an_expr_text(lo[d], lang, l, sizeof l);
+    an_expr_text(hi[d], lang, h, sizeof h);
+    if (lang == IR_FORTRAN)
+      n += (size_t)snprintf(buf + n, size - n, "%s%s:%s", k ? "," : "", l, h);
+    else if (!strcmp(l, "0"))
+      n += (size_t)snprintf(buf + n, size - n, "[0:%s+1]", h);
+    else
+      n += (size_t)snprintf(buf + n, size - n, "[%s:%s-%s+1]", l, h, l);
+  }
+  if (lang == IR_FORTRAN && n < size)
+    snprintf(buf + n, size - n, ")");
+}
+
+/* ---- boxes ------------------------------------------------------------------ */
+
+/* Affine form over region invariants -> IR expression. */
+static IrExpr *aff_expr(const Affine *a, Loc loc)
+{
+  IrExpr *e = NULL;
+  for (int i = 0; i < a->n; i++) {
+    IrExpr *t = ir_var(a->t[i].var, loc);
+    if (a->t[i].scale)
+      t = ir_binary(IR_OP_MUL, t, ir_var(a->t[i].scale, loc), loc);
+    long c = a->t[i].coef;
+    if (c != 1 && c != -1)
+      t = ir_binary(IR_OP_MUL, ir_int(c < 0 ? -c : c, loc), t, loc);
+    if (!e)
+      e = c < 0 ? ir_binary(IR_OP_SUB, ir_int(0, loc), t, loc) : t;
+    else
+      e = ir_binary(c < 0 ? IR_OP_SUB : IR_OP_ADD, e, t, loc);
+  }
+  if (!e)
+    return ir_int(a->c, loc);
+  if (a->c)
+    e = ir_binary(a->c < 0 ? IR_OP_SUB : IR_OP_ADD, e, ir_int(a->c < 0 ? -a->c : a->c, loc), loc);
+  return e;
+}
+
+typedef struct BoxCtx {
+  IrSym **variant;    /* scalars written in the region (loop indices included) */
+  int nvariant;
+} BoxCtx;
+
+static bool invariant(const BoxCtx *b, const Affine *a)
+{
+  for (int i = 0; i < a->n; i++)
+    if (has_sym(b->variant, b->nvariant, a->t[i].var) ||
+        (a->t[i].scale && has_sym(b->variant, b->nvariant, a->t[i].scale)))
+      return false;
+  return true;
+}
+
+static IrStmt *loop_of(const Access *acc, const IrSym *iv)
+{
+  for (int l = acc->nloops - 1; l >= 0; l--)
+    if (acc->loops[l]->u.loop.iv == iv)
+      return acc->loops[l];
+  return NULL;
+}
+
+/* Range of one subscript over the loops around the access, as affine forms
+ * over invariants.  False when it depends on something else. */
+static bool subscript_range(const BoxCtx *b, const Access *acc, const IrExpr *sub, Affine *lo,
+                            Affine *hi)
+{
+  Affine f;
+  if (!aff_build(sub, &f))
+    return false;
+  memset(lo, 0, sizeof *lo);
+  memset(hi, 0, sizeof *hi);
+  lo->c = hi->c = f.c;
+  for (int i = 0; i < f.n; i++) {
+    const AffTerm *t = &f.t[i];
+    IrStmt *loop = loop_of(acc, t->var);
+    if (!loop) {
+      Affine one = { 1, { *t }, 0 };
+      if (!invariant(b, &one))
+        return false;
+      lo->t[lo->n++] = *t;
+      hi->t[hi->n++] = *t;
+      continue;
+    }
+    long step = 1;
+    Affine l, h;
+    if (t->scale || (loop->u.loop.step && !ir_eval_const(loop->u.loop.step, &step)) ||
+        !aff_build(loop->u.loop.lo, &l) || !aff_build(loop->u.loop.hi, &h) || !invariant(b, &l) ||
+        !invariant(b, &h))
+      return false;
+    const Affine *first = step > 0 ? &l : &h, *last = step > 0 ? &h : &l;
+    const Affine *min = t->coef > 0 ? first : last, *max = t->coef > 0 ? last : first;
+    for (int k = 0; k < min->n; k++)
+      if (lo->n == AFF_MAX_TERMS || hi->n == AFF_MAX_TERMS)
+        return false;
+      else
+        lo->t[lo->n++] = (AffTerm){ min->t[k].var, min->t[k].scale, min->t[k].coef * t->coef };
+    for (int k = 0; k < max->n; k++)
+      if (hi->n == AFF_MAX_TERMS)
+        return false;
+      else
+        hi->t[hi->n++] = (AffTerm){ max->t[k].var, max->t[k].scale, max->t[k].coef * t->coef };
+    lo->c += min->c * t->coef;
+    hi->c += max->c * t->coef;
+  }
+  return true;
+}
+
+/* The union of candidate bounds, merged where only the constant differs. */
+typedef struct Bound {
+  int n;
+  Affine cand[4];
+  bool unknown;
+} Bound;
+
+static void bound_add(Bound *b, const Affine *a, bool is_lo)
+{
+  for (int i = 0; i < b->n; i++)
+    if (aff_same_terms(&b->cand[i], a)) {
+      if (is_lo ? a->c < b->cand[i].c : a->c > b->cand[i].c)
+        b->cand[i].c = a->c;
+      return;
+    }
+  if (b->n == 4)
+    b->unknown = true;
+  else
+    b->cand[b->n++] = *a;
+}
+
+static IrExpr *bound_expr(const Bound *b, bool is_lo, Loc loc)
+{
+  IrExpr *e = aff_expr(&b->cand[0], loc);
+  for (int i = 1; i < b->n; i++) {
+    IrExpr *args[2] = { e, aff_expr(&b->cand[i], loc) };
+    IrExpr *c = ir_expr_new(IR_E_CALL, IR_T_INT, loc);
+    c->u.call.fn = is_lo ? IR_FN_MIN : IR_FN_MAX;
+    c->u.call.n = 2;
+    c->u.call.args = ir_alloc(sizeof args);
+    memcpy(c->u.call.args, args, sizeof args);
+    e = c;
+  }
+  return e;
+}
+
+/* The box of `sym` touched by the accesses of graph g. */
+static bool accessed_box(const BoxCtx *b, const DepGraph *g, IrSym *sym, IrExpr **lo, IrExpr **hi)
+{
+  Bound blo[IR_MAX_RANK] = { 0 }, bhi[IR_MAX_RANK] = { 0 };
+  for (int i = 0; i < g->nacc; i++) {
+    const Access *acc = &g->acc[i];
+    if (acc->ref->u.elem.sym != sym)
+      continue;
+    for (int d = 0; d < sym->rank; d++) {
+      Affine l, h;
+      if (!subscript_range(b, acc, acc->ref->u.elem.sub[d], &l, &h)) {
+        blo[d].unknown = bhi[d].unknown = true;
+        continue;
+      }
+      bound_add(&blo[d], &l, true);
+      bound_add(&bhi[d], &h, false);
+    }
+  }
+  bool ok = true;
+  for (int d = 0; d < sym->rank; d++) {
+    Loc loc = sym->loc;
+    if (blo[d].unknown || bhi[d].unknown || !blo[d].n) {
+      /* fall back to the declared bounds of this dimension */
+      lo[d] = sym->lo[d];
+      hi[d] = sym->hi[d];
+      ok &= lo[d] && hi[d];
+    } else {
+      lo[d] = bound_expr(&blo[d], true, loc);
+      hi[d] = bound_expr(&bhi[d], false, loc);
+    }
+  }
+  return ok;
+}
+
+/* ---- user clause items -------------------------------------------------- */
+
+static IrExpr *dir_to_ir(IrRoutine *r, const DirExpr *e)
+{
+  switch (e->kind) {
+  case DIR_E_INT: return ir_int(e->u.ival, e->loc);
+  case DIR_E_NAME: {
+    IrSym *s = ir_lookup(r, e->u.name);
+    if (!s || s->rank || !ir_type_is_integer(s->type)) {
+      diag_at(DIAG_ERROR, e->loc, (int)strlen(e->u.name),
+              "'%s' in a sub-array bound must be an integer scalar of routine '%s'", e->u.name,
+              r->name);
+      return NULL;
+    }
+    return ir_var(s, e->loc);
+  }
+  case DIR_E_NEG: {
+    IrExpr *a = dir_to_ir(r, e->u.operand);
+    return a ? ir_binary(IR_OP_SUB, ir_int(0, e->loc), a, e->loc) : NULL;
+  }
+  case DIR_E_BINARY: {
+    IrExpr *a = dir_to_ir(r, e->u.bin.lhs), *b = dir_to_ir(r, e->u.bin.rhs);
+    IrOp op = e->u.bin.op == '+' ? IR_OP_ADD : e->u.bin.op == '-' ? IR_OP_SUB
+            : e->u.bin.op == '*' ? IR_OP_MUL : IR_OP_DIV;
+    return a && b ? ir_binary(op, a, b, e->loc) : NULL;
+  }
+  }
+  return NULL;
+}
+
+bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExpr **lo, IrExpr **hi)
+{
+  if (item->nsections && item->nsections != a->rank) {
+    diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "'%s' has rank %d but the clause "
+            "gives %d dimension%s", a->name, a->rank, item->nsections, item->nsections == 1 ? "" : "s");
+    return false;
+  }
+  for (int d = 0; d < a->rank; d++) {
+    lo[d] = a->lo[d];
+    hi[d] = a->hi[d];
+    if (!item->nsections)
+      continue;
+    const DirSection *s = &item->sections[lang == IR_FORTRAN ? d : a->rank - 1 - d];
+    if (s->lo && !(lo[d] = dir_to_ir(r, s->lo)))
+      return false;
+    if (s->is_index)
+      hi[d] = lo[d];
+    else if (s->len) {
+      IrExpr *len = dir_to_ir(r, s->len);
+      if (!len)
+        return false;
+      hi[d] = ir_binary(IR_OP_SUB, ir_binary(IR_OP_ADD, lo[d], len, item->loc),
+                        ir_int(1, item->loc), item->loc);
+    } else if (s->hi && !(hi[d] = dir_to_ir(r, s->hi)))
+      return false;
+  }
+  for (int d = 0; d < a->rank; d++)
+    if (!lo[d] || !hi[d]) {
+      diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name),
+              "the size of '%s' is unknown; give its bounds in the clause, as in %s", a->name,
+              lang == IR_FORTRAN ? "copyin(a(1:n))" : "copyin(a[0:n])");
+      return false;
+    }
+  return true;
+}
+
+/* ---- the region ------------------------------------------------------------- */
+
+typedef struct ScanCtx {
+  RegionPlan *plan;
+  IrSym **written;
+  int nwritten;
+  IrSym **read;
+  int nread;
+} ScanCtx;
+
+static void scan_expr(IrExpr *e, IrStmt *in, void *ctx)
+{
+  ScanCtx *c = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR && e->u.var->kind == IR_SYM_PARAM)
+    add_sym(&c->plan->params, &c->plan->nparams, e->u.var);
+  else if (e->kind == IR_E_VAR)
+    add_sym(&c->read, &c->nread, e->u.var);
+}
+
+static void scan_writes(ScanCtx *c, IrStmtList *l)
+{
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    if (s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR)
+      add_sym(&c->written, &c->nwritten, s->u.assign.lhs->u.var);
+    if (s->kind == IR_S_DO) {
+      add_sym(&c->written, &c->nwritten, s->u.loop.iv);
+      scan_writes(c, &s->u.loop.body);
+    }
+    if (s->kind == IR_S_IF) {
+      scan_writes(c, &s->u.cond.then);
+      scan_writes(c, &s->u.cond.els);
+    }
+  }
+}
+
+/* Scalars that array bounds and boxes need on the device side too. */
+static void add_bound_inputs(ScanCtx *c, IrExpr *e)
+{
+  ir_walk_expr(e, NULL, scan_expr, c);
+}
+
+static void report_array(IrRegion *g, IrLang lang, const ArrayPlan *a)
+{
+  char box[512];
+  an_box_text(a->sym, a->box_lo, a->box_hi, lang, box, sizeof box);
+  report_add(REPORT_INFO, g->routine->name, (Loc){ g->dir->loc.file, a->clause_line, 0 },
+             "Generating %s(%s)%s", dir_clause_name(a->clause), box,
+             a->user_clause ? "" : " (inferred)");
+}
+
+static const Access *first_access(const DepGraph *dg, const IrSym *s, bool write)
+{
+  for (int i = 0; i < dg->nacc; i++)
+    if (dg->acc[i].ref->u.elem.sym == s && dg->acc[i].write == write)
+      return &dg->acc[i];
+  return NULL;
+}
+
+static void infer_clause(ArrayPlan *a, const DepGraph *dg)
+{
+  int writes = 0;
+  bool conditional = false;
+  for (int i = 0; i < dg->nacc; i++)
+    if (dg->acc[i].ref->u.elem.sym == a->sym && dg->acc[i].write) {
+      writes++;
+      conditional |= dg->acc[i].conditional;
+    }
+  if (!a->written)
+    a->clause = DIR_COPYIN;
+  else if (!a->read && writes == 1 && !conditional)
+    a->clause = DIR_COPYOUT;
+  else
+    a->clause = DIR_COPY;
+}
+
+/* A user clause that contradicts the code: warn with the conflicting line. */
+static void check_user_clause(IrRegion *g, const ArrayPlan *a, const DepGraph *dg)
+{
+  const Access *w = first_access(dg, a->sym, true), *r = first_access(dg, a->sym, false);
+  Loc at = { g->dir->loc.file, a->clause_line, 1 };
+  if (a->clause == DIR_COPYIN && w)
+    report_add(REPORT_WARNING, g->routine->name, at, "copyin(%s) but the region writes '%s' at "
+               "line %d; the host will not see those values (use copy)", a->sym->name,
+               a->sym->name, diag_user_line(w->stmt->loc));
+  if ((a->clause == DIR_COPYOUT || a->clause == DIR_CREATE) && r && !w)
+    report_add(REPORT_WARNING, g->routine->name, at, "%s(%s) but the region reads '%s' at line "
+               "%d and never writes it; the device copy is not initialized (use copyin)",
+               dir_clause_name(a->clause), a->sym->name, a->sym->name, diag_user_line(r->stmt->loc));
+}
+
+static bool apply_user_clauses(IrRegion *g, IrLang lang, RegionPlan *plan)
+{
+  Directive *d = g->dir;
+  for (int c = 0; c < d->nclauses; c++) {
+    DirClause *cl = &d->clauses[c];
+    for (int i = 0; i < cl->nitems; i++) {
+      DirItem *item = &cl->items[i];
+      IrSym *s = ir_lookup(g->routine, item->name);
+      if (!s || !s->rank) {
+        diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name),
+                "'%s' in %s(...) is not an array of routine '%s'", item->name,
+                dir_clause_name(cl->kind), g->routine->name);
+        return false;
+      }
+      ArrayPlan *a = array_plan(plan, s);
+      a->user_clause = true;
+      a->clause = cl->kind;
+      a->clause_line = diag_user_line(item->loc);
+      if (!an_item_box(g->routine, s, item, lang, a->box_lo, a->box_hi))
+        return false;
+    }
+  }
+  return true;
+}
+
+bool an_region_accesses(IrRegion *g, IrLang lang, RegionPlan *plan)
+{
+  ScanCtx c = { .plan = plan };
+  scan_writes(&c, &g->body);
+  ir_walk_exprs(&g->body, scan_expr, &c);
+  DepGraph dg = { .nvariant = c.nwritten, .variant = c.written };
+  dep_build(&g->body, &dg);
+  bool ok = apply_user_clauses(g, lang, plan);
+  for (int i = 0; i < dg.nacc; i++) {
+    ArrayPlan *a = array_plan(plan, dg.acc[i].ref->u.elem.sym);
+    if (dg.acc[i].write)
+      a->written = true;
+    else
+      a->read = true;
+  }
+  BoxCtx b = { c.written, c.nwritten };
+  for (int i = 0; ok && i < plan->narrays; i++) {
+    ArrayPlan *a = &plan->arrays[i];
+    if (a->user_clause) {
+      check_user_clause(g, a, &dg);
+    } else {
+      a->clause_line = diag_user_line(g->dir->loc);
+      infer_clause(a, &dg);
+      if (!accessed_box(&b, &dg, a->sym, a->box_lo, a->box_hi)) {
+        diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
+                "subscripts are not affine in the loop indices and its bounds are not declared; "
+                "add a clause such as copy(%s%s) to the region", a->sym->name, a->sym->name,
+                a->sym->is_pointer ? "[0:n]" : "(1:n)");
+        ok = false;
+        break;
+      }
+    }
+    report_array(g, lang, a);
+    for (int d = 0; d < a->sym->rank; d++) {
+      add_bound_inputs(&c, a->sym->lo[d]);
+      add_bound_inputs(&c, a->sym->hi[d]);
+      add_bound_inputs(&c, a->box_lo[d]);
+      add_bound_inputs(&c, a->box_hi[d]);
+    }
+  }
+  for (int i = 0; i < c.nread; i++)
+    if (!has_sym(c.written, c.nwritten, c.read[i]) && !c.read[i]->rank)
+      add_sym(&plan->inputs, &plan->ninputs, c.read[i]);
+  for (int i = 0; i < c.nwritten; i++)
+    add_sym(&plan->privates, &plan->nprivates, c.written[i]);
+  dep_free(&dg);
+  return ok;
+}

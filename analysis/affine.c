@@ -1,0 +1,156 @@
+/* affine.c — reading integer expressions as affine forms (see affine.h). */
+#include <stdio.h>
+#include <string.h>
+#include "affine.h"
+
+static bool add_term(Affine *a, IrSym *var, IrSym *scale, long coef)
+{
+  for (int i = 0; i < a->n; i++)
+    if (a->t[i].var == var && a->t[i].scale == scale) {
+      a->t[i].coef += coef;
+      return true;
+    }
+  if (a->n == AFF_MAX_TERMS)
+    return false;
+  a->t[a->n++] = (AffTerm){ var, scale, coef };
+  return true;
+}
+
+/* Remove terms whose coefficients cancelled. */
+static void compact(Affine *a)
+{
+  int k = 0;
+  for (int i = 0; i < a->n; i++)
+    if (a->t[i].coef)
+      a->t[k++] = a->t[i];
+  a->n = k;
+}
+
+static bool add_scaled(Affine *dst, const Affine *src, long factor)
+{
+  for (int i = 0; i < src->n; i++)
+    if (!add_term(dst, src->t[i].var, src->t[i].scale, src->t[i].coef * factor))
+      return false;
+  dst->c += src->c * factor;
+  return true;
+}
+
+/* (terms) * var, allowed only when every term has no scale yet. */
+static bool scale_by_var(const Affine *src, IrSym *var, Affine *out)
+{
+  memset(out, 0, sizeof *out);
+  for (int i = 0; i < src->n; i++) {
+    if (src->t[i].scale)
+      return false;
+    if (!add_term(out, src->t[i].var, var, src->t[i].coef))
+      return false;
+  }
+  if (src->c && !add_term(out, var, NULL, src->c))
+    return false;
+  return true;
+}
+
+static bool build_mul(const IrExpr *e, Affine *out)
+{
+  Affine a, b;
+  if (!aff_build(e->u.binary.lhs, &a) || !aff_build(e->u.binary.rhs, &b))
+    return false;
+  memset(out, 0, sizeof *out);
+  if (a.n == 0)
+    return add_scaled(out, &b, a.c);
+  if (b.n == 0)
+    return add_scaled(out, &a, b.c);
+  /* (x + c) * m with m a single plain variable: a symbolic scale */
+  if (b.n == 1 && b.c == 0 && b.t[0].coef == 1 && !b.t[0].scale)
+    return scale_by_var(&a, b.t[0].var, out);
+  if (a.n == 1 && a.c == 0 && a.t[0].coef == 1 && !a.t[0].scale)
+    return scale_by_var(&b, a.t[0].var, out);
+  return false;
+}
+
+bool aff_build(const IrExpr *e, Affine *out)
+{
+  long v;
+  memset(out, 0, sizeof *out);
+  if (!ir_type_is_integer(e->type))
+    return false;
+  if (ir_eval_const(e, &v)) {
+    out->c = v;
+    return true;
+  }
+  switch (e->kind) {
+  case IR_E_VAR:
+    return add_term(out, e->u.var, NULL, 1);
+  case IR_E_CONVERT:
+    return aff_build(e->u.operand, out);
+  case IR_E_UNARY: {
+    Affine a;
+    return e->u.unary.op == IR_OP_NEG && aff_build(e->u.unary.arg, &a) && add_scaled(out, &a, -1);
+  }
+  case IR_E_BINARY: {
+    Affine a, b;
+    IrOp op = e->u.binary.op;
+    if (op == IR_OP_MUL)
+      return build_mul(e, out);
+    if (op != IR_OP_ADD && op != IR_OP_SUB)
+      return false;
+    if (!aff_build(e->u.binary.lhs, &a) || !aff_build(e->u.binary.rhs, &b))
+      return false;
+    if (!add_scaled(out, &a, 1) || !add_scaled(out, &b, op == IR_OP_ADD ? 1 : -1))
+      return false;
+    compact(out);
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+const AffTerm *aff_term(const Affine *a, const IrSym *var)
+{
+  for (int i = 0; i < a->n; i++)
+    if (a->t[i].var == var)
+      return &a->t[i];
+  return NULL;
+}
+
+static bool has_term(const Affine *a, const AffTerm *t)
+{
+  for (int i = 0; i < a->n; i++)
+    if (a->t[i].var == t->var && a->t[i].scale == t->scale && a->t[i].coef == t->coef)
+      return true;
+  return false;
+}
+
+bool aff_same_terms(const Affine *a, const Affine *b)
+{
+  if (a->n != b->n)
+    return false;
+  for (int i = 0; i < a->n; i++)
+    if (!has_term(b, &a->t[i]))
+      return false;
+  return true;
+}
+
+void aff_print(const Affine *a, char *buf, size_t size)
+{
+  size_t len = 0;
+  buf[0] = 0;
+  for (int i = 0; i < a->n && len < size; i++) {
+    long c = a->t[i].coef;
+    const char *sign = c < 0 ? "-" : (i ? "+" : "");
+    long m = c < 0 ? -c : c;
+    len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? (c < 0 ? " - " : " + ") : sign, "");
+    if (m != 1)
+      len += (size_t)snprintf(buf + len, size - len, "%ld*", m);
+    len += (size_t)snprintf(buf + len, size - len, "%s", a->t[i].var->name);
+    if (a->t[i].scale)
+      len += (size_t)snprintf(buf + len, size - len, "*%s", a->t[i].scale->name);
+  }
+  if (len >= size)
+    return;
+  if (a->n == 0)
+    snprintf(buf, size, "%ld", a->c);
+  else if (a->c)
+    snprintf(buf + len, size - len, " %c %ld", a->c < 0 ? '-' : '+', a->c < 0 ? -a->c : a->c);
+}

@@ -1,0 +1,44 @@
+/* affine.h — affine forms of integer expressions.
+ *
+ * A subscript such as `i-1`, `2*k+kts` or `i*m + j` (C linearized) is read
+ * as   c + sum_t coef_t * var_t [* scale_t]
+ * where each var is an integer scalar (a loop index or a region-invariant
+ * scalar) and scale, when present, is a second integer scalar the term is
+ * multiplied by (the symbolic row length of a linearized subscript).
+ * Anything else (products of two loop indices, division, array elements,
+ * function calls) is not affine: aff_build returns false and the analyses
+ * answer "unknown".
+ */
+#ifndef S2S_AFFINE_H
+#define S2S_AFFINE_H
+
+#include "ir.h"
+
+#define AFF_MAX_TERMS 8
+
+typedef struct AffTerm {
+  IrSym *var;
+  IrSym *scale;   /* NULL: a constant coefficient only */
+  long coef;
+} AffTerm;
+
+typedef struct Affine {
+  int n;
+  AffTerm t[AFF_MAX_TERMS];
+  long c;
+} Affine;
+
+/* Read e as an affine form.  PARAMETERs with integer values count as
+ * constants.  Returns false when e is not affine. */
+bool aff_build(const IrExpr *e, Affine *out);
+
+/* The term of `var` in a (NULL if none). */
+const AffTerm *aff_term(const Affine *a, const IrSym *var);
+
+/* Are the two forms equal except for their constants? */
+bool aff_same_terms(const Affine *a, const Affine *b);
+
+/* Write a as C or Fortran source text, e.g. "i - 1", "2*k + kts". */
+void aff_print(const Affine *a, char *buf, size_t size);
+
+#endif

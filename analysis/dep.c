@@ -1,0 +1,342 @@
+/* dep.c — dependence testing between the array references of a nest.
+ *
+ * For every pair of references to one array, at least one a write, each
+ * dimension's subscripts are compared as affine forms (affine.h):
+ *   ZIV         no loop index on either side: different constants mean the
+ *               references never meet;
+ *   strong SIV  the same single loop index with the same coefficient a on
+ *               both sides: they meet only at distance (c1 - c2) / a, and
+ *               never if that is not an integer;
+ *   GCD         otherwise, with constant coefficients: they can meet only
+ *               if the gcd of all coefficients divides c2 - c1.
+ * Invariant (non-loop) terms must be identical on both sides to cancel;
+ * when they differ the dimension says nothing.  Distances from several
+ * dimensions for the same loop must agree, or the references never meet.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "affine.h"
+#include "dep.h"
+
+typedef struct Collect {
+  DepGraph *g;
+  int cap;
+  int nloops;
+  IrStmt *loops[DEP_MAX_DEPTH];
+  int cond_depth;
+} Collect;
+
+static void add_access(Collect *c, IrExpr *ref, IrStmt *s, bool write)
+{
+  DepGraph *g = c->g;
+  if (g->nacc == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 32;
+    g->acc = xrealloc(g->acc, sizeof *g->acc * (size_t)c->cap);
+  }
+  Access *a = &g->acc[g->nacc++];
+  a->ref = ref;
+  a->stmt = s;
+  a->write = write;
+  a->conditional = c->cond_depth > 0;
+  a->nloops = c->nloops;
+  memcpy(a->loops, c->loops, sizeof a->loops);
+}
+
+static void collect_expr(Collect *c, IrExpr *e, IrStmt *s);
+
+static void collect_list(Collect *c, IrExpr **v, int n, IrStmt *s)
+{
+  for (int i = 0; i < n; i++)
+    collect_expr(c, v[i], s);
+}
+
+/* Reads, in evaluation order (subscripts before the element itself). */
+static void collect_expr(Collect *c, IrExpr *e, IrStmt *s)
+{
+  if (!e)
+    return;
+  switch (e->kind) {
+  case IR_E_ELEM:
+    collect_list(c, e->u.elem.sub, e->u.elem.n, s);
+    add_access(c, e, s, false);
+    break;
+  case IR_E_UNARY: collect_expr(c, e->u.unary.arg, s); break;
+  case IR_E_BINARY:
+    collect_expr(c, e->u.binary.lhs, s);
+    collect_expr(c, e->u.binary.rhs, s);
+    break;
+  case IR_E_CALL: collect_list(c, e->u.call.args, e->u.call.n, s); break;
+  case IR_E_COND:
+    collect_expr(c, e->u.cond.test, s);
+    collect_expr(c, e->u.cond.then, s);
+    collect_expr(c, e->u.cond.els, s);
+    break;
+  case IR_E_CONVERT: collect_expr(c, e->u.operand, s); break;
+  default: break;
+  }
+}
+
+static void collect_stmts(Collect *c, IrStmtList *l)
+{
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    switch (s->kind) {
+    case IR_S_ASSIGN:
+      collect_expr(c, s->u.assign.rhs, s);
+      if (s->u.assign.lhs->kind == IR_E_ELEM) {
+        collect_list(c, s->u.assign.lhs->u.elem.sub, s->u.assign.lhs->u.elem.n, s);
+        add_access(c, s->u.assign.lhs, s, true);
+      }
+      break;
+    case IR_S_DO:
+      collect_expr(c, s->u.loop.lo, s);
+      collect_expr(c, s->u.loop.hi, s);
+      if (c->nloops == DEP_MAX_DEPTH)
+        S2S_BUG("loop nest deeper than %d", DEP_MAX_DEPTH);
+      c->loops[c->nloops++] = s;
+      collect_stmts(c, &s->u.loop.body);
+      c->nloops--;
+      break;
+    case IR_S_IF:
+      collect_expr(c, s->u.cond.test, s);
+      c->cond_depth++;
+      collect_stmts(c, &s->u.cond.then);
+      collect_stmts(c, &s->u.cond.els);
+      c->cond_depth--;
+      break;
+    case IR_S_CYCLE:
+    case IR_S_EXIT:
+      /* later statements of the loop body become conditional */
+      c->cond_depth++;
+      break;
+    }
+  }
+}
+
+/* ---- pair tests ------------------------------------------------------------- */
+
+static long gcd(long a, long b)
+{
+  if (a < 0) a = -a;
+  if (b < 0) b = -b;
+  while (b) {
+    long t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+static int common_loops(const Access *a, const Access *b)
+{
+  int n = 0;
+  while (n < a->nloops && n < b->nloops && a->loops[n] == b->loops[n])
+    n++;
+  return n;
+}
+
+static int loop_index(const Access *a, int ncommon, const IrSym *var)
+{
+  for (int l = 0; l < ncommon; l++)
+    if (a->loops[l]->u.loop.iv == var)
+      return l;
+  return -1;
+}
+
+static bool is_loop_var(const Access *a, const IrSym *var)
+{
+  for (int l = 0; l < a->nloops; l++)
+    if (a->loops[l]->u.loop.iv == var)
+      return true;
+  return false;
+}
+
+static bool is_variant(const DepGraph *g, const Affine *f)
+{
+  for (int i = 0; i < f->n; i++)
+    for (int k = 0; k < g->nvariant; k++)
+      if (f->t[i].var == g->variant[k] || f->t[i].scale == g->variant[k])
+        return true;
+  return false;
+}
+
+/* Is the subscript affine in loop indices and region invariants? */
+static bool subscript_affine(const DepGraph *g, const IrExpr *e, Affine *f)
+{
+  return aff_build(e, f) && !is_variant(g, f);
+}
+
+/* Split f into its loop-index part and its invariant part. */
+static void split(const Access *acc, const Affine *f, Affine *loops, Affine *inv)
+{
+  memset(loops, 0, sizeof *loops);
+  memset(inv, 0, sizeof *inv);
+  for (int i = 0; i < f->n; i++) {
+    bool lv = is_loop_var(acc, f->t[i].var) || (f->t[i].scale && is_loop_var(acc, f->t[i].scale));
+    Affine *dst = lv ? loops : inv;
+    dst->t[dst->n++] = f->t[i];
+  }
+}
+
+typedef enum DimResult { DIM_INDEPENDENT, DIM_NO_INFO, DIM_DISTANCE } DimResult;
+
+/* Test one dimension; on DIM_DISTANCE, *level and *dist give the constraint. */
+static DimResult test_dim(const DepGraph *dg, const Access *a, const Access *b, int ncommon,
+                          const IrExpr *fa, const IrExpr *fb, int *level, long *dist)
+{
+  Affine f, g, fl, fi, gl, gi;
+  if (!subscript_affine(dg, fa, &f) || !subscript_affine(dg, fb, &g))
+    return DIM_NO_INFO;
+  split(a, &f, &fl, &fi);
+  split(b, &g, &gl, &gi);
+  if (!aff_same_terms(&fi, &gi))
+    return DIM_NO_INFO;
+  if (fl.n == 0 && gl.n == 0)  /* ZIV */
+    return f.c == g.c ? DIM_NO_INFO : DIM_INDEPENDENT;
+  if (fl.n == 1 && gl.n == 1 && fl.t[0].var == gl.t[0].var && fl.t[0].coef == gl.t[0].coef &&
+      !fl.t[0].scale && !gl.t[0].scale) {
+    int l = loop_index(a, ncommon, fl.t[0].var);
+    long coef = fl.t[0].coef;
+    if ((f.c - g.c) % coef)
+      return DIM_INDEPENDENT;
+    if (l < 0)
+      return DIM_NO_INFO;    /* an index of a loop around only one of them */
+    *level = l;
+    *dist = (f.c - g.c) / coef;
+    return DIM_DISTANCE;
+  }
+  long d = 0;
+  for (int i = 0; i < fl.n; i++) {
+    if (fl.t[i].scale)
+      return DIM_NO_INFO;
+    d = gcd(d, fl.t[i].coef);
+  }
+  for (int i = 0; i < gl.n; i++) {
+    if (gl.t[i].scale)
+      return DIM_NO_INFO;
+    d = gcd(d, gl.t[i].coef);
+  }
+  return (d && (g.c - f.c) % d) ? DIM_INDEPENDENT : DIM_NO_INFO;
+}
+
+/* Test the pair (ia, ib); append a Dep unless they are independent. */
+static void test_pair(DepGraph *g, int ia, int ib, int *cap)
+{
+  const Access *a = &g->acc[ia], *b = &g->acc[ib];
+  Dep d = { .src = ia, .dst = ib, .affine = true };
+  d.ncommon = common_loops(a, b);
+  d.kind = a->write ? (b->write ? DEP_OUTPUT : DEP_FLOW) : DEP_ANTI;
+  for (int k = 0; k < a->ref->u.elem.n; k++) {
+    int level;
+    long dist;
+    DimResult r = test_dim(g, a, b, d.ncommon, a->ref->u.elem.sub[k], b->ref->u.elem.sub[k],
+                           &level, &dist);
+    if (r == DIM_INDEPENDENT)
+      return;
+    Affine probe;
+    if (!subscript_affine(g, a->ref->u.elem.sub[k], &probe) ||
+        !subscript_affine(g, b->ref->u.elem.sub[k], &probe))
+      d.affine = false;
+    if (r != DIM_DISTANCE)
+      continue;
+    if (d.known[level] && d.dist[level] != dist)
+      return;  /* two dimensions demand different distances: never the same element */
+    d.known[level] = true;
+    d.dist[level] = dist;
+  }
+  /* A reference paired with itself at distance 0 everywhere is one access. */
+  if (ia == ib) {
+    bool all_zero = true;
+    for (int l = 0; l < d.ncommon; l++)
+      all_zero &= d.known[l] && d.dist[l] == 0;
+    if (all_zero)
+      return;
+  }
+  if (g->ndeps == *cap) {
+    *cap = *cap ? 2 * *cap : 32;
+    g->deps = xrealloc(g->deps, sizeof *g->deps * (size_t)*cap);
+  }
+  g->deps[g->ndeps++] = d;
+}
+
+void dep_build(IrStmtList *body, DepGraph *g)
+{
+  Collect c = { .g = g };
+  g->nacc = g->ndeps = 0;
+  g->acc = NULL;
+  g->deps = NULL;
+  collect_stmts(&c, body);
+  int cap = 0;
+  for (int i = 0; i < g->nacc; i++)
+    for (int j = i; j < g->nacc; j++) {
+      if (g->acc[i].ref->u.elem.sym != g->acc[j].ref->u.elem.sym)
+        continue;
+      if (!g->acc[i].write && !g->acc[j].write)
+        continue;
+      if (i == j && !g->acc[i].write)
+        continue;
+      test_pair(g, i, j, &cap);
+    }
+}
+
+void dep_free(DepGraph *g)
+{
+  free(g->acc);
+  free(g->deps);
+  g->acc = NULL;
+  g->deps = NULL;
+  g->nacc = g->ndeps = 0;
+}
+
+int dep_loop_level(const DepGraph *g, const Dep *d, const IrStmt *loop)
+{
+  for (int l = 0; l < d->ncommon; l++)
+    if (g->acc[d->src].loops[l] == loop)
+      return l;
+  return -1;
+}
+
+bool dep_crosses(const DepGraph *g, const Dep *d, const IrStmt *loop)
+{
+  int l = dep_loop_level(g, d, loop);
+  return l >= 0 && !(d->known[l] && d->dist[l] == 0);
+}
+
+const char *dep_kind_name(DepKind k)
+{
+  return k == DEP_FLOW ? "flow" : k == DEP_ANTI ? "anti" : "output";
+}
+
+void dep_describe(const DepGraph *g, const Dep *d, char *buf, size_t size)
+{
+  const Access *a = &g->acc[d->src];
+  size_t len = (size_t)snprintf(buf, size, "'%s' (%s dependence, distance (", a->ref->u.elem.sym->name,
+                                dep_kind_name(d->kind));
+  for (int l = 0; l < d->ncommon && len < size; l++) {
+    if (d->known[l])
+      len += (size_t)snprintf(buf + len, size - len, "%s%ld", l ? "," : "", d->dist[l]);
+    else
+      len += (size_t)snprintf(buf + len, size - len, "%s*", l ? "," : "");
+  }
+  for (int l = 0; l < d->ncommon && len < size; l++)
+    len += (size_t)snprintf(buf + len, size - len, "%s%s", l ? "," : ") along ",
+                            a->loops[l]->u.loop.iv->name);
+  if (len < size && d->ncommon == 0)
+    snprintf(buf + len, size - len, "))");
+  else if (len < size && !d->affine)
+    snprintf(buf + len, size - len, "; subscripts not affine");
+}
+
+void dep_dump(const DepGraph *g, void *file)
+{
+  FILE *f = file;
+  char buf[256];
+  fprintf(f, "  dependences: %d accesses, %d dependences\n", g->nacc, g->ndeps);
+  for (int i = 0; i < g->ndeps; i++) {
+    const Dep *d = &g->deps[i];
+    dep_describe(g, d, buf, sizeof buf);
+    fprintf(f, "    line %d -> line %d: %s\n", diag_user_line(g->acc[d->src].stmt->loc),
+            diag_user_line(g->acc[d->dst].stmt->loc), buf);
+  }
+}

@@ -1,0 +1,82 @@
+/* dep.h — array accesses of a loop nest and the dependences between them.
+ *
+ * DepGraph is the one structure that holds the dependence results of a
+ * region's loop nest (STYLE.md: isl/PPCG).  Fields:
+ *
+ *   acc[]   every array reference in the nest, in program order, with the
+ *           loops that enclose it (outermost first), whether it writes,
+ *           and whether it sits under an IF (a conditional access).
+ *   deps[]  one entry per ordered pair of references to the same array of
+ *           which at least one writes (a write also pairs with itself):
+ *           kind (flow/anti/output by program order), and for each loop
+ *           common to both references the dependence distance
+ *           (iteration of dst minus iteration of src) when it is a known
+ *           constant, or "any" when the tests cannot pin it.  Pairs that
+ *           the tests prove independent are not listed.
+ *
+ * The tests are exact for the subscript shapes weather codes use: ZIV,
+ * strong SIV (same coefficient on one index, the constant distance
+ * follows), and the GCD test for everything else that is affine with
+ * constant coefficients.  Subscripts that are not affine, or whose
+ * invariant parts differ, give "any" for every loop: the honest answer
+ * "unknown".
+ */
+#ifndef S2S_DEP_H
+#define S2S_DEP_H
+
+#include "ir.h"
+
+#define DEP_MAX_DEPTH 16
+
+typedef struct Access {
+  IrExpr *ref;              /* IR_E_ELEM */
+  IrStmt *stmt;             /* the statement containing it */
+  bool write;
+  bool conditional;         /* under an IF inside the nest */
+  int nloops;
+  IrStmt *loops[DEP_MAX_DEPTH]; /* enclosing IR_S_DO, outermost first */
+} Access;
+
+typedef enum DepKind { DEP_FLOW, DEP_ANTI, DEP_OUTPUT } DepKind;
+
+typedef struct Dep {
+  int src, dst;             /* indices into acc[], src first in program order */
+  DepKind kind;
+  int ncommon;              /* loops enclosing both: acc[src].loops[0..ncommon) */
+  bool known[DEP_MAX_DEPTH];/* distance along common loop l is a constant ... */
+  long dist[DEP_MAX_DEPTH]; /* ... this one */
+  bool affine;              /* false: some subscript was not affine ("unknown") */
+} Dep;
+
+typedef struct DepGraph {
+  /* input: scalars assigned inside the nest (not loop indices); a subscript
+   * that uses one is not region-invariant, so the tests answer "unknown" */
+  int nvariant;
+  IrSym **variant;
+  int nacc;
+  Access *acc;              /* xmalloc'd; dep_free releases */
+  int ndeps;
+  Dep *deps;
+} DepGraph;
+
+/* Collect the accesses of `body` and test every pair.  g->variant and
+ * g->nvariant must be set by the caller; the rest is filled here. */
+void dep_build(IrStmtList *body, DepGraph *g);
+void dep_free(DepGraph *g);
+
+/* Index of loop `loop` among the common loops of d, or -1. */
+int dep_loop_level(const DepGraph *g, const Dep *d, const IrStmt *loop);
+
+/* Can dependence d relate two different iterations of `loop`?
+ * (its distance along the loop is unknown or nonzero) */
+bool dep_crosses(const DepGraph *g, const Dep *d, const IrStmt *loop);
+
+const char *dep_kind_name(DepKind k); /* "flow", "anti", "output" */
+
+/* Describe d for messages: "'a' (flow, distance (0,1) along j,k)" */
+void dep_describe(const DepGraph *g, const Dep *d, char *buf, size_t size);
+
+/* Print the whole graph (--dump-ir=plan). */
+void dep_dump(const DepGraph *g, void *file);
+
+#endif

@@ -1,0 +1,203 @@
+/* s2s_rt.h — the runtime that translated programs link against.
+ *
+ * Generated `.s2s.cu` files include this header and call nothing else of the
+ * CUDA runtime directly except kernel launches (through S2S_LAUNCH).  The
+ * same generated file builds two ways:
+ *   - with nvcc, for a GPU: this header includes <cuda_runtime.h>;
+ *   - with g++ and -DS2S_EMULATE, for a CPU: this header includes s2s_emu.h,
+ *     which provides dim3, threadIdx/blockIdx, the CUDA runtime calls the
+ *     runtime uses, and an S2S_LAUNCH that runs every thread in turn.
+ *
+ * What the runtime keeps:
+ *   - a present table (uthash, keyed by host address) of the arrays that are
+ *     on the device, with reference counts, so that `data` regions keep arrays
+ *     on the device across the regions and calls inside them;
+ *   - per-region timing (S2S_TIME=1 prints a report at exit);
+ *   - error checks that name the region and the user's source line.
+ *
+ * Arrays are described by S2sArray: dimensions are listed fastest-varying
+ * first (Fortran order; C arrays are reversed by the translator), with the
+ * declared lower bound and extent of each, and the sub-array (box) a clause
+ * names.  The device copy covers the contiguous span from the box's first to
+ * its last element; the pointer returned has the same layout as the host
+ * array (device_base + linear offset of an element == its device address),
+ * so kernels index it exactly as the host code indexes the host array.
+ */
+#ifndef S2S_RT_H
+#define S2S_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <stdio.h>
+
+#ifdef S2S_EMULATE
+#include "s2s_emu.h"
+#else
+#include <cuda_runtime.h>
+#endif
+
+/* Kernel launch and host/device helpers in the real (nvcc) build; s2s_emu.h
+ * gives the emulated S2S_LAUNCH and an empty S2S_HD. */
+#if !defined(S2S_EMULATE) && defined(__CUDACC__)
+#define S2S_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
+#ifndef S2S_HD
+#define S2S_HD __host__ __device__
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define S2S_MAX_RANK 7
+
+/* One region (or data region / update) of the user's program: static in the
+ * generated code, filled by the runtime. */
+typedef struct S2sRegion {
+  const char *name;      /* e.g. "diffuse_r1" */
+  const char *routine;   /* the user's routine, e.g. "diffuse" */
+  const char *file;      /* the user's source file */
+  int line;              /* line of the directive */
+  /* statistics, zero-initialised, kept by the runtime */
+  long entered;
+  double region_us, kernel_us, data_us;
+  long kernels_launched;
+  long long bytes_in, bytes_out;
+  unsigned grid[3], block[3]; /* last launch */
+  int kernel_line;       /* line of the last kernel's loop */
+  int registered;
+  struct S2sRegion *next;
+  /* Runtime-private, zero-initialised; appended so that an initialiser
+   * listing only {name, routine, file, line} stays valid. */
+  int depth;                        /* nesting of s2s_region_begin (recursion) */
+  double region_t0;                 /* host clock (us) at the outermost begin */
+  double data_in_us, data_out_us;   /* data_us split by direction */
+  long copies_in, copies_out;       /* box transfers per direction */
+  struct S2sKernelStat *kernel_stats; /* per kernel line; owned by the runtime */
+} S2sRegion;
+
+/* Initialiser for a region, valid C and C++ and quiet under
+ * -Wmissing-field-initializers (kept next to the struct: update both):
+ *   static S2sRegion diffuse_r1 = S2S_REGION("diffuse_r1", "diffuse", "diffusion.f90", 21); */
+#define S2S_REGION(name, routine, file, line) \
+  { (name), (routine), (file), (line), 0, 0.0, 0.0, 0.0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, \
+    0, 0, 0, 0, 0.0, 0.0, 0.0, 0, 0, 0 }
+
+typedef enum S2sClause {
+  S2S_COPYIN, S2S_COPYOUT, S2S_COPY, S2S_CREATE, S2S_PRESENT
+} S2sClause;
+
+typedef struct S2sArray {
+  const char *name;      /* the user's name, for messages */
+  void *host;            /* host address of the element at the declared lower bounds */
+  size_t elem;           /* bytes per element */
+  int rank;
+  long lo[S2S_MAX_RANK];   /* declared lower bound per dimension, fastest first */
+  long ext[S2S_MAX_RANK];  /* declared extent per dimension (last may be 0: unknown) */
+  long sub_lo[S2S_MAX_RANK], sub_hi[S2S_MAX_RANK]; /* the box, inclusive, in declared index space */
+} S2sArray;
+
+/* Region bracket: counts entries and times the region. */
+void s2s_region_begin(S2sRegion *r);
+void s2s_region_end(S2sRegion *r);
+
+/* Make array `a` available on the device for region `r` under `clause`
+ * (the clause written or inferred at source line `line`).  If the box is
+ * already present (inside a data region), nothing is copied and the present
+ * copy is used; PRESENT requires that and stops with a message naming the
+ * array, region and line otherwise.  Returns the device base pointer (see
+ * above).  An empty box (sub_hi < sub_lo in some dimension) allocates
+ * nothing and returns NULL. */
+void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause);
+
+/* End of the region or data region for `a`: copy back (COPYOUT, COPY) the
+ * box if this was the entry that created the device copy, drop a reference,
+ * free the device copy when the last reference goes. */
+void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause);
+
+/* `update host(a)` / `update device(a)`: copy the box between host and the
+ * present device copy; an array that is not present is an error naming it. */
+void s2s_update_host(S2sRegion *r, int line, const S2sArray *a);
+void s2s_update_device(S2sRegion *r, int line, const S2sArray *a);
+
+/* Kernel bracket around one S2S_LAUNCH: records grid/block and kernel time,
+ * checks the launch and the kernel's completion; on failure prints the
+ * CUDA error, the region, the kernel and the user's file:line, and exits. */
+void s2s_kernel_begin(S2sRegion *r, int line, dim3 grid, dim3 block);
+void s2s_kernel_end(S2sRegion *r, int line);
+
+/* Check a CUDA runtime call made by generated code. */
+void s2s_check(cudaError_t err, S2sRegion *r, int line, const char *what);
+
+/* Grid sizes are limited (y and z to 65535): stop with a message naming the
+ * region and line when a loop is too long for the dimension it maps to. */
+unsigned s2s_grid_dim(S2sRegion *r, int line, long iterations, unsigned block, int axis);
+
+/* The S2S_TIME=1 report (printed to stderr at exit when the variable is
+ * set); callable directly, e.g. by tests or a program that wants it early. */
+void s2s_timing_report(FILE *out);
+
+/* Introspection for tests: the number of arrays present on the device, and
+ * the reference count of the present copy that contains the box of `a`
+ * (0 when there is none). */
+long s2s_present_count(void);
+long s2s_present_refs(const S2sArray *a);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Device-side helpers used by generated kernels (Fortran semantics). */
+#ifdef __cplusplus
+#include <math.h>
+#ifndef S2S_HD
+#define S2S_HD __host__ __device__
+#endif
+template <class T> S2S_HD static inline T s2s_min(T a, T b) { return b < a ? b : a; }
+template <class T> S2S_HD static inline T s2s_max(T a, T b) { return b > a ? b : a; }
+/* x**n for integer n, as Fortran computes it (exact repeated multiplication). */
+template <class T> S2S_HD static inline T s2s_powi(T x, int n) {
+  if (n < 0) return (T)1 / s2s_powi(x, -n);
+  T r = (T)1;
+  while (n) { if (n & 1) r *= x; x *= x; n >>= 1; }
+  return r;
+}
+S2S_HD static inline int s2s_ipow(int x, int n) {
+  if (n < 0) return x == 1 ? 1 : (x == -1 ? ((n & 1) ? -1 : 1) : 0);
+  int r = 1;
+  while (n) { if (n & 1) r *= x; x *= x; n >>= 1; }
+  return r;
+}
+/* Fortran SIGN(a, b).  Integers: |a| with the sign of b (b == 0 is
+ * positive).  Reals through copysign, as gfortran does, so SIGN(a, -0.0)
+ * is -|a|. */
+template <class T> S2S_HD static inline T s2s_sign(T a, T b) {
+  T m = a < 0 ? -a : a;
+  return b < 0 ? -m : m;
+}
+S2S_HD static inline float s2s_sign(float a, float b) { return copysignf(fabsf(a), b); }
+S2S_HD static inline double s2s_sign(double a, double b) { return copysign(fabs(a), b); }
+/* Fortran NINT: nearest integer, halves away from zero (roundf does that). */
+S2S_HD static inline int s2s_nint(float a) { return (int)roundf(a); }
+S2S_HD static inline int s2s_nint(double a) { return (int)round(a); }
+/* Fortran MOD: the sign of a (C's % and fmod truncate the same way). */
+template <class T> S2S_HD static inline T s2s_mod(T a, T p) { return a % p; }
+S2S_HD static inline float s2s_mod(float a, float p) { return fmodf(a, p); }
+S2S_HD static inline double s2s_mod(double a, double p) { return fmod(a, p); }
+/* Fortran MODULO: the sign of p. */
+template <class T> S2S_HD static inline T s2s_modulo(T a, T p) {
+  T m = a % p;
+  return (m != 0 && ((m < 0) != (p < 0))) ? m + p : m;
+}
+S2S_HD static inline float s2s_modulo(float a, float p) {
+  float m = fmodf(a, p);
+  return m != 0.0f ? ((m < 0.0f) != (p < 0.0f) ? m + p : m) : copysignf(0.0f, p);
+}
+S2S_HD static inline double s2s_modulo(double a, double p) {
+  double m = fmod(a, p);
+  return m != 0.0 ? ((m < 0.0) != (p < 0.0) ? m + p : m) : copysign(0.0, p);
+}
+#endif
+
+#endif

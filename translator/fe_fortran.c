@@ -1,0 +1,1194 @@
+/* fe_fortran.c — the free-form Fortran front end.
+ *
+ * Reads the tree-sitter-fortran CST of one file and builds the Program:
+ * modules with their specification-part symbols, routines (subroutines,
+ * functions, the main program) with their declarations, the data/update
+ * directives of host code, and for every `!$stencil region` the lowered IR
+ * of the statements it encloses.
+ *
+ * Directives are comments to tree-sitter: a region is the run of sibling
+ * statements between a `region` comment and the matching `end region`
+ * comment in the same block.  Everything outside regions stays text.
+ *
+ * Typing follows Fortran: default REAL is real(4), literals without a kind
+ * are real(4) (a `d` exponent or `_8` makes them real(8)), mixed-mode
+ * arithmetic is made explicit with IR_E_CONVERT nodes, and implicit typing
+ * (i-n integer, otherwise real) applies where no IMPLICIT NONE is in force.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "frontend.h"
+
+const TSLanguage *tree_sitter_fortran(void);
+
+typedef struct FortranFe {
+  FeCtx cx;
+  IrModule *module;          /* enclosing module while reading one */
+  bool module_implicit_none;
+  IrRoutine *routine;        /* routine being read */
+  bool implicit_none;
+  IrRegion *region;          /* region being lowered, NULL in host code */
+  Directive *pending_do;     /* a `do` directive waiting for its loop */
+  TSNode pending_do_node;
+  int region_count;
+  int host_dir_count;
+  int data_depth;            /* open `data` directives while scanning a routine */
+  IrHostDirective *open_data[16];
+} FortranFe;
+
+static IrExpr *lower_expr(FortranFe *f, TSNode n);
+static void lower_block(FortranFe *f, TSNode parent, uint32_t from, uint32_t to, IrStmtList *out);
+
+/* ---- symbols and declarations ----------------------------------------- */
+
+static IrSym *new_sym(FortranFe *f, IrSym **table, const char *name, TSNode at)
+{
+  IrSym *s = ir_alloc(sizeof *s);
+  s->name = ir_strdup(name);
+  s->type = IR_T_VOID;
+  s->dummy_index = -1;
+  s->loc = fe_loc(&f->cx, at);
+  HASH_ADD_KEYPTR(hh, *table, s->name, strlen(s->name), s);
+  return s;
+}
+
+static IrSym **current_table(FortranFe *f)
+{
+  return f->routine ? &f->routine->symbols : &f->module->symbols;
+}
+
+static IrSym *find_local(FortranFe *f, const char *name)
+{
+  IrSym *s = NULL;
+  HASH_FIND_STR(*current_table(f), name, s);
+  return s;
+}
+
+static IrType implicit_type(const char *name)
+{
+  return (name[0] >= 'i' && name[0] <= 'n') ? IR_T_INT : IR_T_REAL4;
+}
+
+/* Find a variable by name for use inside a region: routine, then module,
+ * then (without IMPLICIT NONE) an implicitly typed local. */
+static IrSym *lookup(FortranFe *f, const char *name)
+{
+  if (f->routine)
+    return ir_lookup(f->routine, name);
+  return find_local(f, name);
+}
+
+static IrSym *resolve(FortranFe *f, TSNode id)
+{
+  char *name = fe_text_lower(&f->cx, id);
+  IrSym *s = lookup(f, name);
+  if (s && s->type != IR_T_VOID)
+    return s;
+  if (f->routine ? f->implicit_none : f->module_implicit_none) {
+    fe_error(&f->cx, id, "'%s' has no IMPLICIT type (IMPLICIT NONE is in force)", name);
+    return NULL;
+  }
+  if (!s)
+    s = new_sym(f, current_table(f), name, id);
+  s->type = implicit_type(name);
+  return s;
+}
+
+/* kind=N, *N, (N), (kind=r8) with r8 a PARAMETER: the kind number. */
+static bool read_kind(FortranFe *f, TSNode kind, long *out)
+{
+  uint32_t count = ts_node_named_child_count(kind);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(kind, i);
+    if (fe_is(c, "keyword_argument"))
+      c = ts_node_child_by_field_name(c, "value", 5);
+    IrExpr *e = lower_expr(f, c);
+    if (e && ir_eval_const(e, out))
+      return true;
+    fe_error(&f->cx, c, "cannot evaluate this kind; use a literal or an integer PARAMETER");
+    return false;
+  }
+  return false;
+}
+
+static bool read_type(FortranFe *f, TSNode type, IrType *out)
+{
+  char *text = fe_text_lower(&f->cx, type);
+  TSNode kind = ts_node_child_by_field_name(type, "kind", 4);
+  long k = 0;
+  if (!ts_node_is_null(kind) && !read_kind(f, kind, &k))
+    return false;
+  if (!strncmp(text, "double", 6))
+    *out = IR_T_REAL8;
+  else if (!strncmp(text, "real", 4))
+    *out = k == 8 ? IR_T_REAL8 : IR_T_REAL4;
+  else if (!strncmp(text, "integer", 7))
+    *out = k == 8 ? IR_T_INT8 : IR_T_INT;
+  else if (!strncmp(text, "logical", 7))
+    *out = IR_T_LOGICAL;
+  else
+    *out = IR_T_VOID; /* character, complex, derived types: not usable in regions */
+  if ((k && k != 4 && k != 8 && *out != IR_T_VOID && *out != IR_T_LOGICAL)) {
+    fe_error(&f->cx, type, "kind %ld is not supported; use kind 4 or 8", k);
+    return false;
+  }
+  return true;
+}
+
+/* One dimension of a declaration: `n`, `lo:hi`, `*`, `:` */
+static bool read_extent(FortranFe *f, TSNode d, IrExpr **lo, IrExpr **hi)
+{
+  Loc loc = fe_loc(&f->cx, d);
+  if (fe_is(d, "assumed_size")) {
+    *lo = ir_int(1, loc);
+    *hi = NULL;
+    return true;
+  }
+  if (!fe_is(d, "extent_specifier")) {
+    *lo = ir_int(1, loc);
+    *hi = lower_expr(f, d);
+    return *hi != NULL;
+  }
+  uint32_t count = ts_node_named_child_count(d);
+  char *text = fe_text(&f->cx, d);
+  if (count == 0 || text[0] == ':') {
+    /* deferred or assumed shape: bounds known only at run time */
+    *lo = NULL;
+    *hi = NULL;
+    return true;
+  }
+  *lo = lower_expr(f, ts_node_named_child(d, 0));
+  if (count < 2) { /* `lo:`: assumed shape with a lower bound */
+    *hi = NULL;
+    return *lo != NULL;
+  }
+  TSNode h = ts_node_named_child(d, 1);
+  *hi = fe_is(h, "assumed_size") ? NULL : lower_expr(f, h);
+  return *lo != NULL;
+}
+
+static bool read_shape(FortranFe *f, IrSym *s, TSNode list)
+{
+  uint32_t count = ts_node_named_child_count(list);
+  if (count > IR_MAX_RANK) {
+    fe_error(&f->cx, list, "arrays of rank %u are not supported (at most %d)", count, IR_MAX_RANK);
+    return false;
+  }
+  s->rank = (int)count;
+  for (uint32_t i = 0; i < count; i++)
+    if (!read_extent(f, ts_node_named_child(list, i), &s->lo[i], &s->hi[i]))
+      return false;
+  return true;
+}
+
+typedef struct DeclAttrs {
+  IrType type;
+  bool parameter;
+  IrIntent intent;
+  TSNode dimension;   /* argument_list of a DIMENSION attribute, or null */
+} DeclAttrs;
+
+static void read_attribute(FortranFe *f, TSNode q, DeclAttrs *a)
+{
+  char *text = fe_text_lower(&f->cx, q);
+  if (!strncmp(text, "parameter", 9))
+    a->parameter = true;
+  else if (!strncmp(text, "dimension", 9))
+    a->dimension = fe_child_of_type(q, "argument_list");
+  else if (!strncmp(text, "intent", 6)) {
+    char *p = strchr(text, '(');
+    p = p ? p + 1 : text;
+    while (*p == ' ')
+      p++;
+    a->intent = !strncmp(p, "inout", 5) ? IR_INTENT_INOUT
+              : !strncmp(p, "in", 2)    ? IR_INTENT_IN
+                                        : IR_INTENT_OUT;
+  }
+}
+
+static void declare_one(FortranFe *f, TSNode decl, const DeclAttrs *a)
+{
+  TSNode name = decl, shape = { 0 }, init = { 0 };
+  if (fe_is(decl, "init_declarator")) {
+    name = ts_node_child_by_field_name(decl, "left", 4);
+    init = ts_node_child_by_field_name(decl, "right", 5);
+  }
+  if (fe_is(name, "sized_declarator")) {
+    shape = fe_child_of_type(name, "size");
+    name = ts_node_named_child(name, 0);
+  }
+  char *id = fe_text_lower(&f->cx, name);
+  IrSym *s = find_local(f, id);
+  if (!s)
+    s = new_sym(f, current_table(f), id, name);
+  s->type = a->type;
+  s->loc = fe_loc(&f->cx, name);
+  s->is_module = f->routine == NULL;
+  if (a->intent)
+    s->intent = a->intent;
+  if (!ts_node_is_null(shape))
+    read_shape(f, s, shape);
+  else if (!ts_node_is_null(a->dimension))
+    read_shape(f, s, a->dimension);
+  if (a->parameter && !ts_node_is_null(init)) {
+    s->kind = IR_SYM_PARAM;
+    s->init = lower_expr(f, init);
+    if (s->init && s->type != IR_T_VOID)
+      s->init = ir_convert(s->init, s->type);
+  }
+}
+
+/* variable_declaration: type (',' attribute)* '::' declarator (',' declarator)* */
+static void read_declaration(FortranFe *f, TSNode n)
+{
+  DeclAttrs a = { 0 };
+  TSNode type = ts_node_child_by_field_name(n, "type", 4);
+  if (!read_type(f, type, &a.type))
+    return;
+  uint32_t count = ts_node_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    const char *field = ts_node_field_name_for_child(n, i);
+    if (field && !strcmp(field, "attribute"))
+      read_attribute(f, ts_node_child(n, i), &a);
+  }
+  for (uint32_t i = 0; i < count; i++) {
+    const char *field = ts_node_field_name_for_child(n, i);
+    if (field && !strcmp(field, "declarator"))
+      declare_one(f, ts_node_child(n, i), &a);
+  }
+}
+
+static bool is_specification(TSNode n)
+{
+  static const char *const spec[] = {
+    "use_statement", "implicit_statement", "variable_declaration", "interface",
+    "derived_type_definition", "parameter_statement", "common_statement",
+    "equivalence_statement", "data_statement", "include_statement", "import_statement",
+    "namelist_statement", "external_statement", "save_statement", "private_statement",
+    "public_statement", NULL,
+  };
+  for (int i = 0; spec[i]; i++)
+    if (fe_is(n, spec[i]))
+      return true;
+  return false;
+}
+
+/* ---- expressions ------------------------------------------------------- */
+
+/* A literal: 12, 12_8, 1.5, 1.e-3, .5d0, 2.0_8, 1.0_r8 */
+static IrExpr *lower_number(FortranFe *f, TSNode n)
+{
+  char *text = fe_text_lower(&f->cx, n);
+  Loc loc = fe_loc(&f->cx, n);
+  char *under = strchr(text, '_');
+  long kind = 0;
+  if (under) {
+    *under = 0;
+    TSNode k = ts_node_child_by_field_name(n, "kind", 4);
+    IrExpr *ke = ts_node_is_null(k) ? NULL : lower_expr(f, k);
+    if (!ke || !ir_eval_const(ke, &kind)) {
+      fe_error(&f->cx, n, "cannot evaluate the kind of this literal");
+      return NULL;
+    }
+  }
+  if (!strpbrk(text, ".ed")) {
+    IrExpr *e = ir_int(strtol(text, NULL, 10), loc);
+    e->type = kind == 8 ? IR_T_INT8 : IR_T_INT;
+    return e;
+  }
+  bool dexp = false;
+  for (char *p = text; *p; p++)
+    if (*p == 'd') {
+      *p = 'e';
+      dexp = true;
+    }
+  IrExpr *e = ir_expr_new(IR_E_REAL, (dexp || kind == 8) ? IR_T_REAL8 : IR_T_REAL4, loc);
+  e->u.real = text;
+  return e;
+}
+
+static void promote_pair(IrExpr **a, IrExpr **b)
+{
+  IrType t = ir_promote((*a)->type, (*b)->type);
+  *a = ir_convert(*a, t);
+  *b = ir_convert(*b, t);
+}
+
+static IrOp binary_op(const char *op)
+{
+  static const struct { const char *text; IrOp op; } ops[] = {
+    { "+", IR_OP_ADD }, { "-", IR_OP_SUB }, { "*", IR_OP_MUL }, { "/", IR_OP_DIV },
+    { "**", IR_OP_POW }, { ".lt.", IR_OP_LT }, { "<", IR_OP_LT }, { ".le.", IR_OP_LE },
+    { "<=", IR_OP_LE }, { ".gt.", IR_OP_GT }, { ">", IR_OP_GT }, { ".ge.", IR_OP_GE },
+    { ">=", IR_OP_GE }, { ".eq.", IR_OP_EQ }, { "==", IR_OP_EQ }, { ".ne.", IR_OP_NE },
+    { "/=", IR_OP_NE }, { ".and.", IR_OP_AND }, { ".or.", IR_OP_OR },
+    { ".eqv.", IR_OP_EQV }, { ".neqv.", IR_OP_NEQV }, { NULL, 0 },
+  };
+  for (int i = 0; ops[i].text; i++)
+    if (!strcmp(ops[i].text, op))
+      return ops[i].op;
+  return (IrOp)-1;
+}
+
+/* math_expression / relational_expression / logical_expression:
+ *   left: expr  operator: op  right: expr   (logical .not. has no left) */
+static IrExpr *lower_operator(FortranFe *f, TSNode n)
+{
+  TSNode opn = ts_node_child_by_field_name(n, "operator", 8);
+  char *op = fe_text_lower(&f->cx, opn);
+  TSNode ln = ts_node_child_by_field_name(n, "left", 4);
+  Loc loc = fe_loc(&f->cx, n);
+  if (ts_node_is_null(ln)) {
+    IrExpr *arg = lower_expr(f, ts_node_child_by_field_name(n, "argument", 8));
+    if (!arg)
+      return NULL;
+    IrExpr *e = ir_expr_new(IR_E_UNARY, IR_T_LOGICAL, loc);
+    e->u.unary.op = IR_OP_NOT;
+    e->u.unary.arg = arg;
+    return e;
+  }
+  IrExpr *a = lower_expr(f, ln);
+  IrExpr *b = lower_expr(f, ts_node_child_by_field_name(n, "right", 5));
+  IrOp o = binary_op(op);
+  if (!a || !b)
+    return NULL;
+  if ((int)o < 0) {
+    fe_error(&f->cx, opn, "operator '%s' is not supported inside a region", op);
+    return NULL;
+  }
+  if (o == IR_OP_POW) {
+    if (!ir_type_is_integer(b->type) || !ir_type_is_integer(a->type))
+      if (ir_type_is_real(b->type))
+        promote_pair(&a, &b);
+  } else if (o != IR_OP_AND && o != IR_OP_OR && o != IR_OP_EQV && o != IR_OP_NEQV) {
+    promote_pair(&a, &b);
+  }
+  return ir_binary(o, a, b, loc);
+}
+
+static IrExpr *lower_unary(FortranFe *f, TSNode n)
+{
+  char *op = fe_text_lower(&f->cx, ts_node_child_by_field_name(n, "operator", 8));
+  IrExpr *arg = lower_expr(f, ts_node_child_by_field_name(n, "argument", 8));
+  if (!arg)
+    return NULL;
+  if (!strcmp(op, "+"))
+    return arg;
+  IrExpr *e = ir_expr_new(IR_E_UNARY, !strcmp(op, "-") ? arg->type : IR_T_LOGICAL,
+                       fe_loc(&f->cx, n));
+  e->u.unary.op = !strcmp(op, "-") ? IR_OP_NEG : IR_OP_NOT;
+  e->u.unary.arg = arg;
+  return e;
+}
+
+/* Fortran intrinsic names, the IR function they become and their typing. */
+typedef enum ArgRule { ARG_SAME, ARG_REAL, ARG_ANY } ArgRule;
+typedef struct Intrinsic {
+  const char *name;
+  IrIntrinsic fn;
+  int min_args, max_args;
+  ArgRule rule;        /* ARG_SAME: all args promoted to a common type, result that type;
+                          ARG_REAL: like ARG_SAME, but the argument must be real */
+  IrType forced;       /* IR_T_VOID, or the specific type of a legacy name (dsqrt, amax1) */
+  IrType result;       /* IR_T_VOID: the argument type; else this (nint, floor) */
+} Intrinsic;
+
+static const Intrinsic intrinsics[] = {
+  { "min", IR_FN_MIN, 2, 16, ARG_SAME, IR_T_VOID, IR_T_VOID },
+  { "max", IR_FN_MAX, 2, 16, ARG_SAME, IR_T_VOID, IR_T_VOID },
+  { "amin1", IR_FN_MIN, 2, 16, ARG_SAME, IR_T_REAL4, IR_T_VOID },
+  { "amax1", IR_FN_MAX, 2, 16, ARG_SAME, IR_T_REAL4, IR_T_VOID },
+  { "dmin1", IR_FN_MIN, 2, 16, ARG_SAME, IR_T_REAL8, IR_T_VOID },
+  { "dmax1", IR_FN_MAX, 2, 16, ARG_SAME, IR_T_REAL8, IR_T_VOID },
+  { "min0", IR_FN_MIN, 2, 16, ARG_SAME, IR_T_INT, IR_T_VOID },
+  { "max0", IR_FN_MAX, 2, 16, ARG_SAME, IR_T_INT, IR_T_VOID },
+  { "abs", IR_FN_ABS, 1, 1, ARG_SAME, IR_T_VOID, IR_T_VOID },
+  { "iabs", IR_FN_ABS, 1, 1, ARG_SAME, IR_T_INT, IR_T_VOID },
+  { "dabs", IR_FN_ABS, 1, 1, ARG_SAME, IR_T_REAL8, IR_T_VOID },
+  { "sqrt", IR_FN_SQRT, 1, 1, ARG_REAL, IR_T_VOID, IR_T_VOID },
+  { "dsqrt", IR_FN_SQRT, 1, 1, ARG_REAL, IR_T_REAL8, IR_T_VOID },
+  { "exp", IR_FN_EXP, 1, 1, ARG_REAL, IR_T_VOID, IR_T_VOID },
+  { "dexp", IR_FN_EXP, 1, 1, ARG_REAL, IR_T_REAL8, IR_T_VOID },
+  { "log", IR_FN_LOG, 1, 1, ARG_REAL, IR_T_VOID, IR_T_VOID },
+  { "alog", IR_FN_LOG, 1, 1, ARG_REAL, IR_T_REAL4, IR_T_VOID },
+  { "dlog", IR_FN_LOG, 1, 1, ARG_REAL, IR_T_REAL8, IR_T_VOID },
+  { "log10", IR_FN_LOG10, 1, 1, ARG_REAL, IR_T_VOID, IR_T_VOID },
+  { "alog10", IR_FN_LOG10, 1, 1, ARG_REAL, IR_T_REAL4, IR_T_VOID },
+  { "sin", IR_FN_SIN, 1, 1, ARG_REAL, IR_T_VOID, IR_T_VOID },
+  { "cos", IR_FN_COS, 1, 1, ARG_REAL, IR_T_VOID, IR_T_VOID },
+  { "tan", IR_FN_TAN, 1, 1, ARG_REAL, IR_T_VOID, IR_T_VOID },
+  { "atan", IR_FN_ATAN, 1, 1, ARG_REAL, IR_T_VOID, IR_T_VOID },
+  { "tanh", IR_FN_TANH, 1, 1, ARG_REAL, IR_T_VOID, IR_T_VOID },
+  { "sign", IR_FN_SIGN, 2, 2, ARG_SAME, IR_T_VOID, IR_T_VOID },
+  { "isign", IR_FN_SIGN, 2, 2, ARG_SAME, IR_T_INT, IR_T_VOID },
+  { "dsign", IR_FN_SIGN, 2, 2, ARG_SAME, IR_T_REAL8, IR_T_VOID },
+  { "mod", IR_FN_MOD, 2, 2, ARG_SAME, IR_T_VOID, IR_T_VOID },
+  { "amod", IR_FN_MOD, 2, 2, ARG_SAME, IR_T_REAL4, IR_T_VOID },
+  { "dmod", IR_FN_MOD, 2, 2, ARG_SAME, IR_T_REAL8, IR_T_VOID },
+  { "nint", IR_FN_NINT, 1, 1, ARG_REAL, IR_T_VOID, IR_T_INT },
+  { "idnint", IR_FN_NINT, 1, 1, ARG_REAL, IR_T_REAL8, IR_T_INT },
+  { "floor", IR_FN_FLOOR, 1, 1, ARG_REAL, IR_T_VOID, IR_T_INT },
+  { "ceiling", IR_FN_CEILING, 1, 1, ARG_REAL, IR_T_VOID, IR_T_INT },
+  { NULL, 0, 0, 0, 0, 0, 0 },
+};
+
+static const Intrinsic *find_intrinsic(const char *name)
+{
+  for (const Intrinsic *in = intrinsics; in->name; in++)
+    if (!strcmp(in->name, name))
+      return in;
+  return NULL;
+}
+
+/* Arguments of a call: positional expressions; keyword arguments only as
+ * `kind=` (returned through *kind_arg). */
+static int lower_args(FortranFe *f, TSNode list, IrExpr **args, int max, TSNode *kind_arg)
+{
+  uint32_t count = ts_node_named_child_count(list);
+  int n = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode a = ts_node_named_child(list, i);
+    if (fe_is(a, "comment"))
+      continue;
+    if (fe_is(a, "keyword_argument")) {
+      char *kw = fe_text_lower(&f->cx, ts_node_child_by_field_name(a, "name", 4));
+      if (kind_arg && !strcmp(kw, "kind")) {
+        *kind_arg = ts_node_child_by_field_name(a, "value", 5);
+        continue;
+      }
+      fe_error(&f->cx, a, "keyword argument '%s=' is not supported here", kw);
+      return -1;
+    }
+    if (n == max) {
+      fe_error(&f->cx, a, "too many arguments");
+      return -1;
+    }
+    if (!(args[n++] = lower_expr(f, a)))
+      return -1;
+  }
+  return n;
+}
+
+static IrExpr *make_call(IrIntrinsic fn, IrType type, IrExpr **args, int n, Loc loc)
+{
+  IrExpr *e = ir_expr_new(IR_E_CALL, type, loc);
+  e->u.call.fn = fn;
+  e->u.call.n = n;
+  e->u.call.args = ir_alloc(sizeof *args * (size_t)n);
+  memcpy(e->u.call.args, args, sizeof *args * (size_t)n);
+  return e;
+}
+
+static IrExpr *lower_intrinsic(FortranFe *f, const Intrinsic *in, TSNode n, IrExpr **args, int nargs)
+{
+  TSNode name = ts_node_named_child(n, 0);
+  if (nargs < in->min_args || nargs > in->max_args) {
+    fe_error(&f->cx, name, "'%s' takes %d%s argument%s, not %d", in->name, in->min_args,
+             in->max_args > in->min_args ? " or more" : "", in->min_args == 1 ? "" : "s", nargs);
+    return NULL;
+  }
+  IrType t = in->forced;
+  if (t == IR_T_VOID)
+    for (int i = 0; i < nargs; i++)
+      t = i ? ir_promote(t, args[i]->type) : args[i]->type;
+  if (in->rule == ARG_REAL && !ir_type_is_real(t)) {
+    fe_error(&f->cx, name, "'%s' needs a real argument, not %s", in->name, ir_type_name(t));
+    return NULL;
+  }
+  for (int i = 0; i < nargs; i++)
+    args[i] = ir_convert(args[i], t);
+  return make_call(in->fn, in->result != IR_T_VOID ? in->result : t, args, nargs, fe_loc(&f->cx, n));
+}
+
+/* real(x), real(x, 8), float(x), sngl(x), dble(x), int(x), ifix(x) */
+static IrExpr *lower_conversion(FortranFe *f, const char *name, TSNode n, IrExpr **args,
+                                int nargs, TSNode kind_arg)
+{
+  long kind = 0;
+  if (nargs == 2 && !ir_eval_const(args[1], &kind)) {
+    fe_error(&f->cx, n, "the kind argument of '%s' must be a constant", name);
+    return NULL;
+  }
+  if (!ts_node_is_null(kind_arg)) {
+    IrExpr *k = lower_expr(f, kind_arg);
+    if (!k || !ir_eval_const(k, &kind)) {
+      fe_error(&f->cx, kind_arg, "the kind argument of '%s' must be a constant", name);
+      return NULL;
+    }
+  }
+  if (nargs < 1 || nargs > 2) {
+    fe_error(&f->cx, n, "'%s' takes one argument and an optional kind", name);
+    return NULL;
+  }
+  IrType to;
+  if (!strcmp(name, "dble"))
+    to = IR_T_REAL8;
+  else if (!strcmp(name, "int") || !strcmp(name, "ifix") || !strcmp(name, "idint"))
+    to = kind == 8 ? IR_T_INT8 : IR_T_INT;
+  else
+    to = kind == 8 ? IR_T_REAL8 : IR_T_REAL4;
+  return ir_convert(args[0], to);
+}
+
+static bool is_conversion(const char *name)
+{
+  static const char *const names[] = { "real", "float", "sngl", "dble", "int", "ifix", "idint", NULL };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(names[i], name))
+      return true;
+  return false;
+}
+
+static IrExpr *lower_element(FortranFe *f, IrSym *s, TSNode n, TSNode list)
+{
+  IrExpr *e = ir_expr_new(IR_E_ELEM, s->type, fe_loc(&f->cx, n));
+  e->u.elem.sym = s;
+  uint32_t count = ts_node_named_child_count(list);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode a = ts_node_named_child(list, i);
+    if (fe_is(a, "extent_specifier")) {
+      fe_error(&f->cx, a, "array section of '%s' inside a region: array syntax is not supported "
+               "yet; write the loop explicitly", s->name);
+      return NULL;
+    }
+    if (e->u.elem.n == IR_MAX_RANK)
+      break;
+    IrExpr *sub = lower_expr(f, a);
+    if (!sub)
+      return NULL;
+    if (!ir_type_is_integer(sub->type)) {
+      fe_error(&f->cx, a, "subscript of '%s' is %s, not integer", s->name, ir_type_name(sub->type));
+      return NULL;
+    }
+    e->u.elem.sub[e->u.elem.n++] = sub;
+  }
+  if ((int)count != s->rank) {
+    fe_error(&f->cx, n, "'%s' has rank %d but %u subscript%s given", s->name, s->rank, count,
+             count == 1 ? " is" : "s are");
+    return NULL;
+  }
+  return e;
+}
+
+/* call_expression: identifier argument_list — an array element, an
+ * intrinsic function or a conversion. */
+static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
+{
+  TSNode id = ts_node_named_child(n, 0);
+  TSNode list = fe_child_of_type(n, "argument_list");
+  char *name = fe_text_lower(&f->cx, id);
+  IrSym *s = lookup(f, name);
+  if (s && s->rank > 0)
+    return lower_element(f, s, n, list);
+  if (s && s->type != IR_T_VOID && s->kind == IR_SYM_VAR && !find_intrinsic(name)) {
+    fe_error(&f->cx, id, "'%s' is a scalar, not an array or function", name);
+    return NULL;
+  }
+  IrExpr *args[16];
+  TSNode kind_arg = { 0 };
+  int nargs = lower_args(f, list, args, 16, &kind_arg);
+  if (nargs < 0)
+    return NULL;
+  if (is_conversion(name))
+    return lower_conversion(f, name, n, args, nargs, kind_arg);
+  if (!strcmp(name, "merge") && nargs == 3) {
+    IrExpr *e = ir_expr_new(IR_E_COND, ir_promote(args[0]->type, args[1]->type), fe_loc(&f->cx, n));
+    e->u.cond.test = args[2];
+    e->u.cond.then = ir_convert(args[0], e->type);
+    e->u.cond.els = ir_convert(args[1], e->type);
+    return e;
+  }
+  const Intrinsic *in = find_intrinsic(name);
+  if (in)
+    return lower_intrinsic(f, in, n, args, nargs);
+  fe_error(&f->cx, id, "call of function '%s' inside a region is not supported yet (inlining is "
+           "planned); only intrinsic functions can be called", name);
+  return NULL;
+}
+
+static IrExpr *lower_identifier(FortranFe *f, TSNode n)
+{
+  IrSym *s = resolve(f, n);
+  if (!s)
+    return NULL;
+  if (s->rank > 0) {
+    fe_error(&f->cx, n, "whole array '%s' used inside a region: array syntax is not supported "
+             "yet; write the loop explicitly", s->name);
+    return NULL;
+  }
+  return ir_var(s, fe_loc(&f->cx, n));
+}
+
+static IrExpr *lower_expr(FortranFe *f, TSNode n)
+{
+  const char *type = ts_node_type(n);
+  if (!strcmp(type, "number_literal"))
+    return lower_number(f, n);
+  if (!strcmp(type, "identifier"))
+    return lower_identifier(f, n);
+  if (!strcmp(type, "parenthesized_expression"))
+    return lower_expr(f, ts_node_named_child(n, 0));
+  if (!strcmp(type, "math_expression") || !strcmp(type, "relational_expression") ||
+      !strcmp(type, "logical_expression"))
+    return lower_operator(f, n);
+  if (!strcmp(type, "unary_expression"))
+    return lower_unary(f, n);
+  if (!strcmp(type, "call_expression"))
+    return lower_call_expr(f, n);
+  if (!strcmp(type, "boolean_literal")) {
+    IrExpr *e = ir_expr_new(IR_E_LOGICAL, IR_T_LOGICAL, fe_loc(&f->cx, n));
+    e->u.ival = strstr(fe_text_lower(&f->cx, n), "true") != NULL;
+    return e;
+  }
+  fe_error(&f->cx, n, "%s is not supported inside a region", type);
+  return NULL;
+}
+
+/* ---- statements ------------------------------------------------------- */
+
+static IrStmt *lower_assignment(FortranFe *f, TSNode n)
+{
+  TSNode ln = ts_node_child_by_field_name(n, "left", 4);
+  IrExpr *lhs = lower_expr(f, ln);
+  IrExpr *rhs = lower_expr(f, ts_node_child_by_field_name(n, "right", 5));
+  if (!lhs || !rhs)
+    return NULL;
+  if (lhs->kind != IR_E_VAR && lhs->kind != IR_E_ELEM) {
+    fe_error(&f->cx, ln, "cannot assign to this expression");
+    return NULL;
+  }
+  if (lhs->kind == IR_E_VAR && lhs->u.var->kind == IR_SYM_PARAM) {
+    fe_error(&f->cx, ln, "cannot assign to PARAMETER '%s'", lhs->u.var->name);
+    return NULL;
+  }
+  IrStmt *s = ir_stmt(IR_S_ASSIGN, fe_loc(&f->cx, n));
+  s->u.assign.lhs = lhs;
+  s->u.assign.rhs = ir_convert(rhs, lhs->type == IR_T_LOGICAL ? IR_T_LOGICAL : lhs->type);
+  return s;
+}
+
+static bool assigns_to(const IrStmtList *l, const IrSym *iv, Loc *where);
+
+/* do_loop: do_statement(loop_control_expression: iv '=' lo ',' hi [',' step]) body... end */
+static IrStmt *lower_do(FortranFe *f, TSNode n)
+{
+  TSNode head = fe_child_of_type(n, "do_statement");
+  TSNode ctl = fe_child_of_type(head, "loop_control_expression");
+  if (ts_node_is_null(ctl)) {
+    fe_error(&f->cx, head, "only counted DO loops are supported inside a region (DO WHILE and "
+             "endless DO are not)");
+    return NULL;
+  }
+  IrStmt *s = ir_stmt(IR_S_DO, fe_loc(&f->cx, n));
+  TSNode ivn = ts_node_named_child(ctl, 0);
+  IrExpr *iv = lower_expr(f, ivn);
+  if (!iv)
+    return NULL;
+  if (iv->kind != IR_E_VAR || !ir_type_is_integer(iv->type)) {
+    fe_error(&f->cx, ivn, "the DO variable must be an integer scalar");
+    return NULL;
+  }
+  s->u.loop.iv = iv->u.var;
+  s->u.loop.lo = lower_expr(f, ts_node_named_child(ctl, 1));
+  s->u.loop.hi = lower_expr(f, ts_node_named_child(ctl, 2));
+  if (ts_node_named_child_count(ctl) > 3)
+    s->u.loop.step = lower_expr(f, ts_node_named_child(ctl, 3));
+  if (!s->u.loop.lo || !s->u.loop.hi || (ts_node_named_child_count(ctl) > 3 && !s->u.loop.step))
+    return NULL;
+  s->u.loop.lo = ir_convert(s->u.loop.lo, iv->type);
+  s->u.loop.hi = ir_convert(s->u.loop.hi, iv->type);
+  long step;
+  if (s->u.loop.step && (!ir_eval_const(s->u.loop.step, &step) || step == 0)) {
+    fe_error(&f->cx, ts_node_named_child(ctl, 3),
+             "the step of a DO loop inside a region must be a nonzero integer constant");
+    return NULL;
+  }
+  if (f->pending_do) {
+    s->u.loop.advice = f->pending_do;
+    f->pending_do = NULL;
+  }
+  uint32_t count = ts_node_named_child_count(n);
+  lower_block(f, n, 1, count, &s->u.loop.body);
+  Loc where;
+  if (assigns_to(&s->u.loop.body, s->u.loop.iv, &where)) {
+    diag_at(DIAG_ERROR, where, 1, "the DO variable '%s' is assigned inside its loop",
+            s->u.loop.iv->name);
+    return NULL;
+  }
+  return s;
+}
+
+static bool assigns_to(const IrStmtList *l, const IrSym *iv, Loc *where)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *s = l->v[i];
+    if (s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR &&
+        s->u.assign.lhs->u.var == iv) {
+      *where = s->loc;
+      return true;
+    }
+    if (s->kind == IR_S_DO && (s->u.loop.iv == iv || assigns_to(&s->u.loop.body, iv, where))) {
+      *where = s->loc;
+      return true;
+    }
+    if (s->kind == IR_S_IF &&
+        (assigns_to(&s->u.cond.then, iv, where) || assigns_to(&s->u.cond.els, iv, where)))
+      return true;
+  }
+  return false;
+}
+
+static IrExpr *lower_condition(FortranFe *f, TSNode n)
+{
+  TSNode c = fe_child_of_type(n, "parenthesized_expression");
+  IrExpr *e = lower_expr(f, c);
+  if (e && e->type != IR_T_LOGICAL) {
+    fe_error(&f->cx, c, "the condition of IF must be logical, not %s", ir_type_name(e->type));
+    return NULL;
+  }
+  return e;
+}
+
+/* Index of the first named child of n with one of the given types, from `from`. */
+static uint32_t find_child(TSNode n, uint32_t from, const char *t1, const char *t2, const char *t3)
+{
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = from; i < count; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (fe_is(c, t1) || (t2 && fe_is(c, t2)) || (t3 && fe_is(c, t3)))
+      return i;
+  }
+  return count;
+}
+
+/* if_statement: 'if' (cond) 'then' stmts elseif_clause* else_clause? end_if_statement
+ *             | 'if' (cond) stmt                       (logical IF)
+ * elseif_clause: 'else' 'if' (cond) 'then' stmts;  else_clause: 'else' stmts */
+static IrStmt *lower_if_chain(FortranFe *f, TSNode n, uint32_t clause)
+{
+  IrStmt *s = ir_stmt(IR_S_IF, fe_loc(&f->cx, n));
+  TSNode head = clause ? ts_node_named_child(n, clause) : n;
+  if (!(s->u.cond.test = lower_condition(f, head)))
+    return NULL;
+  if (clause)
+    lower_block(f, head, 1, ts_node_named_child_count(head), &s->u.cond.then);
+  else {
+    uint32_t end = find_child(n, 1, "elseif_clause", "else_clause", "end_if_statement");
+    lower_block(f, n, 1, end, &s->u.cond.then);
+  }
+  uint32_t next = find_child(n, clause + 1, "elseif_clause", "else_clause", NULL);
+  if (next < ts_node_named_child_count(n)) {
+    TSNode c = ts_node_named_child(n, next);
+    if (fe_is(c, "elseif_clause")) {
+      IrStmt *inner = lower_if_chain(f, n, next);
+      if (!inner)
+        return NULL;
+      inner->loc = fe_loc(&f->cx, c);
+      ir_list_push(&s->u.cond.els, inner);
+    } else {
+      lower_block(f, c, 0, ts_node_named_child_count(c), &s->u.cond.els);
+    }
+  }
+  return s;
+}
+
+static IrStmt *lower_keyword(FortranFe *f, TSNode n, bool *skip)
+{
+  char *kw = fe_text_lower(&f->cx, n);
+  if (!strncmp(kw, "cycle", 5))
+    return ir_stmt(IR_S_CYCLE, fe_loc(&f->cx, n));
+  if (!strncmp(kw, "exit", 4))
+    return ir_stmt(IR_S_EXIT, fe_loc(&f->cx, n));
+  if (!strncmp(kw, "continue", 8)) {
+    *skip = true;
+    return NULL;
+  }
+  fe_error(&f->cx, n, "'%s' is not supported inside a region", kw);
+  return NULL;
+}
+
+static void handle_region_comment(FortranFe *f, TSNode n, uint32_t *line_skip);
+
+static IrStmt *lower_stmt(FortranFe *f, TSNode n, bool *skip)
+{
+  const char *type = ts_node_type(n);
+  *skip = false;
+  if (!strcmp(type, "assignment_statement"))
+    return lower_assignment(f, n);
+  if (!strcmp(type, "do_loop"))
+    return lower_do(f, n);
+  if (!strcmp(type, "if_statement"))
+    return lower_if_chain(f, n, 0);
+  if (!strcmp(type, "keyword_statement"))
+    return lower_keyword(f, n, skip);
+  if (!strcmp(type, "subroutine_call")) {
+    TSNode callee = ts_node_child_by_field_name(n, "subroutine", 10);
+    fe_error(&f->cx, callee, "call of subroutine '%s' inside a region is not supported yet "
+             "(inlining is planned)", fe_text_lower(&f->cx, callee));
+    return NULL;
+  }
+  if (!strcmp(type, "end_do_loop_statement") || !strcmp(type, "end_if_statement") ||
+      !strcmp(type, "statement_label")) {
+    *skip = true;
+    return NULL;
+  }
+  if (!strcmp(type, "end_do_label_loop_statement")) {
+    *skip = true;
+    return NULL;
+  }
+  fe_error(&f->cx, n, "%s is not supported inside a region", type);
+  return NULL;
+}
+
+/* Lower named children [from, to) of `parent` into `out`. */
+static void lower_block(FortranFe *f, TSNode parent, uint32_t from, uint32_t to, IrStmtList *out)
+{
+  uint32_t skip_to_line = 0;
+  for (uint32_t i = from; i < to; i++) {
+    TSNode c = ts_node_named_child(parent, i);
+    if (fe_is(c, "comment")) {
+      if (fe_loc(&f->cx, c).line > (int)skip_to_line)
+        handle_region_comment(f, c, &skip_to_line);
+      continue;
+    }
+    if (fe_is(c, "do_statement") || fe_is(c, "parenthesized_expression"))
+      continue;
+    if (f->pending_do && !fe_is(c, "do_loop")) {
+      fe_error(&f->cx, f->pending_do_node, "'!$stencil do' must come right before a DO loop");
+      f->pending_do = NULL;
+    }
+    bool skip;
+    IrStmt *s = lower_stmt(f, c, &skip);
+    if (s)
+      ir_list_push(out, s);
+  }
+}
+
+/* A directive comment met while lowering a region: only `do` is allowed. */
+static void handle_region_comment(FortranFe *f, TSNode n, uint32_t *line_skip)
+{
+  Loc loc = fe_loc(&f->cx, n);
+  if (!dir_is_directive_line(f->cx.file, loc.line, DIR_FORTRAN))
+    return;
+  int last;
+  Directive *d = dir_read(f->cx.file, loc.line, DIR_FORTRAN, &last);
+  *line_skip = (uint32_t)last;
+  if (!d)
+    return;
+  if (d->kind == DIR_DO) {
+    f->pending_do = d;
+    f->pending_do_node = n;
+    return;
+  }
+  fe_error(&f->cx, n, "'!$stencil %s' is not allowed inside a region%s", dir_kind_name(d->kind),
+           d->kind == DIR_END_REGION ? " here: 'end region' must close the region in the block "
+                                       "where it opened" : "");
+}
+
+/* ---- regions and host directives ---------------------------------------- */
+
+static IrRegion *new_region(FortranFe *f, Directive *d, int first_line)
+{
+  IrRoutine *r = f->routine;
+  IrRegion *g = ir_alloc(sizeof *g);
+  g->index = ++f->region_count;
+  g->name = ir_strdup(xasprintf("%s_r%d", r->name, g->index));
+  g->launcher = ir_strdup(xasprintf("s2s_%s_r%d", r->name, g->index));
+  g->dir = d;
+  g->first_line = first_line;
+  g->routine = r;
+  IR_PUSH(r->regions, r->nregions, g);
+  return g;
+}
+
+/* Does child i of parent close the region (an `end region` directive)? */
+static bool is_end_region(FortranFe *f, TSNode c)
+{
+  if (!fe_is(c, "comment"))
+    return false;
+  Loc loc = fe_loc(&f->cx, c);
+  if (!dir_is_directive_line(f->cx.file, loc.line, DIR_FORTRAN))
+    return false;
+  const char *text = diag_source(f->cx.file)->line_start[loc.line - 1];
+  const char *p = strchr(text, '$') + 8; /* after "$stencil" */
+  while (*p == ' ' || *p == '\t')
+    p++;
+  return !strncasecmp(p, "end", 3) && (!strncasecmp(p + 3, "region", 6) ||
+         (isspace((unsigned char)p[3]) && !strncasecmp(p + 4 + strspn(p + 4, " \t"), "region", 6)));
+}
+
+/* The region directive starts at child `first` of parent and ends (with its
+ * continuation lines) at child i: lower the siblings up to its `end region`.
+ * Returns the index of the end comment. */
+static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32_t i, Directive *d)
+{
+  TSNode start = ts_node_named_child(parent, first);
+  uint32_t count = ts_node_named_child_count(parent);
+  uint32_t end = i + 1;
+  while (end < count && !is_end_region(f, ts_node_named_child(parent, end)))
+    end++;
+  if (end == count) {
+    fe_error(&f->cx, start, "'!$stencil region' has no matching '!$stencil end region' in the "
+             "same block");
+    return count;
+  }
+  TSNode endn = ts_node_named_child(parent, end);
+  int last;
+  Directive *ed = dir_read(f->cx.file, fe_loc(&f->cx, endn).line, DIR_FORTRAN, &last);
+  dir_free(ed);
+  IrRegion *g = new_region(f, d, fe_first_line(&f->cx, start));
+  g->last_line = diag_user_line((Loc){ f->cx.file, last, 1 });
+  f->region = g;
+  lower_block(f, parent, i + 1, end, &g->body);
+  if (f->pending_do) {
+    fe_error(&f->cx, f->pending_do_node, "'!$stencil do' must come right before a DO loop");
+    f->pending_do = NULL;
+  }
+  f->region = NULL;
+  if (g->body.n == 0)
+    fe_error(&f->cx, start, "empty region: there is nothing between 'region' and 'end region'");
+  return end;
+}
+
+static void add_host_directive(FortranFe *f, Directive *d, TSNode n, int last)
+{
+  IrHostDirective *h = ir_alloc(sizeof *h);
+  h->dir = d;
+  h->first_line = fe_first_line(&f->cx, n);
+  h->last_line = diag_user_line((Loc){ f->cx.file, last, 1 });
+  h->index = ++f->host_dir_count;
+  if (d->kind == DIR_DATA) {
+    if (f->data_depth == 16)
+      fe_error(&f->cx, n, "data regions nested more than 16 deep");
+    else
+      f->open_data[f->data_depth++] = h;
+  } else if (d->kind == DIR_END_DATA) {
+    if (!f->data_depth) {
+      fe_error(&f->cx, n, "'!$stencil end data' without an open '!$stencil data'");
+      return;
+    }
+    h->partner = f->open_data[--f->data_depth];
+    h->partner->partner = h;
+  }
+  IR_PUSH(f->routine->host_dirs, f->routine->nhost_dirs, h);
+}
+
+static void scan_host(FortranFe *f, TSNode parent);
+
+/* A directive comment in host code (child i of parent).  Returns the index
+ * of the last child it consumed. */
+static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
+{
+  TSNode n = ts_node_named_child(parent, i);
+  int last;
+  Directive *d = dir_read(f->cx.file, fe_loc(&f->cx, n).line, DIR_FORTRAN, &last);
+  uint32_t count = ts_node_named_child_count(parent);
+  uint32_t consumed = i;
+  /* continuation lines are separate comment nodes: skip them */
+  while (consumed + 1 < count && fe_is(ts_node_named_child(parent, consumed + 1), "comment") &&
+         fe_loc(&f->cx, ts_node_named_child(parent, consumed + 1)).line <= last)
+    consumed++;
+  if (!d)
+    return consumed;
+  switch (d->kind) {
+  case DIR_REGION:
+    return lower_region(f, parent, i, consumed, d);
+  case DIR_END_REGION:
+    fe_error(&f->cx, n, "'!$stencil end region' without an open '!$stencil region' in this block");
+    break;
+  case DIR_DO:
+    fe_error(&f->cx, n, "'!$stencil do' outside a region has no effect; put it inside a "
+             "'!$stencil region'");
+    break;
+  case DIR_DATA:
+  case DIR_END_DATA:
+  case DIR_UPDATE:
+    add_host_directive(f, d, n, last);
+    break;
+  }
+  return consumed;
+}
+
+/* Walk host code looking for directives; regions are lowered where found. */
+static void scan_host(FortranFe *f, TSNode parent)
+{
+  uint32_t count = ts_node_named_child_count(parent);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(parent, i);
+    if (fe_is(c, "comment")) {
+      if (dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN))
+        i = host_directive(f, parent, i);
+    } else if (ts_node_named_child_count(c)) {
+      scan_host(f, c);
+    }
+  }
+}
+
+/* ---- routines and modules ----------------------------------------------- */
+
+static const char *routine_name(FortranFe *f, TSNode n, TSNode *stmt)
+{
+  *stmt = ts_node_named_child(n, 0);
+  TSNode name = ts_node_child_by_field_name(*stmt, "name", 4);
+  if (ts_node_is_null(name))
+    name = fe_child_of_type(*stmt, "name");
+  return ts_node_is_null(name) ? "main" : fe_text_lower(&f->cx, name);
+}
+
+static void read_dummies(FortranFe *f, TSNode stmt)
+{
+  TSNode params = ts_node_child_by_field_name(stmt, "parameters", 10);
+  if (ts_node_is_null(params))
+    return;
+  uint32_t count = ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    IrSym *s = new_sym(f, &f->routine->symbols, fe_text_lower(&f->cx, p), p);
+    s->is_dummy = true;
+    s->dummy_index = f->routine->ndummies;
+    IR_PUSH(f->routine->dummies, f->routine->ndummies, s);
+  }
+}
+
+/* Give implicitly typed dummies and variables their type once the
+ * specification part is read. */
+static void apply_implicit_types(FortranFe *f)
+{
+  for (IrSym *s = f->routine->symbols; s; s = s->hh.next)
+    if (s->type == IR_T_VOID && !f->implicit_none)
+      s->type = implicit_type(s->name);
+}
+
+/* subroutine | function | program: statement, specification part, execution part, end */
+static void lower_routine(FortranFe *f, TSNode n)
+{
+  IrRoutine *r = ir_alloc(sizeof *r);
+  TSNode stmt;
+  r->name = ir_strdup(routine_name(f, n, &stmt));
+  r->loc = fe_loc(&f->cx, n);
+  r->is_function = fe_is(n, "function");
+  r->module = f->module;
+  r->first_line = fe_first_line(&f->cx, n);
+  r->last_line = fe_last_line(&f->cx, n);
+  r->spec_end_line = fe_last_line(&f->cx, stmt);
+  f->routine = r;
+  f->implicit_none = f->module_implicit_none;
+  f->region_count = f->host_dir_count = f->data_depth = 0;
+  read_dummies(f, stmt);
+  uint32_t count = ts_node_named_child_count(n);
+  uint32_t i = 1;
+  for (; i < count; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (fe_is(c, "comment"))
+      continue;
+    if (!is_specification(c))
+      break;
+    r->spec_end_line = fe_last_line(&f->cx, c);
+    if (fe_is(c, "implicit_statement") && strstr(fe_text_lower(&f->cx, c), "none"))
+      f->implicit_none = true;
+    if (fe_is(c, "variable_declaration"))
+      read_declaration(f, c);
+  }
+  r->body_start_line = i < count ? fe_first_line(&f->cx, ts_node_named_child(n, i)) : r->last_line;
+  apply_implicit_types(f);
+  scan_host(f, n);
+  if (f->data_depth)
+    diag_at(DIAG_ERROR, (Loc){ f->cx.file, f->open_data[f->data_depth - 1]->first_line, 1 }, 1,
+            "'!$stencil data' is not closed by '!$stencil end data' in routine '%s'", r->name);
+  IR_PUSH(f->cx.prog->routines, f->cx.prog->nroutines, r);
+  f->routine = NULL;
+}
+
+static void lower_module(FortranFe *f, TSNode n)
+{
+  IrModule *m = ir_alloc(sizeof *m);
+  TSNode stmt;
+  m->name = ir_strdup(routine_name(f, n, &stmt));
+  f->module = m;
+  f->module_implicit_none = false;
+  IR_PUSH(f->cx.prog->modules, f->cx.prog->nmodules, m);
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 1; i < count; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (fe_is(c, "implicit_statement") && strstr(fe_text_lower(&f->cx, c), "none"))
+      f->module_implicit_none = true;
+    else if (fe_is(c, "variable_declaration"))
+      read_declaration(f, c);
+    else if (fe_is(c, "internal_procedures")) {
+      uint32_t np = ts_node_named_child_count(c);
+      for (uint32_t k = 0; k < np; k++) {
+        TSNode p = ts_node_named_child(c, k);
+        if (fe_is(p, "subroutine") || fe_is(p, "function"))
+          lower_routine(f, p);
+      }
+    } else if (fe_is(c, "comment") &&
+               dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN)) {
+      fe_error(&f->cx, c, "'!$stencil' directives belong inside a routine, not in a module's "
+               "specification part");
+    }
+  }
+  f->module = NULL;
+}
+
+static void lower_unit(FortranFe *f, TSNode root)
+{
+  uint32_t count = ts_node_named_child_count(root);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(root, i);
+    if (fe_is(c, "module"))
+      lower_module(f, c);
+    else if (fe_is(c, "subroutine") || fe_is(c, "function") || fe_is(c, "program"))
+      lower_routine(f, c);
+    else if (fe_is(c, "comment") &&
+             dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN))
+      fe_error(&f->cx, c, "'!$stencil' directives belong inside a routine");
+  }
+}
+
+/* Syntax errors matter where they can change what we translate: in a
+ * routine or module that holds directives.  Elsewhere the host text is
+ * copied unchanged and the user's compiler will judge it. */
+static bool unit_has_directives(FortranFe *f, TSNode n)
+{
+  int first = fe_loc(&f->cx, n).line;
+  int last = (int)ts_node_end_point(n).row + 1;
+  for (int l = first; l <= last && l <= f->cx.src->nlines; l++)
+    if (dir_is_directive_line(f->cx.file, l, DIR_FORTRAN))
+      return true;
+  return false;
+}
+
+static bool check_syntax(FortranFe *f, TSNode root)
+{
+  bool bad = false;
+  uint32_t count = ts_node_named_child_count(root);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(root, i);
+    if ((fe_is(c, "ERROR") || ts_node_has_error(c)) && unit_has_directives(f, c))
+      bad |= fe_syntax_errors(&f->cx, c);
+  }
+  return bad;
+}
+
+Program *fe_fortran(int file)
+{
+  FortranFe f = { 0 };
+  f.cx.file = file;
+  f.cx.src = diag_source(file);
+  f.cx.prog = ir_alloc(sizeof *f.cx.prog);
+  f.cx.prog->lang = IR_FORTRAN;
+  f.cx.prog->file = file;
+  f.cx.prog->path = f.cx.src->path;
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_fortran());
+  TSTree *tree = ts_parser_parse_string(parser, NULL, f.cx.src->text, (uint32_t)f.cx.src->len);
+  TSNode root = ts_tree_root_node(tree);
+  int errors = diag_error_count();
+  if (!check_syntax(&f, root))
+    lower_unit(&f, root);
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+  return diag_error_count() > errors ? NULL : f.cx.prog;
+}

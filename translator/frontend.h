@@ -1,0 +1,50 @@
+/* frontend.h — the two front ends and what they share.
+ *
+ * A front end takes a registered source (diag_add_source), parses it with
+ * tree-sitter, finds the directives, and lowers each region's statements
+ * into the IR (ir.h).  Host code outside regions is not lowered: the host
+ * emitter copies it as text.  What a front end must lower, it lowers
+ * completely or reports: a construct it does not support inside a region is
+ * an error naming the construct and its line, never silently dropped.
+ *
+ * fe_common.c holds the helpers both front ends use to read the CST.
+ */
+#ifndef S2S_FRONTEND_H
+#define S2S_FRONTEND_H
+
+#include <tree_sitter/api.h>
+#include "ir.h"
+
+/* Parse and lower `file`.  Returns the Program (arena-owned) or NULL when
+ * errors were reported. */
+Program *fe_fortran(int file);
+Program *fe_c(int file);
+
+/* ---- CST helpers (fe_common.c) ------------------------------------------ */
+
+typedef struct FeCtx {
+  int file;
+  const SourceFile *src;
+  Program *prog;
+} FeCtx;
+
+Loc fe_loc(const FeCtx *cx, TSNode n);
+/* Width of node n on its first line, for carets. */
+int fe_width(const FeCtx *cx, TSNode n);
+/* Text of a node: arena string. */
+char *fe_text(const FeCtx *cx, TSNode n);
+/* Text of a node lower-cased (Fortran names and keywords): arena string. */
+char *fe_text_lower(const FeCtx *cx, TSNode n);
+bool fe_is(TSNode n, const char *type);
+/* First named child of the given type, or a null node. */
+TSNode fe_child_of_type(TSNode n, const char *type);
+/* Report an error at node n with a caret under it. */
+void fe_error(const FeCtx *cx, TSNode n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Report the first syntax error (ERROR or MISSING node) under root, if any.
+ * Returns true if one was found. */
+bool fe_syntax_errors(const FeCtx *cx, TSNode root);
+/* 1-based line of a node's first and last byte in the user's file. */
+int fe_first_line(const FeCtx *cx, TSNode n);
+int fe_last_line(const FeCtx *cx, TSNode n);
+
+#endif

@@ -1,0 +1,344 @@
+/* ir.c — IR construction, the arena, and small queries on types and
+ * expressions that every pass needs.
+ *
+ * The arena is a chain of large blocks; every IR node of a translation unit
+ * is carved from it and released at once by ir_arena_free().  Front ends and
+ * passes therefore never free IR nodes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ir.h"
+
+/* ---- arena ---------------------------------------------------------------- */
+
+typedef struct ArenaBlock {
+  struct ArenaBlock *next;
+  size_t used, size;
+  _Alignas(16) unsigned char data[];
+} ArenaBlock;
+
+static ArenaBlock *arena;
+
+void *ir_alloc(size_t n)
+{
+  n = (n + 15) & ~(size_t)15;
+  if (!arena || arena->used + n > arena->size) {
+    size_t size = n > 65536 ? n : 65536;
+    ArenaBlock *b = xmalloc(sizeof *b + size);
+    b->next = arena;
+    b->used = 0;
+    b->size = size;
+    arena = b;
+  }
+  void *p = arena->data + arena->used;
+  arena->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *ir_strndup(const char *s, size_t n)
+{
+  char *p = ir_alloc(n + 1);
+  memcpy(p, s, n);
+  p[n] = 0;
+  return p;
+}
+
+char *ir_strdup(const char *s)
+{
+  return ir_strndup(s, strlen(s));
+}
+
+void ir_arena_free(void)
+{
+  while (arena) {
+    ArenaBlock *next = arena->next;
+    free(arena);
+    arena = next;
+  }
+}
+
+/* ---- construction ----------------------------------------------------------- */
+
+void ir_list_push(IrStmtList *l, IrStmt *s)
+{
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 8;
+    IrStmt **v = ir_alloc(sizeof *v * (size_t)cap);
+    if (l->n)
+      memcpy(v, l->v, sizeof *v * (size_t)l->n);
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n++] = s;
+}
+
+void *ir_grow(const void *old, size_t elem, int n)
+{
+  void *p = ir_alloc(elem * (size_t)(n + 1));
+  if (n)
+    memcpy(p, old, elem * (size_t)n);
+  return p;
+}
+
+IrExpr *ir_expr_new(IrExprKind kind, IrType type, Loc loc)
+{
+  IrExpr *e = ir_alloc(sizeof *e);
+  e->kind = kind;
+  e->type = type;
+  e->loc = loc;
+  return e;
+}
+
+IrExpr *ir_int(long v, Loc loc)
+{
+  IrExpr *e = ir_expr_new(IR_E_INT, IR_T_INT, loc);
+  e->u.ival = v;
+  return e;
+}
+
+IrExpr *ir_var(IrSym *s, Loc loc)
+{
+  IrExpr *e = ir_expr_new(IR_E_VAR, s->type, loc);
+  e->u.var = s;
+  return e;
+}
+
+static bool op_is_relational(IrOp op)
+{
+  return op >= IR_OP_LT && op <= IR_OP_NE;
+}
+
+static bool op_is_logical(IrOp op)
+{
+  return op == IR_OP_AND || op == IR_OP_OR || op == IR_OP_EQV || op == IR_OP_NEQV ||
+         op == IR_OP_NOT;
+}
+
+IrExpr *ir_binary(IrOp op, IrExpr *a, IrExpr *b, Loc loc)
+{
+  IrType t;
+  if (op_is_relational(op) || op_is_logical(op))
+    t = IR_T_LOGICAL;
+  else if (op == IR_OP_POW)
+    t = ir_type_is_integer(b->type) ? a->type : ir_promote(a->type, b->type);
+  else
+    t = ir_promote(a->type, b->type);
+  IrExpr *e = ir_expr_new(IR_E_BINARY, t, loc);
+  e->u.binary.op = op;
+  e->u.binary.lhs = a;
+  e->u.binary.rhs = b;
+  return e;
+}
+
+IrExpr *ir_convert(IrExpr *e, IrType to)
+{
+  if (e->type == to)
+    return e;
+  IrExpr *c = ir_expr_new(IR_E_CONVERT, to, e->loc);
+  c->u.operand = e;
+  return c;
+}
+
+IrStmt *ir_stmt(IrStmtKind kind, Loc loc)
+{
+  IrStmt *s = ir_alloc(sizeof *s);
+  s->kind = kind;
+  s->loc = loc;
+  return s;
+}
+
+IrSym *ir_lookup(const IrRoutine *r, const char *name)
+{
+  IrSym *s = NULL;
+  HASH_FIND_STR(r->symbols, name, s);
+  if (!s && r->module)
+    HASH_FIND_STR(r->module->symbols, name, s);
+  return s;
+}
+
+/* ---- types ---------------------------------------------------------------- */
+
+bool ir_type_is_real(IrType t)
+{
+  return t == IR_T_REAL4 || t == IR_T_REAL8;
+}
+
+bool ir_type_is_integer(IrType t)
+{
+  return t == IR_T_INT || t == IR_T_INT8;
+}
+
+/* The type of a mixed-mode operation: the "larger" of the two in the order
+ * logical < int < int8 < real4 < real8, which is both Fortran's rule and C's
+ * usual arithmetic conversions for the types the IR has. */
+IrType ir_promote(IrType a, IrType b)
+{
+  IrType t = a > b ? a : b;
+  return t == IR_T_LOGICAL ? IR_T_INT : t;
+}
+
+const char *ir_type_c(IrType t)
+{
+  switch (t) {
+  case IR_T_VOID: return "void";
+  case IR_T_LOGICAL: return "int";
+  case IR_T_INT: return "int";
+  case IR_T_INT8: return "long long";
+  case IR_T_REAL4: return "float";
+  case IR_T_REAL8: return "double";
+  }
+  S2S_BUG("bad type %d", (int)t);
+}
+
+const char *ir_type_name(IrType t)
+{
+  switch (t) {
+  case IR_T_VOID: return "void";
+  case IR_T_LOGICAL: return "logical";
+  case IR_T_INT: return "integer";
+  case IR_T_INT8: return "integer(8)";
+  case IR_T_REAL4: return "real(4)";
+  case IR_T_REAL8: return "real(8)";
+  }
+  S2S_BUG("bad type %d", (int)t);
+}
+
+const char *ir_op_text(IrOp op)
+{
+  static const char *const text[] = {
+    [IR_OP_ADD] = "+", [IR_OP_SUB] = "-", [IR_OP_MUL] = "*", [IR_OP_DIV] = "/",
+    [IR_OP_POW] = "**", [IR_OP_NEG] = "-", [IR_OP_NOT] = "!",
+    [IR_OP_AND] = "&&", [IR_OP_OR] = "||", [IR_OP_EQV] = "==", [IR_OP_NEQV] = "!=",
+    [IR_OP_LT] = "<", [IR_OP_LE] = "<=", [IR_OP_GT] = ">", [IR_OP_GE] = ">=",
+    [IR_OP_EQ] = "==", [IR_OP_NE] = "!=", [IR_OP_MOD_C] = "%",
+  };
+  return text[op];
+}
+
+/* ---- queries -------------------------------------------------------------- */
+
+static bool eval_binary(IrOp op, long a, long b, long *out)
+{
+  switch (op) {
+  case IR_OP_ADD: *out = a + b; return true;
+  case IR_OP_SUB: *out = a - b; return true;
+  case IR_OP_MUL: *out = a * b; return true;
+  case IR_OP_DIV: if (!b) return false; *out = a / b; return true;
+  case IR_OP_MOD_C: if (!b) return false; *out = a % b; return true;
+  default: return false;
+  }
+}
+
+bool ir_eval_const(const IrExpr *e, long *out)
+{
+  long a, b;
+  switch (e->kind) {
+  case IR_E_INT:
+    *out = e->u.ival;
+    return true;
+  case IR_E_VAR:
+    return e->u.var->kind == IR_SYM_PARAM && e->u.var->init &&
+           ir_type_is_integer(e->u.var->type) && ir_eval_const(e->u.var->init, out);
+  case IR_E_UNARY:
+    if (e->u.unary.op != IR_OP_NEG || !ir_eval_const(e->u.unary.arg, &a))
+      return false;
+    *out = -a;
+    return true;
+  case IR_E_BINARY:
+    return ir_type_is_integer(e->type) && ir_eval_const(e->u.binary.lhs, &a) &&
+           ir_eval_const(e->u.binary.rhs, &b) && eval_binary(e->u.binary.op, a, b, out);
+  case IR_E_CONVERT:
+    return ir_type_is_integer(e->type) && ir_type_is_integer(e->u.operand->type) &&
+           ir_eval_const(e->u.operand, out);
+  default:
+    return false;
+  }
+}
+
+typedef struct MentionCtx { const IrSym *sym; bool found; } MentionCtx;
+
+static void expr_walk(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx);
+
+static void mention_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  MentionCtx *m = ctx;
+  (void)in;
+  if ((e->kind == IR_E_VAR && e->u.var == m->sym) ||
+      (e->kind == IR_E_ELEM && e->u.elem.sym == m->sym))
+    m->found = true;
+}
+
+bool ir_expr_mentions(const IrExpr *e, const IrSym *s)
+{
+  MentionCtx m = { s, false };
+  expr_walk((IrExpr *)e, NULL, mention_visit, &m);
+  return m.found;
+}
+
+static void expr_walk(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx)
+{
+  if (!e)
+    return;
+  fn(e, in, ctx);
+  switch (e->kind) {
+  case IR_E_ELEM:
+    for (int i = 0; i < e->u.elem.n; i++)
+      expr_walk(e->u.elem.sub[i], in, fn, ctx);
+    break;
+  case IR_E_UNARY:
+    expr_walk(e->u.unary.arg, in, fn, ctx);
+    break;
+  case IR_E_BINARY:
+    expr_walk(e->u.binary.lhs, in, fn, ctx);
+    expr_walk(e->u.binary.rhs, in, fn, ctx);
+    break;
+  case IR_E_CALL:
+    for (int i = 0; i < e->u.call.n; i++)
+      expr_walk(e->u.call.args[i], in, fn, ctx);
+    break;
+  case IR_E_COND:
+    expr_walk(e->u.cond.test, in, fn, ctx);
+    expr_walk(e->u.cond.then, in, fn, ctx);
+    expr_walk(e->u.cond.els, in, fn, ctx);
+    break;
+  case IR_E_CONVERT:
+    expr_walk(e->u.operand, in, fn, ctx);
+    break;
+  default:
+    break;
+  }
+}
+
+void ir_walk_expr(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx)
+{
+  expr_walk(e, in, fn, ctx);
+}
+
+void ir_walk_exprs(IrStmtList *l, IrExprVisit fn, void *ctx)
+{
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    switch (s->kind) {
+    case IR_S_ASSIGN:
+      expr_walk(s->u.assign.lhs, s, fn, ctx);
+      expr_walk(s->u.assign.rhs, s, fn, ctx);
+      break;
+    case IR_S_DO:
+      expr_walk(s->u.loop.lo, s, fn, ctx);
+      expr_walk(s->u.loop.hi, s, fn, ctx);
+      expr_walk(s->u.loop.step, s, fn, ctx);
+      ir_walk_exprs(&s->u.loop.body, fn, ctx);
+      break;
+    case IR_S_IF:
+      expr_walk(s->u.cond.test, s, fn, ctx);
+      ir_walk_exprs(&s->u.cond.then, fn, ctx);
+      ir_walk_exprs(&s->u.cond.els, fn, ctx);
+      break;
+    case IR_S_CYCLE:
+    case IR_S_EXIT:
+      break;
+    }
+  }
+}

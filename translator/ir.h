@@ -1,0 +1,268 @@
+/* ir.h — the loop IR shared by both front ends, the analyses and the emitters.
+ *
+ * One structured IR for Fortran and C: a Program holds routines; a routine
+ * holds its symbols and the regions found in it; a region holds the
+ * statements the user offloads.  Only what is inside a region is lowered
+ * into statements; host code outside regions is kept as text by the host
+ * emitter, which replaces each region's source lines by a launcher call.
+ *
+ * Conventions every pass relies on:
+ *   - Array dimensions and subscripts are listed FASTEST-VARYING FIRST
+ *     (Fortran order).  The C front end reverses `a[i][j][k]` into
+ *     subscripts (k, j, i) so analyses and the CUDA emitter see one layout.
+ *   - Every dimension has an explicit lower bound expression (C: 0).
+ *   - Names are lower-cased for Fortran, kept as written for C.
+ *   - Every node carries the location of its first token in the parsed text.
+ *
+ * Memory: all IR nodes live in one arena per translation unit (ir_alloc);
+ * ir_arena_free() releases everything at once.  Nothing in the IR is freed
+ * individually.
+ */
+#ifndef S2S_IR_H
+#define S2S_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <uthash.h>
+#include "diag.h"
+#include "directive.h"
+
+#define IR_MAX_RANK 7
+
+typedef struct IrExpr IrExpr;
+typedef struct IrStmt IrStmt;
+typedef struct IrSym IrSym;
+
+/* Scalar types.  Fortran default REAL/INTEGER/LOGICAL are 4 bytes; LOGICAL
+ * is carried as a 4-byte int on the device (gfortran stores .true. as 1). */
+typedef enum IrType {
+  IR_T_VOID, IR_T_LOGICAL, IR_T_INT, IR_T_INT8, IR_T_REAL4, IR_T_REAL8
+} IrType;
+
+typedef enum IrLang { IR_FORTRAN, IR_C } IrLang;
+
+/* ---- symbols ---------------------------------------------------------- */
+
+typedef enum IrSymKind {
+  IR_SYM_VAR,        /* variable or dummy argument */
+  IR_SYM_PARAM,      /* named constant: Fortran PARAMETER, C const-qualified
+                        scalar with a constant initializer; `init` holds the value */
+} IrSymKind;
+
+typedef enum IrIntent { IR_INTENT_NONE, IR_INTENT_IN, IR_INTENT_OUT, IR_INTENT_INOUT } IrIntent;
+
+struct IrSym {
+  char *name;
+  IrSymKind kind;
+  IrType type;
+  int rank;                     /* 0: scalar */
+  IrExpr *lo[IR_MAX_RANK];      /* declared lower bound of each dimension, fastest first */
+  IrExpr *hi[IR_MAX_RANK];      /* declared upper bound; NULL: assumed size / unknown (C pointer) */
+  IrExpr *init;                 /* IR_SYM_PARAM: the value */
+  IrIntent intent;
+  bool is_dummy;                /* a dummy argument (Fortran) or parameter (C) */
+  bool is_module;               /* declared in a module's specification part */
+  bool is_pointer;              /* C: declared as a pointer (`double *a`), rank 1 */
+  bool by_value;                /* C scalar parameter: passed by value */
+  int dummy_index;              /* position in the argument list, -1 if not a dummy */
+  Loc loc;                      /* of the declaration */
+  UT_hash_handle hh;            /* in IrRoutine.symbols or IrModule.symbols, keyed by name */
+};
+
+/* ---- expressions -------------------------------------------------------- */
+
+typedef enum IrExprKind {
+  IR_E_INT,          /* integer literal: u.ival */
+  IR_E_REAL,         /* real literal: u.real (text as C wants it, without suffix) */
+  IR_E_LOGICAL,      /* .true./.false.: u.ival 1/0 */
+  IR_E_VAR,          /* scalar variable or named constant: u.var */
+  IR_E_ELEM,         /* array element: u.elem (subscripts fastest first) */
+  IR_E_UNARY,        /* u.unary */
+  IR_E_BINARY,       /* u.binary */
+  IR_E_CALL,         /* intrinsic call: u.call */
+  IR_E_COND,         /* C conditional `c ? a : b`: u.cond */
+  IR_E_CONVERT,      /* type conversion to `type` (Fortran REAL(), INT(); C casts;
+                        mixed-mode promotion made explicit): u.operand */
+} IrExprKind;
+
+typedef enum IrOp {
+  IR_OP_ADD, IR_OP_SUB, IR_OP_MUL, IR_OP_DIV, IR_OP_POW,
+  IR_OP_NEG, IR_OP_NOT,
+  IR_OP_AND, IR_OP_OR, IR_OP_EQV, IR_OP_NEQV,
+  IR_OP_LT, IR_OP_LE, IR_OP_GT, IR_OP_GE, IR_OP_EQ, IR_OP_NE,
+  IR_OP_MOD_C,       /* C `%` on integers (truncating, same as Fortran MOD) */
+} IrOp;
+
+/* Intrinsic functions of both languages, with Fortran semantics.  C's
+ * fmin/fmax/fabs/sqrt/exp/log/pow map onto these. */
+typedef enum IrIntrinsic {
+  IR_FN_MIN, IR_FN_MAX, IR_FN_ABS, IR_FN_SQRT, IR_FN_EXP, IR_FN_LOG, IR_FN_LOG10,
+  IR_FN_SIN, IR_FN_COS, IR_FN_TAN, IR_FN_ATAN, IR_FN_TANH,
+  IR_FN_SIGN, IR_FN_MOD,
+  IR_FN_NINT,        /* round half away from zero, to integer */
+  IR_FN_FLOOR, IR_FN_CEILING,
+  IR_FN_POW,         /* C pow()/powf(): real ** real */
+} IrIntrinsic;
+
+struct IrExpr {
+  IrExprKind kind;
+  IrType type;                  /* result type, set by the front end */
+  Loc loc;
+  union {
+    long ival;
+    const char *real;
+    IrSym *var;
+    struct { IrSym *sym; int n; IrExpr *sub[IR_MAX_RANK]; } elem;
+    struct { IrOp op; IrExpr *arg; } unary;
+    struct { IrOp op; IrExpr *lhs, *rhs; } binary;
+    struct { IrIntrinsic fn; int n; IrExpr **args; } call;
+    struct { IrExpr *test, *then, *els; } cond;
+    IrExpr *operand;
+  } u;
+};
+
+/* ---- statements ------------------------------------------------------- */
+
+typedef struct IrStmtList {
+  int n, cap;
+  IrStmt **v;
+} IrStmtList;
+
+typedef enum IrStmtKind {
+  IR_S_ASSIGN,       /* u.assign; lhs is IR_E_VAR or IR_E_ELEM */
+  IR_S_DO,           /* u.loop: counted loop, Fortran DO semantics (trip count
+                        fixed at entry: max(0, (hi-lo+step)/step)) */
+  IR_S_IF,           /* u.cond: ELSE IF chains nest in els */
+  IR_S_CYCLE,        /* next iteration of the innermost loop (C continue) */
+  IR_S_EXIT,         /* leave the innermost loop (C break) */
+} IrStmtKind;
+
+/* Read u.X only where kind says so: IR_S_DO->loop  IR_S_IF->cond  IR_S_ASSIGN->assign */
+struct IrStmt {
+  IrStmtKind kind;
+  Loc loc;
+  union {
+    struct {
+      IrSym *iv;
+      IrExpr *lo, *hi, *step;   /* step NULL means 1 */
+      IrStmtList body;
+      Directive *advice;        /* a `do` directive right before the loop, or NULL */
+      Loc end_loc;
+    } loop;
+    struct { IrExpr *test; IrStmtList then, els; } cond;
+    struct { IrExpr *lhs, *rhs; } assign;
+  } u;
+};
+
+/* ---- regions, routines, program ----------------------------------------- */
+
+/* Host-side directive that is not a region: data, end data, update. */
+typedef struct IrHostDirective {
+  Directive *dir;
+  int first_line, last_line;    /* user-file lines the directive occupies */
+  int stmt_last_line;           /* C `data`: last line of the statement the pragma
+                                   applies to (the end call goes after it); 0 otherwise */
+  int index;                    /* 1-based among the routine's data directives */
+  struct IrHostDirective *partner; /* data <-> end data */
+} IrHostDirective;
+
+typedef struct IrRegion {
+  char *name;                   /* <routine>_r<N>, also the kernel name prefix */
+  char *launcher;               /* s2s_<routine>_r<N> */
+  int index;                    /* 1-based within the routine */
+  Directive *dir;               /* the region directive with its clauses */
+  int first_line, last_line;    /* user-file lines replaced on the host side: from the
+                                   region directive through `end region` (Fortran) or
+                                   the end of the statement it applies to (C) */
+  IrStmtList body;
+  struct IrRoutine *routine;
+  void *analysis;               /* RegionInfo (analysis/access.h), owned by the arena */
+} IrRegion;
+
+typedef struct IrModule {
+  char *name;
+  IrSym *symbols;               /* uthash by name */
+} IrModule;
+
+typedef struct IrRoutine {
+  char *name;
+  Loc loc;
+  bool is_function;
+  IrModule *module;             /* enclosing module, or NULL */
+  IrSym *symbols;               /* uthash by name: dummies and locals */
+  int ndummies;
+  IrSym **dummies;              /* in argument order */
+  int nregions;
+  IrRegion **regions;
+  int nhost_dirs;
+  IrHostDirective **host_dirs;
+  /* host-file edit points */
+  int spec_end_line;            /* Fortran: last line of the specification part
+                                   (interfaces are inserted after it);
+                                   C: line of the function definition's start
+                                   (prototypes are inserted before it) */
+  int first_line, last_line;    /* of the whole routine */
+  int body_start_line;          /* first line of the executable part */
+} IrRoutine;
+
+typedef struct Program {
+  IrLang lang;
+  int file;                     /* diag source index */
+  const char *path;             /* user's file */
+  int nroutines;
+  IrRoutine **routines;
+  int nmodules;
+  IrModule **modules;
+} Program;
+
+/* ---- construction ------------------------------------------------------- */
+
+void *ir_alloc(size_t n);                  /* zeroed, lives until ir_arena_free */
+char *ir_strdup(const char *s);
+char *ir_strndup(const char *s, size_t n);
+void ir_arena_free(void);
+
+void ir_list_push(IrStmtList *l, IrStmt *s);
+/* Append x to an arena array `arr` of n elements (arrays of routines,
+ * regions, symbols...; short, so copying on growth is fine). */
+void *ir_grow(const void *old, size_t elem, int n);
+#define IR_PUSH(arr, n, x) \
+  do { (arr) = ir_grow((arr), sizeof *(arr), (n)); (arr)[(n)++] = (x); } while (0)
+
+IrExpr *ir_expr_new(IrExprKind kind, IrType type, Loc loc);
+IrExpr *ir_int(long v, Loc loc);
+IrExpr *ir_var(IrSym *s, Loc loc);
+IrExpr *ir_binary(IrOp op, IrExpr *a, IrExpr *b, Loc loc); /* type from operands */
+IrExpr *ir_convert(IrExpr *e, IrType to);   /* returns e when already of type `to` */
+IrStmt *ir_stmt(IrStmtKind kind, Loc loc);
+
+IrSym *ir_lookup(const IrRoutine *r, const char *name); /* routine, then module */
+
+/* ---- queries ------------------------------------------------------------ */
+
+bool ir_type_is_real(IrType t);
+bool ir_type_is_integer(IrType t);
+IrType ir_promote(IrType a, IrType b);      /* Fortran mixed-mode arithmetic */
+const char *ir_type_c(IrType t);            /* "float", "double", "int", ... */
+const char *ir_type_name(IrType t);         /* "real(4)", ... for messages */
+const char *ir_op_text(IrOp op);            /* C spelling */
+
+/* Evaluate an integer expression made of literals and PARAMETERs. */
+bool ir_eval_const(const IrExpr *e, long *out);
+
+/* Does `e` mention symbol `s`?  (array elements: in subscripts too) */
+bool ir_expr_mentions(const IrExpr *e, const IrSym *s);
+
+/* Visit every expression node of a statement list, pre-order; statements'
+ * own expressions (loop bounds, test, lhs, rhs) included. */
+typedef void (*IrExprVisit)(IrExpr *e, IrStmt *in, void *ctx);
+void ir_walk_exprs(IrStmtList *l, IrExprVisit fn, void *ctx);
+/* The same for one expression tree (`in` is passed through to fn). */
+void ir_walk_expr(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx);
+
+/* Print, for --dump-ir: Fortran-like text, one statement per line. */
+void ir_dump_program(const Program *p, void *file /* FILE* */);
+void ir_dump_stmts(const IrStmtList *l, int indent, void *file);
+void ir_dump_expr(const IrExpr *e, void *file);
+
+#endif
