@@ -152,19 +152,28 @@ static bool is_loop_var(const Access *a, const IrSym *var)
   return false;
 }
 
-static bool is_variant(const DepGraph *g, const Affine *f)
+static bool is_loop_var(const Access *a, const IrSym *var);
+
+static bool is_variant(const DepGraph *g, const Access *a, const IrSym *var)
 {
-  for (int i = 0; i < f->n; i++)
-    for (int k = 0; k < g->nvariant; k++)
-      if (f->t[i].var == g->variant[k] || f->t[i].scale == g->variant[k])
-        return true;
+  if (!var || is_loop_var(a, var))
+    return false;
+  for (int k = 0; k < g->nvariant; k++)
+    if (var == g->variant[k])
+      return true;
   return false;
 }
 
-/* Is the subscript affine in loop indices and region invariants? */
-static bool subscript_affine(const DepGraph *g, const IrExpr *e, Affine *f)
+/* Is the subscript affine in the indices of the loops around access a and
+ * in region invariants? */
+static bool subscript_affine(const DepGraph *g, const Access *a, const IrExpr *e, Affine *f)
 {
-  return aff_build(e, f) && !is_variant(g, f);
+  if (!aff_build(e, f))
+    return false;
+  for (int i = 0; i < f->n; i++)
+    if (is_variant(g, a, f->t[i].var) || is_variant(g, a, f->t[i].scale))
+      return false;
+  return true;
 }
 
 /* Split f into its loop-index part and its invariant part. */
@@ -186,7 +195,7 @@ static DimResult test_dim(const DepGraph *dg, const Access *a, const Access *b, 
                           const IrExpr *fa, const IrExpr *fb, int *level, long *dist)
 {
   Affine f, g, fl, fi, gl, gi;
-  if (!subscript_affine(dg, fa, &f) || !subscript_affine(dg, fb, &g))
+  if (!subscript_affine(dg, a, fa, &f) || !subscript_affine(dg, b, fb, &g))
     return DIM_NO_INFO;
   split(a, &f, &fl, &fi);
   split(b, &g, &gl, &gi);
@@ -235,8 +244,8 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
     if (r == DIM_INDEPENDENT)
       return;
     Affine probe;
-    if (!subscript_affine(g, a->ref->u.elem.sub[k], &probe) ||
-        !subscript_affine(g, b->ref->u.elem.sub[k], &probe))
+    if (!subscript_affine(g, a, a->ref->u.elem.sub[k], &probe) ||
+        !subscript_affine(g, b, b->ref->u.elem.sub[k], &probe))
       d.affine = false;
     if (r != DIM_DISTANCE)
       continue;

@@ -118,7 +118,9 @@ static bool read_type(FortranFe *f, TSNode type, IrType *out)
   char *text = fe_text_lower(&f->cx, type);
   TSNode kind = ts_node_child_by_field_name(type, "kind", 4);
   long k = 0;
-  if (!ts_node_is_null(kind) && !read_kind(f, kind, &k))
+  bool numeric = !strncmp(text, "real", 4) || !strncmp(text, "integer", 7) ||
+                 !strncmp(text, "logical", 7) || !strncmp(text, "double", 6);
+  if (numeric && !ts_node_is_null(kind) && !read_kind(f, kind, &k))
     return false;
   if (!strncmp(text, "double", 6))
     *out = IR_T_REAL8;
@@ -169,6 +171,20 @@ static bool read_extent(FortranFe *f, TSNode d, IrExpr **lo, IrExpr **hi)
   return *lo != NULL;
 }
 
+/* A bound known only at run time becomes a hidden scalar the host fills
+ * with lbound()/ubound() when it calls the launcher. */
+static IrExpr *runtime_bound(FortranFe *f, IrSym *array, int dim, bool upper, TSNode at)
+{
+  char *name = ir_printf("s2s_%cb%d_%s", upper ? 'u' : 'l', dim + 1, array->name);
+  IrSym *b = new_sym(f, current_table(f), name, at);
+  b->type = IR_T_INT;
+  b->bound_of = array;
+  b->bound_dim = dim;
+  b->bound_is_upper = upper;
+  b->is_module = array->is_module;
+  return ir_var(b, b->loc);
+}
+
 static bool read_shape(FortranFe *f, IrSym *s, TSNode list)
 {
   uint32_t count = ts_node_named_child_count(list);
@@ -177,9 +193,17 @@ static bool read_shape(FortranFe *f, IrSym *s, TSNode list)
     return false;
   }
   s->rank = (int)count;
-  for (uint32_t i = 0; i < count; i++)
-    if (!read_extent(f, ts_node_named_child(list, i), &s->lo[i], &s->hi[i]))
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode d = ts_node_named_child(list, i);
+    if (!read_extent(f, d, &s->lo[i], &s->hi[i]))
       return false;
+    bool deferred = !s->lo[i];
+    if (deferred)
+      s->lo[i] = runtime_bound(f, s, (int)i, false, d);
+    bool assumed_size = fe_is(d, "assumed_size") || strchr(fe_text(&f->cx, d), '*');
+    if (deferred || (!s->hi[i] && !assumed_size))
+      s->hi[i] = runtime_bound(f, s, (int)i, true, d);
+  }
   return true;
 }
 
@@ -894,8 +918,8 @@ static IrRegion *new_region(FortranFe *f, Directive *d, int first_line)
   IrRoutine *r = f->routine;
   IrRegion *g = ir_alloc(sizeof *g);
   g->index = ++f->region_count;
-  g->name = ir_strdup(xasprintf("%s_r%d", r->name, g->index));
-  g->launcher = ir_strdup(xasprintf("s2s_%s_r%d", r->name, g->index));
+  g->name = ir_printf("%s_r%d", r->name, g->index);
+  g->launcher = ir_printf("s2s_%s_r%d", r->name, g->index);
   g->dir = d;
   g->first_line = first_line;
   g->routine = r;

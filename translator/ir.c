@@ -5,6 +5,7 @@
  * is carved from it and released at once by ir_arena_free().  Front ends and
  * passes therefore never free IR nodes.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,19 @@ char *ir_strndup(const char *s, size_t n)
 char *ir_strdup(const char *s)
 {
   return ir_strndup(s, strlen(s));
+}
+
+char *ir_printf(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *p = ir_alloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return p;
 }
 
 void ir_arena_free(void)

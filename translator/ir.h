@@ -65,6 +65,12 @@ struct IrSym {
   bool is_pointer;              /* C: declared as a pointer (`double *a`), rank 1 */
   bool by_value;                /* C scalar parameter: passed by value */
   int dummy_index;              /* position in the argument list, -1 if not a dummy */
+  /* A hidden integer scalar standing for a bound known only at run time
+   * (allocatable and assumed-shape arrays): the host passes
+   * lbound/ubound(bound_of, bound_dim+1) for it. */
+  IrSym *bound_of;
+  int bound_dim;
+  bool bound_is_upper;
   Loc loc;                      /* of the declaration */
   UT_hash_handle hh;            /* in IrRoutine.symbols or IrModule.symbols, keyed by name */
 };
@@ -220,6 +226,7 @@ typedef struct Program {
 void *ir_alloc(size_t n);                  /* zeroed, lives until ir_arena_free */
 char *ir_strdup(const char *s);
 char *ir_strndup(const char *s, size_t n);
+char *ir_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* arena string */
 void ir_arena_free(void);
 
 void ir_list_push(IrStmtList *l, IrStmt *s);

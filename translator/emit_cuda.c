@@ -1,0 +1,745 @@
+/* emit_cuda.c — write NAME.s2s.cu from the planned regions.
+ *
+ * Per region: one __global__ kernel per KernelPlan and one extern "C"
+ * launcher that brackets the kernels with the data clauses.  Per host data
+ * or update directive: one extern "C" function.  The file includes only
+ * s2s_rt.h, so it builds with nvcc for a GPU and with g++ -DS2S_EMULATE for
+ * the CPU emulation (S2S_LAUNCH hides the difference).
+ *
+ * Arrays are indexed through one macro per array, `S2S_t(i,k,j)`, that
+ * applies the declared lower bounds and extents (fastest dimension first),
+ * so the kernel body reads like the user's loop body.  Named constants are
+ * folded into the expressions that use them.  User names that are C++
+ * keywords get a trailing underscore.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "emit.h"
+#include "plan.h"
+
+typedef struct Emit {
+  Program *prog;
+  FILE *out;
+  HostCalls *calls;
+  IrRegion *region;     /* region being emitted */
+  int loop_depth;       /* sequential loops open around the statement being emitted */
+  bool ok;
+} Emit;
+
+static void out(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out(Emit *e, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(e->out, fmt, ap);
+  va_end(ap);
+}
+
+/* A user name as a C++ identifier. */
+static const char *cname(const IrSym *s)
+{
+  static const char *const reserved[] = {
+    "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue", "default",
+    "delete", "do", "double", "else", "enum", "explicit", "extern", "false", "float", "for",
+    "friend", "goto", "if", "inline", "int", "long", "new", "operator", "private", "protected",
+    "public", "register", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+    "template", "this", "throw", "true", "try", "typedef", "typename", "union", "unsigned",
+    "using", "virtual", "void", "volatile", "while", "dim3", "threadIdx", "blockIdx", "blockDim",
+    "gridDim", "warpSize", "main", "asm", "restrict", NULL,
+  };
+  for (int i = 0; reserved[i]; i++)
+    if (!strcmp(reserved[i], s->name))
+      return ir_printf("%s_", s->name);
+  return s->name;
+}
+
+/* ---- expressions ------------------------------------------------------------ */
+
+static void emit_expr(Emit *e, const IrExpr *x);
+
+static const char *math_name(IrIntrinsic fn, IrType t)
+{
+  static const char *const names[] = {
+    [IR_FN_SQRT] = "sqrt", [IR_FN_EXP] = "exp", [IR_FN_LOG] = "log", [IR_FN_LOG10] = "log10",
+    [IR_FN_SIN] = "sin", [IR_FN_COS] = "cos", [IR_FN_TAN] = "tan", [IR_FN_ATAN] = "atan",
+    [IR_FN_TANH] = "tanh", [IR_FN_MOD] = "fmod", [IR_FN_POW] = "pow", [IR_FN_FLOOR] = "floor",
+    [IR_FN_CEILING] = "ceil", [IR_FN_NINT] = "round", [IR_FN_ABS] = "fabs",
+  };
+  return ir_printf("%s%s", names[fn], t == IR_T_REAL4 ? "f" : "");
+}
+
+static void emit_args(Emit *e, const IrExpr *x, int from)
+{
+  for (int i = from; i < x->u.call.n; i++) {
+    if (i > from)
+      out(e, ", ");
+    emit_expr(e, x->u.call.args[i]);
+  }
+}
+
+/* min/max of n arguments as nested two-argument calls. */
+static void emit_minmax(Emit *e, const IrExpr *x, const char *fn, int i)
+{
+  if (i == x->u.call.n - 1) {
+    emit_expr(e, x->u.call.args[i]);
+    return;
+  }
+  out(e, "%s(", fn);
+  emit_expr(e, x->u.call.args[i]);
+  out(e, ", ");
+  emit_minmax(e, x, fn, i + 1);
+  out(e, ")");
+}
+
+static void emit_call(Emit *e, const IrExpr *x)
+{
+  IrType at = x->u.call.args[0]->type;
+  bool real = ir_type_is_real(at);
+  switch (x->u.call.fn) {
+  case IR_FN_MIN: emit_minmax(e, x, "s2s_min", 0); return;
+  case IR_FN_MAX: emit_minmax(e, x, "s2s_max", 0); return;
+  case IR_FN_SIGN: out(e, "s2s_sign("); emit_args(e, x, 0); out(e, ")"); return;
+  case IR_FN_ABS:
+    out(e, "%s(", real ? math_name(IR_FN_ABS, at) : at == IR_T_INT8 ? "llabs" : "abs");
+    break;
+  case IR_FN_MOD:
+    if (!real) {
+      out(e, "(");
+      emit_expr(e, x->u.call.args[0]);
+      out(e, " %% ");
+      emit_expr(e, x->u.call.args[1]);
+      out(e, ")");
+      return;
+    }
+    out(e, "%s(", math_name(IR_FN_MOD, at));
+    break;
+  case IR_FN_NINT:
+  case IR_FN_FLOOR:
+  case IR_FN_CEILING:
+    /* Fortran NINT rounds half away from zero, as C round() does (not rint) */
+    out(e, "(%s)%s(", ir_type_c(x->type), math_name(x->u.call.fn, at));
+    break;
+  default:
+    out(e, "%s(", math_name(x->u.call.fn, at));
+    break;
+  }
+  emit_args(e, x, 0);
+  out(e, ")");
+}
+
+static void emit_pow(Emit *e, const IrExpr *x)
+{
+  const IrExpr *b = x->u.binary.lhs, *p = x->u.binary.rhs;
+  if (ir_type_is_integer(p->type)) {
+    out(e, "%s(", ir_type_is_integer(b->type) ? "s2s_ipow" : "s2s_powi");
+    emit_expr(e, b);
+    out(e, ", (int)");
+    emit_expr(e, p);
+  } else {
+    out(e, "%s(", x->type == IR_T_REAL4 ? "powf" : "pow");
+    emit_expr(e, b);
+    out(e, ", ");
+    emit_expr(e, p);
+  }
+  out(e, ")");
+}
+
+static void emit_binary(Emit *e, const IrExpr *x)
+{
+  IrOp op = x->u.binary.op;
+  if (op == IR_OP_POW) {
+    emit_pow(e, x);
+    return;
+  }
+  out(e, "(");
+  if (op == IR_OP_EQV || op == IR_OP_NEQV) {
+    out(e, "(");
+    emit_expr(e, x->u.binary.lhs);
+    out(e, " != 0) %s (", op == IR_OP_EQV ? "==" : "!=");
+    emit_expr(e, x->u.binary.rhs);
+    out(e, " != 0))");
+    return;
+  }
+  emit_expr(e, x->u.binary.lhs);
+  out(e, " %s ", ir_op_text(op));
+  emit_expr(e, x->u.binary.rhs);
+  out(e, ")");
+}
+
+static void emit_expr(Emit *e, const IrExpr *x)
+{
+  switch (x->kind) {
+  case IR_E_INT: out(e, "%ld%s", x->u.ival, x->type == IR_T_INT8 ? "LL" : ""); break;
+  case IR_E_REAL: out(e, "%s%s", x->u.real, x->type == IR_T_REAL4 ? "f" : ""); break;
+  case IR_E_LOGICAL: out(e, "%d", x->u.ival ? 1 : 0); break;
+  case IR_E_VAR:
+    if (x->u.var->kind == IR_SYM_PARAM) {
+      out(e, "((%s)", ir_type_c(x->u.var->type));
+      emit_expr(e, x->u.var->init);
+      out(e, ")");
+    } else
+      out(e, "%s", cname(x->u.var));
+    break;
+  case IR_E_ELEM:
+    out(e, "S2S_%s(", x->u.elem.sym->name);
+    for (int i = 0; i < x->u.elem.n; i++) {
+      out(e, "%s", i ? ", " : "");
+      emit_expr(e, x->u.elem.sub[i]);
+    }
+    out(e, ")");
+    break;
+  case IR_E_UNARY:
+    out(e, "(%s", x->u.unary.op == IR_OP_NEG ? "-" : "!");
+    emit_expr(e, x->u.unary.arg);
+    out(e, ")");
+    break;
+  case IR_E_BINARY: emit_binary(e, x); break;
+  case IR_E_CALL: emit_call(e, x); break;
+  case IR_E_COND:
+    out(e, "(");
+    emit_expr(e, x->u.cond.test);
+    out(e, " ? ");
+    emit_expr(e, x->u.cond.then);
+    out(e, " : ");
+    emit_expr(e, x->u.cond.els);
+    out(e, ")");
+    break;
+  case IR_E_CONVERT:
+    out(e, "((%s)", ir_type_c(x->type));
+    emit_expr(e, x->u.operand);
+    out(e, ")");
+    break;
+  }
+}
+
+/* ---- statements --------------------------------------------------------------- */
+
+static void emit_stmts(Emit *e, const IrStmtList *l, int indent);
+
+static void emit_loop(Emit *e, const IrStmt *s, int indent)
+{
+  const char *iv = cname(s->u.loop.iv);
+  long step = 1;
+  if (s->u.loop.step)
+    ir_eval_const(s->u.loop.step, &step);
+  /* Fortran evaluates the bounds once, before the first iteration. */
+  out(e, "%*s{ /* %s:%d */\n", indent, "", diag_user_file(s->loc), diag_user_line(s->loc));
+  out(e, "%*s  const %s s2s_last_%s = ", indent, "", ir_type_c(s->u.loop.iv->type), iv);
+  emit_expr(e, s->u.loop.hi);
+  out(e, ";\n%*s  for (%s = ", indent, "", iv);
+  emit_expr(e, s->u.loop.lo);
+  out(e, "; %s %s s2s_last_%s; %s += %ld) {\n", iv, step > 0 ? "<=" : ">=", iv, iv, step);
+  e->loop_depth++;
+  emit_stmts(e, &s->u.loop.body, indent + 4);
+  e->loop_depth--;
+  out(e, "%*s  }\n%*s}\n", indent, "", indent, "");
+}
+
+static void emit_stmt(Emit *e, const IrStmt *s, int indent)
+{
+  switch (s->kind) {
+  case IR_S_ASSIGN:
+    out(e, "%*s", indent, "");
+    emit_expr(e, s->u.assign.lhs);
+    out(e, " = ");
+    emit_expr(e, s->u.assign.rhs);
+    out(e, "; /* line %d */\n", diag_user_line(s->loc));
+    break;
+  case IR_S_DO: emit_loop(e, s, indent); break;
+  case IR_S_IF:
+    out(e, "%*sif (", indent, "");
+    emit_expr(e, s->u.cond.test);
+    out(e, ") { /* line %d */\n", diag_user_line(s->loc));
+    emit_stmts(e, &s->u.cond.then, indent + 2);
+    if (s->u.cond.els.n) {
+      out(e, "%*s} else {\n", indent, "");
+      emit_stmts(e, &s->u.cond.els, indent + 2);
+    }
+    out(e, "%*s}\n", indent, "");
+    break;
+  case IR_S_CYCLE:
+    /* CYCLE of a parallel loop ends this thread's iteration */
+    out(e, "%*s%s\n", indent, "", e->loop_depth ? "continue;" : "return;");
+    break;
+  case IR_S_EXIT:
+    if (!e->loop_depth) {
+      diag_at(DIAG_ERROR, s->loc, 1, "EXIT leaves a loop that runs in parallel on the GPU; this "
+              "is not supported");
+      e->ok = false;
+    }
+    out(e, "%*sbreak;\n", indent, "");
+    break;
+  }
+}
+
+static void emit_stmts(Emit *e, const IrStmtList *l, int indent)
+{
+  for (int i = 0; i < l->n; i++)
+    emit_stmt(e, l->v[i], indent);
+}
+
+/* ---- kernels ------------------------------------------------------------------- */
+
+static const char *elem_ctype(const IrSym *a)
+{
+  return ir_type_c(a->type);
+}
+
+/* The indexing macro of array a: fastest dimension first, column-major. */
+static void emit_index_macro(Emit *e, const IrSym *a)
+{
+  const char *n = a->name;
+  out(e, "#define S2S_%s(", n);
+  for (int d = 0; d < a->rank; d++)
+    out(e, "%si%d", d ? ", " : "", d);
+  out(e, ") %s[", cname(a));
+  /* (i0-lo0) + n0*((i1-lo1) + n1*((i2-lo2) ...)) : column-major */
+  for (int d = 0; d < a->rank; d++) {
+    if (d)
+      out(e, " + s2s_%s_n%d * (", n, d - 1);
+    out(e, "((long)(i%d) - s2s_%s_lo%d)", d, n, d);
+  }
+  for (int d = 1; d < a->rank; d++)
+    out(e, ")");
+  out(e, "]\n");
+}
+
+typedef struct Uses { const IrSym *sym; bool found; } Uses;
+
+static void uses_visit(IrExpr *x, IrStmt *in, void *ctx)
+{
+  Uses *u = ctx;
+  (void)in;
+  if (x->kind == IR_E_VAR && x->u.var == u->sym)
+    u->found = true;
+}
+
+/* Does the kernel read scalar s?  (its body, or the first index of a
+ * mapped loop; the trip counts are computed by the launcher) */
+static bool kernel_uses(const KernelPlan *k, const IrSym *s)
+{
+  Uses u = { s, false };
+  ir_walk_exprs(k->body, uses_visit, &u);
+  for (int i = 0; i < k->nmapped; i++)
+    ir_walk_expr(k->mapped[i]->u.loop.lo, NULL, uses_visit, &u);
+  return u.found;
+}
+
+/* Parameters shared by the kernel definition and its launch. */
+static void emit_kernel_params(Emit *e, const RegionPlan *p, const KernelPlan *k, bool restrict_ok)
+{
+  const char *sep = "";
+  for (int i = 0; i < p->narrays; i++) {
+    const IrSym *a = p->arrays[i].sym;
+    out(e, "%s%s *%s%s", sep, elem_ctype(a), restrict_ok ? "__restrict__ " : "", cname(a));
+    for (int d = 0; d < a->rank; d++)
+      out(e, ", long s2s_%s_lo%d%s", a->name, d, "");
+    for (int d = 0; d + 1 < a->rank; d++)
+      out(e, ", long s2s_%s_n%d", a->name, d);
+    sep = ",\n    ";
+  }
+  for (int i = 0; i < p->ninputs; i++) {
+    if (!kernel_uses(k, p->inputs[i]))
+      continue;
+    out(e, "%s%s %s", sep, ir_type_c(p->inputs[i]->type), cname(p->inputs[i]));
+    sep = ", ";
+  }
+  out(e, "%slong s2s_trip_x, long s2s_trip_y, long s2s_trip_z", sep);
+}
+
+static void emit_launch_args(Emit *e, const RegionPlan *p, const KernelPlan *k)
+{
+  for (int i = 0; i < p->narrays; i++) {
+    const IrSym *a = p->arrays[i].sym;
+    out(e, "d_%s", a->name);
+    for (int d = 0; d < a->rank; d++)
+      out(e, ", s2s_%s.lo[%d]", a->name, d);
+    for (int d = 0; d + 1 < a->rank; d++)
+      out(e, ", s2s_%s.ext[%d]", a->name, d);
+    out(e, ",\n      ");
+  }
+  for (int i = 0; i < p->ninputs; i++)
+    if (kernel_uses(k, p->inputs[i]))
+      out(e, "%s, ", cname(p->inputs[i]));
+  out(e, "s2s_trip[0], s2s_trip[1], s2s_trip[2]");
+}
+
+static bool is_mapped(const KernelPlan *k, const IrSym *s)
+{
+  for (int i = 0; i < k->nmapped; i++)
+    if (k->mapped[i]->u.loop.iv == s)
+      return true;
+  return false;
+}
+
+static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
+{
+  static const char *const axis[] = { "x", "y", "z" };
+  out(e, "/* %s: the loop nest at %s:%d */\n__global__ void %s(", k->name,
+      diag_user_file(k->nest->loc), diag_user_line(k->nest->loc), k->name);
+  emit_kernel_params(e, p, k, e->prog->lang == IR_FORTRAN);
+  out(e, ")\n{\n");
+  for (int a = 0; a < 3; a++)
+    out(e, "  const long s2s_%s = (long)blockIdx.%s * blockDim.%s + threadIdx.%s;\n", axis[a],
+        axis[a], axis[a], axis[a]);
+  out(e, "  if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)\n    return;\n");
+  for (int i = 0; i < p->nprivates; i++)
+    if (!is_mapped(k, p->privates[i]))
+      out(e, "  %s %s;\n", ir_type_c(p->privates[i]->type), cname(p->privates[i]));
+  for (int i = 0; i < k->nmapped; i++) {
+    const IrStmt *l = k->mapped[i];
+    long step = 1;
+    if (l->u.loop.step)
+      ir_eval_const(l->u.loop.step, &step);
+    out(e, "  const %s %s = ", ir_type_c(l->u.loop.iv->type), cname(l->u.loop.iv));
+    emit_expr(e, l->u.loop.lo);
+    out(e, " + (%s)s2s_%s * %ld; /* %s:%d */\n", ir_type_c(l->u.loop.iv->type), axis[k->axis[i]],
+        step, diag_user_file(l->loc), diag_user_line(l->loc));
+  }
+  e->loop_depth = 0;
+  emit_stmts(e, k->body, 2);
+  out(e, "}\n\n");
+}
+
+/* ---- launchers ------------------------------------------------------------------ */
+
+static HostCall *new_call(Emit *e, HostCallKind kind, IrRoutine *r, char *fn)
+{
+  HostCall *c = ir_alloc(sizeof *c);
+  c->kind = kind;
+  c->routine = r;
+  c->function = fn;
+  IR_PUSH(e->calls->v, e->calls->n, c);
+  return c;
+}
+
+static void add_arg(HostCall *c, HostArgKind kind, IrSym *s)
+{
+  for (int i = 0; i < c->nargs; i++)
+    if (c->args[i].sym == s)
+      return;
+  HostArg a = { kind, s, s->bound_of ? s->bound_dim : 0 };
+  if (s->bound_of)
+    a.kind = s->bound_is_upper ? HOST_ARG_UBOUND : HOST_ARG_LBOUND;
+  IR_PUSH(c->args, c->nargs, a);
+}
+
+/* Launcher parameter list; Fortran passes everything by reference. */
+static void emit_launcher_params(Emit *e, const HostCall *c)
+{
+  for (int i = 0; i < c->nargs; i++) {
+    const HostArg *a = &c->args[i];
+    bool fortran = e->prog->lang == IR_FORTRAN;
+    if (a->kind == HOST_ARG_ARRAY)
+      out(e, "%s%s *%s", i ? ", " : "", elem_ctype(a->sym), cname(a->sym));
+    else if (fortran)
+      out(e, "%sconst %s *s2s_p_%s", i ? ", " : "", ir_type_c(a->sym->type), a->sym->name);
+    else
+      out(e, "%s%s %s", i ? ", " : "", ir_type_c(a->sym->type), cname(a->sym));
+  }
+  if (!c->nargs)
+    out(e, "void");
+}
+
+static void emit_scalar_locals(Emit *e, const HostCall *c)
+{
+  if (e->prog->lang != IR_FORTRAN)
+    return;
+  for (int i = 0; i < c->nargs; i++)
+    if (c->args[i].kind != HOST_ARG_ARRAY)
+      out(e, "  const %s %s = *s2s_p_%s;\n", ir_type_c(c->args[i].sym->type), cname(c->args[i].sym),
+          c->args[i].sym->name);
+}
+
+static void emit_ir_or(Emit *e, const IrExpr *x, const char *fallback)
+{
+  if (x)
+    emit_expr(e, x);
+  else
+    out(e, "%s", fallback);
+}
+
+/* S2sArray descriptor of array a with box (lo, hi), clamped to the
+ * declared bounds where they are known. */
+static void emit_descriptor(Emit *e, const IrSym *a, IrExpr *const *lo, IrExpr *const *hi)
+{
+  out(e, "  S2sArray s2s_%s = { \"%s\", (void *)%s, sizeof(%s), %d, {", a->name, a->name, cname(a),
+      elem_ctype(a), a->rank);
+  for (int d = 0; d < a->rank; d++) {
+    out(e, "%s", d ? ", " : " ");
+    emit_expr(e, a->lo[d]);
+  }
+  out(e, " }, {");
+  for (int d = 0; d < a->rank; d++) {
+    out(e, "%s", d ? ", " : " ");
+    if (a->hi[d]) {
+      out(e, "(long)(");
+      emit_expr(e, a->hi[d]);
+      out(e, ") - (");
+      emit_expr(e, a->lo[d]);
+      out(e, ") + 1");
+    } else
+      out(e, "0");
+  }
+  out(e, " }, {");
+  for (int d = 0; d < a->rank; d++) {
+    out(e, "%ss2s_max<long>(", d ? ", " : " ");
+    emit_expr(e, lo[d]);
+    out(e, ", ");
+    emit_expr(e, a->lo[d]);
+    out(e, ")");
+  }
+  out(e, " }, {");
+  for (int d = 0; d < a->rank; d++) {
+    out(e, "%s", d ? ", " : " ");
+    if (a->hi[d]) {
+      out(e, "s2s_min<long>(");
+      emit_expr(e, hi[d]);
+      out(e, ", ");
+      emit_expr(e, a->hi[d]);
+      out(e, ")");
+    } else
+      emit_ir_or(e, hi[d], "0");
+  }
+  out(e, " } };\n");
+}
+
+static const char *rt_clause(DirClauseKind k)
+{
+  switch (k) {
+  case DIR_COPYIN: return "S2S_COPYIN";
+  case DIR_COPYOUT: return "S2S_COPYOUT";
+  case DIR_CREATE: return "S2S_CREATE";
+  case DIR_PRESENT: return "S2S_PRESENT";
+  default: return "S2S_COPY";
+  }
+}
+
+static void emit_region_static(Emit *e, const char *name, IrRoutine *r, int line)
+{
+  out(e, "  static S2sRegion s2s_region = S2S_REGION(\"%s\", \"%s\", \"%s\", %d);\n", name, r->name,
+      e->prog->path, line);
+}
+
+/* Trip counts and grid of one kernel; Fortran: max(0, (hi - lo + step) / step). */
+static void emit_launch(Emit *e, const RegionPlan *p, const KernelPlan *k)
+{
+  int line = diag_user_line(k->nest->loc);
+  out(e, "  {\n    long s2s_trip[3] = { 1, 1, 1 };\n");
+  for (int i = 0; i < k->nmapped; i++) {
+    const IrStmt *l = k->mapped[i];
+    long step = 1;
+    if (l->u.loop.step)
+      ir_eval_const(l->u.loop.step, &step);
+    out(e, "    s2s_trip[%d] = s2s_max<long>(0, ((long)(", k->axis[i]);
+    emit_expr(e, l->u.loop.hi);
+    out(e, ") - (long)(");
+    emit_expr(e, l->u.loop.lo);
+    out(e, ") + %ld) / %ld);\n", step, step);
+  }
+  out(e, "    dim3 s2s_block(%d, %d, %d);\n", k->block[0], k->block[1], k->block[2]);
+  out(e, "    dim3 s2s_grid(s2s_grid_dim(&s2s_region, %d, s2s_trip[0], %d, 0),\n"
+         "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[1], %d, 1),\n"
+         "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[2], %d, 2));\n",
+      line, k->block[0], line, k->block[1], line, k->block[2]);
+  out(e, "    if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {\n");
+  out(e, "      s2s_kernel_begin(&s2s_region, %d, s2s_grid, s2s_block);\n", line);
+  out(e, "      S2S_LAUNCH(%s, s2s_grid, s2s_block,\n      ", k->name);
+  emit_launch_args(e, p, k);
+  out(e, ");\n      s2s_kernel_end(&s2s_region, %d);\n    }\n  }\n", line);
+}
+
+static void emit_region(Emit *e, IrRegion *g)
+{
+  RegionPlan *p = g->analysis;
+  e->region = g;
+  out(e, "/* ==== region %s: %s lines %d-%d ==== */\n\n", g->name, e->prog->path, g->first_line,
+      g->last_line);
+  for (int i = 0; i < p->narrays; i++)
+    emit_index_macro(e, p->arrays[i].sym);
+  out(e, "\n");
+  for (int i = 0; i < p->nkernels; i++)
+    emit_kernel(e, p, &p->kernels[i]);
+  HostCall *c = new_call(e, HOST_CALL_REGION, g->routine, g->launcher);
+  c->first_line = g->first_line;
+  c->last_line = g->last_line;
+  for (int i = 0; i < p->narrays; i++)
+    add_arg(c, HOST_ARG_ARRAY, p->arrays[i].sym);
+  for (int i = 0; i < p->ninputs; i++)
+    add_arg(c, HOST_ARG_SCALAR, p->inputs[i]);
+  out(e, "extern \"C\" void %s(", g->launcher);
+  emit_launcher_params(e, c);
+  out(e, ")\n{\n");
+  emit_region_static(e, g->name, g->routine, g->first_line);
+  emit_scalar_locals(e, c);
+  out(e, "  s2s_region_begin(&s2s_region);\n");
+  for (int i = 0; i < p->narrays; i++) {
+    const ArrayPlan *a = &p->arrays[i];
+    emit_descriptor(e, a->sym, a->box_lo, a->box_hi);
+    out(e, "  %s *d_%s = (%s *)s2s_data_begin(&s2s_region, %d, &s2s_%s, %s);\n", elem_ctype(a->sym),
+        a->sym->name, elem_ctype(a->sym), a->clause_line, a->sym->name, rt_clause(a->clause));
+  }
+  for (int i = 0; i < p->nkernels; i++)
+    emit_launch(e, p, &p->kernels[i]);
+  for (int i = p->narrays - 1; i >= 0; i--)
+    out(e, "  s2s_data_end(&s2s_region, %d, &s2s_%s, %s);\n", p->arrays[i].clause_line,
+        p->arrays[i].sym->name, rt_clause(p->arrays[i].clause));
+  out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
+  for (int i = 0; i < p->narrays; i++)
+    out(e, "#undef S2S_%s\n", p->arrays[i].sym->name);
+  out(e, "\n");
+}
+
+/* ---- host data and update directives ------------------------------------------ */
+
+typedef struct ItemBox {
+  IrSym *sym;
+  DirClauseKind clause;
+  int line;
+  IrExpr *lo[IR_MAX_RANK], *hi[IR_MAX_RANK];
+} ItemBox;
+
+static void collect_scalars(IrExpr *x, IrStmt *in, void *ctx)
+{
+  (void)in;
+  if (x->kind == IR_E_VAR && x->u.var->kind != IR_SYM_PARAM)
+    add_arg(ctx, HOST_ARG_SCALAR, x->u.var);
+}
+
+/* The items of a data/update directive with their boxes; adds the host
+ * arguments they need to c.  Returns the number of items, -1 on error. */
+static int directive_items(Emit *e, IrRoutine *r, const Directive *d, HostCall *c, ItemBox **out_items)
+{
+  ItemBox *items = NULL;
+  int n = 0;
+  for (int k = 0; k < d->nclauses; k++)
+    for (int i = 0; i < d->clauses[k].nitems; i++) {
+      const DirItem *it = &d->clauses[k].items[i];
+      IrSym *s = ir_lookup(r, it->name);
+      if (!s || !s->rank) {
+        diag_at(DIAG_ERROR, it->loc, (int)strlen(it->name), "'%s' in %s(...) is not an array of "
+                "routine '%s'", it->name, dir_clause_name(d->clauses[k].kind), r->name);
+        return -1;
+      }
+      ItemBox b = { s, d->clauses[k].kind, diag_user_line(it->loc), { 0 }, { 0 } };
+      if (!an_item_box(r, s, it, e->prog->lang, b.lo, b.hi))
+        return -1;
+      add_arg(c, HOST_ARG_ARRAY, s);
+      for (int dd = 0; dd < s->rank; dd++) {
+        ir_walk_expr(s->lo[dd], NULL, collect_scalars, c);
+        ir_walk_expr(s->hi[dd], NULL, collect_scalars, c);
+        ir_walk_expr(b.lo[dd], NULL, collect_scalars, c);
+        ir_walk_expr(b.hi[dd], NULL, collect_scalars, c);
+      }
+      IR_PUSH(items, n, b);
+    }
+  *out_items = items;
+  return n;
+}
+
+static void emit_host_function(Emit *e, HostCall *c, IrRoutine *r, int line)
+{
+  out(e, "extern \"C\" void %s(", c->function);
+  emit_launcher_params(e, c);
+  out(e, ")\n{\n");
+  emit_region_static(e, c->function + 4, r, line);
+  emit_scalar_locals(e, c);
+}
+
+static void emit_items_calls(Emit *e, ItemBox *items, int n, const char *call, bool with_clause)
+{
+  for (int i = 0; i < n; i++) {
+    emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
+    if (with_clause)
+      out(e, "  %s(&s2s_region, %d, &s2s_%s, %s);\n", call, items[i].line, items[i].sym->name,
+          rt_clause(items[i].clause));
+    else
+      out(e, "  %s(&s2s_region, %d, &s2s_%s);\n", call, items[i].line, items[i].sym->name);
+  }
+}
+
+static void emit_data(Emit *e, IrRoutine *r, IrHostDirective *h)
+{
+  const char *base = ir_printf("s2s_%s_d%d", r->name, h->index);
+  HostCall *begin = new_call(e, HOST_CALL_DATA_BEGIN, r, ir_printf("%s_begin", base));
+  HostCall *end = new_call(e, HOST_CALL_DATA_END, r, ir_printf("%s_end", base));
+  begin->first_line = h->first_line;
+  begin->last_line = h->last_line;
+  if (h->partner) {
+    end->first_line = h->partner->first_line;
+    end->last_line = h->partner->last_line;
+  }
+  end->stmt_last_line = h->stmt_last_line;
+  ItemBox *items;
+  int n = directive_items(e, r, h->dir, begin, &items);
+  if (n < 0) {
+    e->ok = false;
+    return;
+  }
+  end->nargs = begin->nargs;
+  end->args = begin->args;
+  out(e, "/* ==== data region: %s lines %d-%d ==== */\n", e->prog->path, h->first_line,
+      h->partner ? h->partner->last_line : h->stmt_last_line);
+  emit_host_function(e, begin, r, h->first_line);
+  emit_items_calls(e, items, n, "s2s_data_begin", true);
+  out(e, "}\n\n");
+  emit_host_function(e, end, r, h->first_line);
+  for (int i = n - 1; i >= 0; i--) {
+    emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
+    out(e, "  s2s_data_end(&s2s_region, %d, &s2s_%s, %s);\n", items[i].line, items[i].sym->name,
+        rt_clause(items[i].clause));
+  }
+  out(e, "}\n\n");
+  free(items);
+}
+
+static void emit_update(Emit *e, IrRoutine *r, IrHostDirective *h)
+{
+  HostCall *c = new_call(e, HOST_CALL_UPDATE, r,
+                         ir_printf("s2s_%s_u%d", r->name, h->index));
+  c->first_line = h->first_line;
+  c->last_line = h->last_line;
+  ItemBox *items;
+  int n = directive_items(e, r, h->dir, c, &items);
+  if (n < 0) {
+    e->ok = false;
+    return;
+  }
+  out(e, "/* ==== update: %s line %d ==== */\n", e->prog->path, h->first_line);
+  emit_host_function(e, c, r, h->first_line);
+  for (int i = 0; i < n; i++) {
+    emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
+    out(e, "  %s(&s2s_region, %d, &s2s_%s);\n",
+        items[i].clause == DIR_UPDATE_HOST ? "s2s_update_host" : "s2s_update_device",
+        items[i].line, items[i].sym->name);
+  }
+  out(e, "}\n\n");
+  free(items);
+}
+
+static void emit_host_directives(Emit *e, IrRoutine *r)
+{
+  for (int i = 0; i < r->nhost_dirs; i++) {
+    IrHostDirective *h = r->host_dirs[i];
+    if (h->dir->kind == DIR_DATA)
+      emit_data(e, r, h);
+    else if (h->dir->kind == DIR_UPDATE)
+      emit_update(e, r, h);
+  }
+}
+
+bool emit_cuda(Program *p, FILE *f, HostCalls *calls)
+{
+  Emit e = { p, f, calls, NULL, 0, true };
+  out(&e, "/* Generated by s2s-cuda from %s; edit the source and translate again rather than\n"
+          " * editing this file.  Builds with nvcc for a GPU, or with g++ -DS2S_EMULATE for the\n"
+          " * CPU emulation. */\n#include \"s2s_rt.h\"\n\n", p->path);
+  for (int r = 0; r < p->nroutines; r++) {
+    IrRoutine *rt = p->routines[r];
+    for (int i = 0; i < rt->nregions; i++)
+      emit_region(&e, rt->regions[i]);
+    emit_host_directives(&e, rt);
+  }
+  return e.ok;
+}
