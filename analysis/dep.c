@@ -211,8 +211,15 @@ static DimResult test_dim(const DepGraph *dg, const Access *a, const Access *b, 
       return DIM_INDEPENDENT;
     if (l < 0)
       return DIM_NO_INFO;    /* an index of a loop around only one of them */
+    /* distance in iterations: index distance over the step */
+    long step = 1, d = (f.c - g.c) / coef;
+    const IrStmt *loop = a->loops[l];
+    if (loop->u.loop.step && !ir_eval_const(loop->u.loop.step, &step))
+      return DIM_NO_INFO;
+    if (d % step)
+      return DIM_INDEPENDENT;
     *level = l;
-    *dist = (f.c - g.c) / coef;
+    *dist = d / step;
     return DIM_DISTANCE;
   }
   long d = 0;
@@ -253,6 +260,20 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
       return;  /* two dimensions demand different distances: never the same element */
     d.known[level] = true;
     d.dist[level] = dist;
+  }
+  /* Orient the dependence forward in time: if its first non-zero distance
+   * is negative, dst runs first, so swap the ends (flow <-> anti). */
+  for (int l = 0; l < d.ncommon; l++) {
+    if (d.known[l] && d.dist[l] == 0)
+      continue;
+    if (d.known[l] && d.dist[l] < 0) {
+      d.src = ib;
+      d.dst = ia;
+      for (int k = 0; k < d.ncommon; k++)
+        d.dist[k] = -d.dist[k];
+      d.kind = d.kind == DEP_FLOW ? DEP_ANTI : d.kind == DEP_ANTI ? DEP_FLOW : DEP_OUTPUT;
+    }
+    break;
   }
   /* A reference paired with itself at distance 0 everywhere is one access. */
   if (ia == ib) {
@@ -332,9 +353,9 @@ void dep_describe(const DepGraph *g, const Dep *d, char *buf, size_t size)
     len += (size_t)snprintf(buf + len, size - len, "%s%s", l ? "," : ") along ",
                             a->loops[l]->u.loop.iv->name);
   if (len < size && d->ncommon == 0)
-    snprintf(buf + len, size - len, "))");
-  else if (len < size && !d->affine)
-    snprintf(buf + len, size - len, "; subscripts not affine");
+    len += (size_t)snprintf(buf + len, size - len, ")");
+  if (len < size)
+    snprintf(buf + len, size - len, "%s)", d->affine ? "" : "; subscripts not affine");
 }
 
 void dep_dump(const DepGraph *g, void *file)

@@ -41,6 +41,20 @@ typedef struct FortranFe {
 static IrExpr *lower_expr(FortranFe *f, TSNode n);
 static void lower_block(FortranFe *f, TSNode parent, uint32_t from, uint32_t to, IrStmtList *out);
 
+/* dir_read, with the directive owned by the IR arena from then on. */
+static void free_directive(void *d)
+{
+  dir_free(d);
+}
+
+static Directive *read_directive(FortranFe *f, int line, int *last)
+{
+  Directive *d = dir_read(f->cx.file, line, DIR_FORTRAN, last);
+  if (d)
+    ir_arena_on_free(free_directive, d);
+  return d;
+}
+
 /* ---- symbols and declarations ----------------------------------------- */
 
 static IrSym *new_sym(FortranFe *f, IrSym **table, const char *name, TSNode at)
@@ -897,7 +911,7 @@ static void handle_region_comment(FortranFe *f, TSNode n, uint32_t *line_skip)
   if (!dir_is_directive_line(f->cx.file, loc.line, DIR_FORTRAN))
     return;
   int last;
-  Directive *d = dir_read(f->cx.file, loc.line, DIR_FORTRAN, &last);
+  Directive *d = read_directive(f, loc.line, &last);
   *line_skip = (uint32_t)last;
   if (!d)
     return;
@@ -960,8 +974,7 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   }
   TSNode endn = ts_node_named_child(parent, end);
   int last;
-  Directive *ed = dir_read(f->cx.file, fe_loc(&f->cx, endn).line, DIR_FORTRAN, &last);
-  dir_free(ed);
+  read_directive(f, fe_loc(&f->cx, endn).line, &last);
   IrRegion *g = new_region(f, d, fe_first_line(&f->cx, start));
   g->last_line = diag_user_line((Loc){ f->cx.file, last, 1 });
   f->region = g;
@@ -1007,7 +1020,7 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
 {
   TSNode n = ts_node_named_child(parent, i);
   int last;
-  Directive *d = dir_read(f->cx.file, fe_loc(&f->cx, n).line, DIR_FORTRAN, &last);
+  Directive *d = read_directive(f, fe_loc(&f->cx, n).line, &last);
   uint32_t count = ts_node_named_child_count(parent);
   uint32_t consumed = i;
   /* continuation lines are separate comment nodes: skip them */

@@ -21,6 +21,20 @@ typedef struct ArenaBlock {
 
 static ArenaBlock *arena;
 
+typedef struct Cleanup {
+  void (*fn)(void *);
+  void *p;
+  struct Cleanup *next;
+} Cleanup;
+static Cleanup *cleanups;
+
+void ir_arena_on_free(void (*fn)(void *), void *p)
+{
+  Cleanup *c = xmalloc(sizeof *c);
+  *c = (Cleanup){ fn, p, cleanups };
+  cleanups = c;
+}
+
 void *ir_alloc(size_t n)
 {
   n = (n + 15) & ~(size_t)15;
@@ -66,6 +80,12 @@ char *ir_printf(const char *fmt, ...)
 
 void ir_arena_free(void)
 {
+  while (cleanups) {
+    Cleanup *next = cleanups->next;
+    cleanups->fn(cleanups->p);
+    free(cleanups);
+    cleanups = next;
+  }
   while (arena) {
     ArenaBlock *next = arena->next;
     free(arena);

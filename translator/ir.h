@@ -23,8 +23,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <uthash.h>
 #include "diag.h"
+
+/* uthash tables of the IR live in the arena too. */
+void *ir_alloc(size_t n);
+#define uthash_malloc(sz) ir_alloc(sz)
+#define uthash_free(ptr, sz) ((void)(ptr), (void)(sz))
+#include <uthash.h>
 #include "directive.h"
 
 #define IR_MAX_RANK 7
@@ -228,6 +233,9 @@ char *ir_strdup(const char *s);
 char *ir_strndup(const char *s, size_t n);
 char *ir_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* arena string */
 void ir_arena_free(void);
+/* Have ir_arena_free call fn(p) (for things allocated outside the arena,
+ * such as parsed directives). */
+void ir_arena_on_free(void (*fn)(void *), void *p);
 
 void ir_list_push(IrStmtList *l, IrStmt *s);
 /* Append x to an arena array `arr` of n elements (arrays of routines,
