@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# golden.sh — golden tests of the translator's outputs and messages.
+#
+# Each directory tests/golden/<group>/<case>/ holds one translation case:
+#   in.f90 | in.F90 | in.c   the input
+#   args                     optional extra command-line flags (one line)
+#   expect.stderr            exact stderr of `s2s-cuda [args] in.*`
+#   expect.status            optional exit status (default: 1 when no expect.cu, else 0)
+#   expect.cu                expected in.s2s.cu, byte for byte
+#   expect.host              expected in.s2s.f90 / in.s2s.c, byte for byte
+# A case with expect.cu runs with -Minfo, so its expect.stderr is the
+# feedback report.  A failing case (status 1) must write no output files
+# and must leave the input unchanged.
+#
+# S2S_GOLDEN_UPDATE=1 rewrites the expect.* files from the current output
+# (review the diff before committing).
+set -uo pipefail
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+S2S=${S2S:-$top_builddir/s2s-cuda}
+work=$top_builddir/tests/work/golden
+rm -rf "$work"
+mkdir -p "$work"
+
+pass=0
+fail=0
+failed=()
+
+check_file() { # expected actual label
+  if [ "${S2S_GOLDEN_UPDATE:-}" = 1 ]; then
+    cp "$2" "$1"
+    return 0
+  fi
+  if ! cmp -s "$1" "$2"; then
+    echo "  $3 differs:"
+    diff -u "$1" "$2" | head -40 | sed 's/^/    /'
+    return 1
+  fi
+}
+
+run_case() { # case directory
+  local dir=$1 name input status expect_status ok=0
+  name=${dir#"$top_srcdir"/tests/golden/}
+  local w=$work/${name//\//_}
+  mkdir -p "$w"
+  cp "$dir"/in.* "$w"/
+  input=$(cd "$w" && ls in.f90 in.F90 in.c 2>/dev/null | head -1)
+  local args=()
+  [ -f "$dir/args" ] && read -r -a args <"$dir/args"
+  [ -f "$dir/expect.cu" ] && args=(-Minfo "${args[@]}")
+  (cd "$w" && "$S2S" "${args[@]}" "$input" >stdout 2>stderr)
+  status=$?
+  if [ -f "$dir/expect.status" ]; then
+    expect_status=$(cat "$dir/expect.status")
+  elif [ -f "$dir/expect.cu" ]; then
+    expect_status=0
+  else
+    expect_status=1
+  fi
+  if [ "$status" != "$expect_status" ]; then
+    echo "  exit status $status, expected $expect_status"
+    ok=1
+  fi
+  [ -f "$dir/expect.stderr" ] && { check_file "$dir/expect.stderr" "$w/stderr" stderr || ok=1; }
+  local base=${input%.*} ext=${input##*.}
+  if [ -f "$dir/expect.cu" ]; then
+    check_file "$dir/expect.cu" "$w/$base.s2s.cu" "$base.s2s.cu" || ok=1
+    [ -f "$dir/expect.host" ] && { check_file "$dir/expect.host" "$w/$base.s2s.$ext" "$base.s2s.$ext" || ok=1; }
+  fi
+  if [ "$expect_status" != 0 ]; then
+    if ls "$w"/*.s2s.* >/dev/null 2>&1; then
+      echo "  a failed translation left output files: $(cd "$w" && ls ./*.s2s.*)"
+      ok=1
+    fi
+  fi
+  if ! cmp -s "$dir/$input" "$w/$input"; then
+    echo "  the input file was modified"
+    ok=1
+  fi
+  return $ok
+}
+
+for dir in "$top_srcdir"/tests/golden/*/*/; do
+  dir=${dir%/}
+  case_name=${dir#"$top_srcdir"/tests/golden/}
+  if out=$(run_case "$dir"); then
+    pass=$((pass + 1))
+    [ -n "${VERBOSE:-}" ] && echo "PASS $case_name"
+  else
+    fail=$((fail + 1))
+    failed+=("$case_name")
+    echo "FAIL $case_name"
+    echo "$out"
+  fi
+done
+
+echo "golden: $pass passed, $fail failed"
+[ "$fail" = 0 ]
