@@ -304,7 +304,7 @@ static bool map_nest(MapCtx *m, IrStmt *nest, int index, int count)
   dep_build(&one, &dg);
   KernelPlan *k = &p->kernels[index];
   k->nest = nest;
-  k->name = count == 1 ? m->region->name : ir_strdup(xasprintf("%s_k%d", m->region->name, index + 1));
+  k->name = count == 1 ? m->region->name : ir_printf("%s_k%d", m->region->name, index + 1);
   IrStmt *loop = nest;
   bool ok = true;
   while (loop && k->nmapped < 3) {

@@ -18,6 +18,13 @@
  *              | name '(' section (',' section)* ')'   Fortran: lo:hi, :, lo:, :hi, expr
  *              | name ('[' expr ':' expr ']')+         C: start:length as OpenACC
  *   expr      := integer arithmetic on names and integer literals (+ - * / parens)
+ *
+ * Also accepted: `endregion`/`enddata` as one word; commas between clauses;
+ * C `a[:n]` for `a[0:n]` (OpenACC); trailing comments (Fortran `!`, C `//`
+ * and block comments).  Rejected with a message: `end region`/`end data` in
+ * C (there a region is the statement or block after the pragma), `seq` with
+ * parallel/vector/independent, vector lengths outside 1..1024, the same
+ * array in two data clauses of one directive.
  */
 #ifndef S2S_DIRECTIVE_H
 #define S2S_DIRECTIVE_H

@@ -1,0 +1,238 @@
+/* s2s_emu.h — run generated CUDA on a CPU, one thread after another.
+ *
+ * s2s_rt.h includes this header instead of <cuda_runtime.h> when S2S_EMULATE
+ * is defined.  It lets
+ *   - a generated `.s2s.cu` file compile as plain C++ (g++ -x c++), and
+ *   - s2s_rt.c compile as C11 (gcc),
+ * with no CUDA toolkit installed.  That is what the differential tests use:
+ * the original program and its translation run side by side on the host and
+ * every output array is compared.
+ *
+ * What it provides:
+ *   - the CUDA keywords (__global__, __device__, ...) as nothing, so kernels
+ *     become ordinary functions;
+ *   - dim3/uint3 and the built-ins threadIdx, blockIdx, blockDim, gridDim as
+ *     thread-local globals (defined once, with C linkage, in s2s_rt.c);
+ *   - the handful of CUDA runtime calls the runtime and generated code use,
+ *     implemented on the host in s2s_rt.c (so their state, e.g. the last
+ *     error, is shared by C and C++ translation units; nothing is defined in
+ *     this header except inline C++ helpers, so no symbol is duplicated);
+ *   - in C++ only, S2S_LAUNCH, which runs every (block, thread) of a launch in
+ *     turn: forward, reverse (S2S_EMU_ORDER=reverse) or in a pseudo-random
+ *     order (S2S_EMU_ORDER=shuffle, seed S2S_EMU_SEED).  A kernel whose result
+ *     changes with the order has a race: its loop was not really parallel.
+ *
+ * Not defined: __noinline__ (libstdc++ spells the GCC attribute that way).
+ * Not emulated: __syncthreads and __shared__ (threads run to completion one
+ * at a time, so a barrier cannot be honoured; generated kernels use neither),
+ * streams, atomics, textures.
+ */
+#ifndef S2S_EMU_H
+#define S2S_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+#include <cmath>
+#include <math.h>   /* sqrtf, expf, ... in the global namespace, as nvcc has them */
+#include <vector>
+#else
+#include <math.h>
+#endif
+
+/* ---- CUDA keywords ---------------------------------------------------- */
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __forceinline__ inline
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+#define S2S_HD
+#define __ldg(p) (*(p))
+#ifdef __cplusplus
+/* A barrier cannot be kept when threads run one after another to completion. */
+#define __syncthreads() \
+  static_assert(false, "__syncthreads() is not supported by S2S emulation")
+#endif
+
+#ifdef __cplusplus
+/* GCC's __thread, not thread_local: it promises constant initialisation,
+ * so C++ accesses the C definitions directly instead of through TLS wrapper
+ * functions (which UBSan at -O2 misreads as null-pointer accesses). */
+#define S2S_EMU_TLS __thread
+#define S2S_EMU_DEFAULT(v) = v
+#else
+#define S2S_EMU_TLS _Thread_local
+#define S2S_EMU_DEFAULT(v)
+#endif
+
+/* ---- vector types ----------------------------------------------------- */
+/* Same layout in C and C++ (three unsigned ints, trivially copyable), so a
+ * dim3 passes by value between C and C++ translation units unchanged. */
+typedef struct uint3 { unsigned int x, y, z; } uint3;
+#ifdef __cplusplus
+typedef struct dim3 {
+  unsigned int x, y, z;
+  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return uint3{x, y, z}; }
+} dim3;
+#else
+typedef struct dim3 { unsigned int x, y, z; } dim3;
+#endif
+
+/* ---- runtime API subset ----------------------------------------------- */
+/* Values are CUDA's own, so messages and codes read the same in both builds. */
+typedef enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidPitchValue = 12,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorLaunchFailure = 719
+} cudaError_t;
+
+typedef enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+} cudaMemcpyKind;
+
+typedef struct S2sEmuEvent *cudaEvent_t;
+typedef struct S2sEmuStream *cudaStream_t;
+
+/* Only the fields the runtime reads. */
+typedef struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem;
+  int major, minor;
+  int multiProcessorCount;
+} cudaDeviceProp;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* CUDA built-ins: thread-local so that a multi-threaded emulator could be
+ * added later without changing generated code. */
+extern S2S_EMU_TLS uint3 threadIdx, blockIdx;
+extern S2S_EMU_TLS dim3 blockDim, gridDim;
+
+const char *cudaGetErrorString(cudaError_t err);
+const char *cudaGetErrorName(cudaError_t err);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceSynchronize(void);
+/* Fresh "device" memory is filled with 0xFF bytes (a NaN for every float
+ * type, -1 for integers), so a kernel reading data nobody copied in shows. */
+cudaError_t cudaMalloc(void **ptr, size_t bytes);
+cudaError_t cudaFree(void *ptr);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                         size_t width, size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemset(void *ptr, int value, size_t bytes);
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream S2S_EMU_DEFAULT(0));
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+/* Emulator internals used by s2s_emu_launch and the tests. */
+enum { S2S_EMU_FORWARD, S2S_EMU_REVERSE, S2S_EMU_SHUFFLE };
+/* S2S_EMU_ORDER as one of the above; an unknown value reads as forward
+ * (s2s_kernel_begin rejects it first, naming the region). */
+int s2s_emu_order(void);
+/* Validate a launch configuration as CUDA does; on failure records
+ * cudaErrorInvalidConfiguration as the last error (s2s_kernel_end reports it). */
+cudaError_t s2s_emu_check_launch(dim3 grid, dim3 block);
+/* Overwrite order[0..n-1] with a pseudo-random permutation of 0..n-1
+ * (seeded once from S2S_EMU_SEED). */
+void s2s_emu_permutation(unsigned long long *order, unsigned long long n);
+/* Record `err` as the last error, as a failing CUDA call would. */
+void s2s_emu_set_error(cudaError_t err);
+/* Number of cudaMemcpy/cudaMemcpy2D calls so far (tests count copy calls). */
+long s2s_emu_copy_calls(void);
+
+#ifdef __cplusplus
+}
+
+/* As CUDA's own overloads: typed pointers without casts. */
+template <class T> static inline cudaError_t cudaMalloc(T **ptr, size_t bytes) {
+  return cudaMalloc((void **)ptr, bytes);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t bytes,
+                                             size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return cudaMemcpy((char *)&symbol + offset, src, bytes, kind);
+}
+
+/* CUDA's fast reciprocal square root, absent from the C library. */
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+
+/* Linear index -> (x, y, z), x fastest, as CUDA numbers threads and blocks. */
+static inline uint3 s2s_emu_index(unsigned long long i, dim3 d) {
+  uint3 v;
+  v.x = (unsigned)(i % d.x);
+  v.y = (unsigned)(i / d.x % d.y);
+  v.z = (unsigned)(i / d.x / d.y);
+  return v;
+}
+
+/* The i-th of n items to run under `order`; `perm` holds the shuffle. */
+static inline unsigned long long s2s_emu_pick(int order, unsigned long long i,
+                                              unsigned long long n,
+                                              const std::vector<unsigned long long> &perm) {
+  if (order == S2S_EMU_REVERSE) return n - 1 - i;
+  if (order == S2S_EMU_SHUFFLE) return perm[i];
+  return i;
+}
+
+/* Run `body` (the kernel call) once per thread of the launch, setting the
+ * built-ins before each call.  Under shuffle the block order is permuted,
+ * and the thread order afresh for every block, so two threads of different
+ * blocks as well as of one block meet in varying order. */
+template <class F> static inline void s2s_emu_launch(dim3 grid, dim3 block, F body) {
+  if (s2s_emu_check_launch(grid, block) != cudaSuccess) return;
+  const int order = s2s_emu_order();
+  const unsigned long long nblocks = (unsigned long long)grid.x * grid.y * grid.z;
+  const unsigned long long nthreads = (unsigned long long)block.x * block.y * block.z;
+  std::vector<unsigned long long> bperm, tperm;
+  if (order == S2S_EMU_SHUFFLE) {
+    bperm.resize(nblocks);
+    tperm.resize(nthreads);
+    s2s_emu_permutation(bperm.data(), nblocks);
+  }
+  gridDim = grid;
+  blockDim = block;
+  for (unsigned long long b = 0; b < nblocks; b++) {
+    blockIdx = s2s_emu_index(s2s_emu_pick(order, b, nblocks, bperm), grid);
+    if (order == S2S_EMU_SHUFFLE) s2s_emu_permutation(tperm.data(), nthreads);
+    for (unsigned long long t = 0; t < nthreads; t++) {
+      threadIdx = s2s_emu_index(s2s_emu_pick(order, t, nthreads, tperm), block);
+      body();
+    }
+  }
+}
+
+/* Arguments are evaluated at every thread's call, as each CUDA thread
+ * receives its own copy of them. */
+#define S2S_LAUNCH(kernel, grid, block, ...) \
+  s2s_emu_launch((grid), (block), [&]() { kernel(__VA_ARGS__); })
+#endif /* __cplusplus */
+
+#endif

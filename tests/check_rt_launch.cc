@@ -1,0 +1,153 @@
+// check_rt_launch.cc — the emulated launch (s2s_emu.h) and the device-side
+// helpers of s2s_rt.h, compiled as C++ exactly as a generated .s2s.cu is:
+//
+//   g++ -std=c++14 -DS2S_EMULATE -Irt tests/check_rt_launch.cc libs2srt_emu.a -lm
+//
+// (a generated .s2s.cu needs `-x c++ file.s2s.cu -x none`, so that the
+// library after it is not read as C++ too).
+//
+// S2S_LAUNCH must run every thread of the grid exactly once, in forward,
+// reverse and shuffled order, with the built-ins set as CUDA sets them; a
+// small region then goes through the whole runtime (data clauses, kernel,
+// copy out).  Exit status 0 when all checks pass, 1 otherwise.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "s2s_rt.h"
+
+static int failures;
+
+#define CHECK(cond)                                                   \
+  do {                                                                \
+    if (!(cond)) {                                                    \
+      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,    \
+                   __LINE__, #cond);                                  \
+      failures++;                                                     \
+    }                                                                 \
+  } while (0)
+
+// Records which global thread ran, in which position, and whether the
+// built-ins were in range.
+__global__ void visit(int *count, int *order, int *next, int *bad) {
+  unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned g = b * (blockDim.x * blockDim.y * blockDim.z) + t;
+  if (threadIdx.x >= blockDim.x || threadIdx.y >= blockDim.y || threadIdx.z >= blockDim.z ||
+      blockIdx.x >= gridDim.x || blockIdx.y >= gridDim.y || blockIdx.z >= gridDim.z)
+    (*bad)++;
+  count[g]++;
+  order[(*next)++] = (int)g;
+}
+
+static std::vector<int> run_order(const char *order, dim3 grid, dim3 block) {
+  const int n = (int)(grid.x * grid.y * grid.z * block.x * block.y * block.z);
+  std::vector<int> count(n, 0), seq(n, -1);
+  int next = 0, bad = 0;
+  setenv("S2S_EMU_ORDER", order, 1);
+  S2S_LAUNCH(visit, grid, block, count.data(), seq.data(), &next, &bad);
+  CHECK(cudaGetLastError() == cudaSuccess);
+  CHECK(next == n);
+  CHECK(bad == 0);
+  for (int g = 0; g < n; g++) CHECK(count[g] == 1);
+  return seq;
+}
+
+static void test_orders(void) {
+  dim3 grid(3, 2, 2), block(4, 3, 2);
+  std::vector<int> fwd = run_order("forward", grid, block);
+  std::vector<int> rev = run_order("reverse", grid, block);
+  std::vector<int> shuf = run_order("shuffle", grid, block);
+  std::vector<int> sorted(shuf);
+  for (size_t i = 0; i < fwd.size(); i++) CHECK(fwd[i] == (int)i);
+  for (size_t i = 0; i < rev.size(); i++) CHECK(rev[i] == fwd[fwd.size() - 1 - i]);
+  CHECK(shuf != fwd);
+  CHECK(shuf != rev);
+  // Under shuffle blocks are whole (all threads of a block in a row): block
+  // order and thread order are permuted separately.
+  for (size_t i = 0; i < shuf.size(); i += 24)
+    for (size_t j = i; j < i + 24; j++) CHECK(shuf[j] / 24 == shuf[i] / 24);
+}
+
+static void test_bad_configuration(void) {
+  int count[1] = {0}, seq[1], next = 0, bad = 0;
+  setenv("S2S_EMU_ORDER", "forward", 1);
+  S2S_LAUNCH(visit, dim3(1), dim3(2048), count, seq, &next, &bad);
+  CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  CHECK(next == 0);
+  S2S_LAUNCH(visit, dim3(1, 65536), dim3(1), count, seq, &next, &bad);
+  CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  S2S_LAUNCH(visit, dim3(0), dim3(32), count, seq, &next, &bad);
+  CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  CHECK(next == 0);
+}
+
+// A region as the translator would emit it: y(i) = a*x(i) + y(i), i = 1..n.
+__global__ void saxpy_k(int n, float a, const float *__restrict__ x, float *__restrict__ y) {
+  int i = (int)(blockIdx.x * blockDim.x + threadIdx.x) + 1;
+  if (i <= n) y[i - 1] = a * __ldg(&x[i - 1]) + y[i - 1];
+}
+
+static S2sRegion saxpy_r = S2S_REGION("saxpy_r1", "saxpy", "saxpy.f90", 3);
+
+static void test_region_end_to_end(void) {
+  const int n = 1000;
+  std::vector<float> x(n), y(n);
+  S2sArray ax, ay;
+  std::memset(&ax, 0, sizeof ax);
+  ax.name = "x";
+  ax.host = x.data();
+  ax.elem = sizeof(float);
+  ax.rank = 1;
+  ax.lo[0] = 1;
+  ax.ext[0] = n;
+  ax.sub_lo[0] = 1;
+  ax.sub_hi[0] = n;
+  ay = ax;
+  ay.name = "y";
+  ay.host = y.data();
+  for (int i = 0; i < n; i++) x[i] = (float)i, y[i] = 1.0f;
+  setenv("S2S_EMU_ORDER", "shuffle", 1);
+  s2s_region_begin(&saxpy_r);
+  float *dx = (float *)s2s_data_begin(&saxpy_r, 3, &ax, S2S_COPYIN);
+  float *dy = (float *)s2s_data_begin(&saxpy_r, 3, &ay, S2S_COPY);
+  dim3 block(128), grid(s2s_grid_dim(&saxpy_r, 4, n, block.x, 0));
+  CHECK(grid.x == 8);
+  s2s_kernel_begin(&saxpy_r, 4, grid, block);
+  S2S_LAUNCH(saxpy_k, grid, block, n, 2.0f, dx, dy);
+  s2s_kernel_end(&saxpy_r, 4);
+  s2s_data_end(&saxpy_r, 3, &ay, S2S_COPY);
+  s2s_data_end(&saxpy_r, 3, &ax, S2S_COPYIN);
+  s2s_region_end(&saxpy_r);
+  for (int i = 0; i < n; i++) CHECK(y[i] == 2.0f * (float)i + 1.0f);
+  CHECK(s2s_present_count() == 0);
+  CHECK(saxpy_r.kernels_launched == 1);
+}
+
+// Fortran semantics of the device helpers, as gfortran computes them.
+static void test_helpers(void) {
+  CHECK(s2s_sign(3.0, -0.0) == -3.0);      // copysign: SIGN(a, -0.0) = -|a|
+  CHECK(s2s_sign(-3.0f, 0.0f) == 3.0f);
+  CHECK(s2s_sign(-3, 0) == 3);
+  CHECK(s2s_sign(3, -2) == -3);
+  CHECK(s2s_nint(2.5) == 3 && s2s_nint(-2.5) == -3 && s2s_nint(2.4999f) == 2);
+  CHECK(s2s_mod(-7, 3) == -1 && s2s_mod(7, -3) == 1);
+  CHECK(s2s_modulo(-7, 3) == 2 && s2s_modulo(7, -3) == -2 && s2s_modulo(6, 3) == 0);
+  CHECK(s2s_mod(-7.5, 2.0) == -1.5);
+  CHECK(s2s_modulo(-7.5, 2.0) == 0.5 && s2s_modulo(7.5f, -2.0f) == -0.5f);
+  CHECK(std::signbit(s2s_modulo(4.0, -2.0)));  // zero takes the sign of p
+  CHECK(s2s_powi(2.0, 10) == 1024.0 && s2s_powi(2.0f, -2) == 0.25f);
+  CHECK(s2s_ipow(3, 4) == 81 && s2s_ipow(-1, -3) == -1 && s2s_ipow(2, -1) == 0);
+  CHECK(s2s_min(3, 4) == 3 && s2s_max(2.0, -1.0) == 2.0);
+}
+
+int main(void) {
+  test_orders();
+  test_bad_configuration();
+  test_region_end_to_end();
+  test_helpers();
+  if (failures) std::fprintf(stderr, "check_rt_launch: %d check(s) failed\n", failures);
+  else std::printf("check_rt_launch: all checks passed\n");
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,447 @@
+#!/usr/bin/env bash
+# samples.sh — differential runs of the samples: build each sample's original
+# with the plain compiler and its translation with s2s-cuda, run both, and
+# compare every output element (tests/s2s_compare).  A translation that gives
+# other numbers than the original, or other numbers when the emulated threads
+# run in another order, is a wrong translation.
+#
+#   samples.sh              make check: emulation, threads in forward, reverse
+#                           and shuffled order (S2S_EMU_ORDER), both samples
+#   samples.sh --selftest   no translator needed: reference builds, dumps, and
+#                           the compare tool's own checks
+#   samples.sh --gpu        GPU builds, run on the GPU (exit 77 without one);
+#                           S2S_COMPUTE_SANITIZER="memcheck racecheck" adds
+#                           compute-sanitizer runs
+#   samples.sh --main       quickstart's main job: per sample the feedback
+#                           report, a run with S2S_TIME=1 (on the GPU when
+#                           there is one, else in emulation), the verdict and
+#                           the timing report
+#   samples.sh --build DIR  build ref, prog (GPU build) and s2s_compare into
+#                           DIR/<sample>/ and write DIR/run.sh, to carry to a
+#                           GPU machine that has no compilers
+#
+# Environment (make check sets it through AM_TESTS_ENVIRONMENT): top_srcdir,
+# top_builddir, S2S (the built s2s-cuda), CC, FC, CXX, NVCC (may be empty).
+# Also: S2S_SAMPLES (default "laplace diffusion"), S2S_TEST_TIMEOUT (seconds
+# per program run, default 900), S2S_COMPARE_ARGS (more s2s_compare options,
+# e.g. --exact: emulation of a faithful translation is bit for bit).  Work directories: $top_builddir/tests/work/<sample>.
+# Exit status: 0 all passed, 1 a failure, 2 usage, 77 (skip) only for --gpu
+# without a GPU.
+set -euo pipefail
+
+usage() {
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+}
+
+mode=check
+build_dir=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --selftest) mode=selftest ;;
+    --gpu) mode=gpu ;;
+    --main) mode=main ;;
+    --build)
+      [ $# -ge 2 ] || { echo "samples.sh: --build needs a directory" >&2; exit 2; }
+      mode=build build_dir=$2
+      shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "samples.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# ---- configuration ----------------------------------------------------------
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top_srcdir=$(cd "${top_srcdir:-$here/..}" && pwd)
+top_builddir=$(cd "${top_builddir:-$top_srcdir}" && pwd)
+CC=${CC:-gcc}
+FC=${FC:-gfortran}
+CXX=${CXX:-g++}
+NVCC=${NVCC-}
+export CC FC CXX NVCC
+
+if [ -z "${S2S:-}" ]; then
+  S2S=$top_builddir/s2s-cuda
+  [ -x "$S2S" ] || [ ! -x "$top_builddir/translator/s2s-cuda" ] || S2S=$top_builddir/translator/s2s-cuda
+fi
+# A relative path names a file from here: make it absolute, the steps cd.
+case $S2S in */*) [ ! -d "$(dirname "$S2S")" ] || S2S=$(cd "$(dirname "$S2S")" && pwd)/$(basename "$S2S") ;; esac
+
+samples=${S2S_SAMPLES:-laplace diffusion}
+timeout_s=${S2S_TEST_TIMEOUT:-900}
+work_root=$top_builddir/tests/work
+failures=0
+cmd=()
+
+# Per sample: what it is, its language, and its sources in build order.
+describe() {
+  case $1 in
+    laplace) echo "C, 3-D 7-point Jacobi stencil" ;;
+    diffusion) echo "Fortran, WRF-style horizontal diffusion and update" ;;
+    *) echo "samples.sh: unknown sample '$1'" >&2; exit 2 ;;
+  esac
+}
+sources() {
+  case $1 in
+    laplace) echo "laplace.c main.c s2s_dump.c" ;;
+    diffusion) echo "s2s_dump.f90 diffusion.f90 main.f90" ;;
+  esac
+}
+# The plain build of the original, into the array cmd.  $CC and $FC are split
+# into words on purpose: configure may set CC="gcc -std=gnu11".
+ref_command() {
+  # shellcheck disable=SC2206
+  case $1 in
+    laplace) cmd=($CC -O2 -std=c11 laplace.c main.c s2s_dump.c -lm -o ref) ;;
+    diffusion) cmd=($FC -O2 s2s_dump.f90 diffusion.f90 main.f90 -o ref) ;;
+  esac
+}
+# The translation in compiler-driver mode, into the array cmd: s2s-cuda
+# translates the files that hold directives, compiles everything with
+# $CC/$FC/$CXX (and nvcc) and links the runtime.  $2: --emulate or "".
+prog_command() {
+  cmd=("$S2S")
+  [ -z "$2" ] || cmd+=("$2")
+  # shellcheck disable=SC2207
+  cmd+=(-Minfo -O2 $(sources "$1"))
+  [ "$1" != laplace ] || cmd+=(-lm)
+  cmd+=(-o prog)
+}
+# Compare arguments for GPU runs.  The GPU contracts a*b+c into one fused
+# multiply-add (one rounding instead of two), so t differs from the CPU's in
+# the last bit here and there; tend, a small difference of 300 K
+# temperatures, turns that into errors of up to about 1e-3 of its largest
+# value (measured with an x86 FMA build of the original).  Emulation needs
+# no such allowance.
+gpu_compare_args() {
+  case $1 in
+    diffusion) echo "--rtol tend=5e-3" ;;
+    *) echo "" ;;
+  esac
+}
+
+# ---- helpers ----------------------------------------------------------------
+
+with_timeout() {
+  if command -v timeout >/dev/null 2>&1; then timeout "$timeout_s" "$@"; else "$@"; fi
+}
+
+# step SAMPLE LABEL LOG COMMAND...: run COMMAND with its output in LOG and
+# print one line; on failure, the command and the end of the log.
+step() {
+  local sample=$1 label=$2 log=$3 rc=0
+  shift 3
+  printf '%s: %s ... ' "$sample" "$label"
+  "$@" >"$log" 2>&1 || rc=$?
+  if [ $rc -eq 0 ]; then
+    echo ok
+    return 0
+  fi
+  if [ $rc -eq 124 ]; then echo "FAILED (timed out after ${timeout_s}s)"; else echo "FAILED (exit $rc)"; fi
+  echo "    command: $*"
+  echo "    in: $PWD (log: $log)"
+  tail -n 40 "$log" | sed 's/^/    | /'
+  return 1
+}
+
+indent() { sed 's/^/    /' "$@"; }
+
+have_gpu() {
+  [ -n "$NVCC" ] && command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1
+}
+
+# Find or build the compare tool; sets $compare.
+find_compare() {
+  compare=$top_builddir/tests/s2s_compare
+  [ -x "$compare" ] && return 0
+  mkdir -p "$work_root"
+  compare=$work_root/s2s_compare
+  echo "samples: building s2s_compare (not built by make): $CC -O2 -std=c11 tests/s2s_compare.c -lm"
+  $CC -O2 -std=c11 "$top_srcdir/tests/s2s_compare.c" -lm -o "$compare"
+}
+
+# A fresh work directory holding the sample's sources and the dump writer.
+prepare() {
+  local sample=$1 dir=$work_root/$1
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  local f
+  for f in "$top_srcdir/samples/$sample"/* "$top_srcdir/samples/common"/*; do
+    case $f in *.c | *.h | *.f90) cp "$f" "$dir/" ;; esac
+  done
+  cd "$dir"
+  for f in $(sources "$sample"); do
+    [ -f "$f" ] || { echo "$sample: source $f missing from samples/$sample and samples/common"; return 1; }
+  done
+}
+
+build_ref() {
+  ref_command "$1"
+  step "$1" "build reference: ${cmd[*]}" ref.build.log "${cmd[@]}" &&
+    step "$1" "run reference: ./ref ref.dat" ref.run.log with_timeout ./ref ref.dat
+}
+
+# The compare tool must pass identical dumps, catch one changed element (and
+# name it), and reject a truncated file: a checker that always says "passed"
+# would make every differential test worthless.
+selftest_compare() {
+  local sample=$1 name type count elem idx=1234 size rc=0
+  name=$(head -c 32 ref.dat | sed 's/ *$//')
+  type=$(od -An -t d4 -j 32 -N 4 ref.dat | tr -d ' ')
+  count=$(od -An -t d8 -j 36 -N 8 ref.dat | tr -d ' ')
+  case $type in 2) elem=8 ;; *) elem=4 ;; esac
+  [ "$count" -gt "$idx" ] || idx=$((count - 1))
+  cp ref.dat perturbed.dat
+  printf '%.*s' "$elem" AAAAAAAA | dd of=perturbed.dat bs=1 seek=$((44 + idx * elem)) conv=notrunc status=none
+  size=$(wc -c <ref.dat)
+  head -c $((size - 3)) ref.dat >truncated.dat
+
+  printf '%s: %s ... ' "$sample" "compare tool: identical dumps pass, ${name}[$idx] changed fails, truncated is an error"
+  "$compare" ref.dat ref.dat >cmp-same.log 2>&1 || rc=$?
+  if [ $rc -ne 0 ]; then echo "FAILED (identical dumps: exit $rc)"; indent cmp-same.log; return 1; fi
+  "$compare" ref.dat perturbed.dat >cmp-perturbed.log 2>&1 || rc=$?
+  if [ $rc -ne 1 ] || ! grep -qF "${name}[$idx]: ref" cmp-perturbed.log; then
+    echo "FAILED (perturbed dump: exit $rc, want 1 and element ${name}[$idx] named)"
+    indent cmp-perturbed.log
+    return 1
+  fi
+  rc=0
+  "$compare" ref.dat truncated.dat >cmp-truncated.log 2>&1 || rc=$?
+  if [ $rc -ne 2 ]; then echo "FAILED (truncated dump: exit $rc, want 2)"; indent cmp-truncated.log; return 1; fi
+  echo ok
+}
+
+# compare_step SAMPLE LABEL OUT.dat [ARGS...]: show the compare report.
+compare_step() {
+  local sample=$1 label=$2 dat=$3 rc=0
+  shift 3
+  printf '%s: %s ... ' "$sample" "$label"
+  # shellcheck disable=SC2086
+  "$compare" ref.dat "$dat" "$@" ${S2S_COMPARE_ARGS:-} >"$dat.cmp" 2>&1 || rc=$?
+  if [ $rc -eq 0 ]; then echo ok; else echo "FAILED (exit $rc)"; fi
+  indent "$dat.cmp"
+  return $rc
+}
+
+check_s2s() {
+  if [ ! -x "$S2S" ] && ! command -v "$S2S" >/dev/null 2>&1; then
+    echo "samples: s2s-cuda not found at '$S2S' (build it with make, or set S2S)"
+    return 1
+  fi
+}
+
+# ---- modes ------------------------------------------------------------------
+
+# make check: emulation, with the threads in forward, reverse and shuffled order.
+check_sample() {
+  local sample=$1 order
+  prepare "$sample" || return 1
+  build_ref "$sample" || return 1
+  selftest_compare "$sample" || return 1
+  [ "$mode" = selftest ] && return 0
+  check_s2s || return 1
+  prog_command "$sample" --emulate
+  step "$sample" "translate and build: ${cmd[*]}" prog.build.log "${cmd[@]}" || return 1
+  echo "$sample: feedback report:"
+  indent prog.build.log
+  local status=0
+  # Forward, reverse and shuffled thread order: a result that changes with
+  # the order of the threads is an illegal parallelization.
+  for order in forward reverse shuffle; do
+    local dat=out-$order.dat envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED) shown=
+    case $order in
+      reverse) envs=(S2S_EMU_ORDER=reverse) ;;
+      shuffle) envs=(S2S_EMU_ORDER=shuffle S2S_EMU_SEED=1) ;;
+    esac
+    [ $order = forward ] || shown="${envs[*]} "
+    step "$sample" "run translation (emulation, $order thread order): $shown./prog $dat" \
+      "run-$order.log" with_timeout env "${envs[@]}" ./prog "$dat" || { status=1; continue; }
+    compare_step "$sample" "compare ref.dat $dat" "$dat" || status=1
+  done
+  return $status
+}
+
+# --gpu: GPU build and run, optional compute-sanitizer runs.
+gpu_sample() {
+  local sample=$1 tool
+  prepare "$sample" || return 1
+  build_ref "$sample" || return 1
+  check_s2s || return 1
+  prog_command "$sample" ""
+  step "$sample" "translate and build for the GPU: ${cmd[*]}" prog.build.log "${cmd[@]}" || return 1
+  echo "$sample: feedback report:"
+  indent prog.build.log
+  step "$sample" "run translation on the GPU: ./prog out.dat" run.log with_timeout ./prog out.dat || return 1
+  # shellcheck disable=SC2046
+  compare_step "$sample" "compare ref.dat out.dat" out.dat $(gpu_compare_args "$sample") || return 1
+  for tool in ${S2S_COMPUTE_SANITIZER:-}; do
+    step "$sample" "compute-sanitizer --tool $tool" "sanitize-$tool.log" \
+      with_timeout compute-sanitizer --tool "$tool" --error-exitcode 1 ./prog "sanitize-$tool.dat" || return 1
+  done
+}
+
+# --main: what quickstart shows a new user.
+main_sample() {
+  local sample=$1 where flag='' rc=0
+  if have_gpu; then
+    where="on the GPU ($(nvidia-smi -L | head -n 1))"
+  else
+    where="in CPU emulation (no GPU or no nvcc found)"
+    flag=--emulate
+  fi
+  echo
+  echo "======================================================================"
+  echo " sample $sample: $(describe "$sample")"
+  echo " samples/$sample, run $where"
+  echo "======================================================================"
+  prepare "$sample" || return 1
+  build_ref "$sample" || return 1
+  check_s2s || return 1
+  prog_command "$sample" "$flag"
+  echo "-- translate and build: ${cmd[*]}"
+  if ! "${cmd[@]}" >prog.build.log 2>&1; then
+    echo "$sample: translate and build ... FAILED"
+    indent prog.build.log
+    return 1
+  fi
+  echo "-- feedback report (-Minfo)"
+  indent prog.build.log
+  echo "-- run: S2S_TIME=1 ./prog out.dat"
+  S2S_TIME=1 with_timeout ./prog out.dat >run.out 2>run.err || rc=$?
+  indent run.out
+  if [ $rc -ne 0 ]; then
+    echo "$sample: run ... FAILED (exit $rc)"
+    indent run.err
+    return 1
+  fi
+  echo "-- verification (s2s_compare ref.dat out.dat)"
+  local cargs=
+  [ -z "$flag" ] && cargs=$(gpu_compare_args "$sample")
+  # shellcheck disable=SC2086
+  "$compare" ref.dat out.dat $cargs ${S2S_COMPARE_ARGS:-} >out.cmp 2>&1 || rc=$?
+  indent out.cmp
+  echo "-- timing report (S2S_TIME=1)"
+  if [ -s run.err ]; then indent run.err; else echo "    (the program printed no timing report)"; fi
+  return $rc
+}
+
+# --build DIR: binaries to carry to a GPU machine, and a script to run them.
+build_sample() {
+  local sample=$1 dest=$build_dir/$1
+  prepare "$sample" || return 1
+  build_ref "$sample" || return 1
+  check_s2s || return 1
+  prog_command "$sample" ""
+  step "$sample" "translate and build for the GPU: ${cmd[*]}" prog.build.log "${cmd[@]}" || return 1
+  indent prog.build.log
+  mkdir -p "$dest"
+  cp ref prog "$compare" "$dest/"
+  cp prog.build.log "$dest/feedback.txt"
+  {
+    echo "echo; echo \"== $sample: $(describe "$sample")\""
+    echo "run_one $sample $(gpu_compare_args "$sample")"
+  } >>"$build_dir/run.sh"
+}
+
+# Shared libraries the carried binaries need beyond the C library itself
+# (libgfortran, libstdc++, ...): the GPU machine may have no compilers.
+carry_libs() {
+  mkdir -p "$build_dir/lib"
+  local lib
+  for lib in $(ldd "$build_dir"/*/ref "$build_dir"/*/prog 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u); do
+    case $(basename "$lib") in
+      libc.so* | libm.so* | libpthread.so* | libdl.so* | librt.so* | ld-linux* | libresolv.so* | libcuda.so*) ;;
+      *) cp -L "$lib" "$build_dir/lib/" ;;
+    esac
+  done
+}
+
+write_run_sh_head() {
+  mkdir -p "$build_dir"
+  cat >"$build_dir/run.sh" <<'EOF'
+#!/bin/sh
+# run.sh — written by tests/samples.sh --build.  Runs each sample's original
+# (ref) and translation (prog, a GPU build) here and compares their outputs.
+#   S2S_TIME=0 ./run.sh                      no timing report
+#   S2S_COMPUTE_SANITIZER="memcheck racecheck" ./run.sh  also run prog under compute-sanitizer
+cd "$(dirname "$0")" || exit 1
+top=$PWD
+LD_LIBRARY_PATH=$top/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
+S2S_TIME=${S2S_TIME-1}
+export S2S_TIME
+failed=0
+
+run_one() {
+  sample=$1
+  shift
+  cd "$top/$sample" || { failed=1; return; }
+  if ! ./ref ref.dat; then echo "$sample: run reference FAILED"; failed=1; return; fi
+  if ! ./prog out.dat; then echo "$sample: run translation FAILED"; failed=1; return; fi
+  ./s2s_compare ref.dat out.dat "$@" || failed=1
+  for tool in ${S2S_COMPUTE_SANITIZER:-}; do
+    echo "-- compute-sanitizer --tool $tool"
+    S2S_TIME=0 compute-sanitizer --tool "$tool" --error-exitcode 1 ./prog sanitize.dat || failed=1
+  done
+}
+
+EOF
+}
+
+write_run_sh_tail() {
+  cat >>"$build_dir/run.sh" <<'EOF'
+
+echo
+if [ $failed -eq 0 ]; then echo "run.sh: all samples passed"; else echo "run.sh: FAILED"; fi
+exit $failed
+EOF
+  chmod +x "$build_dir/run.sh"
+}
+
+# ---- main -------------------------------------------------------------------
+
+echo "samples: mode $mode; samples: $samples"
+echo "samples: S2S=$S2S CC=$CC FC=$FC CXX=$CXX NVCC=${NVCC:-(none)}"
+echo "samples: work directories under $work_root"
+
+if [ "$mode" = gpu ] && ! have_gpu; then
+  echo "samples: no GPU (nvidia-smi -L) or no nvcc (\$NVCC): skipped"
+  exit 77
+fi
+if [ "$mode" = build ] && [ -z "$NVCC" ]; then
+  echo "samples: --build makes GPU builds and needs nvcc (\$NVCC is empty)"
+  exit 1
+fi
+find_compare
+
+if [ "$mode" = build ]; then
+  mkdir -p "$build_dir"
+  build_dir=$(cd "$build_dir" && pwd)
+  write_run_sh_head
+fi
+
+for sample in $samples; do
+  describe "$sample" >/dev/null
+  case $mode in
+    check | selftest) check_sample "$sample" || failures=$((failures + 1)) ;;
+    gpu) gpu_sample "$sample" || failures=$((failures + 1)) ;;
+    main) main_sample "$sample" || failures=$((failures + 1)) ;;
+    build) build_sample "$sample" || failures=$((failures + 1)) ;;
+  esac
+  cd "$top_builddir"
+done
+
+if [ "$mode" = build ]; then
+  write_run_sh_tail
+  carry_libs
+  echo "samples: built into $build_dir; run $build_dir/run.sh there"
+fi
+
+echo
+if [ $failures -eq 0 ]; then
+  echo "samples: all passed ($samples, mode $mode)"
+  exit 0
+fi
+echo "samples: $failures sample(s) FAILED (mode $mode)"
+exit 1
