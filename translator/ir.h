@@ -68,6 +68,9 @@ struct IrSym {
   bool is_dummy;                /* a dummy argument (Fortran) or parameter (C) */
   bool is_module;               /* declared in a module's specification part */
   bool is_pointer;              /* C: declared as a pointer (`double *a`), rank 1 */
+  bool is_restrict;             /* C: a `restrict` pointer or array parameter, which the
+                                   user promises overlaps no other; Fortran dummies are
+                                   treated so by the language rules */
   bool by_value;                /* C scalar parameter: passed by value */
   int dummy_index;              /* position in the argument list, -1 if not a dummy */
   /* A hidden integer scalar standing for a bound known only at run time
