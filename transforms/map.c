@@ -368,6 +368,34 @@ static bool map_nest(MapCtx *m, IrStmt *nest, int index, int count)
   return ok;
 }
 
+/* C array parameters are pointers that may overlap, and then no
+ * dependence test about distinct arrays holds.  Unless one of each pair is
+ * restrict (or the user asserts independence), refuse. */
+static bool check_c_aliasing(MapCtx *m)
+{
+  RegionPlan *p = m->plan;
+  IrStmt *first = m->region->body.n ? m->region->body.v[0] : NULL;
+  Directive *adv = first && first->kind == IR_S_DO ? first->u.loop.advice : NULL;
+  if (m->prog->lang != IR_C || (adv && adv->independent))
+    return true;
+  for (int i = 0; i < p->narrays; i++) {
+    const ArrayPlan *a = &p->arrays[i];
+    if (!a->written || !a->sym->is_dummy || a->sym->is_restrict)
+      continue;
+    for (int k = 0; k < p->narrays; k++) {
+      const IrSym *b = p->arrays[k].sym;
+      if (k == i || !b->is_dummy || b->is_restrict || b->type != a->sym->type)
+        continue;
+      diag_at(DIAG_ERROR, a->sym->loc, (int)strlen(a->sym->name), "the region writes '%s' and "
+              "uses '%s', pointer parameters that may overlap; declare them restrict (as in "
+              "'%s *restrict %s') or put '#pragma stencil do independent' before the loop",
+              a->sym->name, b->name, ir_type_c(a->sym->type), a->sym->name);
+      return false;
+    }
+  }
+  return true;
+}
+
 static bool plan_region(MapCtx *m)
 {
   IrRegion *g = m->region;
@@ -384,7 +412,7 @@ static bool plan_region(MapCtx *m)
     }
   p->nkernels = g->body.n;
   p->kernels = ir_alloc(sizeof *p->kernels * (size_t)p->nkernels);
-  bool ok = check_private_scalars(m);
+  bool ok = check_private_scalars(m) && check_c_aliasing(m);
   for (int i = 0; ok && i < g->body.n; i++)
     ok = map_nest(m, g->body.v[i], i, g->body.n);
   return ok;
