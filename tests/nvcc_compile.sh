@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# nvcc_compile.sh — every generated .s2s.cu must compile with nvcc for the
+# GPU (sm_90) and with g++ for the emulation, and every generated host file
+# with the user's compiler.  Inputs: the samples and the golden generation
+# cases (tests/golden/gen/*/in.*).  Exits 77 (skip) when there is no nvcc
+# (the emulation builds are then still covered by samples.sh).
+set -uo pipefail
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+S2S=${S2S:-$top_builddir/s2s-cuda}
+RT=${S2S_RT_INCLUDEDIR:-$top_srcdir/rt}
+FC=${FC:-gfortran}
+CC=${CC:-gcc}
+
+if [ -z "${NVCC:-}" ] || ! command -v "$NVCC" >/dev/null 2>&1; then
+  echo "nvcc_compile: no nvcc configured; skipping"
+  exit 77
+fi
+
+work=$top_builddir/tests/work/nvcc
+rm -rf "$work"
+mkdir -p "$work"
+fail=0
+count=0
+
+inputs=()
+for f in "$top_srcdir"/samples/*/*.f90 "$top_srcdir"/samples/*/*.c "$top_srcdir"/tests/golden/gen/*/in.*; do
+  [ -f "$f" ] || continue
+  grep -qiE '^[[:space:]]*(!\$stencil|#[[:space:]]*pragma[[:space:]]+stencil)' "$f" || continue
+  inputs+=("$f")
+done
+
+for f in "${inputs[@]}"; do
+  name=$(echo "${f#"$top_srcdir"/}" | tr '/' '_')
+  dir=$work/$name
+  mkdir -p "$dir"
+  cp "$f" "$dir/"
+  base=$(basename "$f")
+  stem=${base%.*}
+  ext=${base##*.}
+  args=()
+  [ -f "$(dirname "$f")/args" ] && read -r -a args <"$(dirname "$f")/args"
+  if ! (cd "$dir" && "$S2S" "${args[@]}" "$base" 2>translate.log); then
+    echo "FAIL $name: translation failed"; sed 's/^/  /' "$dir/translate.log"; fail=1; continue
+  fi
+  count=$((count + 1))
+  if ! (cd "$dir" && "$NVCC" -arch=sm_90 -I"$RT" -c "$stem.s2s.cu" -o cu.o 2>nvcc.log); then
+    echo "FAIL $name: nvcc -arch=sm_90"; sed 's/^/  /' "$dir/nvcc.log" | head -30; fail=1
+  fi
+  if ! (cd "$dir" && g++ -std=c++14 -DS2S_EMULATE -I"$RT" -x c++ -c "$stem.s2s.cu" -o emu.o 2>gxx.log); then
+    echo "FAIL $name: g++ emulation build"; sed 's/^/  /' "$dir/gxx.log" | head -30; fail=1
+  fi
+  # Host files of Fortran modules need the modules they use: compile with
+  # -fsyntax-only where a USE of another sample file would fail.
+  case $ext in
+    f90|F90) host_cmd=("$FC" -c -fsyntax-only -I"$dir" "$stem.s2s.$ext") ;;
+    c) host_cmd=("$CC" -std=c11 -c "$stem.s2s.c" -o host.o) ;;
+  esac
+  if ! (cd "$dir" && "${host_cmd[@]}" 2>host.log); then
+    if ! grep -q "Cannot open module file" "$dir/host.log"; then
+      echo "FAIL $name: host file does not compile"; sed 's/^/  /' "$dir/host.log" | head -30; fail=1
+    fi
+  fi
+done
+
+echo "nvcc_compile: $count generated files checked"
+[ "$count" -gt 0 ] || { echo "nvcc_compile: nothing was translated"; exit 1; }
+exit $fail
