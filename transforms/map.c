@@ -177,6 +177,8 @@ static bool check_private_scalars(MapCtx *m)
   bool ok = true;
   for (int i = 0; i < p->nprivates; i++) {
     IrSym *s = p->privates[i];
+    if (s->region_local)
+      continue;
     const char *what = s->is_dummy ? "a dummy argument" : s->is_module ? "a module variable" : NULL;
     int line = what ? 0 : used_after(m->prog, g->routine, g->last_line, s->name);
     if (!what && !line)
