@@ -55,7 +55,7 @@ for f in "${inputs[@]}"; do
   # -fsyntax-only where a USE of another sample file would fail.
   case $ext in
     f90|F90) host_cmd=("$FC" -c -fsyntax-only -I"$dir" "$stem.s2s.$ext") ;;
-    c) host_cmd=("$CC" -std=c11 -c "$stem.s2s.c" -o host.o) ;;
+    c) host_cmd=("$CC" -std=c11 -I"$(dirname "$f")" -c "$stem.s2s.c" -o host.o) ;;
   esac
   if ! (cd "$dir" && "${host_cmd[@]}" 2>host.log); then
     if ! grep -q "Cannot open module file" "$dir/host.log"; then

@@ -691,7 +691,6 @@ static void emit_data(Emit *e, IrRoutine *r, IrHostDirective *h)
         rt_clause(items[i].clause));
   }
   out(e, "}\n\n");
-  free(items);
 }
 
 static void emit_update(Emit *e, IrRoutine *r, IrHostDirective *h)
@@ -715,7 +714,6 @@ static void emit_update(Emit *e, IrRoutine *r, IrHostDirective *h)
         items[i].line, items[i].sym->name);
   }
   out(e, "}\n\n");
-  free(items);
 }
 
 static void emit_host_directives(Emit *e, IrRoutine *r)

@@ -941,20 +941,31 @@ static IrRegion *new_region(FortranFe *f, Directive *d, int first_line)
   return g;
 }
 
-/* Does child i of parent close the region (an `end region` directive)? */
-static bool is_end_region(FortranFe *f, TSNode c)
+/* Text of a directive line after the `!$stencil` sentinel and blanks. */
+static const char *directive_text(FortranFe *f, TSNode c)
 {
-  if (!fe_is(c, "comment"))
-    return false;
-  Loc loc = fe_loc(&f->cx, c);
-  if (!dir_is_directive_line(f->cx.file, loc.line, DIR_FORTRAN))
-    return false;
-  const char *text = diag_source(f->cx.file)->line_start[loc.line - 1];
-  const char *p = strchr(text, '$') + 8; /* after "$stencil" */
+  const char *p = diag_source(f->cx.file)->line_start[fe_loc(&f->cx, c).line - 1];
+  p = strchr(p, '!') + 1 + 8; /* "!$stencil" */
   while (*p == ' ' || *p == '\t')
     p++;
-  return !strncasecmp(p, "end", 3) && (!strncasecmp(p + 3, "region", 6) ||
-         (isspace((unsigned char)p[3]) && !strncasecmp(p + 4 + strspn(p + 4, " \t"), "region", 6)));
+  return p;
+}
+
+/* Is child c a directive that ends something (`end ...`)?  The region
+ * scan stops there and lets the directive parser judge the keyword. */
+static bool is_end_directive(FortranFe *f, TSNode c)
+{
+  return fe_is(c, "comment") &&
+         dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN) &&
+         !strncasecmp(directive_text(f, c), "end", 3);
+}
+
+/* Does the directive comment c open a region?  Used to skip the body of a
+ * region whose directive could not be parsed (its error is reported). */
+static bool looks_like_region(FortranFe *f, TSNode c)
+{
+  const char *t = directive_text(f, c);
+  return !strncasecmp(t, "region", 6) && !isalnum((unsigned char)t[6]);
 }
 
 /* The region directive starts at child `first` of parent and ends (with its
@@ -965,7 +976,7 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   TSNode start = ts_node_named_child(parent, first);
   uint32_t count = ts_node_named_child_count(parent);
   uint32_t end = i + 1;
-  while (end < count && !is_end_region(f, ts_node_named_child(parent, end)))
+  while (end < count && !is_end_directive(f, ts_node_named_child(parent, end)))
     end++;
   if (end == count) {
     fe_error(&f->cx, start, "'!$stencil region' has no matching '!$stencil end region' in the "
@@ -974,7 +985,14 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   }
   TSNode endn = ts_node_named_child(parent, end);
   int last;
-  read_directive(f, fe_loc(&f->cx, endn).line, &last);
+  Directive *ed = read_directive(f, fe_loc(&f->cx, endn).line, &last);
+  if (!ed)
+    return end;
+  if (ed->kind != DIR_END_REGION) {
+    fe_error(&f->cx, endn, "'!$stencil %s' inside a region; expected '!$stencil end region' "
+             "first", dir_kind_name(ed->kind));
+    return end;
+  }
   IrRegion *g = new_region(f, d, fe_first_line(&f->cx, start));
   g->last_line = diag_user_line((Loc){ f->cx.file, last, 1 });
   f->region = g;
@@ -1027,8 +1045,13 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
   while (consumed + 1 < count && fe_is(ts_node_named_child(parent, consumed + 1), "comment") &&
          fe_loc(&f->cx, ts_node_named_child(parent, consumed + 1)).line <= last)
     consumed++;
-  if (!d)
-    return consumed;
+  if (!d) {
+    /* skip the body of a region we could not read, up to its end */
+    if (looks_like_region(f, n))
+      while (consumed + 1 < count && !is_end_directive(f, ts_node_named_child(parent, consumed + 1)))
+        consumed++;
+    return consumed + (consumed + 1 < count && looks_like_region(f, n));
+  }
   switch (d->kind) {
   case DIR_REGION:
     return lower_region(f, parent, i, consumed, d);

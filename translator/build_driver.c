@@ -1,0 +1,556 @@
+/* build_driver.c — compiler-driver mode (build_driver.h).
+ *
+ * The commands, for a source x.f90 with directives and a work directory W:
+ *
+ *   translate x.f90             -> W/1/x.s2s.f90, W/1/x.s2s.cu
+ *   $FC FLAGS -I<dir of x.f90> -D.. -I.. -c W/1/x.s2s.f90 -o W/1/host.o
+ *   $NVCC -arch=sm_90 -O3 -I<rt include> $NVCCFLAGS -c W/1/x.s2s.cu -o W/1/cuda.o
+ *     or, for emulation: $CXX -x c++ -std=c++14 -O2 -DS2S_EMULATE -I<rt include> -c ...
+ *   ld -r -o x.o W/1/host.o W/1/cuda.o       (-c; otherwise into W, then linked)
+ *   $FC|$CC FLAGS -o prog OBJECTS -l.. -L.. <libdir>/libs2srt[_emu].a LIBS
+ *
+ * `ld -r` (a relocatable link) keeps one object per source, as Makefiles
+ * expect; nvcc's objects (whole-program compilation, no -rdc) carry their
+ * fat binary and its registration constructor, which survive it.  The host
+ * file is compiled with -I<the source's directory> first, so that its
+ * `#include "..."` and Fortran `include '...'` lines still find the files
+ * next to the user's source although the host file lives in W.
+ *
+ * The runtime (headers and libraries) is taken from the build tree when
+ * this executable is the one in the build tree (S2S_BUILD_TOPDIR), else
+ * from the installation directories; S2S_RT_INCLUDEDIR and S2S_RT_LIBDIR
+ * override both.
+ */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* POSIX.1-2008 and realpath, also when built outside the Makefile */
+#endif
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "build_driver.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "diag.h"
+
+extern char **environ;
+
+/* Fallbacks so that this file also compiles outside the build system. */
+#ifndef S2S_DEFAULT_FC
+#define S2S_DEFAULT_FC "gfortran"
+#endif
+#ifndef S2S_DEFAULT_CC
+#define S2S_DEFAULT_CC "gcc"
+#endif
+#ifndef S2S_DEFAULT_CXX
+#define S2S_DEFAULT_CXX "g++"
+#endif
+#ifndef S2S_NVCC
+#define S2S_NVCC ""
+#endif
+#ifndef S2S_CUDA_LIBDIR
+#define S2S_CUDA_LIBDIR ""
+#endif
+#ifndef S2S_SANITIZE_FLAGS
+#define S2S_SANITIZE_FLAGS ""
+#endif
+#ifndef S2S_PKGINCLUDEDIR
+#define S2S_PKGINCLUDEDIR "/usr/local/include/s2s-cuda"
+#endif
+#ifndef S2S_LIBDIR
+#define S2S_LIBDIR "/usr/local/lib"
+#endif
+#ifndef S2S_BUILD_TOPDIR
+#define S2S_BUILD_TOPDIR ""
+#endif
+#ifndef S2S_BUILD_RT_INCLUDEDIR
+#define S2S_BUILD_RT_INCLUDEDIR ""
+#endif
+#ifndef S2S_BUILD_RT_LIBDIR
+#define S2S_BUILD_RT_LIBDIR ""
+#endif
+
+#define DEFAULT_CUDA_ARCH "sm_90"
+
+/* ---- running commands ------------------------------------------------------ */
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* Quote a word for a POSIX shell when it needs it. */
+static void print_word(FILE *f, const char *w) {
+  bool plain = *w != '\0';
+  for (const char *p = w; *p && plain; p++)
+    plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%", *p);
+  if (plain) {
+    fputs(w, f);
+    return;
+  }
+  fputc('\'', f);
+  for (const char *p = w; *p; p++) {
+    if (*p == '\'') fputs("'\\''", f);
+    else fputc(*p, f);
+  }
+  fputc('\'', f);
+}
+
+static void echo_command(char *const argv[]) {
+  for (int i = 0; argv[i]; i++) {
+    if (i) fputc(' ', stderr);
+    print_word(stderr, argv[i]);
+  }
+  fputc('\n', stderr);
+  fflush(stderr);
+}
+
+/* Read all of fd into a malloc'ed, NUL-terminated buffer. */
+static char *read_all(int fd, size_t *len) {
+  size_t cap = 1 << 16, n = 0;
+  char *buf = xmalloc(cap);
+  for (;;) {
+    if (cap - n < 2) buf = xrealloc(buf, cap *= 2);
+    ssize_t got = read(fd, buf + n, cap - n - 1);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    n += (size_t)got;
+  }
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+static int wait_status(pid_t pid) {
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) return -1;
+  if (WIFEXITED(st)) return WEXITSTATUS(st);
+  if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
+  return -1;
+}
+
+int build_run(char *const argv[], bool echo, char **output, size_t *output_len) {
+  if (echo) echo_command(argv);
+  fflush(stdout);
+  int fds[2] = { -1, -1 };
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (output) {
+    if (pipe(fds) != 0) S2S_BUG("pipe: %s", strerror(errno));
+    posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    posix_spawn_file_actions_addclose(&fa, fds[1]);
+  }
+  pid_t pid;
+  int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (output) close(fds[1]);
+  if (err) {
+    if (output) close(fds[0]);
+    diag_plain(DIAG_ERROR, "cannot run '%s': %s", argv[0], strerror(err));
+    return -1;
+  }
+  if (output) {
+    *output = read_all(fds[0], output_len);
+    close(fds[0]);
+  }
+  return wait_status(pid);
+}
+
+/* ---- tools ------------------------------------------------------------------- */
+
+static void push_words(ArgList *l, const char *s) {
+  while (*s) {
+    while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+    size_t n = strcspn(s, " \t\n");
+    if (n) {
+      char *w = xstrndup(s, n);
+      arglist_push(l, w);
+      free(w);
+    }
+    s += n;
+  }
+}
+
+/* Is `cmd` this very program (FC=s2s-cuda exported into the environment)? */
+static bool is_self(const char *cmd) {
+  if (strcmp(base_name(cmd), "s2s-cuda") == 0) return true;
+  if (!strchr(cmd, '/')) return false;
+  char a[PATH_MAX], b[PATH_MAX];
+  return realpath(cmd, a) && realpath("/proc/self/exe", b) && strcmp(a, b) == 0;
+}
+
+void build_tool_words(ArgList *l, const char *env, const char *fallback) {
+  const char *v = env ? getenv(env) : NULL;
+  if (v) {
+    ArgList w = { 0 };
+    push_words(&w, v);
+    bool use = w.n > 0 && !is_self(w.v[0]);
+    for (int i = 0; use && i < w.n; i++) arglist_push(l, w.v[i]);
+    arglist_free(&w);
+    if (use) return;
+  }
+  push_words(l, fallback);
+}
+
+static void push_all(ArgList *l, const ArgList *from) {
+  for (int i = 0; i < from->n; i++) arglist_push(l, from->v[i]);
+}
+
+/* Push the word a followed by b ("-I" "dir"). */
+static void push_cat(ArgList *l, const char *a, const char *b) {
+  char *s = xasprintf("%s%s", a, b);
+  arglist_push(l, s);
+  free(s);
+}
+
+/* ---- the driver ----------------------------------------------------------------- */
+
+typedef struct Driver {
+  const Options *o;
+  TranslateFn translate;
+  char *work;          /* work directory, created on first use */
+  bool gpu;            /* nvcc build (else CPU emulation) */
+  ArgList nvcc;        /* the nvcc command words (empty: none) */
+  char *rt_include;    /* directory of s2s_rt.h */
+  char *rt_lib;        /* directory of libs2srt*.a */
+  ArgList objects;     /* objects and libraries to link, in command-line order */
+  bool fortran;        /* link with $FC */
+} Driver;
+
+static bool is_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool same_dir(const char *a, const char *b) {
+  char ra[PATH_MAX], rb[PATH_MAX];
+  return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+}
+
+/* The build tree's runtime when this executable is the build tree's own. */
+static void find_runtime(Driver *d) {
+  char exe[PATH_MAX];
+  bool in_build_tree = false;
+  if (*S2S_BUILD_TOPDIR && realpath("/proc/self/exe", exe)) {
+    *strrchr(exe, '/') = '\0';
+    in_build_tree = same_dir(exe, S2S_BUILD_TOPDIR) &&
+                    is_file(S2S_BUILD_RT_LIBDIR "/libs2srt_emu.a");
+  }
+  const char *inc = getenv("S2S_RT_INCLUDEDIR"), *lib = getenv("S2S_RT_LIBDIR");
+  d->rt_include = xstrdup(inc && *inc ? inc : in_build_tree ? S2S_BUILD_RT_INCLUDEDIR : S2S_PKGINCLUDEDIR);
+  d->rt_lib = xstrdup(lib && *lib ? lib : in_build_tree ? S2S_BUILD_RT_LIBDIR : S2S_LIBDIR);
+}
+
+static bool make_work_dir(Driver *d) {
+  if (d->work) return true;
+  const char *tmp = getenv("TMPDIR");
+  char *templ = xasprintf("%s/s2s-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(templ)) {
+    diag_plain(DIAG_ERROR, "cannot create a work directory '%s': %s", templ, strerror(errno));
+    free(templ);
+    return false;
+  }
+  d->work = templ;
+  return true;
+}
+
+/* Remove what the driver put under its work directory (files and the
+ * per-input directories; symbolic links are removed, never followed). */
+static void remove_tree(const char *path) {
+  DIR *dir = opendir(path);
+  if (dir) {
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+      char *child = xasprintf("%s/%s", path, e->d_name);
+      struct stat st;
+      if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(child);
+      else unlink(child);
+      free(child);
+    }
+    closedir(dir);
+  }
+  rmdir(path);
+}
+
+/* Run a command; a failure is reported as `<tool> failed with status N`. */
+static bool run(const Driver *d, ArgList *cmd) {
+  int status = build_run(arglist_argv(cmd), d->o->verbose, NULL, NULL);
+  if (status > 128 && status < 128 + 65)
+    diag_plain(DIAG_ERROR, "%s was killed by signal %d", base_name(cmd->v[0]), status - 128);
+  else if (status > 0)
+    diag_plain(DIAG_ERROR, "%s failed with status %d", base_name(cmd->v[0]), status);
+  arglist_free(cmd);
+  return status == 0;
+}
+
+/* The directory part of a path, "." when there is none. */
+static char *dir_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return xstrdup(".");
+  if (slash == path) return xstrdup("/");
+  return xstrndup(path, (size_t)(slash - path));
+}
+
+/* NAME.o for NAME.EXT, in the current directory (as gcc -c). */
+static char *object_name(const char *path) {
+  const char *base = base_name(path);
+  const char *dot = strrchr(base, '.');
+  size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+  char *stem = xstrndup(base, n);
+  char *obj = xasprintf("%s.o", stem);
+  free(stem);
+  return obj;
+}
+
+static void compile_host(const Driver *d, const Input *in, const char *file, bool translated,
+                         bool cpp, const char *obj, ArgList *cmd) {
+  const Options *o = d->o;
+  bool fortran = in->kind == INPUT_FORTRAN;
+  if (fortran) build_tool_words(cmd, "FC", S2S_DEFAULT_FC);
+  else build_tool_words(cmd, "CC", S2S_DEFAULT_CC);
+  push_all(cmd, &o->compiler_args);
+  if (fortran && cpp) arglist_push(cmd, "-cpp");
+  if (translated) {
+    char *dir = dir_name(in->path);
+    push_cat(cmd, "-I", dir);
+    free(dir);
+  }
+  push_all(cmd, &o->cpp_args);
+  bool implied_cpp;
+  if (!translated && options_kind_of(in->path, &implied_cpp) != (int)in->kind) {
+    arglist_push(cmd, "-x"); /* --lang on a file named otherwise */
+    arglist_push(cmd, fortran ? (cpp ? "f95-cpp-input" : "f95") : "c");
+  }
+  arglist_push(cmd, "-c");
+  push_cat(cmd, file[0] == '-' ? "./" : "", file); /* a name after `--` is no option */
+  arglist_push(cmd, "-o");
+  arglist_push(cmd, obj);
+}
+
+static bool has_arch_flag(const ArgList *flags) {
+  for (int i = 0; i < flags->n; i++) {
+    const char *f = flags->v[i];
+    if (strncmp(f, "-arch", 5) == 0 || strncmp(f, "--gpu-architecture", 18) == 0 ||
+        strncmp(f, "-gencode", 8) == 0 || strncmp(f, "--generate-code", 15) == 0)
+      return true;
+  }
+  return false;
+}
+
+static void compile_cuda(const Driver *d, const char *cu, const char *obj, ArgList *cmd) {
+  if (d->gpu) {
+    push_all(cmd, &d->nvcc);
+    ArgList flags = { 0 };
+    build_tool_words(&flags, "NVCCFLAGS", "");
+    if (!has_arch_flag(&flags)) {
+      const char *arch = getenv("S2S_CUDA_ARCH");
+      push_cat(cmd, "-arch=", arch && *arch ? arch : DEFAULT_CUDA_ARCH);
+    }
+    arglist_push(cmd, "-O3");
+    push_cat(cmd, "-I", d->rt_include);
+    push_all(cmd, &flags);
+    arglist_free(&flags);
+  } else {
+    build_tool_words(cmd, "CXX", S2S_DEFAULT_CXX);
+    arglist_push(cmd, "-x");
+    arglist_push(cmd, "c++");
+    arglist_push(cmd, "-std=c++14");
+    arglist_push(cmd, "-O2");
+    arglist_push(cmd, "-DS2S_EMULATE");
+    push_cat(cmd, "-I", d->rt_include);
+  }
+  arglist_push(cmd, "-c");
+  arglist_push(cmd, cu);
+  arglist_push(cmd, "-o");
+  arglist_push(cmd, obj);
+}
+
+/* Translate and compile input i into object `obj`. */
+static bool build_source(Driver *d, int i, const char *obj) {
+  const Input *in = &d->o->inputs[i];
+  if (!make_work_dir(d)) return false;
+  char *dir = xasprintf("%s/%d", d->work, i + 1);
+  if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+    diag_plain(DIAG_ERROR, "cannot create '%s': %s", dir, strerror(errno));
+    free(dir);
+    return false;
+  }
+  Translated tr = { 0 };
+  bool ok = d->translate(d->o, in, dir, &tr) == 0;
+  ArgList cmd = { 0 };
+  if (ok && !tr.host_path) {
+    compile_host(d, in, in->path, false, in->cpp || tr.preprocessed, obj, &cmd);
+    ok = run(d, &cmd);
+  } else if (ok) {
+    char *host_obj = xasprintf("%s/host.o", dir), *cu_obj = xasprintf("%s/cuda.o", dir);
+    compile_host(d, in, tr.host_path, true, in->cpp || tr.preprocessed, host_obj, &cmd);
+    ok = run(d, &cmd);
+    if (ok) compile_cuda(d, tr.cu_path, cu_obj, &cmd), ok = run(d, &cmd);
+    if (ok) {
+      build_tool_words(&cmd, "LD", "ld");
+      arglist_push(&cmd, "-r");
+      arglist_push(&cmd, "-o");
+      arglist_push(&cmd, obj);
+      arglist_push(&cmd, host_obj);
+      arglist_push(&cmd, cu_obj);
+      ok = run(d, &cmd);
+    }
+    free(host_obj);
+    free(cu_obj);
+  }
+  free(tr.host_path);
+  free(tr.cu_path);
+  free(dir);
+  return ok;
+}
+
+/* Does an object or library use the gfortran runtime (then $FC links)? */
+static bool mentions_gfortran(const char *path) {
+  static const char needle[] = "_gfortran_";
+  const size_t m = sizeof needle - 1;
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  char buf[1 << 16];
+  size_t kept = 0, n;
+  bool found = false;
+  while (!found && (n = fread(buf + kept, 1, sizeof buf - kept, f)) > 0) {
+    n += kept;
+    for (size_t i = 0; i + m <= n && !found; i++) found = memcmp(buf + i, needle, m) == 0;
+    /* keep the tail, which may hold the start of a match cut by the read */
+    kept = n < m - 1 ? n : m - 1;
+    memmove(buf, buf + n - kept, kept);
+  }
+  fclose(f);
+  return found;
+}
+
+static void push_runtime(const Driver *d, ArgList *cmd) {
+  if (d->gpu) {
+    push_cat(cmd, d->rt_lib, "/libs2srt.a");
+    const char *env = getenv("CUDA_LIBDIR");
+    const char *cudalib = env && *env ? env : *S2S_CUDA_LIBDIR ? S2S_CUDA_LIBDIR : "/usr/local/cuda/lib64";
+    push_cat(cmd, "-L", cudalib);
+    char *stat_lib = xasprintf("%s/libcudart_static.a", cudalib);
+    if (is_file(stat_lib)) {
+      arglist_push(cmd, "-lcudart_static");
+      arglist_push(cmd, "-ldl");
+      arglist_push(cmd, "-lpthread");
+      arglist_push(cmd, "-lrt");
+    } else {
+      arglist_push(cmd, "-lcudart");
+      push_cat(cmd, "-Wl,-rpath,", cudalib);
+    }
+    free(stat_lib);
+  } else {
+    push_cat(cmd, d->rt_lib, "/libs2srt_emu.a");
+  }
+  arglist_push(cmd, "-lstdc++");
+  arglist_push(cmd, "-lm");
+  push_words(cmd, S2S_SANITIZE_FLAGS);
+}
+
+static bool check_runtime_lib(const Driver *d) {
+  char *lib = xasprintf("%s/%s", d->rt_lib, d->gpu ? "libs2srt.a" : "libs2srt_emu.a");
+  bool ok = is_file(lib);
+  if (!ok && d->gpu)
+    diag_plain(DIAG_ERROR, "the GPU runtime '%s' was not found; build s2s-cuda with CUDA, "
+               "set S2S_RT_LIBDIR, or use --emulate", lib);
+  else if (!ok)
+    diag_plain(DIAG_ERROR, "the runtime '%s' was not found; set S2S_RT_LIBDIR to the "
+               "directory of libs2srt_emu.a", lib);
+  free(lib);
+  return ok;
+}
+
+static bool link_program(Driver *d) {
+  const Options *o = d->o;
+  if (!check_runtime_lib(d)) return false;
+  ArgList cmd = { 0 };
+  if (d->fortran) build_tool_words(&cmd, "FC", S2S_DEFAULT_FC);
+  else build_tool_words(&cmd, "CC", S2S_DEFAULT_CC);
+  push_all(&cmd, &o->compiler_args);
+  arglist_push(&cmd, "-o");
+  arglist_push(&cmd, o->output ? o->output : "a.out");
+  push_all(&cmd, &d->objects);
+  push_all(&cmd, &o->link_args);
+  push_runtime(d, &cmd);
+  return run(d, &cmd);
+}
+
+static void choose_mode(Driver *d) {
+  build_tool_words(&d->nvcc, "NVCC", S2S_NVCC);
+  d->gpu = !d->o->emulate && d->nvcc.n > 0;
+  find_runtime(d);
+  if (d->o->verbose)
+    fprintf(stderr, "s2s-cuda: %s build; runtime headers %s, libraries %s\n",
+            d->gpu ? "GPU" : "CPU emulation", d->rt_include, d->rt_lib);
+}
+
+static bool build_all(Driver *d) {
+  const Options *o = d->o;
+  for (int i = 0; i < o->ninputs; i++) {
+    const Input *in = &o->inputs[i];
+    if (in->kind == INPUT_LINK) {
+      arglist_push(&d->objects, in->path);
+      d->fortran |= mentions_gfortran(in->path);
+      continue;
+    }
+    d->fortran |= in->kind != INPUT_C;
+    char *obj = o->compile_only
+        ? (o->output ? xstrdup(o->output) : object_name(in->path))
+        : NULL;
+    if (!obj) {
+      if (!make_work_dir(d)) return false;
+      char *stem = object_name(in->path);
+      obj = xasprintf("%s/%d-%s", d->work, i + 1, stem);
+      free(stem);
+    }
+    bool ok = build_source(d, i, obj);
+    if (ok && !o->compile_only) arglist_push(&d->objects, obj);
+    free(obj);
+    if (!ok) return false;
+  }
+  return o->compile_only || link_program(d);
+}
+
+/* `-o x.f90` must not replace an input with an object or a program. */
+static bool output_is_input(const Options *o) {
+  struct stat so, si;
+  if (!o->output || stat(o->output, &so) != 0) return false;
+  for (int i = 0; i < o->ninputs; i++)
+    if (stat(o->inputs[i].path, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+      diag_plain(DIAG_ERROR, "the output '%s' is the input '%s'", o->output, o->inputs[i].path);
+      return true;
+    }
+  return false;
+}
+
+int build_driver(const Options *o, TranslateFn translate) {
+  if (output_is_input(o)) return 1;
+  Driver d = { .o = o, .translate = translate };
+  choose_mode(&d);
+  bool ok = build_all(&d);
+  if (d.work && o->keep) fprintf(stderr, "s2s-cuda: work directory kept: %s\n", d.work);
+  else if (d.work) remove_tree(d.work);
+  free(d.work);
+  free(d.rt_include);
+  free(d.rt_lib);
+  arglist_free(&d.nvcc);
+  arglist_free(&d.objects);
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,56 @@
+/* build_driver.h — compiler-driver mode: translate, compile, link.
+ *
+ *   s2s-cuda -c x.f90 [-o x.o]      x.o holds the host code and the kernels
+ *   s2s-cuda x.f90 y.c -o prog      translate, compile and link with the runtime
+ *   s2s-cuda a.o b.o -o prog        link objects made by s2s-cuda -c
+ *
+ * Each source with directives is translated into a private work directory
+ * ($TMPDIR/s2s-XXXXXX, removed at the end unless --keep); its host file is
+ * compiled with $FC or $CC and its .cu with nvcc (or, with --emulate or
+ * when there is no nvcc, with $CXX -DS2S_EMULATE); `ld -r` joins the two
+ * objects into one, so that one source still makes one object, as a
+ * Makefile expects.  A source without directives is compiled as it is.
+ * The program is linked by $FC when any input is Fortran (a Fortran source,
+ * or an object that references the gfortran runtime), else by $CC, with the
+ * runtime library of the chosen mode.
+ *
+ * Every command is run without a shell (posix_spawn) and printed with -v;
+ * the first failing one stops the build with exit status 1.
+ */
+#ifndef S2S_BUILD_DRIVER_H
+#define S2S_BUILD_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "options.h"
+
+/* What translating one input produced. */
+typedef struct Translated {
+  char *host_path;    /* NAME.s2s.EXT in the output directory, or NULL: no directives */
+  char *cu_path;      /* NAME.s2s.cu, or NULL */
+  bool preprocessed;  /* the input needed cpp: compile the host file with -cpp too */
+} Translated;
+
+/* Translate `in` into directory `outdir` (main.c).  Returns 0, or 1 after
+ * errors in the input were reported.  The paths in *out are malloc'ed. */
+typedef int (*TranslateFn)(const Options *o, const Input *in, const char *outdir, Translated *out);
+
+/* Run the build described by `o` (o->driver is set).  Returns the exit status. */
+int build_driver(const Options *o, TranslateFn translate);
+
+/* Run argv[0] with argv (NULL-terminated), found on PATH, without a shell.
+ * With `echo`, print the command on stderr first, quoted so that it can be
+ * pasted into a shell.  When `output` is not NULL, the command's standard
+ * output is captured into *output (malloc'ed, NUL-terminated, length in
+ * *output_len); its standard error always goes to ours.  Returns the exit
+ * status, 128 + N when killed by signal N, or -1 when the command could not
+ * be started (then the reason has been printed). */
+int build_run(char *const argv[], bool echo, char **output, size_t *output_len);
+
+/* Split an environment variable's value into words at blanks (CC="gcc -m64")
+ * and append them to `l`; when the variable is unset or empty append the
+ * words of `fallback` instead.  A variable naming s2s-cuda itself is ignored
+ * (FC=s2s-cuda in a Makefile must not make the driver call itself). */
+void build_tool_words(ArgList *l, const char *env, const char *fallback);
+
+#endif

@@ -1,0 +1,646 @@
+/* emit_host.c — the host file: the user's text with each directive replaced.
+ *
+ * The user's file is copied line by line, byte for byte (CRLF line ends, a
+ * missing final newline, tabs, comments), and only these edits are made:
+ *
+ *   Fortran                                   C
+ *   region lines  -> call s2s_x_r1(a, n, ...)   region lines -> s2s_x_r1((void *)a, n);
+ *   data          -> call s2s_x_d1_begin(...)   data pragma  -> { s2s_x_d1_begin(...);
+ *   end data      -> call s2s_x_d1_end(...)     after the statement: s2s_x_d1_end(...); }
+ *   update        -> call s2s_x_u1(...)         update pragma -> s2s_x_u1(...);
+ *   after the specification part of each       before each function with calls, one
+ *   routine with calls, one interface block     prototype per function it calls
+ *
+ * Fortran calls take the indentation of the directive line and are broken
+ * with `&` well before the 132-column limit; every argument is passed by
+ * reference to a bind(C) interface whose dummies have the user's names.
+ * C calls take the indentation of the statement the pragma applies to.
+ *
+ * Every edit is planned first (a list sorted by line), then the file is
+ * written in one pass; generated lines use the file's own line ending.
+ */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* POSIX.1-2008 and realpath, also when built outside the Makefile */
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "emit.h"
+
+/* Soft right margin of generated Fortran lines (the hard limit is 132). */
+#define FORTRAN_MARGIN 100
+
+/* ---- text helpers ------------------------------------------------------------ */
+
+/* Lines of generated text, without line ends. */
+typedef struct Block {
+  int n, cap;
+  char **v;
+} Block;
+
+static void block_add(Block *b, char *line /* takes ownership */) {
+  if (b->n == b->cap) {
+    b->cap = b->cap ? 2 * b->cap : 8;
+    b->v = xrealloc(b->v, sizeof *b->v * (size_t)b->cap);
+  }
+  b->v[b->n++] = line;
+}
+
+static void block_free(Block *b) {
+  for (int i = 0; i < b->n; i++) free(b->v[i]);
+  free(b->v);
+}
+
+/* A growable string. */
+typedef struct Str {
+  char *s;
+  size_t len, cap;
+} Str;
+
+static void str_add(Str *s, const char *t) {
+  size_t n = strlen(t);
+  if (s->len + n + 1 > s->cap) {
+    s->cap = (s->len + n + 1) * 2;
+    s->s = xrealloc(s->s, s->cap);
+  }
+  memcpy(s->s + s->len, t, n + 1);
+  s->len += n;
+}
+
+/* The user's file split into lines. */
+typedef struct Text {
+  int nlines;
+  const char **start;  /* start[l-1]: line l */
+  size_t *len;         /* without its line end */
+  size_t *eol_len;     /* 0 (last line without newline), 1 ("\n") or 2 ("\r\n") */
+  const char *eol;     /* the file's line end, for generated lines */
+} Text;
+
+static void text_split(Text *t, const char *s, size_t n) {
+  int count = 0;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] == '\n') count++;
+  if (n > 0 && s[n - 1] != '\n') count++;
+  t->nlines = count;
+  t->start = xmalloc(sizeof *t->start * (size_t)(count ? count : 1));
+  t->len = xmalloc(sizeof *t->len * (size_t)(count ? count : 1));
+  t->eol_len = xmalloc(sizeof *t->eol_len * (size_t)(count ? count : 1));
+  t->eol = NULL;
+  size_t pos = 0;
+  for (int l = 0; l < count; l++) {
+    const char *nl = memchr(s + pos, '\n', n - pos);
+    size_t end = nl ? (size_t)(nl - s) : n;
+    size_t eol = nl ? 1 : 0;
+    if (nl && end > pos && s[end - 1] == '\r') end--, eol = 2;
+    if (!t->eol && eol) t->eol = eol == 2 ? "\r\n" : "\n";
+    t->start[l] = s + pos;
+    t->len[l] = end - pos;
+    t->eol_len[l] = eol;
+    pos = end + eol;
+  }
+  if (!t->eol) t->eol = "\n";
+}
+
+static void text_free(Text *t) {
+  free(t->start);
+  free(t->len);
+  free(t->eol_len);
+}
+
+/* The column (0-based) of the first non-blank byte of line l; the line's
+ * length when it is blank. */
+static size_t first_nonblank(const Text *t, int l) {
+  size_t i = 0;
+  while (i < t->len[l - 1] && (t->start[l - 1][i] == ' ' || t->start[l - 1][i] == '\t')) i++;
+  return i;
+}
+
+/* The leading blanks of line l (malloc'ed). */
+static char *indentation(const Text *t, int l) {
+  return xstrndup(t->start[l - 1], first_nonblank(t, l));
+}
+
+static bool blank_line(const Text *t, int l) { return first_nonblank(t, l) == t->len[l - 1]; }
+
+/* The first non-blank byte of line l, '\0' for a blank line. */
+static char first_char(const Text *t, int l) {
+  size_t i = first_nonblank(t, l);
+  return i < t->len[l - 1] ? t->start[l - 1][i] : '\0';
+}
+
+static bool starts_with_hash(const Text *t, int l) { return first_char(t, l) == '#'; }
+
+/* A Fortran line with code: not blank, not a comment or directive, not a
+ * preprocessor line. */
+static bool fortran_code_line(const Text *t, int l) {
+  char c = first_char(t, l);
+  return c != '\0' && c != '!' && c != '#';
+}
+
+/* The indentation of a Fortran call: the directive line's.  Directives
+ * are often written in column 1, as OpenMP's were; then the call takes the
+ * indentation of the code it stands among: the region's first statement,
+ * else the statement after the directive (for `end data`, the one before). */
+static char *fortran_indent(const Text *t, const HostCall *c) {
+  char *ind = indentation(t, c->first_line);
+  if (*ind) return ind;
+  free(ind);
+  int l = 0;
+  if (c->kind == HOST_CALL_DATA_END) {
+    for (l = c->first_line - 1; l >= 1 && !fortran_code_line(t, l); l--) {}
+  } else {
+    for (l = c->first_line + 1; l <= t->nlines && !fortran_code_line(t, l); l++) {}
+    if (l > t->nlines) l = 0;
+  }
+  return l >= 1 ? indentation(t, l) : xstrdup("");
+}
+
+/* Does Fortran line l end with a continuation `&` (before any comment)? */
+static bool fortran_continues(const Text *t, int l) {
+  const char *s = t->start[l - 1];
+  char quote = 0;
+  int last = -1;
+  for (size_t i = 0; i < t->len[l - 1]; i++) {
+    if (quote) {
+      if (s[i] == quote) quote = 0;
+      continue;
+    }
+    if (s[i] == '\'' || s[i] == '"') quote = s[i];
+    else if (s[i] == '!') break;
+    if (s[i] != ' ' && s[i] != '\t') last = (int)i;
+  }
+  return last >= 0 && s[last] == '&';
+}
+
+/* ---- edits ------------------------------------------------------------------- */
+
+typedef enum EditPhase { EDIT_BEFORE, EDIT_REPLACE, EDIT_AFTER } EditPhase;
+
+typedef struct Edit {
+  int line;          /* where: before/after this line, or the first line replaced */
+  EditPhase phase;
+  int last;          /* EDIT_REPLACE: the last line replaced */
+  int seq;           /* order among edits at the same place */
+  Block text;
+} Edit;
+
+typedef struct Edits {
+  int n, cap;
+  Edit *v;
+} Edits;
+
+static Edit *edit_add(Edits *e, int line, EditPhase phase, int last) {
+  if (e->n == e->cap) {
+    e->cap = e->cap ? 2 * e->cap : 16;
+    e->v = xrealloc(e->v, sizeof *e->v * (size_t)e->cap);
+  }
+  Edit *d = &e->v[e->n];
+  *d = (Edit){ .line = line, .phase = phase, .last = last, .seq = e->n };
+  e->n++;
+  return d;
+}
+
+static int edit_cmp(const void *a, const void *b) {
+  const Edit *x = a, *y = b;
+  if (x->line != y->line) return x->line < y->line ? -1 : 1;
+  if (x->phase != y->phase) return x->phase < y->phase ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* ---- arguments ------------------------------------------------------------------ */
+
+static const char *arg_name(const HostArg *a) {
+  if (!a->sym || !a->sym->name) S2S_BUG("host argument without a symbol");
+  return a->sym->name;
+}
+
+/* LBOUND/UBOUND: the array whose bound is passed.  The front end stands for
+ * a run-time bound with a hidden scalar (IrSym.bound_of names its array);
+ * a HostArg may carry either that scalar or the array itself. */
+static const char *bound_array_name(const HostArg *a) {
+  return a->sym->bound_of ? a->sym->bound_of->name : arg_name(a);
+}
+
+static bool is_bound(const HostArg *a) {
+  return a->kind == HOST_ARG_LBOUND || a->kind == HOST_ARG_UBOUND;
+}
+
+/* The actual argument as the host file writes it. */
+static char *actual_text(const Program *p, const HostArg *a) {
+  switch (a->kind) {
+  case HOST_ARG_ARRAY:
+    return p->lang == IR_C ? xasprintf("(void *)%s", arg_name(a)) : xstrdup(arg_name(a));
+  case HOST_ARG_SCALAR:
+    return xstrdup(arg_name(a));
+  case HOST_ARG_LBOUND:
+  case HOST_ARG_UBOUND:
+    if (p->lang != IR_FORTRAN) S2S_BUG("lbound/ubound argument in C");
+    return xasprintf("%s(%s, %d)", a->kind == HOST_ARG_LBOUND ? "lbound" : "ubound",
+                     bound_array_name(a), a->dim + 1);
+  }
+  S2S_BUG("bad HostArgKind %d", (int)a->kind);
+}
+
+const char *emit_host_arg_ctype(const Program *p, const HostArg *a) {
+  IrType t = a->sym ? a->sym->type : IR_T_VOID;
+  if (is_bound(a)) {
+    if (p->lang != IR_FORTRAN) S2S_BUG("lbound/ubound argument in C");
+    return "const int *";
+  }
+  if (p->lang == IR_C) {
+    if (a->kind == HOST_ARG_ARRAY) return "void *";
+    if (t == IR_T_VOID) S2S_BUG("scalar '%s' without a type", arg_name(a));
+    return ir_type_c(t);
+  }
+  bool array = a->kind == HOST_ARG_ARRAY;
+  switch (t) {
+  case IR_T_LOGICAL:
+  case IR_T_INT: return array ? "int *" : "const int *";
+  case IR_T_INT8: return array ? "long long *" : "const long long *";
+  case IR_T_REAL4: return array ? "float *" : "const float *";
+  case IR_T_REAL8: return array ? "double *" : "const double *";
+  case IR_T_VOID: break;
+  }
+  S2S_BUG("argument '%s' has no C type", arg_name(a));
+}
+
+/* The iso_c_binding kind of a Fortran type; NULL for LOGICAL, which is
+ * declared type(*) (assumed type): gfortran warns that a LOGICAL dummy of a
+ * bind(C) procedure may not be interoperable, and LOGICAL(c_bool) would not
+ * accept the user's default LOGICAL.  The launcher reads it as a C int. */
+static const char *c_kind(IrType t) {
+  switch (t) {
+  case IR_T_REAL4: return "c_float";
+  case IR_T_REAL8: return "c_double";
+  case IR_T_INT: return "c_int";
+  case IR_T_INT8: return "c_long_long";
+  case IR_T_LOGICAL: return NULL;
+  case IR_T_VOID: break;
+  }
+  S2S_BUG("no C kind for type %d", (int)t);
+}
+
+static const char *fortran_type(IrType t) {
+  return ir_type_is_real(t) ? "real" : "integer";
+}
+
+static bool same_name(const Program *p, const char *a, const char *b) {
+  return p->lang == IR_FORTRAN ? strcasecmp(a, b) == 0 : strcmp(a, b) == 0;
+}
+
+/* Dummy names for a function's arguments: the user's names; bounds are
+ * named by their hidden scalar, or NAME_lbD / NAME_ubD.  A name that repeats
+ * one before it, or clashes with the function or the iso_c_binding names,
+ * gets a suffix _2, _3...  (Interface bodies do not see their host's names,
+ * so no other clash is possible.)  Fortran names longer than 63 characters
+ * are not allowed: such a dummy is called s2s_aN (N its position). */
+static char **dummy_names(const Program *p, const HostCall *c) {
+  static const char *const reserved[] = { "c_float", "c_double", "c_int", "c_long_long",
+                                          "iso_c_binding" };
+  char **names = xcalloc((size_t)(c->nargs ? c->nargs : 1), sizeof *names);
+  for (int i = 0; i < c->nargs; i++) {
+    const HostArg *a = &c->args[i];
+    char *base = is_bound(a) && !a->sym->bound_of
+        ? xasprintf("%s_%s%d", arg_name(a), a->kind == HOST_ARG_LBOUND ? "lb" : "ub", a->dim + 1)
+        : xstrdup(arg_name(a));
+    if (p->lang == IR_FORTRAN && strlen(base) > 60) {
+      free(base);
+      base = xasprintf("s2s_a%d", i + 1);
+    }
+    char *name = xstrdup(base);
+    for (int k = 2;; k++) {
+      bool clash = same_name(p, name, c->function);
+      for (size_t r = 0; r < sizeof reserved / sizeof *reserved && !clash; r++)
+        clash = p->lang == IR_FORTRAN && same_name(p, name, reserved[r]);
+      for (int j = 0; j < i && !clash; j++) clash = same_name(p, name, names[j]);
+      if (!clash) break;
+      free(name);
+      name = xasprintf("%s_%d", base, k);
+    }
+    free(base);
+    names[i] = name;
+  }
+  return names;
+}
+
+static void free_names(char **names, int n) {
+  for (int i = 0; i < n; i++) free(names[i]);
+  free(names);
+}
+
+/* ---- Fortran text ------------------------------------------------------------------ */
+
+/* `prefix` followed by `pieces` separated by ", ", then `suffix`; broken
+ * with ` &` before FORTRAN_MARGIN, continuation lines indented 4 more. */
+static void fortran_wrap(Block *out, const char *indent, const char *prefix, char **pieces,
+                         int n, const char *suffix) {
+  Str line = { 0 };
+  str_add(&line, indent);
+  str_add(&line, prefix);
+  bool first_on_line = true;
+  for (int i = 0; i < n; i++) {
+    const char *sep = first_on_line ? "" : " ";
+    bool last = i == n - 1;
+    /* this piece, its comma or the suffix, and room for a following " &" */
+    size_t need = strlen(sep) + strlen(pieces[i]) + (last ? strlen(suffix) : 1 + 2);
+    if (!first_on_line && line.len + need > FORTRAN_MARGIN) {
+      str_add(&line, " &");
+      block_add(out, line.s);
+      line = (Str){ 0 };
+      str_add(&line, indent);
+      str_add(&line, "    ");
+      sep = "";
+    }
+    str_add(&line, sep);
+    str_add(&line, pieces[i]);
+    if (!last) str_add(&line, ",");
+    first_on_line = false;
+  }
+  str_add(&line, suffix);
+  block_add(out, line.s);
+}
+
+static void fortran_call(const Program *p, const HostCall *c, const char *indent, Block *out) {
+  char **args = xcalloc((size_t)(c->nargs ? c->nargs : 1), sizeof *args);
+  for (int i = 0; i < c->nargs; i++) args[i] = actual_text(p, &c->args[i]);
+  char *prefix = xasprintf("call %s(", c->function);
+  fortran_wrap(out, indent, prefix, args, c->nargs, ")");
+  free(prefix);
+  free_names(args, c->nargs);
+}
+
+/* The kinds this interface body needs, in a fixed order. */
+static char *use_list(const HostCall *c) {
+  static const char *const order[] = { "c_float", "c_double", "c_int", "c_long_long" };
+  bool used[4] = { false };
+  for (int i = 0; i < c->nargs; i++) {
+    const HostArg *a = &c->args[i];
+    const char *k = is_bound(a) ? "c_int" : c_kind(a->sym->type);
+    for (int j = 0; j < 4; j++)
+      if (k && strcmp(k, order[j]) == 0) used[j] = true;
+  }
+  Str s = { 0 };
+  for (int j = 0; j < 4; j++) {
+    if (!used[j]) continue;
+    if (s.len) str_add(&s, ", ");
+    str_add(&s, order[j]);
+  }
+  return s.s; /* NULL when no kind is needed */
+}
+
+static char *fortran_declaration(const HostArg *a, const char *name, const char *indent) {
+  if (is_bound(a)) return xasprintf("%s    integer(c_int) :: %s", indent, name);
+  IrType t = a->sym->type;
+  const char *shape = a->kind == HOST_ARG_ARRAY ? "(*)" : "";
+  if (t == IR_T_LOGICAL) return xasprintf("%s    type(*) :: %s%s", indent, name, shape);
+  return xasprintf("%s    %s(%s) :: %s%s", indent, fortran_type(t), c_kind(t), name, shape);
+}
+
+static void fortran_interface_body(const Program *p, const HostCall *c, const char *indent,
+                                   Block *out) {
+  char **names = dummy_names(p, c);
+  char *prefix = xasprintf("  subroutine %s(", c->function);
+  char *suffix = xasprintf(") bind(C, name=\"%s\")", c->function);
+  fortran_wrap(out, indent, prefix, names, c->nargs, suffix);
+  char *kinds = use_list(c);
+  if (kinds) block_add(out, xasprintf("%s    use, intrinsic :: iso_c_binding, only: %s", indent, kinds));
+  for (int i = 0; i < c->nargs; i++) block_add(out, fortran_declaration(&c->args[i], names[i], indent));
+  block_add(out, xasprintf("%s  end subroutine %s", indent, c->function));
+  free(kinds);
+  free(prefix);
+  free(suffix);
+  free_names(names, c->nargs);
+}
+
+/* The indentation of the routine's declarations: that of the first line of
+ * its last specification statement, or the routine statement's plus two
+ * when it has none. */
+static char *declaration_indent(const Text *t, const IrRoutine *r) {
+  int l = r->spec_end_line;
+  while (l - 1 >= r->first_line && l - 1 >= 1 && fortran_continues(t, l - 1)) l--;
+  if (l > r->first_line) return indentation(t, l);
+  char *ind = indentation(t, l);
+  char *more = xasprintf("%s  ", ind);
+  free(ind);
+  return more;
+}
+
+/* ---- C text -------------------------------------------------------------------------- */
+
+static char *c_call(const Program *p, const HostCall *c) {
+  Str s = { 0 };
+  str_add(&s, c->function);
+  str_add(&s, "(");
+  for (int i = 0; i < c->nargs; i++) {
+    char *a = actual_text(p, &c->args[i]);
+    if (i) str_add(&s, ", ");
+    str_add(&s, a);
+    free(a);
+  }
+  str_add(&s, ");");
+  return s.s;
+}
+
+static char *c_prototype(const Program *p, const HostCall *c) {
+  char **names = dummy_names(p, c);
+  Str s = { 0 };
+  str_add(&s, "void ");
+  str_add(&s, c->function);
+  str_add(&s, "(");
+  for (int i = 0; i < c->nargs; i++) {
+    const char *type = emit_host_arg_ctype(p, &c->args[i]);
+    if (i) str_add(&s, ", ");
+    str_add(&s, type);
+    if (type[strlen(type) - 1] != '*') str_add(&s, " ");
+    str_add(&s, names[i]);
+  }
+  str_add(&s, c->nargs ? ");" : "void);");
+  free_names(names, c->nargs);
+  return s.s;
+}
+
+/* The indentation a C call takes: that of the statement a region pragma
+ * applies to; for data and update pragmas their own, unless they are
+ * written in column 1 (as pragmas often are): then that of the next line,
+ * or one level (two blanks) deeper than a closing brace that follows. */
+static char *c_indent(const Text *t, const HostCall *c) {
+  for (int l = c->first_line; l <= c->last_line && c->kind == HOST_CALL_REGION; l++)
+    if (!starts_with_hash(t, l)) return indentation(t, l);
+  char *ind = indentation(t, c->first_line);
+  int l = c->last_line + 1;
+  while (l <= t->nlines && !*ind && blank_line(t, l)) l++;
+  if (*ind || l > t->nlines) return ind;
+  free(ind);
+  ind = indentation(t, l);
+  if (first_char(t, l) != '}') return ind;
+  char *deeper = xasprintf("%s  ", ind);
+  free(ind);
+  return deeper;
+}
+
+/* ---- planning --------------------------------------------------------------------------- */
+
+static void check_line(const Text *t, const HostCall *c, int line) {
+  if (line < 1 || line > t->nlines)
+    S2S_BUG("host call %s: line %d outside the file (1..%d)", c->function, line, t->nlines);
+}
+
+static void plan_call(const Program *p, const Text *t, const HostCall *c, Edits *e) {
+  if (!c->routine) S2S_BUG("host call %s without a routine", c->function);
+  if (p->lang == IR_C && c->kind == HOST_CALL_DATA_END) {
+    check_line(t, c, c->stmt_last_line);
+    char *ind = indentation(t, c->stmt_last_line);
+    char *call = c_call(p, c);
+    Edit *d = edit_add(e, c->stmt_last_line, EDIT_AFTER, 0);
+    d->seq = -d->seq; /* nested data on one statement: the inner one closes first */
+    block_add(&d->text, xasprintf("%s%s }", ind, call));
+    free(call);
+    free(ind);
+    return;
+  }
+  check_line(t, c, c->first_line);
+  check_line(t, c, c->last_line);
+  if (c->last_line < c->first_line) S2S_BUG("host call %s: empty line range", c->function);
+  Edit *d = edit_add(e, c->first_line, EDIT_REPLACE, c->last_line);
+  if (p->lang == IR_FORTRAN) {
+    char *ind = fortran_indent(t, c);
+    fortran_call(p, c, ind, &d->text);
+    free(ind);
+  } else {
+    char *ind = c_indent(t, c);
+    char *call = c_call(p, c);
+    block_add(&d->text, xasprintf("%s%s%s", ind, c->kind == HOST_CALL_DATA_BEGIN ? "{ " : "", call));
+    free(call);
+    free(ind);
+  }
+}
+
+/* Has an earlier call of the same routine the same function? */
+static bool seen_function(const HostCalls *calls, int i) {
+  for (int j = 0; j < i; j++)
+    if (calls->v[j]->routine == calls->v[i]->routine &&
+        strcmp(calls->v[j]->function, calls->v[i]->function) == 0)
+      return true;
+  return false;
+}
+
+static bool seen_routine(const HostCalls *calls, int i) {
+  for (int j = 0; j < i; j++)
+    if (calls->v[j]->routine == calls->v[i]->routine) return true;
+  return false;
+}
+
+/* The interface block (Fortran) or prototypes (C) of routine r, made of
+ * the calls from index `from` on that belong to it. */
+static void plan_declarations(const Program *p, const Text *t, const HostCalls *calls, int from,
+                              Edits *e) {
+  const IrRoutine *r = calls->v[from]->routine;
+  if (r->spec_end_line < 1 || r->spec_end_line > t->nlines)
+    S2S_BUG("routine %s: spec_end_line %d outside the file", r->name, r->spec_end_line);
+  if (p->lang == IR_C) {
+    Edit *d = edit_add(e, r->spec_end_line, EDIT_BEFORE, 0);
+    for (int i = from; i < calls->n; i++)
+      if (calls->v[i]->routine == r && !seen_function(calls, i))
+        block_add(&d->text, c_prototype(p, calls->v[i]));
+    return;
+  }
+  Edit *d = edit_add(e, r->spec_end_line, EDIT_AFTER, 0);
+  char *ind = declaration_indent(t, r);
+  block_add(&d->text, xasprintf("%sinterface", ind));
+  for (int i = from; i < calls->n; i++)
+    if (calls->v[i]->routine == r && !seen_function(calls, i))
+      fortran_interface_body(p, calls->v[i], ind, &d->text);
+  block_add(&d->text, xasprintf("%send interface", ind));
+  free(ind);
+}
+
+/* Replaced ranges must not overlap, and nothing may be inserted inside one. */
+static void check_edits(const Edits *e) {
+  for (int i = 0; i < e->n; i++) {
+    const Edit *a = &e->v[i];
+    if (a->phase != EDIT_REPLACE) continue;
+    for (int j = 0; j < e->n; j++) {
+      const Edit *b = &e->v[j];
+      if (i == j) continue;
+      bool inside = b->phase == EDIT_REPLACE
+          ? b->line >= a->line && b->line <= a->last
+          : b->phase == EDIT_BEFORE ? b->line > a->line && b->line <= a->last
+                                    : b->line >= a->line && b->line < a->last;
+      if (inside)
+        S2S_BUG("host edits overlap: lines %d-%d and an edit at line %d", a->line, a->last,
+                b->line);
+    }
+  }
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+typedef struct Writer {
+  FILE *out;
+  const char *eol;
+  bool open_line; /* the last thing written is a line without its line end */
+} Writer;
+
+static void write_line(Writer *w, const char *s, size_t len, size_t eol_len, const char *eol) {
+  fwrite(s, 1, len, w->out);
+  fwrite(eol, 1, eol_len, w->out);
+  w->open_line = eol_len == 0;
+}
+
+/* Generated lines; `last_eol` is the line end of the last one (the
+ * replaced line's own, which may be none at the end of the file). */
+static void write_block(Writer *w, const Block *b, const char *last_eol) {
+  for (int i = 0; i < b->n; i++) {
+    const char *eol = i == b->n - 1 ? last_eol : w->eol;
+    write_line(w, b->v[i], strlen(b->v[i]), strlen(eol), eol);
+  }
+}
+
+/* Lines inserted after a line that had no line end (the last of the file)
+ * start a new line, and leave the file still without a final newline. */
+static void write_insertion(Writer *w, const Block *b) {
+  if (!w->open_line) {
+    write_block(w, b, w->eol);
+    return;
+  }
+  fputs(w->eol, w->out);
+  write_block(w, b, "");
+}
+
+static void write_text(Writer *w, const Text *t, const Edits *e) {
+  int k = 0;
+  for (int l = 1; l <= t->nlines; l++) {
+    for (; k < e->n && e->v[k].line == l && e->v[k].phase == EDIT_BEFORE; k++)
+      write_block(w, &e->v[k].text, w->eol);
+    int last = l;
+    if (k < e->n && e->v[k].line == l && e->v[k].phase == EDIT_REPLACE) {
+      const Edit *d = &e->v[k++];
+      last = d->last;
+      const char *eol = t->eol_len[last - 1] == 2 ? "\r\n" : t->eol_len[last - 1] == 1 ? "\n" : "";
+      write_block(w, &d->text, eol);
+    } else {
+      write_line(w, t->start[l - 1], t->len[l - 1], t->eol_len[l - 1],
+                 t->eol_len[l - 1] ? t->start[l - 1] + t->len[l - 1] : "");
+    }
+    for (; k < e->n && e->v[k].line == last && e->v[k].phase == EDIT_AFTER; k++)
+      write_insertion(w, &e->v[k].text);
+    l = last;
+  }
+}
+
+bool emit_host(const Program *p, const char *orig, size_t len, const HostCalls *calls, FILE *out) {
+  Text t;
+  text_split(&t, orig, len);
+  Edits e = { 0 };
+  for (int i = 0; i < calls->n; i++) plan_call(p, &t, calls->v[i], &e);
+  for (int i = 0; i < calls->n; i++)
+    if (!seen_routine(calls, i)) plan_declarations(p, &t, calls, i, &e);
+  if (e.n) qsort(e.v, (size_t)e.n, sizeof *e.v, edit_cmp);
+  check_edits(&e);
+  Writer w = { .out = out, .eol = t.eol };
+  write_text(&w, &t, &e);
+  for (int i = 0; i < e.n; i++) block_free(&e.v[i].text);
+  free(e.v);
+  text_free(&t);
+  return !ferror(out);
+}

@@ -1,0 +1,323 @@
+/* main.c — the s2s-cuda driver: options, then the pass pipeline per input.
+ *
+ * The whole pipeline is translate() below and the table of passes it runs,
+ * so that the order of the passes and the points where the IR can be dumped
+ * are seen in one place:
+ *
+ *   load (cpp, line map) -> parse -> [dump] -> plan -> [dump] -> emit -> [dump]
+ *     -> write NAME.s2s.EXT and NAME.s2s.cu, or nothing
+ *
+ * Errors stop the pipeline after the pass that reported them.
+ *
+ * Outputs are built in memory and written only when the input produced no
+ * error, each to a temporary file in the output directory that is then
+ * renamed, so an interrupted or failed run never leaves a partial or stale
+ * mixture of outputs.  Compiler-driver mode (build_driver.h) calls the same
+ * translate() for each source, with its work directory as output directory.
+ *
+ * Exit status: 0 success, 1 errors in an input (or a failed build step),
+ * 2 usage errors.
+ */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* POSIX.1-2008 and realpath, also when built outside the Makefile */
+#endif
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build_driver.h"
+#include "diag.h"
+#include "directive.h"
+#include "emit.h"
+#include "frontend.h"
+#include "ir.h"
+#include "options.h"
+#include "report.h"
+#include "source.h"
+#include "transforms/transforms.h"
+
+/* ---- output names ---------------------------------------------------------- */
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* The host file keeps the input's extension when it is one its compiler
+ * reads as free form (x.F90 -> x.s2s.F90, still preprocessed by gfortran);
+ * .F (fixed form to gfortran) becomes .F90; anything else .f90 or .c. */
+static const char *host_extension(const Input *in, bool preprocessed) {
+  static const char *const kept[] = { "f90", "f95", "f03", "f08", "F90", "F95", "F03", "F08", "c" };
+  const char *base = base_name(in->path);
+  const char *dot = strrchr(base, '.');
+  const char *ext = dot && dot != base ? dot + 1 : "";
+  bool c = in->kind == INPUT_C;
+  for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
+    if (strcmp(ext, kept[i]) == 0 && (strcmp(ext, "c") == 0) == c) return ext;
+  return c ? "c" : preprocessed ? "F90" : "f90";
+}
+
+/* NAME.s2s.EXT and NAME.s2s.cu in `outdir` (malloc'ed). */
+static void output_names(const Input *in, const char *outdir, bool preprocessed, char **host,
+                         char **cu) {
+  const char *base = base_name(in->path);
+  const char *dot = strrchr(base, '.');
+  int stem = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+  const char *sep = strcmp(outdir, ".") == 0 ? "" : "/";
+  const char *dir = strcmp(outdir, ".") == 0 ? "" : outdir;
+  *host = xasprintf("%s%s%.*s.s2s.%s", dir, sep, stem, base, host_extension(in, preprocessed));
+  *cu = xasprintf("%s%s%.*s.s2s.cu", dir, sep, stem, base);
+}
+
+/* Would writing `out` replace one of the inputs? */
+static bool overwrites_input(const Options *o, const char *out) {
+  struct stat so, si;
+  if (stat(out, &so) != 0) return false;
+  for (int i = 0; i < o->ninputs; i++)
+    if (stat(o->inputs[i].path, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+      diag_plain(DIAG_ERROR, "refusing to write '%s': it is the input '%s'", out, o->inputs[i].path);
+      return true;
+    }
+  return false;
+}
+
+/* ---- writing ----------------------------------------------------------------- */
+
+typedef struct Pending {
+  char *path;  /* final name */
+  char *tmp;   /* written, not yet renamed */
+} Pending;
+
+/* Write `data` to a new temporary file next to `path`. */
+static bool write_temp(Pending *w, const char *data, size_t len) {
+  w->tmp = xasprintf("%s.tmpXXXXXX", w->path);
+  int fd = mkstemp(w->tmp);
+  if (fd < 0) {
+    diag_plain(DIAG_ERROR, "cannot write '%s': %s", w->path, strerror(errno));
+    free(w->tmp);
+    w->tmp = NULL;
+    return false;
+  }
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask); /* as a plain open() would have made it, not mkstemp's 0600 */
+  FILE *f = fdopen(fd, "wb");
+  bool ok = f && fwrite(data, 1, len, f) == len;
+  int err = errno;
+  ok = (f ? fclose(f) == 0 : (close(fd), false)) && ok;
+  if (!ok) {
+    diag_plain(DIAG_ERROR, "cannot write '%s': %s", w->path, strerror(err ? err : errno));
+    unlink(w->tmp);
+    free(w->tmp);
+    w->tmp = NULL;
+  }
+  return ok;
+}
+
+static bool write_outputs(Pending *w, int n, char **data, size_t *len) {
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) ok = write_temp(&w[i], data[i], len[i]);
+  for (int i = 0; i < n && ok; i++) {
+    if (rename(w[i].tmp, w[i].path) != 0) {
+      diag_plain(DIAG_ERROR, "cannot write '%s': %s", w[i].path, strerror(errno));
+      ok = false;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    if (w[i].tmp && !ok) unlink(w[i].tmp);
+    free(w[i].tmp);
+  }
+  return ok;
+}
+
+/* ---- the pipeline -------------------------------------------------------------- */
+
+static bool has_directives(const Source *src) {
+  const SourceFile *sf = diag_source(src->file);
+  DirLang lang = src->fortran ? DIR_FORTRAN : DIR_C;
+  for (int l = 1; l <= sf->nlines; l++)
+    if (dir_is_directive_line(src->file, l, lang)) return true;
+  return false;
+}
+
+static void dump(const Options *o, DumpPass after, const Program *p) {
+  if (o->dump_ir != after) return;
+  ir_dump_program(p, stdout);
+  fflush(stdout);
+}
+
+/* A stream into memory, for outputs that are written only if all went well. */
+typedef struct MemOut {
+  FILE *f;
+  char *data;
+  size_t len;
+} MemOut;
+
+static void mem_open(MemOut *m) {
+  m->data = NULL;
+  m->len = 0;
+  m->f = open_memstream(&m->data, &m->len);
+  if (!m->f) S2S_BUG("open_memstream: %s", strerror(errno));
+}
+
+static bool mem_close(MemOut *m) {
+  bool ok = !ferror(m->f);
+  return fclose(m->f) == 0 && ok;
+}
+
+/* What the passes of one input share. */
+typedef struct Unit {
+  Source src;
+  Program *prog;     /* from the front end; arena-owned */
+  HostCalls calls;   /* recorded by emit_cuda; arena-owned */
+  MemOut cu, host;   /* the two outputs, in memory */
+} Unit;
+
+static bool pass_parse(Unit *u) {
+  u->prog = u->src.fortran ? fe_fortran(u->src.file) : fe_c(u->src.file);
+  return u->prog != NULL;
+}
+
+static bool pass_plan(Unit *u) { return xf_plan_program(u->prog); }
+
+static bool pass_emit(Unit *u) {
+  return emit_cuda(u->prog, u->cu.f, &u->calls) &&
+         emit_host(u->prog, u->src.orig, u->src.orig_len, &u->calls, u->host.f);
+}
+
+/* The passes, in order; --dump-ir=NAME prints the IR after the one named. */
+static const struct Pass {
+  DumpPass name;
+  bool (*run)(Unit *u);
+} passes[] = {
+  { DUMP_PARSE, pass_parse },  /* tree-sitter CST -> IR (frontend.h) */
+  { DUMP_PLAN, pass_plan },    /* analyses, transforms, mapping to the grid (transforms.h) */
+  { DUMP_EMIT, pass_emit },    /* NAME.s2s.cu and the host file, into memory (emit.h) */
+};
+
+/* Translate one input into `outdir`: load it, run the passes, and write
+ * both outputs only if no pass reported an error.  Returns 0, or 1 when an
+ * error was reported; res->host_path/cu_path are set only when outputs
+ * were written (a file without directives has none). */
+static int translate(const Options *o, const Input *in, const char *outdir, Translated *res) {
+  int errors = diag_error_count();
+  memset(res, 0, sizeof *res);
+  Unit u = { 0 };
+  if (!source_load(o, in, &u.src)) return 1;
+  res->preprocessed = u.src.preprocessed;
+  if (!has_directives(&u.src)) {
+    if (!o->driver || o->minfo)
+      diag_plain(DIAG_NOTE, "no %s directives in '%s'; nothing to translate",
+                 u.src.fortran ? "!$stencil" : "#pragma stencil", in->path);
+    return 0;
+  }
+  char *names[2];
+  output_names(in, outdir, u.src.preprocessed, &names[0], &names[1]);
+  bool ok = !overwrites_input(o, names[0]) && !overwrites_input(o, names[1]);
+
+  mem_open(&u.cu);
+  mem_open(&u.host);
+  for (size_t i = 0; ok && i < sizeof passes / sizeof *passes; i++) {
+    ok = passes[i].run(&u) && diag_error_count() == errors;
+    if (ok) dump(o, passes[i].name, u.prog);
+  }
+  ok = mem_close(&u.cu) && ok;
+  ok = mem_close(&u.host) && ok;
+
+  if (ok) {
+    Pending w[2] = { { names[0], NULL }, { names[1], NULL } };
+    char *data[2] = { u.host.data, u.cu.data };
+    size_t len[2] = { u.host.len, u.cu.len };
+    ok = write_outputs(w, 2, data, len);
+  }
+  if (ok && o->verbose) fprintf(stderr, "s2s-cuda: wrote %s and %s\n", names[0], names[1]);
+  if (ok) res->host_path = names[0], res->cu_path = names[1];
+  else free(names[0]), free(names[1]);
+  free(u.host.data);
+  free(u.cu.data);
+  ir_arena_free();
+  return ok ? 0 : 1;
+}
+
+/* ---- translation mode ------------------------------------------------------------- */
+
+/* Two inputs whose outputs have the same names (x.f90 and x.c both make
+ * x.s2s.cu; a/x.f90 and b/x.f90 both make x.s2s.f90). */
+static bool outputs_collide(const Options *o, const char *outdir) {
+  int n = o->ninputs;
+  char **host = xcalloc((size_t)n, sizeof *host), **cu = xcalloc((size_t)n, sizeof *cu);
+  bool clash = false;
+  for (int i = 0; i < n; i++) output_names(&o->inputs[i], outdir, o->inputs[i].cpp, &host[i], &cu[i]);
+  for (int i = 0; i < n && !clash; i++)
+    for (int j = 0; j < i && !clash; j++)
+      if (strcmp(cu[i], cu[j]) == 0 || strcmp(host[i], host[j]) == 0) {
+        diag_plain(DIAG_ERROR, "'%s' and '%s' would both be translated to '%s'; translate them "
+                   "separately, with different -o directories", o->inputs[j].path, o->inputs[i].path,
+                   strcmp(cu[i], cu[j]) == 0 ? cu[i] : host[i]);
+        clash = true;
+      }
+  for (int i = 0; i < n; i++) free(host[i]), free(cu[i]);
+  free(host);
+  free(cu);
+  return clash;
+}
+
+/* -o DIR: created when missing (one level, like mkdir). */
+static bool prepare_outdir(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return true;
+    diag_plain(DIAG_ERROR, "'%s' is not a directory", dir);
+    return false;
+  }
+  if (mkdir(dir, 0777) == 0) return true;
+  diag_plain(DIAG_ERROR, "cannot create the output directory '%s': %s", dir, strerror(errno));
+  return false;
+}
+
+static int translate_all(const Options *o) {
+  char *outdir = xstrdup(o->output ? o->output : ".");
+  size_t n = strlen(outdir);
+  while (n > 1 && outdir[n - 1] == '/') outdir[--n] = '\0';
+  if (!prepare_outdir(outdir) || outputs_collide(o, outdir)) {
+    free(outdir);
+    return 1;
+  }
+  /* After a failed input the others are still translated, so that one run
+   * shows every error (as a compiler does). */
+  int status = 0;
+  for (int i = 0; i < o->ninputs; i++) {
+    Translated res;
+    if (translate(o, &o->inputs[i], outdir, &res) != 0) status = 1;
+    free(res.host_path);
+    free(res.cu_path);
+  }
+  free(outdir);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  Options o;
+  switch (options_parse(&o, argc, argv, stdout, stderr)) {
+  case OPTIONS_EXIT: options_free(&o); return 0;
+  case OPTIONS_USAGE: options_free(&o); return S2S_EXIT_USAGE;
+  case OPTIONS_OK: break;
+  }
+  int status = o.driver ? build_driver(&o, translate) : translate_all(&o);
+  if (o.minfo) report_print(stderr);
+  if (o.report_json && !report_write_json(o.report_json)) {
+    diag_plain(DIAG_ERROR, "cannot write the report '%s': %s", o.report_json, strerror(errno));
+    status = 1;
+  }
+  report_clear();
+  options_free(&o);
+  diag_reset();
+  return status;
+}

@@ -1,0 +1,405 @@
+/* options.c — parse the command line into Options (options.h).
+ *
+ * The options follow the compilers s2s-cuda stands in for: gcc/gfortran
+ * spellings for the preprocessor (-cpp -D -U -I), the output (-o) and
+ * compile-only (-c); NVHPC's -Minfo for the feedback report.  Options meant
+ * for the host compilers (-O2 -g -Wall -fopenmp -march=native -std=f2008
+ * -J DIR -lfoo -L DIR) are accepted in both modes, so that `FC=s2s-cuda`
+ * works in an existing Makefile; translation mode ignores them.
+ *
+ * A usage error prints `s2s-cuda: error: ...` and a hint to --help and
+ * returns OPTIONS_USAGE (exit status 2).
+ */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* POSIX.1-2008 and realpath, also when built outside the Makefile */
+#endif
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "options.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diag.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1.0"
+#endif
+
+const char *options_version(void) { return PACKAGE_VERSION; }
+
+static const char usage_text[] =
+    "Usage: s2s-cuda [options] FILE...\n"
+    "\n"
+    "Translate loop nests of free-form Fortran and C, annotated with !$stencil or\n"
+    "#pragma stencil directives, into CUDA.\n"
+    "\n"
+    "Translation (the default): for each NAME.f90 or NAME.c, write NAME.s2s.f90 or\n"
+    "NAME.s2s.c (the input with each region replaced by a call; the input's own\n"
+    "extension is kept, .F becomes .F90) and NAME.s2s.cu (kernels and launchers).\n"
+    "Files without directives produce no output.\n"
+    "  -o DIR              write the outputs into DIR (default: the current directory)\n"
+    "  -Minfo[=accel]      print the feedback report on stderr\n"
+    "  --report=json FILE  write the feedback report as JSON (FILE '-': stdout);\n"
+    "                      also spelled --report-json=FILE\n"
+    "  --dump-ir=PASS      print the IR after PASS (parse, plan or emit) on stdout\n"
+    "  --lang=LANG         the inputs are 'fortran' or 'c' (default: by extension:\n"
+    "                      .f90 .f95 .f03 .f08 .F .F90 .F95 .F03 .F08 Fortran, .c C)\n"
+    "  -cpp, -nocpp        do (not) run the C preprocessor first; .F and .F90 imply -cpp\n"
+    "  -D NAME[=VALUE], -U NAME, -I DIR\n"
+    "                      preprocessor definitions and include directories\n"
+    "\n"
+    "Compiler driver (with -c, with .o/.a/.so inputs, or with -o naming a file):\n"
+    "translate, then build with $FC or $CC and nvcc, and link the runtime.\n"
+    "  -c                  compile each source to NAME.o (or to -o FILE)\n"
+    "  -o FILE             the object (with -c) or the program (default a.out)\n"
+    "  --emulate           build the CUDA code for CPU emulation (no GPU needed)\n"
+    "  -v                  print every command run\n"
+    "  --keep, -save-temps keep the work directory with the generated files\n"
+    "  -O* -g* -W* -f* -m* -std=* -pthread -J DIR -MD -MMD -MP -MF F -MT T\n"
+    "  -l LIB -L DIR       passed to the host compilers and the linker\n"
+    "\n"
+    "  --help              print this text\n"
+    "  --version           print the version\n"
+    "\n"
+    "Environment: FC (default gfortran), CC (gcc), CXX (g++), NVCC, NVCCFLAGS,\n"
+    "S2S_CUDA_ARCH (sm_90), LD (ld), TMPDIR; CPP and S2S_FPP (the C and Fortran\n"
+    "preprocessors: gcc -E, gfortran -E -cpp); S2S_RT_INCLUDEDIR, S2S_RT_LIBDIR\n"
+    "(where the runtime's header and libraries are).\n"
+    "Exit status: 0 success, 1 errors in the input or a failed build step,\n"
+    "2 usage error.\n";
+
+/* ---- argument lists ------------------------------------------------------ */
+
+void arglist_push(ArgList *l, const char *s) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    l->v = xrealloc(l->v, sizeof *l->v * (size_t)l->cap);
+  }
+  l->v[l->n++] = xstrdup(s);
+}
+
+char **arglist_argv(ArgList *l) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    l->v = xrealloc(l->v, sizeof *l->v * (size_t)l->cap);
+  }
+  l->v[l->n] = NULL;
+  return l->v;
+}
+
+void arglist_free(ArgList *l) {
+  for (int i = 0; i < l->n; i++) free(l->v[i]);
+  free(l->v);
+  memset(l, 0, sizeof *l);
+}
+
+void options_free(Options *o) {
+  free(o->inputs);
+  arglist_free(&o->cpp_args);
+  arglist_free(&o->compiler_args);
+  arglist_free(&o->link_args);
+  memset(o, 0, sizeof *o);
+}
+
+/* ---- inputs -------------------------------------------------------------- */
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The extension of the file name (after the last '.' of the last path
+ * component), or "" when there is none. */
+static const char *extension(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  const char *dot = strrchr(base, '.');
+  return dot && dot != base ? dot + 1 : "";
+}
+
+int options_kind_of(const char *path, bool *cpp) {
+  static const char *const free_form[] = { "f90", "f95", "f03", "f08" };
+  static const char *const free_form_cpp[] = { "F", "F90", "F95", "F03", "F08" };
+  static const char *const fixed_form[] = { "f", "for", "ftn", "FOR", "FTN", "fpp", "FPP" };
+  static const char *const link[] = { "o", "a", "so" };
+  const char *ext = extension(path);
+  *cpp = false;
+  for (size_t i = 0; i < sizeof free_form / sizeof *free_form; i++)
+    if (strcmp(ext, free_form[i]) == 0) return INPUT_FORTRAN;
+  for (size_t i = 0; i < sizeof free_form_cpp / sizeof *free_form_cpp; i++)
+    if (strcmp(ext, free_form_cpp[i]) == 0) return *cpp = true, INPUT_FORTRAN;
+  for (size_t i = 0; i < sizeof fixed_form / sizeof *fixed_form; i++)
+    if (strcmp(ext, fixed_form[i]) == 0) return INPUT_FIXED_FORM;
+  for (size_t i = 0; i < sizeof link / sizeof *link; i++)
+    if (strcmp(ext, link[i]) == 0) return INPUT_LINK;
+  if (strcmp(ext, "c") == 0) return INPUT_C;
+  return -1;
+}
+
+/* ---- the parser ---------------------------------------------------------- */
+
+typedef struct Parser {
+  Options *o;
+  int argc, i;
+  char **argv;
+  FILE *err;
+  const char *lang;     /* --lang value, NULL when not given */
+  bool fixed_form_flag; /* -ffixed-form among the compiler flags */
+  bool failed;
+} Parser;
+
+static void usage_error(Parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void usage_error(Parser *p, const char *fmt, ...) {
+  if (p->failed) return; /* the first error is the one worth reading */
+  fputs("s2s-cuda: error: ", p->err);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(p->err, fmt, ap);
+  va_end(ap);
+  fputs("\nTry 's2s-cuda --help' for more information.\n", p->err);
+  p->failed = true;
+}
+
+/* The value of an option that takes one: glued (`-DX`, `-o`+`x`) or the next
+ * argument.  NULL (after an error) when it is missing. */
+static const char *option_value(Parser *p, const char *opt) {
+  const char *arg = p->argv[p->i];
+  size_t n = strlen(opt);
+  if (arg[n]) return arg + n;
+  if (p->i + 1 >= p->argc) {
+    usage_error(p, "missing argument to '%s'", opt);
+    return NULL;
+  }
+  return p->argv[++p->i];
+}
+
+/* -D -U -I: stored glued (`-DNAME=V`) in command-line order, since that
+ * order matters to the preprocessor. */
+static void preprocessor_option(Parser *p, const char *opt) {
+  const char *v = option_value(p, opt);
+  if (!v) return;
+  if (!*v || (opt[1] != 'I' && (*v == '=' || *v == '-'))) {
+    usage_error(p, "'%s' needs a %s", opt, opt[1] == 'I' ? "directory" : "macro name");
+    return;
+  }
+  char *s = xasprintf("%s%s", opt, v);
+  arglist_push(&p->o->cpp_args, s);
+  free(s);
+}
+
+static void output_option(Parser *p) {
+  const char *v = option_value(p, "-o");
+  if (!v) return;
+  if (p->o->output) usage_error(p, "-o given more than once");
+  else if (!*v) usage_error(p, "-o needs a file or directory name");
+  p->o->output = v;
+}
+
+static void minfo_option(Parser *p, const char *arg) {
+  p->o->minfo = true;
+  if (strcmp(arg, "-Minfo") == 0) return;
+  const char *cat = arg + strlen("-Minfo=");
+  if (strcmp(cat, "accel") && strcmp(cat, "all"))
+    usage_error(p, "unknown -Minfo category '%s' (s2s-cuda reports 'accel', which is also 'all')", cat);
+}
+
+static void dump_option(Parser *p, const char *pass) {
+  if (strcmp(pass, "parse") == 0) p->o->dump_ir = DUMP_PARSE;
+  else if (strcmp(pass, "plan") == 0) p->o->dump_ir = DUMP_PLAN;
+  else if (strcmp(pass, "emit") == 0) p->o->dump_ir = DUMP_EMIT;
+  else usage_error(p, "unknown pass '%s' in --dump-ir (known: parse, plan, emit)", pass);
+}
+
+static void report_option(Parser *p, const char *arg) {
+  if (strncmp(arg, "--report-json=", 14) == 0) {
+    p->o->report_json = arg + 14;
+  } else if (strcmp(arg, "--report=json") == 0) {
+    if (p->i + 1 >= p->argc) {
+      usage_error(p, "missing file name after '--report=json'");
+      return;
+    }
+    p->o->report_json = p->argv[++p->i];
+  } else {
+    usage_error(p, "unknown report format in '%s' (known: --report=json FILE)", arg);
+    return;
+  }
+  if (!*p->o->report_json) usage_error(p, "--report=json needs a file name");
+}
+
+/* Flags for the host compilers and the linker.  Returns false if `arg` is
+ * not one. */
+static bool compiler_option(Parser *p, const char *arg) {
+  static const char *const prefixes[] = { "-O", "-g", "-W", "-f", "-m", "-std=" };
+  for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++) {
+    if (strncmp(arg, prefixes[k], strlen(prefixes[k])) == 0) {
+      if (strcmp(arg, "-ffixed-form") == 0) p->fixed_form_flag = true;
+      arglist_push(&p->o->compiler_args, arg);
+      return true;
+    }
+  }
+  if (strcmp(arg, "-pthread") == 0 || strcmp(arg, "-static") == 0 ||
+      strcmp(arg, "-pie") == 0 || strcmp(arg, "-no-pie") == 0 || strcmp(arg, "-rdynamic") == 0) {
+    arglist_push(&p->o->compiler_args, arg);
+    return true;
+  }
+  if (strcmp(arg, "-MD") == 0 || strcmp(arg, "-MMD") == 0 || strcmp(arg, "-MP") == 0) {
+    arglist_push(&p->o->compiler_args, arg); /* dependency files (automake's depcomp) */
+    return true;
+  }
+  if (strncmp(arg, "-MF", 3) == 0 || strncmp(arg, "-MT", 3) == 0 || strncmp(arg, "-MQ", 3) == 0) {
+    char opt[4] = { '-', 'M', arg[2], '\0' };
+    const char *v = option_value(p, opt);
+    if (v) {
+      char *s = xasprintf("%s%s", opt, v);
+      arglist_push(&p->o->compiler_args, s);
+      free(s);
+    }
+    return true;
+  }
+  if (strncmp(arg, "-J", 2) == 0) { /* gfortran's module directory */
+    const char *v = option_value(p, "-J");
+    if (v) {
+      char *s = xasprintf("-J%s", v);
+      arglist_push(&p->o->compiler_args, s);
+      free(s);
+    }
+    return true;
+  }
+  if (strncmp(arg, "-l", 2) == 0 || strncmp(arg, "-L", 2) == 0) {
+    char opt[3] = { '-', arg[1], '\0' };
+    const char *v = option_value(p, opt);
+    if (v) {
+      char *s = xasprintf("%s%s", opt, v);
+      arglist_push(&p->o->link_args, s);
+      free(s);
+    }
+    return true;
+  }
+  return false;
+}
+
+/* Returns false when `arg` is not an option s2s-cuda knows. */
+static bool long_option(Parser *p, const char *arg, OptionsResult *done, FILE *out) {
+  Options *o = p->o;
+  if (strcmp(arg, "--help") == 0 || strcmp(arg, "-help") == 0 || strcmp(arg, "-h") == 0) {
+    fputs(usage_text, out);
+    *done = OPTIONS_EXIT;
+  } else if (strcmp(arg, "--version") == 0) {
+    fprintf(out, "s2s-cuda %s\n", options_version());
+    *done = OPTIONS_EXIT;
+  } else if (strncmp(arg, "--lang=", 7) == 0) {
+    p->lang = arg + 7;
+    if (strcmp(p->lang, "fortran") && strcmp(p->lang, "c"))
+      usage_error(p, "unknown language '%s' in --lang (known: fortran, c)", p->lang);
+  } else if (strncmp(arg, "--dump-ir=", 10) == 0) {
+    dump_option(p, arg + 10);
+  } else if (strncmp(arg, "--report", 8) == 0) {
+    report_option(p, arg);
+  } else if (strcmp(arg, "--emulate") == 0) {
+    o->emulate = true;
+  } else if (strcmp(arg, "--keep") == 0 || strcmp(arg, "-save-temps") == 0) {
+    o->keep = true;
+  } else if (strcmp(arg, "--verbose") == 0) {
+    o->verbose = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *out) {
+  Options *o = p->o;
+  if (strcmp(arg, "-c") == 0) o->compile_only = true;
+  else if (strcmp(arg, "-v") == 0) o->verbose = true;
+  else if (strcmp(arg, "-cpp") == 0) o->cpp_forced = true;
+  else if (strcmp(arg, "-nocpp") == 0) o->nocpp = true;
+  else if (strncmp(arg, "-o", 2) == 0) output_option(p);
+  else if (strncmp(arg, "-D", 2) == 0) preprocessor_option(p, "-D");
+  else if (strncmp(arg, "-U", 2) == 0) preprocessor_option(p, "-U");
+  else if (strncmp(arg, "-I", 2) == 0) preprocessor_option(p, "-I");
+  else if (strcmp(arg, "-Minfo") == 0 || strncmp(arg, "-Minfo=", 7) == 0) minfo_option(p, arg);
+  else if (long_option(p, arg, done, out)) return;
+  else if (compiler_option(p, arg)) return;
+  else usage_error(p, "unknown option '%s'", arg);
+}
+
+static void add_input(Parser *p, const char *path) {
+  Options *o = p->o;
+  if (strcmp(path, "-") == 0) {
+    usage_error(p, "reading from standard input is not supported; name a file");
+    return;
+  }
+  o->inputs = xrealloc(o->inputs, sizeof *o->inputs * (size_t)(o->ninputs + 1));
+  o->inputs[o->ninputs++] = (Input){ .path = path };
+}
+
+/* Languages are decided once all options are known (--lang and -cpp may
+ * come after the file names, as with gcc). */
+static void classify_inputs(Parser *p) {
+  Options *o = p->o;
+  for (int i = 0; i < o->ninputs && !p->failed; i++) {
+    Input *in = &o->inputs[i];
+    bool cpp;
+    int kind = options_kind_of(in->path, &cpp);
+    if (kind != INPUT_LINK && p->lang) {
+      kind = strcmp(p->lang, "c") == 0 ? INPUT_C : INPUT_FORTRAN;
+      cpp = cpp && kind == INPUT_FORTRAN;
+    }
+    if (kind < 0) {
+      usage_error(p, "cannot tell the language of '%s' from its name; use --lang=fortran or --lang=c",
+                  in->path);
+      return;
+    }
+    if (kind == INPUT_FORTRAN && p->fixed_form_flag) kind = INPUT_FIXED_FORM;
+    in->kind = (InputKind)kind;
+    in->cpp = !o->nocpp && kind != INPUT_LINK && (cpp || o->cpp_forced);
+  }
+}
+
+/* An -o that is an existing directory, or that ends in '/', keeps
+ * translation mode. */
+static bool names_directory(const char *path) {
+  struct stat st;
+  return ends_with(path, "/") || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+static void decide_mode(Parser *p) {
+  Options *o = p->o;
+  int nsources = 0;
+  const char *link_input = NULL;
+  for (int i = 0; i < o->ninputs; i++) {
+    if (o->inputs[i].kind != INPUT_LINK) nsources++;
+    else if (!link_input) link_input = o->inputs[i].path;
+  }
+  o->driver = o->compile_only || link_input || (o->output && !names_directory(o->output));
+  if (o->ninputs == 0)
+    usage_error(p, "no input files");
+  else if (o->compile_only && link_input)
+    usage_error(p, "-c compiles sources, but '%s' is a link input", link_input);
+  else if (o->compile_only && o->output && nsources > 1)
+    usage_error(p, "-o names one object, but -c was given %d sources", nsources);
+  else if (o->compile_only && o->output && names_directory(o->output))
+    usage_error(p, "-c -o '%s': that is a directory, not an object file name", o->output);
+}
+
+OptionsResult options_parse(Options *o, int argc, char **argv, FILE *out, FILE *err) {
+  memset(o, 0, sizeof *o);
+  Parser p = { .o = o, .argc = argc, .argv = argv, .err = err };
+  OptionsResult done = OPTIONS_OK;
+  bool only_files = false;
+  for (p.i = 1; p.i < argc && done == OPTIONS_OK && !p.failed; p.i++) {
+    const char *arg = argv[p.i];
+    if (only_files || arg[0] != '-' || arg[1] == '\0') add_input(&p, arg);
+    else if (strcmp(arg, "--") == 0) only_files = true;
+    else one_option(&p, arg, &done, out);
+  }
+  if (done == OPTIONS_EXIT) return OPTIONS_EXIT;
+  if (!p.failed) classify_inputs(&p);
+  if (!p.failed) decide_mode(&p);
+  return p.failed ? OPTIONS_USAGE : OPTIONS_OK;
+}

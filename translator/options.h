@@ -1,0 +1,89 @@
+/* options.h — the command line of s2s-cuda.
+ *
+ *   s2s-cuda [options] FILE...
+ *
+ * Two modes share one command line:
+ *   - translation (the default): for each source NAME.EXT write
+ *     NAME.s2s.EXT (the host file) and NAME.s2s.cu into the output
+ *     directory: `-o DIR` or, without -o, the current directory (never the
+ *     input's own directory, which may be read-only or a shared tree);
+ *   - compiler driver (build_driver.h): entered when -c is given, when any
+ *     input is an object or library (.o .a .so), or when -o names something
+ *     that is not a directory (an existing directory, or a path ending in
+ *     '/', keeps translation mode).  Then -o names the object (-c) or the
+ *     program.
+ *
+ * options_parse never exits and never touches the file system except to ask
+ * whether the -o path is a directory; it prints usage errors itself.
+ */
+#ifndef S2S_OPTIONS_H
+#define S2S_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef enum InputKind {
+  INPUT_FORTRAN,     /* free-form Fortran */
+  INPUT_C,
+  INPUT_FIXED_FORM,  /* .f .for .ftn: refused when it is read (exit 1, not a usage error) */
+  INPUT_LINK,        /* .o .a .so: handed to the linker (driver mode) */
+} InputKind;
+
+typedef struct Input {
+  const char *path;  /* as given on the command line (argv storage) */
+  InputKind kind;
+  bool cpp;          /* run the preprocessor first: -cpp, or a .F .F90 .F95 .F03 .F08 name */
+} Input;
+
+typedef enum DumpPass { DUMP_NONE, DUMP_PARSE, DUMP_PLAN, DUMP_EMIT } DumpPass;
+
+/* A growable list of argument strings; the strings are owned. */
+typedef struct ArgList {
+  int n, cap;
+  char **v;
+} ArgList;
+
+typedef struct Options {
+  int ninputs;
+  Input *inputs;           /* owned array */
+  const char *output;      /* -o: directory (translation) or file (driver); NULL if not given */
+  bool driver;             /* compiler-driver mode (see above) */
+  bool compile_only;       /* -c */
+  bool cpp_forced;         /* -cpp */
+  bool nocpp;              /* -nocpp: never preprocess, not even .F90 */
+  ArgList cpp_args;        /* -DNAME[=V] -UNAME -IDIR in command-line order */
+  ArgList compiler_args;   /* -O* -g* -W* -f* -m* -std=* -J DIR ...: host compilers and link */
+  ArgList link_args;       /* -l* -L*: after the objects when linking */
+  bool minfo;              /* -Minfo, -Minfo=accel|all: feedback report on stderr */
+  DumpPass dump_ir;        /* --dump-ir=parse|plan|emit: IR on stdout after that pass */
+  const char *report_json; /* --report=json FILE / --report-json=FILE ("-": stdout) */
+  bool emulate;            /* --emulate: build the .cu for CPU emulation */
+  bool verbose;            /* -v: print every command run */
+  bool keep;               /* --keep / -save-temps: keep the driver's work directory */
+} Options;
+
+typedef enum OptionsResult {
+  OPTIONS_OK,        /* go on */
+  OPTIONS_EXIT,      /* --help or --version was printed: exit 0 */
+  OPTIONS_USAGE,     /* a usage error was printed: exit 2 */
+} OptionsResult;
+
+#define S2S_EXIT_USAGE 2
+
+/* Parse argv into *o (which is cleared first).  Messages go to `err`
+ * (usage errors) and `out` (--help, --version).  Free with options_free. */
+OptionsResult options_parse(Options *o, int argc, char **argv, FILE *out, FILE *err);
+void options_free(Options *o);
+
+/* The language an input name implies (by extension), or -1 when it says
+ * nothing; sets *cpp for names that imply the preprocessor (.F, .F90...). */
+int options_kind_of(const char *path, bool *cpp);
+
+void arglist_push(ArgList *l, const char *s); /* copies s */
+void arglist_free(ArgList *l);
+/* The list as an argv: v[n] is set to NULL (the list keeps its strings). */
+char **arglist_argv(ArgList *l);
+
+const char *options_version(void);
+
+#endif
