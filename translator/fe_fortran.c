@@ -951,21 +951,34 @@ static const char *directive_text(FortranFe *f, TSNode c)
   return p;
 }
 
-/* Is child c a directive that ends something (`end ...`)?  The region
- * scan stops there and lets the directive parser judge the keyword. */
+/* Does a directive text start with something like `region` (also when
+ * misspelled, as `regoin`)?  Only for error recovery and for finding the
+ * end of a region; the directive parser judges the keyword itself. */
+static bool region_word(const char *t)
+{
+  return !strncasecmp(t, "reg", 3);
+}
+
+/* Is child c an `end region` directive (or a misspelling of one)?  The
+ * region scan stops there and lets the directive parser judge it. */
 static bool is_end_directive(FortranFe *f, TSNode c)
 {
-  return fe_is(c, "comment") &&
-         dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN) &&
-         !strncasecmp(directive_text(f, c), "end", 3);
+  if (!fe_is(c, "comment") || !dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN))
+    return false;
+  const char *t = directive_text(f, c);
+  if (strncasecmp(t, "end", 3))
+    return false;
+  t += 3;
+  while (*t == ' ' || *t == '\t')
+    t++;
+  return region_word(t);
 }
 
 /* Does the directive comment c open a region?  Used to skip the body of a
  * region whose directive could not be parsed (its error is reported). */
 static bool looks_like_region(FortranFe *f, TSNode c)
 {
-  const char *t = directive_text(f, c);
-  return !strncasecmp(t, "region", 6) && !isalnum((unsigned char)t[6]);
+  return region_word(directive_text(f, c));
 }
 
 /* The region directive starts at child `first` of parent and ends (with its
