@@ -111,8 +111,27 @@ static size_t text(const IrExpr *e, IrLang lang, char *buf, size_t size)
 
 void an_expr_text(const IrExpr *e, IrLang lang, char *buf, size_t size)
 {
+  Affine a;
   buf[0] = 0;
-  text(e, lang, buf, size);
+  if (aff_build(e, &a))
+    aff_print(&a, buf, size);  /* folded: `nx-2` rather than `nx-1-1` */
+  else
+    text(e, lang, buf, size);
+}
+
+void an_extent_text(const IrExpr *lo, const IrExpr *hi, char *buf, size_t size)
+{
+  Affine l, h, n;
+  if (aff_build(lo, &l) && aff_build(hi, &h)) {
+    aff_sub(&h, &l, &n);
+    n.c += 1;
+    aff_print(&n, buf, size);
+    return;
+  }
+  char a[128], b[128];
+  an_expr_text(hi, IR_C, a, sizeof a);
+  an_expr_text(lo, IR_C, b, sizeof b);
+  snprintf(buf, size, "(%s)-(%s)+1", a, b);
 }
 
 void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang lang, char *buf,
@@ -123,13 +142,13 @@ void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang la
   for (int k = 0; k < a->rank && n < size; k++) {
     int d = lang == IR_FORTRAN ? k : a->rank - 1 - k;
     an_expr_text(lo[d], lang, l, sizeof l);
-    an_expr_text(hi[d], lang, h, sizeof h);
-    if (lang == IR_FORTRAN)
+    if (lang == IR_FORTRAN) {
+      an_expr_text(hi[d], lang, h, sizeof h);
       n += (size_t)snprintf(buf + n, size - n, "%s%s:%s", k ? "," : "", l, h);
-    else if (!strcmp(l, "0"))
-      n += (size_t)snprintf(buf + n, size - n, "[0:%s+1]", h);
-    else
-      n += (size_t)snprintf(buf + n, size - n, "[%s:%s-%s+1]", l, h, l);
+    } else {
+      an_extent_text(lo[d], hi[d], h, sizeof h);
+      n += (size_t)snprintf(buf + n, size - n, "[%s:%s]", l, h);
+    }
   }
   if (lang == IR_FORTRAN && n < size)
     snprintf(buf + n, size - n, ")");

@@ -132,19 +132,20 @@ bool aff_same_terms(const Affine *a, const Affine *b)
   return true;
 }
 
+/* Source text of a: terms in order, then the constant: "ite+1", "2*k-kts". */
 void aff_print(const Affine *a, char *buf, size_t size)
 {
   size_t len = 0;
   buf[0] = 0;
   for (int i = 0; i < a->n && len < size; i++) {
-    long c = a->t[i].coef;
-    const char *sign = c < 0 ? "-" : (i ? "+" : "");
-    long m = c < 0 ? -c : c;
-    len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? (c < 0 ? " - " : " + ") : sign, "");
-    if (m != 1)
+    long c = a->t[i].coef, m = c < 0 ? -c : c;
+    const char *sign = c < 0 ? "-" : i ? "+" : "";
+    len += (size_t)snprintf(buf + len, size - len, "%s", sign);
+    if (m != 1 && len < size)
       len += (size_t)snprintf(buf + len, size - len, "%ld*", m);
-    len += (size_t)snprintf(buf + len, size - len, "%s", a->t[i].var->name);
-    if (a->t[i].scale)
+    if (len < size)
+      len += (size_t)snprintf(buf + len, size - len, "%s", a->t[i].var->name);
+    if (a->t[i].scale && len < size)
       len += (size_t)snprintf(buf + len, size - len, "*%s", a->t[i].scale->name);
   }
   if (len >= size)
@@ -152,5 +153,28 @@ void aff_print(const Affine *a, char *buf, size_t size)
   if (a->n == 0)
     snprintf(buf, size, "%ld", a->c);
   else if (a->c)
-    snprintf(buf + len, size - len, " %c %ld", a->c < 0 ? '-' : '+', a->c < 0 ? -a->c : a->c);
+    snprintf(buf + len, size - len, "%+ld", a->c);
+}
+
+/* a - b */
+void aff_sub(const Affine *a, const Affine *b, Affine *out)
+{
+  *out = *a;
+  for (int i = 0; i < b->n; i++) {
+    int k = 0;
+    while (k < out->n && !(out->t[k].var == b->t[i].var && out->t[k].scale == b->t[i].scale))
+      k++;
+    if (k == out->n) {
+      if (out->n == AFF_MAX_TERMS)
+        continue;
+      out->t[out->n++] = (AffTerm){ b->t[i].var, b->t[i].scale, 0 };
+    }
+    out->t[k].coef -= b->t[i].coef;
+  }
+  out->c -= b->c;
+  int k = 0;
+  for (int i = 0; i < out->n; i++)
+    if (out->t[i].coef)
+      out->t[k++] = out->t[i];
+  out->n = k;
 }

@@ -38,7 +38,10 @@ const AffTerm *aff_term(const Affine *a, const IrSym *var);
 /* Are the two forms equal except for their constants? */
 bool aff_same_terms(const Affine *a, const Affine *b);
 
-/* Write a as C or Fortran source text, e.g. "i - 1", "2*k + kts". */
+/* Write a as C or Fortran source text, e.g. "i-1", "2*k+kts". */
 void aff_print(const Affine *a, char *buf, size_t size);
+
+/* out = a - b (terms that cancel are dropped). */
+void aff_sub(const Affine *a, const Affine *b, Affine *out);
 
 #endif

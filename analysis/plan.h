@@ -67,7 +67,11 @@ bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExp
 void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang lang, char *buf,
                  size_t size);
 
-/* Print an IR expression as source text (Fortran or C spelling). */
+/* Print an IR expression as source text (Fortran or C spelling), folded
+ * where it is affine. */
 void an_expr_text(const IrExpr *e, IrLang lang, char *buf, size_t size);
+
+/* Print hi - lo + 1, folded: the number of elements from lo to hi. */
+void an_extent_text(const IrExpr *lo, const IrExpr *hi, char *buf, size_t size);
 
 #endif

@@ -220,19 +220,21 @@ static int stride1_refs(const DepGraph *dg, const IrSym *iv)
   return n;
 }
 
-static void trip_text(const IrStmt *loop, IrLang lang, int block, char *buf, size_t size)
+static void trip_text(const IrStmt *loop, int block, char *buf, size_t size)
 {
-  char lo[128], hi[128];
-  an_expr_text(loop->u.loop.lo, lang, lo, sizeof lo);
-  an_expr_text(loop->u.loop.hi, lang, hi, sizeof hi);
   long step = 1;
   if (loop->u.loop.step)
     ir_eval_const(loop->u.loop.step, &step);
-  const char *first = step > 0 ? hi : lo, *second = step > 0 ? lo : hi;
-  if (block > 1)
-    snprintf(buf, size, "(%s-%s+1)/%d", first, second, block);
+  char n[256];
+  if (step > 0)
+    an_extent_text(loop->u.loop.lo, loop->u.loop.hi, n, sizeof n);
   else
-    snprintf(buf, size, "%s-%s+1", first, second);
+    an_extent_text(loop->u.loop.hi, loop->u.loop.lo, n, sizeof n);
+  bool simple = strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(n);
+  if (block > 1)
+    snprintf(buf, size, simple ? "%s/%d" : "(%s)/%d", n, block);
+  else
+    snprintf(buf, size, "%s", n);
 }
 
 static void assign_axes(KernelPlan *k, const DepGraph *dg)
@@ -258,11 +260,11 @@ static void assign_axes(KernelPlan *k, const DepGraph *dg)
 
 static void report_kernel(MapCtx *m, KernelPlan *k)
 {
-  char grid[3][200] = { "1", "1", "1" }, text[700];
+  char grid[3][300] = { "1", "1", "1" }, text[1000];
   int naxes = 0;
   for (int i = 0; i < k->nmapped; i++) {
     int a = k->axis[i];
-    trip_text(k->mapped[i], m->prog->lang, k->block[a], grid[a], sizeof grid[a]);
+    trip_text(k->mapped[i], k->block[a], grid[a], sizeof grid[a]);
     naxes = a + 1 > naxes ? a + 1 : naxes;
   }
   snprintf(text, sizeof text, "%s%s%s%s%s", grid[0], naxes > 1 ? " x " : "", naxes > 1 ? grid[1] : "",

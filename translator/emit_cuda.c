@@ -645,6 +645,7 @@ static void emit_host_function(Emit *e, HostCall *c, IrRoutine *r, int line)
   out(e, ")\n{\n");
   emit_region_static(e, c->function + 4, r, line);
   emit_scalar_locals(e, c);
+  out(e, "  s2s_region_begin(&s2s_region);\n");
 }
 
 static void emit_items_calls(Emit *e, ItemBox *items, int n, const char *call, bool with_clause)
@@ -683,14 +684,14 @@ static void emit_data(Emit *e, IrRoutine *r, IrHostDirective *h)
       h->partner ? h->partner->last_line : h->stmt_last_line);
   emit_host_function(e, begin, r, h->first_line);
   emit_items_calls(e, items, n, "s2s_data_begin", true);
-  out(e, "}\n\n");
+  out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
   emit_host_function(e, end, r, h->first_line);
   for (int i = n - 1; i >= 0; i--) {
     emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
     out(e, "  s2s_data_end(&s2s_region, %d, &s2s_%s, %s);\n", items[i].line, items[i].sym->name,
         rt_clause(items[i].clause));
   }
-  out(e, "}\n\n");
+  out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
 }
 
 static void emit_update(Emit *e, IrRoutine *r, IrHostDirective *h)
@@ -713,7 +714,7 @@ static void emit_update(Emit *e, IrRoutine *r, IrHostDirective *h)
         items[i].clause == DIR_UPDATE_HOST ? "s2s_update_host" : "s2s_update_device",
         items[i].line, items[i].sym->name);
   }
-  out(e, "}\n\n");
+  out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
 }
 
 static void emit_host_directives(Emit *e, IrRoutine *r)
