@@ -201,48 +201,92 @@ static IrStmt *loop_of(const Access *acc, const IrSym *iv)
   return NULL;
 }
 
-/* Range of one subscript over the loops around the access, as affine forms
- * over invariants.  False when it depends on something else. */
-static bool subscript_range(const BoxCtx *b, const Access *acc, const IrExpr *sub, Affine *lo,
-                            Affine *hi)
+/* The values a subscript can take, as candidate lower and upper bounds
+ * (affine over invariants): the range is [min of los, max of his].  A term
+ * whose coefficient is symbolic (`i*m` of a linearized C subscript) has an
+ * unknown sign, so both of its end values go into both lists. */
+#define RANGE_MAX 4
+typedef struct Range {
+  int n;
+  Affine lo[RANGE_MAX], hi[RANGE_MAX];
+} Range;
+
+/* dst += coef * scale * src (scale NULL: a constant factor). */
+static bool add_terms(Affine *dst, const Affine *src, IrSym *scale, long coef)
+{
+  for (int k = 0; k < src->n; k++)
+    if ((scale && src->t[k].scale) ||
+        !aff_add_term(dst, src->t[k].var, scale ? scale : src->t[k].scale, src->t[k].coef * coef))
+      return false;
+  if (scale && src->c)
+    return aff_add_term(dst, scale, NULL, src->c * coef);
+  if (!scale)
+    dst->c += src->c * coef;
+  return true;
+}
+
+/* Add coef*scale*[first..last] (scale NULL: a constant coefficient). */
+static bool range_add_loop(Range *r, const Affine *first, const Affine *last, IrSym *scale, long coef)
+{
+  if (!scale) {
+    const Affine *min = coef > 0 ? first : last, *max = coef > 0 ? last : first;
+    for (int i = 0; i < r->n; i++)
+      if (!add_terms(&r->lo[i], min, NULL, coef) || !add_terms(&r->hi[i], max, NULL, coef))
+        return false;
+    return true;
+  }
+  if (2 * r->n > RANGE_MAX)
+    return false;
+  int n = r->n;
+  for (int i = 0; i < n; i++) {
+    r->lo[n + i] = r->lo[i];
+    r->hi[n + i] = r->hi[i];
+    if (!add_terms(&r->lo[i], first, scale, coef) || !add_terms(&r->lo[n + i], last, scale, coef) ||
+        !add_terms(&r->hi[i], first, scale, coef) || !add_terms(&r->hi[n + i], last, scale, coef))
+      return false;
+  }
+  r->n = 2 * n;
+  return true;
+}
+
+/* Range of one subscript over the loops around the access.  False when it
+ * depends on something else than loop indices and region invariants. */
+static bool subscript_range(const BoxCtx *b, const Access *acc, const IrExpr *sub, Range *r)
 {
   Affine f;
   if (!aff_build(sub, &f))
     return false;
-  memset(lo, 0, sizeof *lo);
-  memset(hi, 0, sizeof *hi);
-  lo->c = hi->c = f.c;
+  memset(r, 0, sizeof *r);
+  r->n = 1;
+  r->lo[0].c = r->hi[0].c = f.c;
   for (int i = 0; i < f.n; i++) {
     const AffTerm *t = &f.t[i];
     IrStmt *loop = loop_of(acc, t->var);
+    IrSym *other = t->scale;
+    if (!loop && t->scale && (loop = loop_of(acc, t->scale)))
+      other = t->var;
+    if (other) {
+      Affine o = { 1, { { other, NULL, 1 } }, 0 };
+      if (!invariant(b, &o) || loop_of(acc, other))
+        return false;
+    }
     if (!loop) {
       Affine one = { 1, { *t }, 0 };
       if (!invariant(b, &one))
         return false;
-      lo->t[lo->n++] = *t;
-      hi->t[hi->n++] = *t;
+      for (int k = 0; k < r->n; k++)
+        if (!add_terms(&r->lo[k], &one, NULL, 1) || !add_terms(&r->hi[k], &one, NULL, 1))
+          return false;
       continue;
     }
     long step = 1;
     Affine l, h;
-    if (t->scale || (loop->u.loop.step && !ir_eval_const(loop->u.loop.step, &step)) ||
+    if ((loop->u.loop.step && !ir_eval_const(loop->u.loop.step, &step)) ||
         !aff_build(loop->u.loop.lo, &l) || !aff_build(loop->u.loop.hi, &h) || !invariant(b, &l) ||
         !invariant(b, &h))
       return false;
-    const Affine *first = step > 0 ? &l : &h, *last = step > 0 ? &h : &l;
-    const Affine *min = t->coef > 0 ? first : last, *max = t->coef > 0 ? last : first;
-    for (int k = 0; k < min->n; k++)
-      if (lo->n == AFF_MAX_TERMS || hi->n == AFF_MAX_TERMS)
-        return false;
-      else
-        lo->t[lo->n++] = (AffTerm){ min->t[k].var, min->t[k].scale, min->t[k].coef * t->coef };
-    for (int k = 0; k < max->n; k++)
-      if (hi->n == AFF_MAX_TERMS)
-        return false;
-      else
-        hi->t[hi->n++] = (AffTerm){ max->t[k].var, max->t[k].scale, max->t[k].coef * t->coef };
-    lo->c += min->c * t->coef;
-    hi->c += max->c * t->coef;
+    if (!range_add_loop(r, step > 0 ? &l : &h, step > 0 ? &h : &l, other, t->coef))
+      return false;
   }
   return true;
 }
@@ -292,13 +336,15 @@ static bool accessed_box(const BoxCtx *b, const DepGraph *g, IrSym *sym, IrExpr 
     if (acc->ref->u.elem.sym != sym)
       continue;
     for (int d = 0; d < sym->rank; d++) {
-      Affine l, h;
-      if (!subscript_range(b, acc, acc->ref->u.elem.sub[d], &l, &h)) {
+      Range r;
+      if (!subscript_range(b, acc, acc->ref->u.elem.sub[d], &r)) {
         blo[d].unknown = bhi[d].unknown = true;
         continue;
       }
-      bound_add(&blo[d], &l, true);
-      bound_add(&bhi[d], &h, false);
+      for (int k = 0; k < r.n; k++) {
+        bound_add(&blo[d], &r.lo[k], true);
+        bound_add(&bhi[d], &r.hi[k], false);
+      }
     }
   }
   bool ok = true;

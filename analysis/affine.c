@@ -3,13 +3,17 @@
 #include <string.h>
 #include "affine.h"
 
-static bool add_term(Affine *a, IrSym *var, IrSym *scale, long coef)
+bool aff_add_term(Affine *a, IrSym *var, IrSym *scale, long coef)
 {
   for (int i = 0; i < a->n; i++)
     if (a->t[i].var == var && a->t[i].scale == scale) {
       a->t[i].coef += coef;
+      if (!a->t[i].coef)  /* cancelled: drop the term */
+        a->t[i] = a->t[--a->n];
       return true;
     }
+  if (!coef)
+    return true;
   if (a->n == AFF_MAX_TERMS)
     return false;
   a->t[a->n++] = (AffTerm){ var, scale, coef };
@@ -29,7 +33,7 @@ static void compact(Affine *a)
 static bool add_scaled(Affine *dst, const Affine *src, long factor)
 {
   for (int i = 0; i < src->n; i++)
-    if (!add_term(dst, src->t[i].var, src->t[i].scale, src->t[i].coef * factor))
+    if (!aff_add_term(dst, src->t[i].var, src->t[i].scale, src->t[i].coef * factor))
       return false;
   dst->c += src->c * factor;
   return true;
@@ -42,10 +46,10 @@ static bool scale_by_var(const Affine *src, IrSym *var, Affine *out)
   for (int i = 0; i < src->n; i++) {
     if (src->t[i].scale)
       return false;
-    if (!add_term(out, src->t[i].var, var, src->t[i].coef))
+    if (!aff_add_term(out, src->t[i].var, var, src->t[i].coef))
       return false;
   }
-  if (src->c && !add_term(out, var, NULL, src->c))
+  if (src->c && !aff_add_term(out, var, NULL, src->c))
     return false;
   return true;
 }
@@ -80,7 +84,7 @@ bool aff_build(const IrExpr *e, Affine *out)
   }
   switch (e->kind) {
   case IR_E_VAR:
-    return add_term(out, e->u.var, NULL, 1);
+    return aff_add_term(out, e->u.var, NULL, 1);
   case IR_E_CONVERT:
     return aff_build(e->u.operand, out);
   case IR_E_UNARY: {

@@ -32,6 +32,10 @@ typedef struct Affine {
  * constants.  Returns false when e is not affine. */
 bool aff_build(const IrExpr *e, Affine *out);
 
+/* Add coef*var[*scale] to a, merging with an equal term.  False when a
+ * has no room for another term. */
+bool aff_add_term(Affine *a, IrSym *var, IrSym *scale, long coef);
+
 /* The term of `var` in a (NULL if none). */
 const AffTerm *aff_term(const Affine *a, const IrSym *var);
 

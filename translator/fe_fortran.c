@@ -100,6 +100,12 @@ static IrSym *resolve(FortranFe *f, TSNode id)
   IrSym *s = lookup(f, name);
   if (s && s->type != IR_T_VOID)
     return s;
+  if (f->routine && f->routine->unresolved_use_line) {
+    fe_error(&f->cx, id, "'%s' is not declared in this routine; it may come from the module used "
+             "at line %d, which is not in this file (modules of other files are not supported "
+             "yet)", name, f->routine->unresolved_use_line);
+    return NULL;
+  }
   if (f->routine ? f->implicit_none : f->module_implicit_none) {
     fe_error(&f->cx, id, "'%s' has no IMPLICIT type (IMPLICIT NONE is in force)", name);
     return NULL;
@@ -1125,6 +1131,24 @@ static void read_dummies(FortranFe *f, TSNode stmt)
   }
 }
 
+/* use_statement: 'use' module_name [, only: names].  A module of this file
+ * makes its symbols visible (all of them: ONLY lists and renames are not
+ * needed for the lookup of names the routine itself uses). */
+static void read_use(FortranFe *f, TSNode n)
+{
+  TSNode name = fe_child_of_type(n, "module_name");
+  if (ts_node_is_null(name))
+    return;
+  char *mod = fe_text_lower(&f->cx, name);
+  for (int i = 0; i < f->cx.prog->nmodules; i++)
+    if (!strcmp(f->cx.prog->modules[i]->name, mod)) {
+      IR_PUSH(f->routine->uses, f->routine->nuses, f->cx.prog->modules[i]);
+      return;
+    }
+  if (strcmp(mod, "iso_c_binding") && strcmp(mod, "iso_fortran_env") && !f->routine->unresolved_use_line)
+    f->routine->unresolved_use_line = fe_first_line(&f->cx, n);
+}
+
 /* Give implicitly typed dummies and variables their type once the
  * specification part is read. */
 static void apply_implicit_types(FortranFe *f)
@@ -1163,6 +1187,8 @@ static void lower_routine(FortranFe *f, TSNode n)
       f->implicit_none = true;
     if (fe_is(c, "variable_declaration"))
       read_declaration(f, c);
+    if (fe_is(c, "use_statement"))
+      read_use(f, c);
   }
   r->body_start_line = i < count ? fe_first_line(&f->cx, ts_node_named_child(n, i)) : r->last_line;
   apply_implicit_types(f);

@@ -189,6 +189,8 @@ IrSym *ir_lookup(const IrRoutine *r, const char *name)
   HASH_FIND_STR(r->symbols, name, s);
   if (!s && r->module)
     HASH_FIND_STR(r->module->symbols, name, s);
+  for (int i = 0; !s && i < r->nuses; i++)
+    HASH_FIND_STR(r->uses[i]->symbols, name, s);
   return s;
 }
 

@@ -204,6 +204,9 @@ typedef struct IrRoutine {
   Loc loc;
   bool is_function;
   IrModule *module;             /* enclosing module, or NULL */
+  int nuses;
+  IrModule **uses;              /* modules of this file named in USE statements */
+  int unresolved_use_line;      /* a USE of a module not in this file (0: none) */
   IrSym *symbols;               /* uthash by name: dummies and locals */
   int ndummies;
   IrSym **dummies;              /* in argument order */
@@ -255,7 +258,7 @@ IrExpr *ir_binary(IrOp op, IrExpr *a, IrExpr *b, Loc loc); /* type from operands
 IrExpr *ir_convert(IrExpr *e, IrType to);   /* returns e when already of type `to` */
 IrStmt *ir_stmt(IrStmtKind kind, Loc loc);
 
-IrSym *ir_lookup(const IrRoutine *r, const char *name); /* routine, then module */
+IrSym *ir_lookup(const IrRoutine *r, const char *name); /* routine, its module, used modules */
 
 /* ---- queries ------------------------------------------------------------ */
 

@@ -1,0 +1,8 @@
+void halve(int n, double *restrict x)
+{
+#pragma stencil region
+  for (int i = 0; i < n; i++) {
+    while (x[i] > 1.0)
+      x[i] = x[i] / 2.0;
+  }
+}

@@ -1,0 +1,13 @@
+subroutine heat(n, t)
+  use physical_constants, only: cp
+  implicit none
+  integer, intent(in) :: n
+  real, intent(inout) :: t(n)
+  integer :: i
+
+!$stencil region
+  do i = 1, n
+    t(i) = t(i) / cp
+  end do
+!$stencil end region
+end subroutine heat
