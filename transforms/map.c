@@ -300,6 +300,70 @@ static void refuse_loop(MapCtx *m, const IrStmt *loop, const DepGraph *dg, const
           diag_user_line(dg->acc[d->dst].stmt->loc), sentinel);
 }
 
+/* The scalars of the private(list) clauses of `adv`, checked: unknown
+ * names and arrays (array privatization is not implemented) are errors. */
+static bool private_list(MapCtx *m, const Directive *adv, DefSet *defs)
+{
+  for (int c = 0; adv && c < adv->nclauses; c++) {
+    const DirClause *cl = &adv->clauses[c];
+    for (int it = 0; cl->kind == DIR_PRIVATE && it < cl->nitems; it++) {
+      const DirItem *item = &cl->items[it];
+      IrSym *s = ir_lookup(m->region->routine, item->name);
+      if (!s) {
+        diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "'%s' in private(...) is not a "
+                "variable of routine '%s'", item->name, routine_of(m));
+        return false;
+      }
+      if (s->rank) {
+        diag_at(DIAG_ERROR, item->loc, (int)strlen(s->name), "private(%s): privatization of "
+                "arrays is not implemented yet", s->name);
+        return false;
+      }
+      if (defs)
+        define(defs, s);
+    }
+  }
+  return true;
+}
+
+/* private(list) on a mapped loop: the user's word that each iteration
+ * assigns these scalars before using them (their value at the start of an
+ * iteration is undefined, as in OpenACC), so they count as assigned. */
+static void user_privates(MapCtx *m, const KernelPlan *k, DefSet *defs)
+{
+  for (int i = 0; i < k->nmapped; i++)
+    private_list(m, k->mapped[i]->u.loop.advice, defs);
+}
+
+static bool is_mapped_loop(const KernelPlan *k, const IrStmt *loop)
+{
+  for (int i = 0; i < k->nmapped; i++)
+    if (k->mapped[i] == loop)
+      return true;
+  return false;
+}
+
+/* Advice that asked for parallelism on a loop that stays sequential: say so. */
+static void check_unused_advice(MapCtx *m, const KernelPlan *k, const IrStmtList *l)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *s = l->v[i];
+    if (s->kind == IR_S_IF) {
+      check_unused_advice(m, k, &s->u.cond.then);
+      check_unused_advice(m, k, &s->u.cond.els);
+    }
+    if (s->kind != IR_S_DO)
+      continue;
+    const Directive *adv = s->u.loop.advice;
+    if (adv && (adv->parallel || adv->vector || adv->independent) && !is_mapped_loop(k, s))
+      report(m, REPORT_WARNING, s->loc, "'%s' on loop '%s' is not followed: the loop runs "
+             "sequentially in each thread (only the outermost perfectly nested parallel loops, "
+             "at most three, are mapped to the grid)", adv->parallel ? "parallel"
+             : adv->vector ? "vector" : "independent", s->u.loop.iv->name);
+    check_unused_advice(m, k, &s->u.loop.body);
+  }
+}
+
 static bool map_nest(MapCtx *m, IrStmt *nest, int index, int count)
 {
   RegionPlan *p = m->plan;
@@ -313,6 +377,10 @@ static bool map_nest(MapCtx *m, IrStmt *nest, int index, int count)
   bool ok = true;
   while (loop && k->nmapped < 3) {
     Directive *adv = loop->u.loop.advice;
+    if (!private_list(m, adv, NULL)) {
+      ok = false;
+      break;
+    }
     if (adv && adv->seq)
       break;
     const Dep *d = adv && adv->independent ? NULL : blocking_dep(&dg, loop);
@@ -345,10 +413,11 @@ static bool map_nest(MapCtx *m, IrStmt *nest, int index, int count)
             "loop to map to the GPU", nest->u.loop.iv->name);
     ok = false;
   }
+  DefSet defs = { 0 };
+  for (int i = 0; i < k->nmapped; i++)
+    define(&defs, k->mapped[i]->u.loop.iv);
   if (ok) {
-    DefSet defs = { 0 };
-    for (int i = 0; i < k->nmapped; i++)
-      define(&defs, k->mapped[i]->u.loop.iv);
+    user_privates(m, k, &defs);
     IrExpr *bad = first_exposed(p, k->body, &defs);
     if (bad) {
       diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "scalar '%s' may be read "
@@ -361,6 +430,7 @@ static bool map_nest(MapCtx *m, IrStmt *nest, int index, int count)
   if (ok) {
     assign_axes(k, &dg);
     int threads = k->block[0] * k->block[1] * k->block[2];
+    check_unused_advice(m, k, &one);
     if (threads > 1024) {
       diag_at(DIAG_ERROR, nest->loc, 1, "the vector lengths ask for %d threads per block; "
               "CUDA allows at most 1024", threads);
@@ -431,4 +501,53 @@ bool xf_plan_program(Program *p)
       ok &= plan_region(&m);
     }
   return ok;
+}
+
+/* ---- --dump-ir=plan ------------------------------------------------------- */
+
+static void dump_syms(FILE *f, const char *what, IrSym **v, int n)
+{
+  fprintf(f, "    %s:", what);
+  for (int i = 0; i < n; i++)
+    fprintf(f, " %s", v[i]->name);
+  fputc('\n', f);
+}
+
+static void dump_region_plan(const Program *p, const IrRegion *g, FILE *f)
+{
+  static const char *const axis[] = { "x", "y", "z" };
+  const RegionPlan *plan = g->analysis;
+  fprintf(f, "  plan of region %s\n", g->name);
+  for (int i = 0; i < plan->narrays; i++) {
+    char box[512];
+    an_box_text(plan->arrays[i].sym, plan->arrays[i].box_lo, plan->arrays[i].box_hi, p->lang, box,
+                sizeof box);
+    fprintf(f, "    array %s(%s)%s%s%s\n", dir_clause_name(plan->arrays[i].clause), box,
+            plan->arrays[i].user_clause ? " user" : " inferred", plan->arrays[i].read ? " read" : "",
+            plan->arrays[i].written ? " written" : "");
+  }
+  dump_syms(f, "inputs", plan->inputs, plan->ninputs);
+  dump_syms(f, "privates", plan->privates, plan->nprivates);
+  for (int k = 0; k < plan->nkernels; k++) {
+    const KernelPlan *kp = &plan->kernels[k];
+    fprintf(f, "    kernel %s block [%d,%d,%d]:", kp->name, kp->block[0], kp->block[1], kp->block[2]);
+    for (int i = 0; i < kp->nmapped; i++)
+      fprintf(f, " %s->%s", kp->mapped[i]->u.loop.iv->name, axis[kp->axis[i]]);
+    fputc('\n', f);
+    DepGraph dg = { .nvariant = plan->nprivates, .variant = plan->privates };
+    IrStmt *nest = kp->nest;
+    IrStmtList one = { 1, 1, &nest };
+    dep_build(&one, &dg);
+    dep_dump(&dg, f);
+    dep_free(&dg);
+  }
+}
+
+void xf_dump_plan(const Program *p, void *file)
+{
+  ir_dump_program(p, file);
+  for (int r = 0; r < p->nroutines; r++)
+    for (int i = 0; i < p->routines[r]->nregions; i++)
+      if (p->routines[r]->regions[i]->analysis)
+        dump_region_plan(p, p->routines[r]->regions[i], file);
 }

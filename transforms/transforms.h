@@ -17,4 +17,7 @@
 
 bool xf_plan_program(Program *p);
 
+/* --dump-ir=plan: the IR, then per region its plan and dependence graph. */
+void xf_dump_plan(const Program *p, void *file);
+
 #endif

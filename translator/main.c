@@ -149,7 +149,10 @@ static bool has_directives(const Source *src) {
 
 static void dump(const Options *o, DumpPass after, const Program *p) {
   if (o->dump_ir != after) return;
-  ir_dump_program(p, stdout);
+  if (after == DUMP_PARSE)
+    ir_dump_program(p, stdout);
+  else
+    xf_dump_plan(p, stdout);
   fflush(stdout);
 }
 
