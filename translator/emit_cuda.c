@@ -685,7 +685,7 @@ static void emit_data(Emit *e, IrRoutine *r, IrHostDirective *h)
   emit_host_function(e, begin, r, h->first_line);
   emit_items_calls(e, items, n, "s2s_data_begin", true);
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
-  emit_host_function(e, end, r, h->first_line);
+  emit_host_function(e, end, r, h->partner ? h->partner->first_line : h->stmt_last_line);
   for (int i = n - 1; i >= 0; i--) {
     emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
     out(e, "  s2s_data_end(&s2s_region, %d, &s2s_%s, %s);\n", items[i].line, items[i].sym->name,
