@@ -22,6 +22,7 @@
 #include "affine.h"
 #include "plan.h"
 #include "report.h"
+#include "column.h"
 #include "transforms.h"
 
 typedef struct MapCtx {
@@ -47,100 +48,6 @@ static void report(const MapCtx *m, ReportKind kind, Loc loc, const char *fmt, c
 }
 
 /* ---- scalars: privatizable? ----------------------------------------------- */
-
-typedef struct DefSet {
-  int n;
-  IrSym *v[64];
-} DefSet;
-
-static bool defined(const DefSet *d, const IrSym *s)
-{
-  for (int i = 0; i < d->n; i++)
-    if (d->v[i] == s)
-      return true;
-  return false;
-}
-
-static void define(DefSet *d, IrSym *s)
-{
-  if (!defined(d, s) && d->n < 64)
-    d->v[d->n++] = s;
-}
-
-typedef struct Exposed {
-  const RegionPlan *plan;
-  const DefSet *defs;
-  IrExpr *first;       /* first read of a private before its assignment */
-} Exposed;
-
-static bool is_private(const RegionPlan *p, const IrSym *s)
-{
-  for (int i = 0; i < p->nprivates; i++)
-    if (p->privates[i] == s)
-      return true;
-  return false;
-}
-
-static void exposed_visit(IrExpr *e, IrStmt *in, void *ctx)
-{
-  Exposed *x = ctx;
-  (void)in;
-  if (!x->first && e->kind == IR_E_VAR && is_private(x->plan, e->u.var) && !defined(x->defs, e->u.var))
-    x->first = e;
-}
-
-static IrExpr *exposed_in(const RegionPlan *p, const DefSet *d, IrExpr *e)
-{
-  Exposed x = { p, d, NULL };
-  ir_walk_expr(e, NULL, exposed_visit, &x);
-  return x.first;
-}
-
-/* Walk l in order; return the first read of a private scalar that may
- * happen before the thread assigned it. */
-static IrExpr *first_exposed(const RegionPlan *p, IrStmtList *l, DefSet *d)
-{
-  IrExpr *bad;
-  for (int i = 0; i < l->n; i++) {
-    IrStmt *s = l->v[i];
-    switch (s->kind) {
-    case IR_S_ASSIGN:
-      if ((bad = exposed_in(p, d, s->u.assign.rhs)))
-        return bad;
-      if (s->u.assign.lhs->kind == IR_E_VAR)
-        define(d, s->u.assign.lhs->u.var);
-      else if ((bad = exposed_in(p, d, s->u.assign.lhs)))
-        return bad;
-      break;
-    case IR_S_DO: {
-      if ((bad = exposed_in(p, d, s->u.loop.lo)) || (bad = exposed_in(p, d, s->u.loop.hi)))
-        return bad;
-      DefSet inner = *d;
-      define(&inner, s->u.loop.iv);
-      if ((bad = first_exposed(p, &s->u.loop.body, &inner)))
-        return bad;
-      define(d, s->u.loop.iv);
-      break;
-    }
-    case IR_S_IF: {
-      if ((bad = exposed_in(p, d, s->u.cond.test)))
-        return bad;
-      DefSet t = *d, e = *d;
-      if ((bad = first_exposed(p, &s->u.cond.then, &t)) ||
-          (bad = first_exposed(p, &s->u.cond.els, &e)))
-        return bad;
-      for (int k = 0; k < t.n; k++)
-        if (defined(&e, t.v[k]))
-          define(d, t.v[k]);
-      break;
-    }
-    case IR_S_CYCLE:
-    case IR_S_EXIT:
-      break;
-    }
-  }
-  return NULL;
-}
 
 /* Is `name` used in the routine's host text after line `after`?  A use
  * that is an assignment (`name =`) or a DO variable (`do name =`) redefines
@@ -302,7 +209,21 @@ static void refuse_loop(MapCtx *m, const IrStmt *loop, const DepGraph *dg, const
 
 /* The scalars of the private(list) clauses of `adv`, checked: unknown
  * names and arrays (array privatization is not implemented) are errors. */
-static bool private_list(MapCtx *m, const Directive *adv, DefSet *defs)
+typedef struct SymList {
+  int n;
+  IrSym *v[64];
+} SymList;
+
+static void add_unique(SymList *l, IrSym *s)
+{
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == s)
+      return;
+  if (l->n < 64)
+    l->v[l->n++] = s;
+}
+
+static bool private_list(MapCtx *m, const Directive *adv, SymList *defs)
 {
   for (int c = 0; adv && c < adv->nclauses; c++) {
     const DirClause *cl = &adv->clauses[c];
@@ -320,7 +241,7 @@ static bool private_list(MapCtx *m, const Directive *adv, DefSet *defs)
         return false;
       }
       if (defs)
-        define(defs, s);
+        add_unique(defs, s);
     }
   }
   return true;
@@ -329,16 +250,17 @@ static bool private_list(MapCtx *m, const Directive *adv, DefSet *defs)
 /* private(list) on a mapped loop: the user's word that each iteration
  * assigns these scalars before using them (their value at the start of an
  * iteration is undefined, as in OpenACC), so they count as assigned. */
-static void user_privates(MapCtx *m, const KernelPlan *k, DefSet *defs)
+static void user_privates(MapCtx *m, const KernelPlan *k, SymList *defs)
 {
   for (int i = 0; i < k->nmapped; i++)
     private_list(m, k->mapped[i]->u.loop.advice, defs);
 }
 
+/* Does `loop` run spread over the grid (itself, or fused into a column)? */
 static bool is_mapped_loop(const KernelPlan *k, const IrStmt *loop)
 {
   for (int i = 0; i < k->nmapped; i++)
-    if (k->mapped[i] == loop)
+    if (k->mapped[i] == loop || k->mapped[i]->u.loop.iv == loop->u.loop.iv)
       return true;
   return false;
 }
@@ -364,15 +286,13 @@ static void check_unused_advice(MapCtx *m, const KernelPlan *k, const IrStmtList
   }
 }
 
-static bool map_nest(MapCtx *m, IrStmt *nest, int index, int count)
+static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
 {
   RegionPlan *p = m->plan;
   DepGraph dg = { .nvariant = p->nprivates, .variant = p->privates };
   IrStmtList one = { 1, 1, (IrStmt *[]){ nest } };
   dep_build(&one, &dg);
-  KernelPlan *k = &p->kernels[index];
   k->nest = nest;
-  k->name = count == 1 ? m->region->name : ir_printf("%s_k%d", m->region->name, index + 1);
   IrStmt *loop = nest;
   bool ok = true;
   while (loop && k->nmapped < 3) {
@@ -413,12 +333,12 @@ static bool map_nest(MapCtx *m, IrStmt *nest, int index, int count)
             "loop to map to the GPU", nest->u.loop.iv->name);
     ok = false;
   }
-  DefSet defs = { 0 };
+  SymList defs = { 0 };
   for (int i = 0; i < k->nmapped; i++)
-    define(&defs, k->mapped[i]->u.loop.iv);
+    add_unique(&defs, k->mapped[i]->u.loop.iv);
   if (ok) {
     user_privates(m, k, &defs);
-    IrExpr *bad = first_exposed(p, k->body, &defs);
+    IrExpr *bad = xf_first_exposed(k->body, p->privates, p->nprivates, defs.v, defs.n);
     if (bad) {
       diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "scalar '%s' may be read "
               "before it is assigned in the same iteration: a loop carried dependence that "
@@ -470,6 +390,272 @@ static bool check_c_aliasing(MapCtx *m)
   return true;
 }
 
+/* ---- kernels of a region ------------------------------------------------------ */
+
+/* A run of consecutive statements that becomes one kernel, with the loop
+ * indices that can be spread over the grid for it. */
+typedef struct Group {
+  IrStmtList stmts;
+  int nc;
+  IrSym *c[3];
+  bool loops;            /* has at least one loop */
+} Group;
+
+static ColumnCtx column_ctx(const MapCtx *m)
+{
+  ColumnCtx cx = { m->prog->file, routine_of(m), m->plan->privates, m->plan->nprivates };
+  return cx;
+}
+
+static bool has_loops(const IrStmtList *l)
+{
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i]->kind == IR_S_DO ||
+        (l->v[i]->kind == IR_S_IF && (has_loops(&l->v[i]->u.cond.then) || has_loops(&l->v[i]->u.cond.els))))
+      return true;
+  return false;
+}
+
+static void group_eval(const MapCtx *m, Group *g)
+{
+  ColumnCtx cx = column_ctx(m);
+  g->loops = has_loops(&g->stmts);
+  g->nc = g->loops ? column_indices(&cx, &g->stmts, g->c) : 0;
+}
+
+/* An array element assigned outside every loop: no column owns it. */
+static bool writes_array(const IrStmt *s)
+{
+  if (s->kind == IR_S_ASSIGN)
+    return s->u.assign.lhs->kind == IR_E_ELEM;
+  if (s->kind != IR_S_IF)
+    return false;
+  for (int i = 0; i < s->u.cond.then.n; i++)
+    if (writes_array(s->u.cond.then.v[i]))
+      return true;
+  for (int i = 0; i < s->u.cond.els.n; i++)
+    if (writes_array(s->u.cond.els.v[i]))
+      return true;
+  return false;
+}
+
+static Group group_of(const MapCtx *m, IrStmtList *base, IrStmt *extra)
+{
+  Group g = { { 0, 0, NULL }, 0, { NULL }, false };
+  for (int i = 0; base && i < base->n; i++)
+    ir_list_push(&g.stmts, base->v[i]);
+  if (extra)
+    ir_list_push(&g.stmts, extra);
+  group_eval(m, &g);
+  return g;
+}
+
+/* Would a kernel boundary before `next` lose a scalar that `next` reads
+ * before assigning it (each kernel's threads have their own scalars)? */
+static bool scalar_flows_into(const MapCtx *m, IrStmt *next)
+{
+  IrStmtList one = { 1, 1, &next };
+  return xf_first_exposed(&one, m->plan->privates, m->plan->nprivates, NULL, 0) != NULL;
+}
+
+/* Split l into groups greedily: a statement joins the current group unless
+ * that would leave fewer loop indices to spread over the grid than either
+ * part has alone.  Statements without loops always join. */
+static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
+{
+  Group *groups = NULL;
+  int n = 0;
+  Group cur = { { 0, 0, NULL }, 0, { NULL }, false };
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    Group alone = group_of(m, NULL, s);
+    Group merged = group_of(m, &cur.stmts, s);
+    bool lone = !alone.loops && writes_array(s);
+    bool join = !cur.stmts.n || (!alone.loops && !lone) || (!cur.loops && !writes_array(cur.stmts.v[0])) ||
+                scalar_flows_into(m, s) || merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc);
+    if (join) {
+      cur = merged;
+      continue;
+    }
+    IR_PUSH(groups, n, cur);
+    cur = alone;
+  }
+  if (cur.stmts.n)
+    IR_PUSH(groups, n, cur);
+  *out = groups;
+  return n;
+}
+
+static IrStmt *wrap_loop(const IrStmt *loop, IrStmtList *body)
+{
+  IrStmt *w = ir_stmt(IR_S_DO, loop->loc);
+  w->u.loop = loop->u.loop;
+  w->u.loop.body = *body;
+  return w;
+}
+
+/* A group that is one loop over a column index v whose body splits into
+ * parts with more parallelism: distribute the loop over the parts (legal:
+ * no dependence links two iterations of v, and no scalar flows between
+ * the parts).  Returns the number of groups written to *out (1: no change). */
+static int distribute(const MapCtx *m, Group *g, Group **out)
+{
+  *out = g;
+  if (g->stmts.n != 1 || g->stmts.v[0]->kind != IR_S_DO)
+    return 1;
+  IrStmt *loop = g->stmts.v[0];
+  bool is_column = false;
+  for (int i = 0; i < g->nc; i++)
+    is_column |= g->c[i] == loop->u.loop.iv;
+  if (!is_column || loop->u.loop.body.n < 2)
+    return 1;
+  Group *parts;
+  int n = split_groups(m, &loop->u.loop.body, &parts);
+  if (n < 2)
+    return 1;
+  Group *wrapped = NULL;
+  int nw = 0;
+  for (int i = 0; i < n; i++) {
+    Group w = group_of(m, NULL, wrap_loop(loop, &parts[i].stmts));
+    IR_PUSH(wrapped, nw, w);
+  }
+  *out = wrapped;
+  return nw;
+}
+
+/* Stride-1 choice and axes for the column indices of a group. */
+static int pick_x(const MapCtx *m, const Group *g)
+{
+  DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
+  dep_build((IrStmtList *)&g->stmts, &dg);
+  int best = g->nc - 1, best_n = -1;
+  for (int i = g->nc - 1; i >= 0; i--) {
+    int n = stride1_refs(&dg, g->c[i]);
+    if (n > best_n) {
+      best = i;
+      best_n = n;
+    }
+  }
+  dep_free(&dg);
+  return best;
+}
+
+/* Say why the loops left sequential in each thread could not be spread. */
+static void report_sequential(const MapCtx *m, Group *g)
+{
+  ColumnCtx cx = column_ctx(m);
+  DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
+  dep_build(&g->stmts, &dg);
+  IrSym *seen[DEP_MAX_DEPTH];
+  int nseen = 0;
+  /* loops of the group, in order */
+  IrStmt *stack[64];
+  int sp = 0;
+  for (int i = g->stmts.n - 1; i >= 0 && sp < 64; i--)
+    stack[sp++] = g->stmts.v[i];
+  while (sp) {
+    IrStmt *s = stack[--sp];
+    if (s->kind == IR_S_IF) {
+      for (int i = s->u.cond.els.n - 1; i >= 0 && sp < 64; i--)
+        stack[sp++] = s->u.cond.els.v[i];
+      for (int i = s->u.cond.then.n - 1; i >= 0 && sp < 64; i--)
+        stack[sp++] = s->u.cond.then.v[i];
+    }
+    if (s->kind != IR_S_DO)
+      continue;
+    for (int i = s->u.loop.body.n - 1; i >= 0 && sp < 64; i--)
+      stack[sp++] = s->u.loop.body.v[i];
+    IrSym *iv = s->u.loop.iv;
+    bool known = false;
+    for (int i = 0; i < nseen; i++)
+      known |= seen[i] == iv;
+    for (int i = 0; i < g->nc; i++)
+      known |= g->c[i] == iv;
+    if (known || nseen == DEP_MAX_DEPTH)
+      continue;
+    seen[nseen++] = iv;
+    const char *why = "";
+    Loc where = s->loc;
+    column_index(&cx, &g->stmts, &dg, iv, &why, &where);
+    const Dep *d = blocking_dep(&dg, s);
+    Loc at = { m->prog->file, diag_user_line(s->loc), 0 };
+    if (d) {
+      char text[300];
+      dep_describe(&dg, d, text, sizeof text);
+      why = ir_printf("loop carried dependence of %s at line %d", text,
+                      diag_user_line(dg.acc[d->dst].stmt->loc));
+      report_add(REPORT_NOTE, routine_of(m), at, "Loop carried dependence of %s keeps loop '%s' "
+                 "sequential in each thread", text, iv->name);
+    } else {
+      why = ir_printf("%s (line %d)", why, diag_user_line(where));
+      report_add(REPORT_NOTE, routine_of(m), at, "Loop '%s' runs sequentially in each thread: %s",
+                 iv->name, why);
+    }
+    if (s->u.loop.advice && s->u.loop.advice->parallel)
+      diag_at(DIAG_ERROR, s->loc, 1, "loop '%s' is marked parallel but cannot run in parallel: %s",
+              iv->name, why);
+  }
+  dep_free(&dg);
+}
+
+/* One kernel whose threads are the columns of g: synthetic loops over the
+ * column ranges, mapped to the grid, around the columnized statements. */
+static bool column_kernel(MapCtx *m, Group *g, KernelPlan *k)
+{
+  ColumnCtx cx = column_ctx(m);
+  ColumnRange r[3];
+  IrStmt *first[3];
+  for (int i = 0; i < g->nc; i++) {
+    r[i].iv = g->c[i];
+    first[i] = column_range(&g->stmts, &r[i]);
+  }
+  IrStmtList body = { 0, 0, NULL };
+  columnize(r, g->nc, &g->stmts, &body);
+  int x = pick_x(m, g);
+  /* loops: outermost first; x innermost, then in the order found */
+  int order[3], no = 0;
+  for (int i = 0; i < g->nc; i++)
+    if (i != x)
+      order[no++] = i;
+  order[no++] = x;
+  IrStmt *outer = NULL, *inner = NULL;
+  for (int i = 0; i < no; i++) {
+    int c = order[i];
+    IrStmt *l = ir_stmt(IR_S_DO, first[c]->loc);
+    l->u.loop.iv = r[c].iv;
+    l->u.loop.lo = r[c].lo;
+    l->u.loop.hi = r[c].hi;
+    l->u.loop.advice = first[c]->u.loop.advice;
+    if (inner)
+      ir_list_push(&inner->u.loop.body, l);
+    else
+      outer = l;
+    inner = l;
+    k->mapped[k->nmapped++] = l;
+  }
+  inner->u.loop.body = body;
+  k->nest = outer;
+  k->body = &inner->u.loop.body;
+  column_report(&cx, &g->stmts, g->c, g->nc);
+  for (int i = 0; i < g->nc; i++)
+    report_add(REPORT_INFO, routine_of(m), (Loc){ m->prog->file, diag_user_line(first[i]->loc), 0 },
+               "Loop is parallelizable%s", "");
+  report_sequential(m, g);
+  DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
+  dep_build(&g->stmts, &dg);
+  assign_axes(k, &dg);
+  dep_free(&dg);
+  int threads = k->block[0] * k->block[1] * k->block[2];
+  if (threads > 1024) {
+    diag_at(DIAG_ERROR, outer->loc, 1, "the vector lengths ask for %d threads per block; CUDA "
+            "allows at most 1024", threads);
+    return false;
+  }
+  check_unused_advice(m, k, &g->stmts);
+  report_kernel(m, k);
+  return diag_error_count() == 0;
+}
+
 static bool plan_region(MapCtx *m)
 {
   IrRegion *g = m->region;
@@ -478,17 +664,44 @@ static bool plan_region(MapCtx *m)
   m->plan = p;
   if (!an_region_accesses(g, m->prog->lang, p))
     return false;
-  for (int i = 0; i < g->body.n; i++)
-    if (g->body.v[i]->kind != IR_S_DO) {
-      diag_at(DIAG_ERROR, g->body.v[i]->loc, 1, "this statement is outside the region's loops; "
-              "until loop restructuring lands, a region must consist of loop nests only");
-      return false;
+  if (!check_private_scalars(m) || !check_c_aliasing(m))
+    return false;
+  Group *top;
+  int ntop = split_groups(m, &g->body, &top);
+  Group *groups = NULL;
+  int n = 0;
+  for (int i = 0; i < ntop; i++) {
+    Group *parts;
+    int np = distribute(m, &top[i], &parts);
+    for (int k = 0; k < np; k++)
+      IR_PUSH(groups, n, parts[k]);
+  }
+  if (n > 1)
+    report_add(REPORT_INFO, routine_of(m), user_loc(m, g->first_line), "Region split into %d "
+               "kernels: a kernel ends where continuing it would leave fewer loops to run in "
+               "parallel (a column reads what a neighbouring column wrote)", n);
+  p->nkernels = n;
+  p->kernels = ir_alloc(sizeof *p->kernels * (size_t)n);
+  bool ok = true;
+  for (int i = 0; ok && i < n; i++) {
+    KernelPlan *k = &p->kernels[i];
+    k->name = n == 1 ? g->name : ir_printf("%s_k%d", g->name, i + 1);
+    if (!groups[i].loops) {
+      diag_at(DIAG_ERROR, groups[i].stmts.v[0]->loc, 1, "this statement assigns an array element "
+              "outside every loop of the region, which no GPU thread owns; move it out of the "
+              "region (a single-thread kernel for it is not implemented yet)");
+      ok = false;
+    } else if (groups[i].nc)
+      ok = column_kernel(m, &groups[i], k);
+    else if (groups[i].stmts.n == 1 && groups[i].stmts.v[0]->kind == IR_S_DO)
+      ok = map_nest(m, groups[i].stmts.v[0], k);
+    else {
+      diag_at(DIAG_ERROR, groups[i].stmts.v[0]->loc, 1, "no loop of these statements can run in "
+              "parallel without changing the results; see the notes for each loop");
+      report_sequential(m, &groups[i]);
+      ok = false;
     }
-  p->nkernels = g->body.n;
-  p->kernels = ir_alloc(sizeof *p->kernels * (size_t)p->nkernels);
-  bool ok = check_private_scalars(m) && check_c_aliasing(m);
-  for (int i = 0; ok && i < g->body.n; i++)
-    ok = map_nest(m, g->body.v[i], i, g->body.n);
+  }
   return ok;
 }
 

@@ -147,7 +147,7 @@ extern "C" void s2s_relax_d1_begin(float *u, const int *s2s_p_s2s_lb1_u, const i
 
 extern "C" void s2s_relax_d1_end(float *u, const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u, const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u, float *v, const int *s2s_p_s2s_lb1_v, const int *s2s_p_s2s_ub1_v, const int *s2s_p_s2s_lb2_v, const int *s2s_p_s2s_ub2_v)
 {
-  static S2sRegion s2s_region = S2S_REGION("relax_d1_end", "relax", "in.f90", 11);
+  static S2sRegion s2s_region = S2S_REGION("relax_d1_end", "relax", "in.f90", 30);
   const int s2s_lb1_u = *s2s_p_s2s_lb1_u;
   const int s2s_ub1_u = *s2s_p_s2s_ub1_u;
   const int s2s_lb2_u = *s2s_p_s2s_lb2_u;

@@ -1,0 +1,655 @@
+/* column.c — restructure a region into one kernel per column.
+ *
+ * Weather codes write their loops for CPUs: `do k / do i` nests, often
+ * several in a row inside a j loop, k loops that carry recurrences, scalar
+ * statements between the nests.  On a GPU we want one thread per column
+ * (i, j) that runs the column's part of every nest in the original order:
+ * the i and j loops moved outermost (interchange) and fused into one.
+ *
+ * The transform rests on one fact.  Let C be a set of loop indices such
+ * that no dependence of the statements connects two different values of
+ * an index in C (two different columns).  Then running, for each column,
+ * the statement instances of that column in their original order, all
+ * columns in parallel, gives the original results: every dependence links
+ * two instances of one column, whose relative order is kept.
+ *
+ * column_index() decides whether one loop index v can be in C:
+ *   - every loop over v has region-invariant bounds and unit step, and no
+ *     loop over v lies inside another;
+ *   - every reference to an array the statements write is inside a loop
+ *     over v and has v itself (coefficient 1, offset 0) as its subscript in
+ *     one dimension, the same dimension for all references to that array:
+ *     then two columns never touch the same element;
+ *   - a scalar assigned inside a loop over v is assigned before it is read
+ *     in each iteration and not read outside that loop (each column has its
+ *     own copy); v itself is not used outside its loops;
+ *   - no CYCLE or EXIT leaves a loop over v.
+ * Statements outside the loops over v then only assign scalars, and every
+ * column runs them (redundantly, with the same values).  A user's
+ * `independent` on the loops over v stands in for the array condition.
+ *
+ * columnize() builds the thread body: each loop over an index in C is
+ * replaced by its body, guarded by its bounds when they differ from the
+ * column range.  The loops left (k loops) keep their order and direction.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "affine.h"
+#include "column.h"
+#include "report.h"
+
+/* ---- scalars: assigned before read? ------------------------------------------ */
+
+typedef struct DefSet {
+  int n;
+  IrSym *v[128];
+} DefSet;
+
+static bool defined(const DefSet *d, const IrSym *s)
+{
+  for (int i = 0; i < d->n; i++)
+    if (d->v[i] == s)
+      return true;
+  return false;
+}
+
+static void define(DefSet *d, IrSym *s)
+{
+  if (!defined(d, s) && d->n < 128)
+    d->v[d->n++] = s;
+}
+
+typedef struct Exposed {
+  IrSym *const *vars;
+  int nvars;
+  const DefSet *defs;
+  IrExpr *first;
+} Exposed;
+
+static void exposed_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  Exposed *x = ctx;
+  (void)in;
+  if (x->first || e->kind != IR_E_VAR || defined(x->defs, e->u.var))
+    return;
+  for (int i = 0; i < x->nvars; i++)
+    if (x->vars[i] == e->u.var)
+      x->first = e;
+}
+
+static IrExpr *exposed_in(IrSym *const *vars, int nvars, const DefSet *d, IrExpr *e)
+{
+  Exposed x = { vars, nvars, d, NULL };
+  ir_walk_expr(e, NULL, exposed_visit, &x);
+  return x.first;
+}
+
+/* Walk l in order with d the scalars surely assigned so far. */
+static IrExpr *exposed_list(IrSym *const *vars, int nvars, IrStmtList *l, DefSet *d)
+{
+  IrExpr *bad;
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    switch (s->kind) {
+    case IR_S_ASSIGN:
+      if ((bad = exposed_in(vars, nvars, d, s->u.assign.rhs)))
+        return bad;
+      if (s->u.assign.lhs->kind == IR_E_VAR)
+        define(d, s->u.assign.lhs->u.var);
+      else if ((bad = exposed_in(vars, nvars, d, s->u.assign.lhs)))
+        return bad;
+      break;
+    case IR_S_DO: {
+      if ((bad = exposed_in(vars, nvars, d, s->u.loop.lo)) ||
+          (bad = exposed_in(vars, nvars, d, s->u.loop.hi)))
+        return bad;
+      DefSet inner = *d;   /* the body may run zero times: its assignments do not count after */
+      define(&inner, s->u.loop.iv);
+      if ((bad = exposed_list(vars, nvars, &s->u.loop.body, &inner)))
+        return bad;
+      define(d, s->u.loop.iv);
+      break;
+    }
+    case IR_S_IF: {
+      if ((bad = exposed_in(vars, nvars, d, s->u.cond.test)))
+        return bad;
+      DefSet t = *d, e = *d;
+      if ((bad = exposed_list(vars, nvars, &s->u.cond.then, &t)) ||
+          (bad = exposed_list(vars, nvars, &s->u.cond.els, &e)))
+        return bad;
+      for (int k = 0; k < t.n; k++)
+        if (defined(&e, t.v[k]))
+          define(d, t.v[k]);
+      break;
+    }
+    case IR_S_CYCLE:
+    case IR_S_EXIT:
+      break;
+    }
+  }
+  return NULL;
+}
+
+IrExpr *xf_first_exposed(IrStmtList *l, IrSym *const *vars, int nvars, IrSym *const *assigned,
+                         int nassigned)
+{
+  DefSet d = { 0 };
+  for (int i = 0; i < nassigned; i++)
+    define(&d, assigned[i]);
+  return exposed_list(vars, nvars, l, &d);
+}
+
+/* ---- small walks ----------------------------------------------------------- */
+
+typedef void (*LoopVisit)(IrStmt *loop, IrStmt *outer_same, void *ctx);
+
+/* Call fn for every loop in l; outer_same is the nearest enclosing loop
+ * over the same index, if any. */
+static void walk_loops(IrStmtList *l, IrStmt **stack, int depth, LoopVisit fn, void *ctx)
+{
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    if (s->kind == IR_S_IF) {
+      walk_loops(&s->u.cond.then, stack, depth, fn, ctx);
+      walk_loops(&s->u.cond.els, stack, depth, fn, ctx);
+    }
+    if (s->kind != IR_S_DO)
+      continue;
+    IrStmt *same = NULL;
+    for (int d = 0; d < depth; d++)
+      if (stack[d]->u.loop.iv == s->u.loop.iv)
+        same = stack[d];
+    fn(s, same, ctx);
+    if (depth < DEP_MAX_DEPTH) {
+      stack[depth] = s;
+      walk_loops(&s->u.loop.body, stack, depth + 1, fn, ctx);
+    }
+  }
+}
+
+typedef struct IvSet {
+  int n;
+  IrSym *v[DEP_MAX_DEPTH];
+} IvSet;
+
+static void collect_iv(IrStmt *loop, IrStmt *same, void *ctx)
+{
+  IvSet *set = ctx;
+  (void)same;
+  for (int i = 0; i < set->n; i++)
+    if (set->v[i] == loop->u.loop.iv)
+      return;
+  if (set->n < DEP_MAX_DEPTH)
+    set->v[set->n++] = loop->u.loop.iv;
+}
+
+static bool in_list(IrSym *const *v, int n, const IrSym *s)
+{
+  for (int i = 0; i < n; i++)
+    if (v[i] == s)
+      return true;
+  return false;
+}
+
+/* ---- the conditions on one index --------------------------------------------- */
+
+typedef struct Check {
+  const ColumnCtx *cx;
+  IrSym *v;
+  IrStmtList *stmts;
+  bool ok;
+  const char *why;           /* first reason v is not a column index */
+  Loc where;
+  bool all_independent;      /* every loop over v asserted `independent` */
+  int nloops;
+} Check;
+
+static void fail(Check *c, Loc where, const char *why)
+{
+  if (!c->ok)
+    return;
+  c->ok = false;
+  c->why = why;
+  c->where = where;
+}
+
+typedef struct Mention { IrSym *const *v; int n; bool found; } Mention;
+
+static void mention_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  Mention *m = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR && in_list(m->v, m->n, e->u.var))
+    m->found = true;
+}
+
+/* Does e mention a scalar assigned in the region (loop indices included)? */
+static bool variant(const ColumnCtx *cx, IrExpr *e)
+{
+  Mention m = { cx->written, cx->nwritten, false };
+  ir_walk_expr(e, NULL, mention_visit, &m);
+  return m.found;
+}
+
+static void check_loop(IrStmt *loop, IrStmt *same, void *ctx)
+{
+  Check *c = ctx;
+  if (loop->u.loop.iv != c->v)
+    return;
+  c->nloops++;
+  long step = 1;
+  Directive *adv = loop->u.loop.advice;
+  c->all_independent &= adv && adv->independent;
+  if (same)
+    fail(c, loop->loc, "a loop over it is nested inside another loop over it");
+  else if (adv && adv->seq)
+    fail(c, loop->loc, "the user asked for it to stay sequential (seq)");
+  else if (loop->u.loop.step && (!ir_eval_const(loop->u.loop.step, &step) || (step != 1 && step != -1)))
+    fail(c, loop->loc, "a loop over it has a step other than 1 or -1");
+  else if (variant(c->cx, loop->u.loop.lo) || variant(c->cx, loop->u.loop.hi))
+    fail(c, loop->loc, "the bounds of a loop over it change inside the region");
+}
+
+/* Is `a` (an access of a written array) inside a loop over v, with v as
+ * its subscript in dimension *dim (-1: not fixed yet)? */
+static bool column_access(const Access *a, const IrSym *v, int *dim)
+{
+  bool inside = false;
+  for (int l = 0; l < a->nloops; l++)
+    inside |= a->loops[l]->u.loop.iv == v;
+  if (!inside)
+    return false;
+  for (int d = 0; d < a->ref->u.elem.n; d++) {
+    Affine f;
+    if (!aff_build(a->ref->u.elem.sub[d], &f) || f.n != 1 || f.c != 0 || f.t[0].var != v ||
+        f.t[0].coef != 1 || f.t[0].scale)
+      continue;
+    if (*dim < 0 || *dim == d) {
+      *dim = d;
+      return true;
+    }
+  }
+  return false;
+}
+
+static void check_arrays(Check *c, const DepGraph *g)
+{
+  for (int i = 0; i < g->nacc && c->ok; i++) {
+    IrSym *arr = g->acc[i].ref->u.elem.sym;
+    bool written = false;
+    for (int k = 0; k < g->nacc; k++)
+      written |= g->acc[k].write && g->acc[k].ref->u.elem.sym == arr;
+    if (!written)
+      continue;
+    int dim = -1;
+    for (int k = 0; k < g->nacc && c->ok; k++)
+      if (g->acc[k].ref->u.elem.sym == arr && !column_access(&g->acc[k], c->v, &dim))
+        fail(c, g->acc[k].ref->loc, ir_printf("'%s' is written in the region and this reference "
+             "does not stay in the column of its '%s' (it needs '%s' as a subscript, the same in "
+             "every reference)", arr->name, c->v->name, c->v->name));
+  }
+}
+
+static bool assigns(const IrStmtList *l, const IrSym *s)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *t = l->v[i];
+    if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR && t->u.assign.lhs->u.var == s)
+      return true;
+    if (t->kind == IR_S_DO && (t->u.loop.iv == s || assigns(&t->u.loop.body, s)))
+      return true;
+    if (t->kind == IR_S_IF && (assigns(&t->u.cond.then, s) || assigns(&t->u.cond.els, s)))
+      return true;
+  }
+  return false;
+}
+
+/* Where a scalar may be read: inside the loops over v that assign it (its
+ * "homes", where each column has its own copy), nowhere else. */
+typedef struct ScalarUse {
+  Check *c;
+  IrSym *s;
+  Loc where;            /* first read outside the homes */
+  bool found;
+  IrExpr *exposed;      /* first read in a home before the home assigns it */
+} ScalarUse;
+
+static void outside_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  ScalarUse *u = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR && e->u.var == u->s && !u->found) {
+    u->found = true;
+    u->where = e->loc;
+  }
+}
+
+static void scan_uses(IrStmtList *l, ScalarUse *u)
+{
+  for (int i = 0; i < l->n && !u->found && !u->exposed; i++) {
+    IrStmt *t = l->v[i];
+    switch (t->kind) {
+    case IR_S_ASSIGN:
+      ir_walk_expr(t->u.assign.rhs, t, outside_visit, u);
+      if (t->u.assign.lhs->kind == IR_E_ELEM)
+        ir_walk_expr(t->u.assign.lhs, t, outside_visit, u);
+      break;
+    case IR_S_DO:
+      if (t->u.loop.iv == u->c->v && (u->s == u->c->v || assigns(&t->u.loop.body, u->s))) {
+        /* a home: each iteration must assign s before reading it */
+        if (u->s != u->c->v) {
+          IrSym *vars[1] = { u->s };
+          IrSym *known[1] = { u->c->v };
+          u->exposed = xf_first_exposed(&t->u.loop.body, vars, 1, known, 1);
+        }
+        break;
+      }
+      ir_walk_expr(t->u.loop.lo, t, outside_visit, u);
+      ir_walk_expr(t->u.loop.hi, t, outside_visit, u);
+      scan_uses(&t->u.loop.body, u);
+      break;
+    case IR_S_IF:
+      ir_walk_expr(t->u.cond.test, t, outside_visit, u);
+      scan_uses(&t->u.cond.then, u);
+      scan_uses(&t->u.cond.els, u);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+/* Is scalar s assigned inside some loop over v? */
+static bool assigned_in_v_loop(const IrStmtList *l, const IrSym *v, const IrSym *s)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *t = l->v[i];
+    if (t->kind == IR_S_DO && t->u.loop.iv == v && assigns(&t->u.loop.body, s))
+      return true;
+    if (t->kind == IR_S_DO && assigned_in_v_loop(&t->u.loop.body, v, s))
+      return true;
+    if (t->kind == IR_S_IF &&
+        (assigned_in_v_loop(&t->u.cond.then, v, s) || assigned_in_v_loop(&t->u.cond.els, v, s)))
+      return true;
+  }
+  return false;
+}
+
+static void check_scalars(Check *c)
+{
+  const ColumnCtx *cx = c->cx;
+  for (int i = 0; i < cx->nwritten && c->ok; i++) {
+    IrSym *s = cx->written[i];
+    if (s != c->v && !assigned_in_v_loop(c->stmts, c->v, s))
+      continue;                     /* assigned outside loops over v only: same in every column */
+    ScalarUse u = { c, s, { 0, 0, 0 }, false, NULL };
+    scan_uses(c->stmts, &u);
+    if (u.found && s == c->v)
+      fail(c, u.where, "its value is used outside the loops over it");
+    else if (u.found)
+      fail(c, u.where, ir_printf("scalar '%s' is assigned inside a loop over '%s' and read "
+           "outside it, so it would carry a value from one column to another", s->name,
+           c->v->name));
+    else if (u.exposed)
+      fail(c, u.exposed->loc, ir_printf("scalar '%s' may be read before it is assigned in an "
+           "iteration of the loop over '%s': it carries a value from one iteration to the next "
+           "(a reduction or a recurrence)", s->name, c->v->name));
+  }
+}
+
+/* CYCLE or EXIT directly in a loop over v (not inside an inner loop). */
+static const IrStmt *loop_exit(const IrStmtList *l, const IrSym *v, bool in_v)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *s = l->v[i];
+    const IrStmt *bad = NULL;
+    if ((s->kind == IR_S_CYCLE || s->kind == IR_S_EXIT) && in_v)
+      return s;
+    if (s->kind == IR_S_IF)
+      bad = loop_exit(&s->u.cond.then, v, in_v) ? loop_exit(&s->u.cond.then, v, in_v)
+                                                 : loop_exit(&s->u.cond.els, v, in_v);
+    if (s->kind == IR_S_DO)
+      bad = loop_exit(&s->u.loop.body, v, s->u.loop.iv == v);
+    if (bad)
+      return bad;
+  }
+  return NULL;
+}
+
+bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrSym *v,
+                  const char **why, Loc *where)
+{
+  Check c = { cx, v, stmts, true, NULL, { 0, 0, 0 }, true, 0 };
+  IrStmt *stack[DEP_MAX_DEPTH];
+  walk_loops(stmts, stack, 0, check_loop, &c);
+  if (c.ok && !c.all_independent)
+    check_arrays(&c, g);
+  if (c.ok)
+    check_scalars(&c);
+  const IrStmt *ex = c.ok ? loop_exit(stmts, v, false) : NULL;
+  if (ex)
+    fail(&c, ex->loc, "a CYCLE or EXIT leaves a loop over it");
+  if (!c.ok) {
+    *why = c.why;
+    *where = c.where;
+  }
+  return c.ok;
+}
+
+int column_indices(const ColumnCtx *cx, IrStmtList *stmts, IrSym **out)
+{
+  IvSet ivs = { 0 };
+  IrStmt *stack[DEP_MAX_DEPTH];
+  walk_loops(stmts, stack, 0, collect_iv, &ivs);
+  DepGraph g = { .nvariant = cx->nwritten, .variant = cx->written };
+  dep_build(stmts, &g);
+  int n = 0;
+  for (int i = 0; i < ivs.n; i++) {
+    const char *why;
+    Loc where;
+    if (column_index(cx, stmts, &g, ivs.v[i], &why, &where) && n < 3)
+      out[n++] = ivs.v[i];
+  }
+  dep_free(&g);
+  return n;
+}
+
+/* ---- the thread body ------------------------------------------------------------- */
+
+static bool same_expr(const IrExpr *a, const IrExpr *b)
+{
+  Affine x, y;
+  if (aff_build(a, &x) && aff_build(b, &y))
+    return x.c == y.c && aff_same_terms(&x, &y);
+  return a == b;
+}
+
+/* The guard `lo <= v <= hi` (as written: lo/hi swapped for step -1). */
+static IrExpr *guard(const IrStmt *loop)
+{
+  long step = 1;
+  if (loop->u.loop.step)
+    ir_eval_const(loop->u.loop.step, &step);
+  IrExpr *first = step > 0 ? loop->u.loop.lo : loop->u.loop.hi;
+  IrExpr *last = step > 0 ? loop->u.loop.hi : loop->u.loop.lo;
+  IrExpr *v = ir_var(loop->u.loop.iv, loop->loc);
+  return ir_binary(IR_OP_AND, ir_binary(IR_OP_GE, v, first, loop->loc),
+                   ir_binary(IR_OP_LE, v, last, loop->loc), loop->loc);
+}
+
+static void columnize_list(const ColumnRange *r, int nr, IrStmtList *in, IrStmtList *out);
+
+static const ColumnRange *range_of(const ColumnRange *r, int nr, const IrSym *v)
+{
+  for (int i = 0; i < nr; i++)
+    if (r[i].iv == v)
+      return &r[i];
+  return NULL;
+}
+
+static bool covers_range(const IrStmt *loop, const ColumnRange *r)
+{
+  long step = 1;
+  if (loop->u.loop.step)
+    ir_eval_const(loop->u.loop.step, &step);
+  const IrExpr *first = step > 0 ? loop->u.loop.lo : loop->u.loop.hi;
+  const IrExpr *last = step > 0 ? loop->u.loop.hi : loop->u.loop.lo;
+  return same_expr(first, r->lo) && same_expr(last, r->hi);
+}
+
+static IrStmt *columnize_stmt(const ColumnRange *r, int nr, IrStmt *s, IrStmtList *out)
+{
+  IrStmt *n;
+  switch (s->kind) {
+  case IR_S_DO:
+    if (range_of(r, nr, s->u.loop.iv)) {
+      const ColumnRange *cr = range_of(r, nr, s->u.loop.iv);
+      if (covers_range(s, cr)) {
+        columnize_list(r, nr, &s->u.loop.body, out);
+        return NULL;
+      }
+      n = ir_stmt(IR_S_IF, s->loc);
+      n->u.cond.test = guard(s);
+      columnize_list(r, nr, &s->u.loop.body, &n->u.cond.then);
+      return n;
+    }
+    n = ir_stmt(IR_S_DO, s->loc);
+    n->u.loop = s->u.loop;
+    memset(&n->u.loop.body, 0, sizeof n->u.loop.body);
+    columnize_list(r, nr, &s->u.loop.body, &n->u.loop.body);
+    return n;
+  case IR_S_IF:
+    n = ir_stmt(IR_S_IF, s->loc);
+    n->u.cond.test = s->u.cond.test;
+    columnize_list(r, nr, &s->u.cond.then, &n->u.cond.then);
+    columnize_list(r, nr, &s->u.cond.els, &n->u.cond.els);
+    return n;
+  default:
+    return s;
+  }
+}
+
+static void columnize_list(const ColumnRange *r, int nr, IrStmtList *in, IrStmtList *out)
+{
+  for (int i = 0; i < in->n; i++) {
+    IrStmt *s = columnize_stmt(r, nr, in->v[i], out);
+    if (s)
+      ir_list_push(out, s);
+  }
+}
+
+void columnize(const ColumnRange *ranges, int nranges, IrStmtList *in, IrStmtList *out)
+{
+  columnize_list(ranges, nranges, in, out);
+}
+
+/* ---- the column range ---------------------------------------------------------- */
+
+typedef struct RangeCtx {
+  ColumnRange *r;
+  int nloops;
+  IrStmt *first;
+} RangeCtx;
+
+static IrExpr *minmax(IrIntrinsic fn, IrExpr *a, IrExpr *b)
+{
+  if (same_expr(a, b))
+    return a;
+  IrExpr *c = ir_expr_new(IR_E_CALL, a->type, a->loc);
+  c->u.call.fn = fn;
+  c->u.call.n = 2;
+  c->u.call.args = ir_alloc(2 * sizeof *c->u.call.args);
+  c->u.call.args[0] = a;
+  c->u.call.args[1] = b;
+  return c;
+}
+
+static void range_visit(IrStmt *loop, IrStmt *same, void *ctx)
+{
+  RangeCtx *rc = ctx;
+  (void)same;
+  if (loop->u.loop.iv != rc->r->iv)
+    return;
+  long step = 1;
+  if (loop->u.loop.step)
+    ir_eval_const(loop->u.loop.step, &step);
+  IrExpr *first = step > 0 ? loop->u.loop.lo : loop->u.loop.hi;
+  IrExpr *last = step > 0 ? loop->u.loop.hi : loop->u.loop.lo;
+  if (!rc->nloops++) {
+    rc->first = loop;
+    rc->r->lo = first;
+    rc->r->hi = last;
+  } else {
+    rc->r->lo = minmax(IR_FN_MIN, rc->r->lo, first);
+    rc->r->hi = minmax(IR_FN_MAX, rc->r->hi, last);
+  }
+}
+
+IrStmt *column_range(IrStmtList *stmts, ColumnRange *r)
+{
+  RangeCtx rc = { r, 0, NULL };
+  IrStmt *stack[DEP_MAX_DEPTH];
+  walk_loops(stmts, stack, 0, range_visit, &rc);
+  return rc.first;
+}
+
+/* Loops over v, for the report: their lines, and whether one was inside a
+ * loop over another index (so moving it outermost is an interchange). */
+typedef struct LoopLines {
+  IrSym *const *c;         /* all column indices: loops over them are not "outer" */
+  int nc;
+  const IrSym *v;
+  int n;
+  int lines[64];
+  int interchanged_line;
+  const IrSym *moved_past;
+} LoopLines;
+
+static void lines_walk(IrStmtList *l, LoopLines *ll, const IrStmt *outer)
+{
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    if (s->kind == IR_S_IF) {
+      lines_walk(&s->u.cond.then, ll, outer);
+      lines_walk(&s->u.cond.els, ll, outer);
+    }
+    if (s->kind != IR_S_DO)
+      continue;
+    if (s->u.loop.iv == ll->v) {
+      if (ll->n < 64)
+        ll->lines[ll->n++] = diag_user_line(s->loc);
+      if (outer && !ll->interchanged_line) {
+        ll->interchanged_line = diag_user_line(s->loc);
+        ll->moved_past = outer->u.loop.iv;
+      }
+    }
+    bool sequential = !in_list(ll->c, ll->nc, s->u.loop.iv);
+    lines_walk(&s->u.loop.body, ll, outer ? outer : sequential ? s : NULL);
+  }
+}
+
+void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int nc)
+{
+  for (int k = 0; k < nc; k++) {
+    LoopLines ll = { .c = c, .nc = nc, .v = c[k] };
+    lines_walk(stmts, &ll, NULL);
+    if (!ll.n)
+      continue;
+    Loc at = { cx->file, ll.lines[0], 0 };
+    if (ll.interchanged_line) {
+      at.line = ll.interchanged_line;
+      report_add(REPORT_INFO, cx->routine, at, "Loop interchanged: %s moved outside %s (line %d)",
+                 c[k]->name, ll.moved_past->name, ll.interchanged_line);
+    }
+    if (ll.n > 1) {
+      char lines[400];
+      size_t len = 0;
+      lines[0] = 0;
+      for (int i = 0; i < ll.n && len < sizeof lines; i++)
+        len += (size_t)snprintf(lines + len, sizeof lines - len, "%s%d", i ? "," : "", ll.lines[i]);
+      at.line = ll.lines[1];
+      report_add(REPORT_INFO, cx->routine, at, "Loops at lines %s fused (loop %s: one thread per "
+                 "column runs their bodies in order)", lines, c[k]->name);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/* column.h — one thread per column: which loop indices can be spread over
+ * the grid with every column's statements kept in their original order,
+ * and the thread body that results (see column.c for the argument). */
+#ifndef S2S_COLUMN_H
+#define S2S_COLUMN_H
+
+#include "dep.h"
+#include "plan.h"
+
+typedef struct ColumnCtx {
+  int file;                 /* for report locations */
+  const char *routine;      /* for the report */
+  IrSym **written;          /* scalars assigned in the region, loop indices included */
+  int nwritten;
+} ColumnCtx;
+
+/* Can loop index v be a column index of stmts (g: their dependence graph)?
+ * If not, *why and *where say why, for the report. */
+bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrSym *v,
+                  const char **why, Loc *where);
+
+/* All column indices of stmts (at most 3), outermost loops' first. */
+int column_indices(const ColumnCtx *cx, IrStmtList *stmts, IrSym **out);
+
+/* The range a column index covers: the union of its loops' ranges. */
+typedef struct ColumnRange {
+  IrSym *iv;
+  IrExpr *lo, *hi;          /* first and last value, lo <= hi when the loops run */
+} ColumnRange;
+
+/* Fill r->lo/hi for r->iv from the loops over it; returns its first loop. */
+IrStmt *column_range(IrStmtList *stmts, ColumnRange *r);
+
+/* The thread body: stmts with every loop over a column index replaced by
+ * its body (guarded when its range is not the whole column range). */
+void columnize(const ColumnRange *ranges, int nranges, IrStmtList *in, IrStmtList *out);
+
+/* Report the interchanges and fusions that making c the column indices
+ * of stmts amounts to. */
+void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int nc);
+
+/* The first read in l of one of vars that may come before the variable is
+ * assigned (`assigned` are assigned on entry), or NULL. */
+IrExpr *xf_first_exposed(IrStmtList *l, IrSym *const *vars, int nvars, IrSym *const *assigned,
+                         int nassigned);
+
+#endif
