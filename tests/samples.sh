@@ -6,7 +6,7 @@
 # run in another order, is a wrong translation.
 #
 #   samples.sh              make check: emulation, threads in forward, reverse
-#                           and shuffled order (S2S_EMU_ORDER), both samples
+#                           and shuffled order (S2S_EMU_ORDER), every sample
 #   samples.sh --selftest   no translator needed: reference builds, dumps, and
 #                           the compare tool's own checks
 #   samples.sh --gpu        GPU builds, run on the GPU (exit 77 without one);
@@ -22,7 +22,7 @@
 #
 # Environment (make check sets it through AM_TESTS_ENVIRONMENT): top_srcdir,
 # top_builddir, S2S (the built s2s-cuda), CC, FC, CXX, NVCC (may be empty).
-# Also: S2S_SAMPLES (default "laplace diffusion"), S2S_TEST_TIMEOUT (seconds
+# Also: S2S_SAMPLES (default "laplace diffusion thomas"), S2S_TEST_TIMEOUT (seconds
 # per program run, default 900), S2S_COMPARE_ARGS (more s2s_compare options,
 # e.g. --exact: emulation of a faithful translation is bit for bit).  Work directories: $top_builddir/tests/work/<sample>.
 # Exit status: 0 all passed, 1 a failure, 2 usage, 77 (skip) only for --gpu
@@ -73,7 +73,7 @@ fi
 # A relative path names a file from here: make it absolute, the steps cd.
 case $S2S in */*) [ ! -d "$(dirname "$S2S")" ] || S2S=$(cd "$(dirname "$S2S")" && pwd)/$(basename "$S2S") ;; esac
 
-samples=${S2S_SAMPLES:-laplace diffusion}
+samples=${S2S_SAMPLES:-laplace diffusion thomas}
 timeout_s=${S2S_TEST_TIMEOUT:-900}
 work_root=$top_builddir/tests/work
 failures=0
@@ -84,6 +84,7 @@ describe() {
   case $1 in
     laplace) echo "C, 3-D 7-point Jacobi stencil" ;;
     diffusion) echo "Fortran, WRF-style horizontal diffusion and update" ;;
+    thomas) echo "Fortran, tridiagonal solve per column, k loops outermost" ;;
     *) echo "samples.sh: unknown sample '$1'" >&2; exit 2 ;;
   esac
 }
@@ -91,6 +92,7 @@ sources() {
   case $1 in
     laplace) echo "laplace.c main.c s2s_dump.c" ;;
     diffusion) echo "s2s_dump.f90 diffusion.f90 main.f90" ;;
+    thomas) echo "s2s_dump.f90 thomas.f90 main.f90" ;;
   esac
 }
 # The plain build of the original, into the array cmd.  $CC and $FC are split
@@ -100,6 +102,7 @@ ref_command() {
   case $1 in
     laplace) cmd=($CC -O2 -std=c11 laplace.c main.c s2s_dump.c -lm -o ref) ;;
     diffusion) cmd=($FC -O2 s2s_dump.f90 diffusion.f90 main.f90 -o ref) ;;
+    thomas) cmd=($FC -O2 s2s_dump.f90 thomas.f90 main.f90 -o ref) ;;
   esac
 }
 # The translation in compiler-driver mode, into the array cmd: s2s-cuda

@@ -653,3 +653,133 @@ void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int 
     }
   }
 }
+
+/* ---- fusion of adjacent sequential loops inside a thread ------------------------- */
+
+static bool same_header(const IrStmt *a, const IrStmt *b)
+{
+  long sa = 1, sb = 1;
+  if (a->u.loop.step && !ir_eval_const(a->u.loop.step, &sa))
+    return false;
+  if (b->u.loop.step && !ir_eval_const(b->u.loop.step, &sb))
+    return false;
+  return a->u.loop.iv == b->u.loop.iv && sa == sb && same_expr(a->u.loop.lo, b->u.loop.lo) &&
+         same_expr(a->u.loop.hi, b->u.loop.hi);
+}
+
+static bool stmt_in(const IrStmtList *l, const IrStmt *s)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *t = l->v[i];
+    if (t == s)
+      return true;
+    if (t->kind == IR_S_DO && stmt_in(&t->u.loop.body, s))
+      return true;
+    if (t->kind == IR_S_IF && (stmt_in(&t->u.cond.then, s) || stmt_in(&t->u.cond.els, s)))
+      return true;
+  }
+  return false;
+}
+
+/* Scalars assigned in one body and used in the other: the value one loop
+ * leaves behind would change if the loops ran interleaved. */
+static bool share_scalars(const ColumnCtx *cx, const IrStmtList *a, const IrStmtList *b,
+                          const IrSym *iv)
+{
+  for (int i = 0; i < cx->nwritten; i++) {
+    IrSym *s = cx->written[i];
+    if (s == iv)
+      continue;
+    bool in_a = assigns(a, s), in_b = assigns(b, s);
+    if (!in_a && !in_b)
+      continue;
+    Mention m = { &cx->written[i], 1, false };
+    ir_walk_exprs((IrStmtList *)(in_a ? b : a), mention_visit, &m);
+    if (m.found || (in_a && in_b))
+      return true;
+  }
+  return false;
+}
+
+/* May loops x and y (x first, same header) run as one loop?  Every
+ * dependence from x's body to y's body must go forward or stay in one
+ * iteration of the fused loop (then x's statements still come first). */
+static bool fusion_legal(const ColumnCtx *cx, IrStmt *x, IrStmt *y, const char **why)
+{
+  if (share_scalars(cx, &x->u.loop.body, &y->u.loop.body, x->u.loop.iv)) {
+    *why = "a scalar assigned in one loop is used in the other";
+    return false;
+  }
+  IrStmt *fused = ir_stmt(IR_S_DO, x->loc);
+  fused->u.loop = x->u.loop;
+  memset(&fused->u.loop.body, 0, sizeof fused->u.loop.body);
+  for (int i = 0; i < x->u.loop.body.n; i++)
+    ir_list_push(&fused->u.loop.body, x->u.loop.body.v[i]);
+  for (int i = 0; i < y->u.loop.body.n; i++)
+    ir_list_push(&fused->u.loop.body, y->u.loop.body.v[i]);
+  IrStmtList one = { 1, 1, &fused };
+  DepGraph g = { .nvariant = cx->nwritten, .variant = cx->written };
+  dep_build(&one, &g);
+  bool ok = true;
+  for (int i = 0; i < g.ndeps && ok; i++) {
+    const Dep *d = &g.deps[i];
+    bool src_x = stmt_in(&x->u.loop.body, g.acc[d->src].stmt);
+    bool dst_x = stmt_in(&x->u.loop.body, g.acc[d->dst].stmt);
+    if (src_x == dst_x)
+      continue;
+    int l = dep_loop_level(&g, d, fused);
+    /* distance along the fused loop from src to dst; from x to y it must be >= 0,
+     * and a pair oriented from y to x must have distance 0 (then x is first) */
+    if (l < 0 || !d->known[l] || (src_x ? d->dist[l] < 0 : d->dist[l] != 0))
+      ok = false;
+  }
+  dep_free(&g);
+  if (!ok)
+    *why = "a dependence between them would run backwards";
+  return ok;
+}
+
+static void fuse_list(const ColumnCtx *cx, IrStmtList *l)
+{
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    if (s->kind == IR_S_DO)
+      fuse_list(cx, &s->u.loop.body);
+    if (s->kind == IR_S_IF) {
+      fuse_list(cx, &s->u.cond.then);
+      fuse_list(cx, &s->u.cond.els);
+    }
+  }
+  int k = 0;
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    IrStmt *prev = k ? l->v[k - 1] : NULL;
+    const char *why = NULL;
+    if (prev && prev->kind == IR_S_DO && s->kind == IR_S_DO && same_header(prev, s)) {
+      if (fusion_legal(cx, prev, s, &why)) {
+        IrStmt *f = ir_stmt(IR_S_DO, prev->loc);
+        f->u.loop = prev->u.loop;
+        memset(&f->u.loop.body, 0, sizeof f->u.loop.body);
+        for (int t = 0; t < prev->u.loop.body.n; t++)
+          ir_list_push(&f->u.loop.body, prev->u.loop.body.v[t]);
+        for (int t = 0; t < s->u.loop.body.n; t++)
+          ir_list_push(&f->u.loop.body, s->u.loop.body.v[t]);
+        report_add(REPORT_INFO, cx->routine, (Loc){ cx->file, diag_user_line(s->loc), 0 },
+                   "Loops at lines %d,%d fused (loop %s, inside each thread)",
+                   diag_user_line(prev->loc), diag_user_line(s->loc), s->u.loop.iv->name);
+        l->v[k - 1] = f;
+        continue;
+      }
+      report_add(REPORT_NOTE, cx->routine, (Loc){ cx->file, diag_user_line(s->loc), 0 },
+                 "Loops at lines %d,%d not fused: %s", diag_user_line(prev->loc),
+                 diag_user_line(s->loc), why);
+    }
+    l->v[k++] = s;
+  }
+  l->n = k;
+}
+
+void column_fuse(const ColumnCtx *cx, IrStmtList *body)
+{
+  fuse_list(cx, body);
+}

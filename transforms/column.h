@@ -35,6 +35,10 @@ IrStmt *column_range(IrStmtList *stmts, ColumnRange *r);
  * its body (guarded when its range is not the whole column range). */
 void columnize(const ColumnRange *ranges, int nranges, IrStmtList *in, IrStmtList *out);
 
+/* Fuse adjacent sequential loops of a thread body (same index and bounds)
+ * where no dependence would run backwards; report each decision. */
+void column_fuse(const ColumnCtx *cx, IrStmtList *body);
+
 /* Report the interchanges and fusions that making c the column indices
  * of stmts amounts to. */
 void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int nc);

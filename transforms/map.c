@@ -460,7 +460,10 @@ static bool scalar_flows_into(const MapCtx *m, IrStmt *next)
 
 /* Split l into groups greedily: a statement joins the current group unless
  * that would leave fewer loop indices to spread over the grid than either
- * part has alone.  Statements without loops always join. */
+ * part has alone, and fewer than two: a grid of columns (i, j) is what the
+ * restructuring aims for, and a kernel boundary costs a launch and a trip
+ * through memory, so k loops are not split off just to run in parallel.
+ * Statements without loops join (unless they assign array elements). */
 static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
 {
   Group *groups = NULL;
@@ -472,7 +475,8 @@ static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
     Group merged = group_of(m, &cur.stmts, s);
     bool lone = !alone.loops && writes_array(s);
     bool join = !cur.stmts.n || (!alone.loops && !lone) || (!cur.loops && !writes_array(cur.stmts.v[0])) ||
-                scalar_flows_into(m, s) || merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc);
+                scalar_flows_into(m, s) || merged.nc >= 2 ||
+                merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc);
     if (join) {
       cur = merged;
       continue;
@@ -611,6 +615,7 @@ static bool column_kernel(MapCtx *m, Group *g, KernelPlan *k)
   }
   IrStmtList body = { 0, 0, NULL };
   columnize(r, g->nc, &g->stmts, &body);
+  column_fuse(&cx, &body);
   int x = pick_x(m, g);
   /* loops: outermost first; x innermost, then in the order found */
   int order[3], no = 0;

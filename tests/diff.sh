@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# diff.sh — differential tests of loop restructuring: small programs whose
+# regions need loops interchanged, fused, split or kept sequential, each built
+# as the plain original and as s2s-cuda's translation (CPU emulation), run,
+# and compared array by array.  A translation that gives other numbers than
+# the original, or other numbers when the emulated threads run in another
+# order, is a wrong translation.
+#
+#   diff.sh [-v] [CASE...]     run the named cases (default: every directory
+#                              under tests/diff/ that holds an `expect` file)
+#   -v                         print every case's log, not only a failing one's
+#
+# A case is a directory tests/diff/<case>/ with
+#   the sources              Fortran (.f90) or C (.c, .h); s2s_dump.f90,
+#                            s2s_dump.c and s2s_dump.h come from samples/common/
+#   files                    the sources in build order, on one line, e.g.
+#                            `s2s_dump.f90 kernel.f90 main.f90`
+#   expect                   `translate`: the translation must build, and its
+#                            output must match the original's with the threads
+#                            in forward, reverse and shuffled order
+#                            (S2S_EMU_ORDER unset, reverse, shuffle);
+#                            `refuse: TEXT`: s2s-cuda must exit 1 with TEXT in
+#                            its stderr and write no output file
+#   compare                  optional: more s2s_compare options (one line)
+# Lines starting with # in `files`, `expect` and `compare` are comments.
+# Every program is run as `./ref ref.dat` and `./prog out.dat`; it writes its
+# output arrays with s2s_dump and checks its own results (a reference that
+# stops with a nonzero status fails the case, whatever is expected).
+#
+# Steps of a case, in $top_builddir/tests/work/diff/<case>/ (log: case.log):
+#   $FC -O2 FILES -o ref   (C: $CC -O2 -std=c11 FILES -lm -o ref); ./ref ref.dat
+#   translate: $S2S --emulate -Minfo -O2 FILES [-lm] -o prog, its feedback
+#              report in the log; ./prog out-ORDER.dat for each thread order;
+#              s2s_compare ref.dat out-ORDER.dat
+#   refuse:    the same s2s-cuda command, and `$S2S -Minfo FILES` (translation
+#              only) in an empty directory: both exit 1 with TEXT in stderr,
+#              no prog, no *.s2s.* file
+#
+# Environment (as for tests/samples.sh; make check sets it): top_srcdir,
+# top_builddir, S2S, CC, FC, CXX.  Also S2S_TEST_TIMEOUT (seconds per program
+# run, default 300), S2S_COMPARE_ARGS (more s2s_compare options for every
+# case), S2S_DIFF_DIR (the directory of the cases, default tests/diff).
+# Output: one PASS/FAIL line per case (a failing case's log after it), then
+# a summary.  Exit status: 0 every case passed, 1 a failure, 2 usage.
+set -uo pipefail
+
+# gfortran's main-program allocations are reported as leaks in a sanitizer
+# build of the runtime; the translator's own leaks are the unit tests' job.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+
+usage() {
+  sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+}
+
+verbose=0
+selected=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    -v | --verbose) verbose=1 ;;
+    -h | --help) usage; exit 0 ;;
+    -*) echo "diff.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    *) selected+=("$1") ;;
+  esac
+  shift
+done
+
+# ---- configuration ----------------------------------------------------------
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top_srcdir=$(cd "${top_srcdir:-$here/..}" && pwd)
+top_builddir=$(cd "${top_builddir:-$top_srcdir}" && pwd)
+CC=${CC:-gcc}
+FC=${FC:-gfortran}
+CXX=${CXX:-g++}
+export CC FC CXX
+
+if [ -z "${S2S:-}" ]; then
+  S2S=$top_builddir/s2s-cuda
+  [ -x "$S2S" ] || [ ! -x "$top_builddir/translator/s2s-cuda" ] || S2S=$top_builddir/translator/s2s-cuda
+fi
+# A relative path names a file from here: make it absolute, the steps cd.
+case $S2S in */*) [ ! -d "$(dirname "$S2S")" ] || S2S=$(cd "$(dirname "$S2S")" && pwd)/$(basename "$S2S") ;; esac
+
+case_root=$(cd "${S2S_DIFF_DIR:-$top_srcdir/tests/diff}" && pwd) || exit 2
+timeout_s=${S2S_TEST_TIMEOUT:-300}
+work_root=$top_builddir/tests/work/diff
+
+if [ ! -x "$S2S" ] && ! command -v "$S2S" >/dev/null 2>&1; then
+  echo "diff: s2s-cuda not found at '$S2S' (build it with make, or set S2S)"
+  exit 1
+fi
+
+compare=$top_builddir/tests/s2s_compare
+if [ ! -x "$compare" ]; then
+  mkdir -p "$work_root"
+  compare=$work_root/s2s_compare
+  echo "diff: building s2s_compare (not built by make): $CC -O2 -std=c11 tests/s2s_compare.c -lm"
+  # shellcheck disable=SC2086
+  $CC -O2 -std=c11 "$top_srcdir/tests/s2s_compare.c" -lm -o "$compare" || exit 1
+fi
+
+if [ ${#selected[@]} -eq 0 ]; then
+  for d in "$case_root"/*/; do
+    d=${d%/}
+    [ -f "$d/expect" ] && selected+=("$(basename "$d")")
+  done
+fi
+if [ ${#selected[@]} -eq 0 ]; then
+  echo "diff: no cases under $case_root"
+  exit 1
+fi
+
+# ---- helpers ----------------------------------------------------------------
+
+with_timeout() {
+  if command -v timeout >/dev/null 2>&1; then timeout "$timeout_s" "$@"; else "$@"; fi
+}
+
+# The first line of FILE that is neither blank nor a comment.
+first_line() {
+  sed -n '/^[[:space:]]*#/d; /^[[:space:]]*$/d; p' "$1" | head -n 1
+}
+
+# log TEXT...: a line into the case log.
+log() { printf '%s\n' "$*" >>"$case_log"; }
+
+# run_logged LABEL COMMAND...: run COMMAND, its stdout and stderr into the
+# case log (indented); sets $rc.
+run_logged() {
+  local label=$1
+  shift
+  log "-- $label: $*"
+  rc=0
+  "$@" >step.out 2>&1 || rc=$?
+  sed 's/^/    /' step.out >>"$case_log"
+  [ $rc -eq 0 ] || log "   (exit $rc$([ $rc -eq 124 ] && echo ", timed out after ${timeout_s}s"))"
+}
+
+# Files under the current directory, for the "no output files" check.
+file_list() { find . -type f | LC_ALL=C sort; }
+
+# ---- one case ---------------------------------------------------------------
+
+# run_case CASE: returns 0 when it passed; $why says why not.
+run_case() {
+  local name=$1 src=$case_root/$1 dir=$work_root/$1
+  why=
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  case_log=$dir/case.log
+  : >"$case_log"
+  if [ ! -f "$src/files" ] || [ ! -f "$src/expect" ]; then
+    why="no 'files' or 'expect' in $src"
+    return 1
+  fi
+  local files expect extra
+  files=$(first_line "$src/files")
+  expect=$(first_line "$src/expect")
+  extra=
+  [ -f "$src/compare" ] && extra=$(first_line "$src/compare")
+  log "case $name: $src"
+  log "files: $files"
+  log "expect: $expect"
+
+  # Sources: the case's own, then the dump writer from samples/common.
+  local f c_lang=0
+  for f in "$src"/*; do
+    case $f in *.c | *.h | *.f90 | *.F90 | *.inc) cp "$f" "$dir/" ;; esac
+  done
+  for f in "$top_srcdir"/samples/common/*; do
+    [ -e "$dir/$(basename "$f")" ] || cp "$f" "$dir/"
+  done
+  cd "$dir" || return 1
+  # shellcheck disable=SC2206
+  local srcs=($files)
+  for f in "${srcs[@]}"; do
+    [ -f "$f" ] || { why="source $f missing from $src and samples/common"; return 1; }
+    case $f in *.c) c_lang=1 ;; esac
+  done
+
+  # The reference, and its own checks.
+  local ref_cmd libs=()
+  if [ $c_lang = 1 ]; then
+    # shellcheck disable=SC2206
+    ref_cmd=($CC -O2 -std=c11 "${srcs[@]}" -lm -o ref)
+    libs=(-lm)
+  else
+    # shellcheck disable=SC2206
+    ref_cmd=($FC -O2 "${srcs[@]}" -o ref)
+  fi
+  run_logged "build reference" "${ref_cmd[@]}"
+  [ $rc -eq 0 ] || { why="reference build failed (exit $rc)"; return 1; }
+  run_logged "run reference" with_timeout ./ref ref.dat
+  [ $rc -eq 0 ] || { why="reference run failed (exit $rc): the case itself is wrong"; return 1; }
+
+  local prog_cmd=("$S2S" --emulate -Minfo -O2 "${srcs[@]}" "${libs[@]}" -o prog)
+  case $expect in
+    translate)
+      run_logged "translate and build (feedback report)" "${prog_cmd[@]}"
+      if [ $rc -ne 0 ]; then
+        why="translation failed (exit $rc): $(grep -m 1 -E 'error:' step.out || tail -n 1 step.out)"
+        return 1
+      fi
+      local order envs status=0 bad=()
+      for order in forward reverse shuffle; do
+        envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED)
+        case $order in
+          reverse) envs=(S2S_EMU_ORDER=reverse) ;;
+          shuffle) envs=(S2S_EMU_ORDER=shuffle S2S_EMU_SEED=1) ;;
+        esac
+        run_logged "run translation ($order thread order)" with_timeout env "${envs[@]}" ./prog "out-$order.dat"
+        if [ $rc -ne 0 ]; then
+          status=1 bad+=("$order: run exit $rc")
+          continue
+        fi
+        # shellcheck disable=SC2086
+        run_logged "compare ($order thread order)" "$compare" ref.dat "out-$order.dat" $extra ${S2S_COMPARE_ARGS:-}
+        if [ $rc -ne 0 ]; then status=1 bad+=("$order: outputs differ"); fi
+      done
+      if [ $status -ne 0 ]; then
+        why=$(IFS=';'; echo "${bad[*]}" | sed 's/;/; /g')
+        return 1
+      fi
+      ;;
+    refuse:*)
+      local text=${expect#refuse:}
+      text=${text# }
+      local before after
+      before=$(file_list)
+      run_logged "translate and build (must refuse)" "${prog_cmd[@]}"
+      after=$(file_list | grep -v -x -e './step.out' -e './case.log')
+      before=$(printf '%s\n' "$before" | grep -v -x -e './step.out' -e './case.log')
+      if [ $rc -ne 1 ]; then why="s2s-cuda exited $rc, expected 1 (refusal)"; return 1; fi
+      if ! grep -qF -- "$text" step.out; then why="the refusal does not say '$text'"; return 1; fi
+      if [ "$before" != "$after" ]; then
+        why="the refused build left files: $(comm -13 <(printf '%s\n' "$before") <(printf '%s\n' "$after") | tr '\n' ' ')"
+        return 1
+      fi
+      # Translation only, into an empty directory: nothing may be written.
+      mkdir translate-only
+      local tsrcs=()
+      for f in "${srcs[@]}"; do tsrcs+=("../$f"); done
+      (cd translate-only && { run_logged "translate only (must refuse)" "$S2S" -Minfo -o . "${tsrcs[@]}"; exit $rc; })
+      rc=$?
+      if [ $rc -ne 1 ]; then why="s2s-cuda (translation only) exited $rc, expected 1"; return 1; fi
+      if ! grep -qF -- "$text" translate-only/step.out; then
+        why="the refusal (translation only) does not say '$text'"
+        return 1
+      fi
+      rm -f translate-only/step.out
+      if [ -n "$(ls -A translate-only)" ]; then
+        why="the refused translation wrote: $(ls -A translate-only | tr '\n' ' ')"
+        return 1
+      fi
+      ;;
+    *)
+      why="unknown expectation '$expect' in $src/expect (want 'translate' or 'refuse: TEXT')"
+      return 1
+      ;;
+  esac
+  return 0
+}
+
+# ---- main -------------------------------------------------------------------
+
+echo "diff: S2S=$S2S CC=$CC FC=$FC CXX=$CXX"
+echo "diff: cases from $case_root, work directories under $work_root"
+passed=0
+failed=()
+for name in "${selected[@]}"; do
+  if [ ! -d "$case_root/$name" ]; then
+    echo "FAIL: $name (no such case in $case_root)"
+    failed+=("$name")
+    continue
+  fi
+  if run_case "$name"; then
+    echo "PASS: $name ($(first_line "$case_root/$name/expect"))"
+    passed=$((passed + 1))
+    [ $verbose = 0 ] || sed 's/^/    /' "$case_log"
+  else
+    echo "FAIL: $name: $why"
+    failed+=("$name")
+    [ -f "$case_log" ] && sed 's/^/    /' "$case_log"
+  fi
+  cd "$top_builddir" || exit 1
+done
+
+echo
+if [ ${#failed[@]} -eq 0 ]; then
+  echo "diff: all $passed case(s) passed"
+  exit 0
+fi
+echo "diff: ${#failed[@]} of $((passed + ${#failed[@]})) case(s) FAILED: ${failed[*]}"
+exit 1
