@@ -9,8 +9,10 @@
  * named constants.  The feedback report gets one "Generating" line per
  * array, as users of directive compilers expect.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "affine.h"
 #include "plan.h"
 #include "report.h"
@@ -429,6 +431,90 @@ bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExp
   return true;
 }
 
+/* ---- host uses ------------------------------------------------------------------ */
+
+static bool word_at(const char *line, const char *q, const char *name, size_t len, IrLang lang)
+{
+  if ((lang == IR_FORTRAN ? strncasecmp(q, name, len) : strncmp(q, name, len)) != 0)
+    return false;
+  if (q > line && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+    return false;
+  return !isalnum((unsigned char)q[len]) && q[len] != '_';
+}
+
+int an_host_mention(const Program *p, const IrRoutine *r, int from, int to, const char *name,
+                    bool stop_at_assignment)
+{
+  const SourceFile *src = diag_source(p->file);
+  size_t len = strlen(name);
+  for (int line = from; line <= to && line <= src->nlines; line++) {
+    if (line < 1)
+      continue;
+    const char *s = src->line_start[line - 1];
+    const char *end = line < src->nlines ? src->line_start[line] : src->text + src->len;
+    if (p->lang == IR_C && s[strspn(s, " \t")] == '#')
+      continue;                                   /* preprocessor lines, pragmas */
+    for (const char *q = s; q + len <= end; q++) {
+      if (*q == '\n' || (p->lang == IR_FORTRAN && *q == '!') ||
+          (p->lang == IR_C && q[0] == '/' && q[1] == '/'))
+        break;
+      if (!word_at(s, q, name, len, p->lang))
+        continue;
+      const char *after = q + len;
+      while (*after == ' ' || *after == '\t')
+        after++;
+      if (stop_at_assignment && *after == '=' && after[1] != '=')
+        return 0;
+      return line;
+    }
+  }
+  (void)r;
+  return 0;
+}
+
+/* Does the specification part do more with a than declare it once
+ * (COMMON, EQUIVALENCE, SAVE, DATA, an initializer: all let its values
+ * outlive the region or alias them)? */
+static bool special_local(const Program *prog, const IrRoutine *r, const IrSym *a)
+{
+  const SourceFile *src = diag_source(prog->file);
+  int decl = diag_user_line(a->loc), mentions = 0;
+  for (int line = r->first_line; line < r->body_start_line && line <= src->nlines; line++) {
+    const char *s = src->line_start[line - 1];
+    const char *end = line < src->nlines ? src->line_start[line] : src->text + src->len;
+    char text[512];
+    size_t n = (size_t)(end - s) < sizeof text - 1 ? (size_t)(end - s) : sizeof text - 1;
+    for (size_t i = 0; i < n; i++)
+      text[i] = (char)tolower((unsigned char)s[i]);
+    text[n] = 0;
+    char *bang = strchr(text, '!');
+    if (bang)
+      *bang = 0;
+    bool save_all = strstr(text, "save") && !strstr(text, "::") && !strchr(text, ',');
+    if (save_all)
+      return true;
+    if (an_host_mention(prog, r, line, line, a->name, false)) {
+      mentions++;
+      if (line != decl || strchr(text, '=') || strstr(text, "save"))
+        return true;
+    }
+  }
+  return mentions > 1;
+}
+
+/* Could the host use array a's values outside region g?  Dummies and
+ * module variables: yes (the caller, other routines).  Locals: if their
+ * name appears anywhere in the routine's executable text outside g, or the
+ * declarations let the values outlive the call or alias them. */
+static bool host_uses(const Program *prog, const IrRegion *g, const IrSym *a)
+{
+  const IrRoutine *r = g->routine;
+  if (a->is_dummy || a->is_module || prog->lang == IR_C || special_local(prog, r, a))
+    return true;
+  return an_host_mention(prog, r, r->body_start_line, g->first_line - 1, a->name, false) ||
+         an_host_mention(prog, r, g->last_line + 1, r->last_line, a->name, false);
+}
+
 /* ---- the region ------------------------------------------------------------- */
 
 typedef struct ScanCtx {
@@ -489,6 +575,72 @@ static const Access *first_access(const DepGraph *dg, const IrSym *s, bool write
   return NULL;
 }
 
+static bool same_affine(const IrExpr *a, const IrExpr *b)
+{
+  Affine x, y;
+  return aff_build(a, &x) && aff_build(b, &y) && x.c == y.c && aff_same_terms(&x, &y);
+}
+
+static const IrStmt *innermost_over(const Access *a, const IrSym *iv)
+{
+  for (int l = a->nloops - 1; l >= 0; l--)
+    if (a->loops[l]->u.loop.iv == iv)
+      return a->loops[l];
+  return NULL;
+}
+
+static bool enclosed_by(const Access *a, const IrStmt *loop)
+{
+  for (int l = 0; l < a->nloops; l++)
+    if (a->loops[l] == loop)
+      return true;
+  return false;
+}
+
+/* Does write w surely store the element that read r loads, before r?  Same
+ * subscripts, w unconditional, and every loop around w that r is not in
+ * runs over an index of the subscripts with the bounds of r's loop over it. */
+static bool covers(const Access *w, const Access *r)
+{
+  if (w->conditional || w->ref->u.elem.n != r->ref->u.elem.n)
+    return false;
+  for (int d = 0; d < w->ref->u.elem.n; d++)
+    if (!same_affine(w->ref->u.elem.sub[d], r->ref->u.elem.sub[d]))
+      return false;
+  for (int l = 0; l < w->nloops; l++) {
+    const IrStmt *lw = w->loops[l];
+    if (enclosed_by(r, lw))
+      continue;
+    const IrStmt *lr = innermost_over(r, lw->u.loop.iv);
+    bool in_subs = false;
+    for (int d = 0; d < w->ref->u.elem.n; d++)
+      in_subs |= ir_expr_mentions(w->ref->u.elem.sub[d], lw->u.loop.iv);
+    if (!in_subs || !lr || !same_affine(lw->u.loop.lo, lr->u.loop.lo) ||
+        !same_affine(lw->u.loop.hi, lr->u.loop.hi))
+      return false;
+    long sw = 1, sr = 1;
+    if ((lw->u.loop.step && !ir_eval_const(lw->u.loop.step, &sw)) ||
+        (lr->u.loop.step && !ir_eval_const(lr->u.loop.step, &sr)) || sw != sr)
+      return false;
+  }
+  return true;
+}
+
+/* Is every read of s preceded by a write that stores what it reads? */
+static bool written_before_read(const IrSym *s, const DepGraph *dg)
+{
+  for (int i = 0; i < dg->nacc; i++) {
+    if (dg->acc[i].ref->u.elem.sym != s || dg->acc[i].write)
+      continue;
+    bool covered = false;
+    for (int k = 0; k < i && !covered; k++)
+      covered = dg->acc[k].write && dg->acc[k].ref->u.elem.sym == s && covers(&dg->acc[k], &dg->acc[i]);
+    if (!covered)
+      return false;
+  }
+  return true;
+}
+
 static void infer_clause(ArrayPlan *a, const DepGraph *dg)
 {
   int writes = 0;
@@ -546,8 +698,9 @@ static bool apply_user_clauses(IrRegion *g, IrLang lang, RegionPlan *plan)
   return true;
 }
 
-bool an_region_accesses(IrRegion *g, IrLang lang, RegionPlan *plan)
+bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
 {
+  IrLang lang = prog->lang;
   ScanCtx c = { .plan = plan };
   scan_writes(&c, &g->body);
   ir_walk_exprs(&g->body, scan_expr, &c);
@@ -569,6 +722,11 @@ bool an_region_accesses(IrRegion *g, IrLang lang, RegionPlan *plan)
     } else {
       a->clause_line = diag_user_line(g->dir->loc);
       infer_clause(a, &dg);
+      /* a local work array the host never touches: no copy back, and no
+       * copy in either when the region writes every element before reading it */
+      if (a->written && !host_uses(prog, g, a->sym))
+        a->clause = a->clause == DIR_COPYOUT || written_before_read(a->sym, &dg) ? DIR_CREATE
+                                                                                : DIR_COPYIN;
       if (!accessed_box(&b, &dg, a->sym, a->box_lo, a->box_hi)) {
         diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
                 "subscripts are not affine in the loop indices and its bounds are not declared; "

@@ -79,6 +79,7 @@ static void collect_expr(Collect *c, IrExpr *e, IrStmt *s)
 
 static void collect_stmts(Collect *c, IrStmtList *l)
 {
+  int cond_depth = c->cond_depth;   /* restored at the end: CYCLE/EXIT affect only this list */
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
     switch (s->kind) {
@@ -112,6 +113,7 @@ static void collect_stmts(Collect *c, IrStmtList *l)
       break;
     }
   }
+  c->cond_depth = cond_depth;
 }
 
 /* ---- pair tests ------------------------------------------------------------- */

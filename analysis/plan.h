@@ -57,7 +57,14 @@ typedef struct RegionPlan {
 
 /* access.c: fill arrays/inputs/privates/params of `plan` from the region's
  * body and clauses; report inferred clauses.  False on errors (reported). */
-bool an_region_accesses(IrRegion *g, IrLang lang, RegionPlan *plan);
+bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan);
+
+/* The first line in [from, to] of routine r's host text that mentions
+ * `name` (a whole word; comments and directive lines skipped), or 0.  With
+ * stop_at_assignment, a mention that assigns the name (`name =`) ends the
+ * search with 0: the old value is dead there. */
+int an_host_mention(const Program *p, const IrRoutine *r, int from, int to, const char *name,
+                    bool stop_at_assignment);
 
 /* access.c: the box of array `a` for a user clause item, or from the
  * accesses.  Also used for data/update directives on the host. */

@@ -272,6 +272,22 @@ static bool column_access(const Access *a, const IrSym *v, int *dim)
   return false;
 }
 
+/* A reference as the user wrote it: `b(i,j-1)` or `b[j-1][i]`. */
+static const char *ref_text(IrLang lang, const IrExpr *ref)
+{
+  char buf[256], sub[96];
+  size_t n = (size_t)snprintf(buf, sizeof buf, "%s%s", ref->u.elem.sym->name, lang == IR_FORTRAN ? "(" : "");
+  for (int k = 0; k < ref->u.elem.n && n < sizeof buf; k++) {
+    int d = lang == IR_FORTRAN ? k : ref->u.elem.n - 1 - k;
+    an_expr_text(ref->u.elem.sub[d], lang, sub, sizeof sub);
+    n += (size_t)snprintf(buf + n, sizeof buf - n, lang == IR_FORTRAN ? "%s%s" : "%s[%s]",
+                          lang == IR_FORTRAN && k ? "," : "", sub);
+  }
+  if (lang == IR_FORTRAN && n < sizeof buf)
+    snprintf(buf + n, sizeof buf - n, ")");
+  return ir_strdup(buf);
+}
+
 static void check_arrays(Check *c, const DepGraph *g)
 {
   for (int i = 0; i < g->nacc && c->ok; i++) {
@@ -283,10 +299,18 @@ static void check_arrays(Check *c, const DepGraph *g)
       continue;
     int dim = -1;
     for (int k = 0; k < g->nacc && c->ok; k++)
-      if (g->acc[k].ref->u.elem.sym == arr && !column_access(&g->acc[k], c->v, &dim))
-        fail(c, g->acc[k].ref->loc, ir_printf("'%s' is written in the region and this reference "
-             "does not stay in the column of its '%s' (it needs '%s' as a subscript, the same in "
-             "every reference)", arr->name, c->v->name, c->v->name));
+      if (g->acc[k].ref->u.elem.sym == arr && !column_access(&g->acc[k], c->v, &dim)) {
+        bool inside = false;
+        for (int l = 0; l < g->acc[k].nloops; l++)
+          inside |= g->acc[k].loops[l]->u.loop.iv == c->v;
+        fail(c, g->acc[k].ref->loc, inside
+             ? ir_printf("%s %s another iteration's element of '%s', which the region writes",
+                         ref_text(c->cx->lang, g->acc[k].ref), g->acc[k].write ? "writes" : "reads",
+                         arr->name)
+             : ir_printf("%s, outside the loops over '%s', %s '%s', which the region writes",
+                         ref_text(c->cx->lang, g->acc[k].ref), c->v->name,
+                         g->acc[k].write ? "writes" : "reads", arr->name));
+      }
   }
 }
 
@@ -375,6 +399,37 @@ static bool assigned_in_v_loop(const IrStmtList *l, const IrSym *v, const IrSym 
   return false;
 }
 
+/* Is every assignment to s in l of the form s = s op e (op one of +, max,
+ * min, the same throughout)?  Returns the operator's name, or NULL. */
+static const char *reduction_op(const IrStmtList *l, const IrSym *s, const char *op)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *t = l->v[i];
+    const char *here = NULL;
+    if (t->kind == IR_S_DO)
+      here = reduction_op(&t->u.loop.body, s, op);
+    else if (t->kind == IR_S_IF)
+      here = reduction_op(&t->u.cond.els, s, reduction_op(&t->u.cond.then, s, op));
+    else if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR && t->u.assign.lhs->u.var == s) {
+      const IrExpr *r = t->u.assign.rhs;
+      while (r->kind == IR_E_CONVERT)
+        r = r->u.operand;
+      if (r->kind == IR_E_BINARY && r->u.binary.op == IR_OP_ADD &&
+          (ir_expr_mentions(r->u.binary.lhs, s) != ir_expr_mentions(r->u.binary.rhs, s)))
+        here = "+";
+      else if (r->kind == IR_E_CALL && (r->u.call.fn == IR_FN_MAX || r->u.call.fn == IR_FN_MIN))
+        here = r->u.call.fn == IR_FN_MAX ? "max" : "min";
+      else
+        return NULL;
+    } else
+      continue;
+    if (!here || (op && strcmp(op, here)))
+      return NULL;
+    op = here;
+  }
+  return op;
+}
+
 static void check_scalars(Check *c)
 {
   const ColumnCtx *cx = c->cx;
@@ -390,10 +445,14 @@ static void check_scalars(Check *c)
       fail(c, u.where, ir_printf("scalar '%s' is assigned inside a loop over '%s' and read "
            "outside it, so it would carry a value from one column to another", s->name,
            c->v->name));
+    else if (u.exposed && reduction_op(c->stmts, s, NULL))
+      fail(c, u.exposed->loc, ir_printf("scalar '%s' is a %s reduction over loop '%s'; parallel "
+           "reductions are not implemented yet", s->name, reduction_op(c->stmts, s, NULL),
+           c->v->name));
     else if (u.exposed)
       fail(c, u.exposed->loc, ir_printf("scalar '%s' may be read before it is assigned in an "
-           "iteration of the loop over '%s': it carries a value from one iteration to the next "
-           "(a reduction or a recurrence)", s->name, c->v->name));
+           "iteration of the loop over '%s': it carries a value from one iteration to the next",
+           s->name, c->v->name));
   }
 }
 

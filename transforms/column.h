@@ -9,6 +9,7 @@
 
 typedef struct ColumnCtx {
   int file;                 /* for report locations */
+  IrLang lang;              /* for the spelling of references in messages */
   const char *routine;      /* for the report */
   IrSym **written;          /* scalars assigned in the region, loop indices included */
   int nwritten;

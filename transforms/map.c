@@ -49,34 +49,6 @@ static void report(const MapCtx *m, ReportKind kind, Loc loc, const char *fmt, c
 
 /* ---- scalars: privatizable? ----------------------------------------------- */
 
-/* Is `name` used in the routine's host text after line `after`?  A use
- * that is an assignment (`name =`) or a DO variable (`do name =`) redefines
- * it and ends the search.  Comments are skipped. */
-static int used_after(const Program *p, const IrRoutine *r, int after, const char *name)
-{
-  const SourceFile *src = diag_source(p->file);
-  size_t len = strlen(name);
-  for (int line = after + 1; line <= r->last_line && line <= src->nlines; line++) {
-    const char *s = src->line_start[line - 1];
-    const char *end = line < src->nlines ? src->line_start[line] : src->text + src->len;
-    for (const char *q = s; q + len <= end; q++) {
-      if (*q == '\n' || (p->lang == IR_FORTRAN && *q == '!') ||
-          (p->lang == IR_C && q[0] == '/' && q[1] == '/'))
-        break;
-      if (strncasecmp(q, name, len) || (q > s && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) ||
-          isalnum((unsigned char)q[len]) || q[len] == '_')
-        continue;
-      const char *after_name = q + len;
-      while (*after_name == ' ' || *after_name == '\t')
-        after_name++;
-      if (*after_name == '=' && after_name[1] != '=')
-        return 0;
-      return line;
-    }
-  }
-  return 0;
-}
-
 static bool check_private_scalars(MapCtx *m)
 {
   RegionPlan *p = m->plan;
@@ -87,7 +59,8 @@ static bool check_private_scalars(MapCtx *m)
     if (s->region_local)
       continue;
     const char *what = s->is_dummy ? "a dummy argument" : s->is_module ? "a module variable" : NULL;
-    int line = what ? 0 : used_after(m->prog, g->routine, g->last_line, s->name);
+    int line = what ? 0 : an_host_mention(m->prog, g->routine, g->last_line + 1, g->routine->last_line,
+                                            s->name, true);
     if (!what && !line)
       continue;
     char where[64] = "";
@@ -403,7 +376,7 @@ typedef struct Group {
 
 static ColumnCtx column_ctx(const MapCtx *m)
 {
-  ColumnCtx cx = { m->prog->file, routine_of(m), m->plan->privates, m->plan->nprivates };
+  ColumnCtx cx = { m->prog->file, m->prog->lang, routine_of(m), m->plan->privates, m->plan->nprivates };
   return cx;
 }
 
@@ -458,6 +431,35 @@ static bool scalar_flows_into(const MapCtx *m, IrStmt *next)
   return xf_first_exposed(&one, m->plan->privates, m->plan->nprivates, NULL, 0) != NULL;
 }
 
+/* Why a kernel ends before statement s: an index the parts have alone and
+ * lose together, and the reason column_index gives for it. */
+static void report_split(const MapCtx *m, const Group *cur, const Group *alone,
+                         const Group *merged, const IrStmt *s)
+{
+  IrSym *lost = NULL;
+  for (int i = 0; i < cur->nc + alone->nc && !lost; i++) {
+    IrSym *v = i < cur->nc ? cur->c[i] : alone->c[i - cur->nc];
+    bool kept = false;
+    for (int k = 0; k < merged->nc; k++)
+      kept |= merged->c[k] == v;
+    if (!kept)
+      lost = v;
+  }
+  const char *why = "";
+  Loc where = s->loc;
+  if (lost) {
+    ColumnCtx cx = column_ctx(m);
+    DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
+    dep_build((IrStmtList *)&merged->stmts, &dg);
+    column_index(&cx, (IrStmtList *)&merged->stmts, &dg, lost, &why, &where);
+    dep_free(&dg);
+  }
+  report_add(REPORT_INFO, routine_of(m), (Loc){ m->prog->file, diag_user_line(s->loc), 0 },
+             "Kernel split before line %d: in one kernel, loop '%s' could not run in parallel: "
+             "%s (line %d)", diag_user_line(s->loc), lost ? lost->name : "?", why,
+             diag_user_line(where));
+}
+
 /* Split l into groups greedily: a statement joins the current group unless
  * that would leave fewer loop indices to spread over the grid than either
  * part has alone, and fewer than two: a grid of columns (i, j) is what the
@@ -481,6 +483,7 @@ static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
       cur = merged;
       continue;
     }
+    report_split(m, &cur, &alone, &merged, s);
     IR_PUSH(groups, n, cur);
     cur = alone;
   }
@@ -667,7 +670,7 @@ static bool plan_region(MapCtx *m)
   RegionPlan *p = ir_alloc(sizeof *p);
   g->analysis = p;
   m->plan = p;
-  if (!an_region_accesses(g, m->prog->lang, p))
+  if (!an_region_accesses(m->prog, g, p))
     return false;
   if (!check_private_scalars(m) || !check_c_aliasing(m))
     return false;
@@ -683,8 +686,7 @@ static bool plan_region(MapCtx *m)
   }
   if (n > 1)
     report_add(REPORT_INFO, routine_of(m), user_loc(m, g->first_line), "Region split into %d "
-               "kernels: a kernel ends where continuing it would leave fewer loops to run in "
-               "parallel (a column reads what a neighbouring column wrote)", n);
+               "kernels, run in order", n);
   p->nkernels = n;
   p->kernels = ir_alloc(sizeof *p->kernels * (size_t)n);
   bool ok = true;
