@@ -15,6 +15,7 @@
 #include "frontend.h"
 #include "plan.h"
 #include "report.h"
+#include "column.h"
 #include "transforms.h"
 
 typedef struct DepCase {
@@ -157,12 +158,60 @@ START_TEST(test_map_case)
 }
 END_TEST
 
+/* Which loop indices can be spread over the grid, one thread per column. */
+typedef struct ColumnCase {
+  const char *name;
+  const char *body;
+  const char *expect;   /* the column indices, space separated, in the order found */
+} ColumnCase;
+
+static const ColumnCase column_cases[] = {
+  { "thomas-k-outer",
+    "do k = 2, n\n do j = 1, n\n  do i = 1, n\n   c3(i,k,j) = c3(i,k-1,j) * 0.5\n  end do\n"
+    " end do\nend do\n", "j i" },
+  { "stencil-3d", "do j = 2, n-1\n do k = 1, n\n  do i = 2, n-1\n"
+    "   c3(i,k,j) = d3(i-1,k,j) + d3(i+1,k,j) + d3(i,k,j-1)\n  end do\n end do\nend do\n", "j k i" },
+  { "i-recurrence", "do j = 1, n\n do i = 2, n\n  c2(i,j) = c2(i-1,j) + 1.0\n end do\nend do\n", "j" },
+  { "sum-over-i", "do j = 1, n\n x = 0.0\n do i = 1, n\n  x = x + c2(i,j)\n end do\n a(j) = x\nend do\n",
+    "j" },
+  { "scalar-from-other-column", "do i = 1, n\n x = b(i)\nend do\ndo i = 1, n\n a(i) = x\nend do\n",
+    "" },
+  { "neighbour-of-written", "do i = 1, n\n a(i) = b(i)\nend do\ndo i = 2, n-1\n c(i) = a(i-1) + a(i+1)\nend do\n",
+    "" },
+  { "guarded-bounds", "do i = 1, n\n a(i) = b(i)\nend do\ndo i = 2, n\n c(i) = a(i) - 1.0\nend do\n", "i" },
+  { "iv-used-after", "do i = 1, n\n a(i) = b(i)\nend do\nb(1) = real(i)\n", "" },
+};
+
+START_TEST(test_column_case)
+{
+  const ColumnCase *c = &column_cases[_i];
+  Program *p = parse("real :: c3(100,100,100), d3(100,100,100), x\n", c->body);
+  ck_assert_msg(p != NULL, "case %s does not parse", c->name);
+  IrRegion *g = p->routines[0]->regions[0];
+  IrSym *written[16];
+  int nw = 0;
+  for (IrSym *s = p->routines[0]->symbols; s; s = s->hh.next)
+    if (!s->rank && s->kind == IR_SYM_VAR && strchr("ijkx", s->name[0]) && !s->name[1])
+      written[nw++] = s;
+  ColumnCtx cx = { 0, IR_FORTRAN, "t", written, nw };
+  IrSym *cols[3];
+  int n = column_indices(&cx, &g->body, cols);
+  char got[64] = "";
+  for (int i = 0; i < n; i++)
+    snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? " " : "", cols[i]->name);
+  ck_assert_msg(!strcmp(got, c->expect), "case %s: got '%s', expected '%s'", c->name, got, c->expect);
+  ir_arena_free();
+  diag_reset();
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("dep");
   TCase *tc = tcase_create("dependence");
   tcase_add_loop_test(tc, test_dep_case, 0, (int)(sizeof cases / sizeof cases[0]));
   tcase_add_loop_test(tc, test_map_case, 0, (int)(sizeof map_cases / sizeof map_cases[0]));
+  tcase_add_loop_test(tc, test_column_case, 0, (int)(sizeof column_cases / sizeof column_cases[0]));
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
