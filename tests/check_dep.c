@@ -179,6 +179,8 @@ static const ColumnCase column_cases[] = {
   { "neighbour-of-written", "do i = 1, n\n a(i) = b(i)\nend do\ndo i = 2, n-1\n c(i) = a(i-1) + a(i+1)\nend do\n",
     "" },
   { "guarded-bounds", "do i = 1, n\n a(i) = b(i)\nend do\ndo i = 2, n\n c(i) = a(i) - 1.0\nend do\n", "i" },
+  { "kernel-clause", "!$stencil do kernel\ndo j = 1, n\n do i = 1, n\n  c2(i,j) = 1.0\n end do\nend do\n",
+    "j" },
   { "iv-used-after", "do i = 1, n\n a(i) = b(i)\nend do\nb(1) = real(i)\n", "" },
 };
 

@@ -475,12 +475,37 @@ static const IrStmt *loop_exit(const IrStmtList *l, const IrSym *v, bool in_v)
   return NULL;
 }
 
+/* A loop over v inside a loop marked `kernel`: the user asked for the body
+ * of that loop to be the kernel, so the loops inside it stay sequential. */
+static const IrStmt *under_kernel(const IrStmtList *l, const IrSym *v, const IrStmt *kernel)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *s = l->v[i], *found = NULL;
+    if (s->kind == IR_S_IF)
+      found = under_kernel(&s->u.cond.then, v, kernel) ? under_kernel(&s->u.cond.then, v, kernel)
+                                                       : under_kernel(&s->u.cond.els, v, kernel);
+    if (s->kind == IR_S_DO) {
+      if (s->u.loop.iv == v && kernel)
+        return kernel;
+      const Directive *adv = s->u.loop.advice;
+      found = under_kernel(&s->u.loop.body, v, kernel ? kernel : (adv && adv->kernel ? s : NULL));
+    }
+    if (found)
+      return found;
+  }
+  return NULL;
+}
+
 bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrSym *v,
                   const char **why, Loc *where)
 {
   Check c = { cx, v, stmts, true, NULL, { 0, 0, 0 }, true, 0 };
+  const IrStmt *k = under_kernel(stmts, v, NULL);
+  if (k)
+    fail(&c, k->loc, "it is inside a loop marked 'kernel', whose body runs in one thread");
   IrStmt *stack[DEP_MAX_DEPTH];
-  walk_loops(stmts, stack, 0, check_loop, &c);
+  if (c.ok)
+    walk_loops(stmts, stack, 0, check_loop, &c);
   if (c.ok && !c.all_independent)
     check_arrays(&c, g);
   if (c.ok)
