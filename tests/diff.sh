@@ -22,7 +22,12 @@
 #                            `refuse: TEXT`: s2s-cuda must exit 1 with TEXT in
 #                            its stderr and write no output file
 #   compare                  optional: more s2s_compare options (one line)
-# Lines starting with # in `files`, `expect` and `compare` are comments.
+#   feedback                 optional, for `translate`: one extended regular
+#                            expression (grep -E) per line that must match a
+#                            line of the -Minfo report (the shape the case is
+#                            written for: which kernels, which loop on
+#                            threadIdx.x); a line `! RE` must match no line
+# Lines starting with # in these files are comments.
 # Every program is run as `./ref ref.dat` and `./prog out.dat`; it writes its
 # output arrays with s2s_dump and checks its own results (a reference that
 # stops with a nonzero status fails the case, whatever is expected).
@@ -31,7 +36,7 @@
 #   $FC -O2 FILES -o ref   (C: $CC -O2 -std=c11 FILES -lm -o ref); ./ref ref.dat
 #   translate: $S2S --emulate -Minfo -O2 FILES [-lm] -o prog, its feedback
 #              report in the log; ./prog out-ORDER.dat for each thread order;
-#              s2s_compare ref.dat out-ORDER.dat
+#              s2s_compare ref.dat out-ORDER.dat; then the `feedback` checks
 #   refuse:    the same s2s-cuda command, and `$S2S -Minfo FILES` (translation
 #              only) in an empty directory: both exit 1 with TEXT in stderr,
 #              no prog, no *.s2s.* file
@@ -112,6 +117,7 @@ fi
 
 # ---- helpers ----------------------------------------------------------------
 
+# shellcheck disable=SC2317  # called through run_logged
 with_timeout() {
   if command -v timeout >/dev/null 2>&1; then timeout "$timeout_s" "$@"; else "$@"; fi
 }
@@ -197,6 +203,7 @@ run_case() {
   case $expect in
     translate)
       run_logged "translate and build (feedback report)" "${prog_cmd[@]}"
+      cp step.out prog.build.log
       if [ $rc -ne 0 ]; then
         why="translation failed (exit $rc): $(grep -m 1 -E 'error:' step.out || tail -n 1 step.out)"
         return 1
@@ -218,8 +225,29 @@ run_case() {
         if [ $rc -ne 0 ]; then status=1 bad+=("$order: outputs differ"); fi
       done
       if [ $status -ne 0 ]; then
-        why=$(IFS=';'; echo "${bad[*]}" | sed 's/;/; /g')
+        why=$(printf '%s; ' "${bad[@]}")
+        why=${why%; }
         return 1
+      fi
+      # The shape of the translation, from its feedback report.
+      if [ -f "$src/feedback" ]; then
+        local re missing=()
+        while IFS= read -r re; do
+          case $re in '' | '#'*) continue ;; esac
+          if [ "${re#! }" != "$re" ]; then
+            grep -qE -- "${re#! }" prog.build.log && missing+=("unwanted /${re#! }/")
+          else
+            grep -qE -- "$re" prog.build.log || missing+=("no /$re/")
+          fi
+        done <"$src/feedback"
+        if [ ${#missing[@]} -gt 0 ]; then
+          log "-- feedback checks ($src/feedback) failed:"
+          printf '    %s\n' "${missing[@]}" >>"$case_log"
+          why=$(printf '%s; ' "${missing[@]}")
+          why="outputs match, but the feedback report has the wrong shape: ${why%; }"
+          return 1
+        fi
+        log "-- feedback checks ($src/feedback): ok"
       fi
       ;;
     refuse:*)
@@ -248,8 +276,8 @@ run_case() {
         return 1
       fi
       rm -f translate-only/step.out
-      if [ -n "$(ls -A translate-only)" ]; then
-        why="the refused translation wrote: $(ls -A translate-only | tr '\n' ' ')"
+      if [ -n "$(find translate-only -mindepth 1 -print -quit)" ]; then
+        why="the refused translation wrote: $(find translate-only -mindepth 1 -printf '%f ')"
         return 1
       fi
       ;;

@@ -431,6 +431,36 @@ static bool scalar_flows_into(const MapCtx *m, IrStmt *next)
   return xf_first_exposed(&one, m->plan->privates, m->plan->nprivates, NULL, 0) != NULL;
 }
 
+/* Stride-1 choice and axes for the column indices of a group. */
+static int pick_x(const MapCtx *m, const Group *g)
+{
+  DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
+  dep_build((IrStmtList *)&g->stmts, &dg);
+  int best = g->nc - 1, best_n = -1;
+  for (int i = g->nc - 1; i >= 0; i--) {
+    int n = stride1_refs(&dg, g->c[i]);
+    if (n > best_n) {
+      best = i;
+      best_n = n;
+    }
+  }
+  dep_free(&dg);
+  return best;
+}
+
+/* Does merged keep the index that part runs along its stride-1 dimension
+ * (the one that gives coalesced accesses)? */
+static bool keeps_stride1(const MapCtx *m, const Group *merged, const Group *part)
+{
+  if (!part->nc)
+    return true;
+  IrSym *x = part->c[pick_x(m, part)];
+  for (int i = 0; i < merged->nc; i++)
+    if (merged->c[i] == x)
+      return true;
+  return false;
+}
+
 /* Why a kernel ends before statement s: an index the parts have alone and
  * lose together, and the reason column_index gives for it. */
 static void report_split(const MapCtx *m, const Group *cur, const Group *alone,
@@ -462,9 +492,10 @@ static void report_split(const MapCtx *m, const Group *cur, const Group *alone,
 
 /* Split l into groups greedily: a statement joins the current group unless
  * that would leave fewer loop indices to spread over the grid than either
- * part has alone, and fewer than two: a grid of columns (i, j) is what the
- * restructuring aims for, and a kernel boundary costs a launch and a trip
- * through memory, so k loops are not split off just to run in parallel.
+ * part has alone, and either fewer than two or not the stride-1 one: a grid
+ * of columns (i, j) with i along threadIdx.x is what the restructuring aims
+ * for, and a kernel boundary costs a launch and a trip through memory, so k
+ * loops are not split off just to run in parallel.
  * Statements without loops join (unless they assign array elements). */
 static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
 {
@@ -477,8 +508,8 @@ static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
     Group merged = group_of(m, &cur.stmts, s);
     bool lone = !alone.loops && writes_array(s);
     bool join = !cur.stmts.n || (!alone.loops && !lone) || (!cur.loops && !writes_array(cur.stmts.v[0])) ||
-                scalar_flows_into(m, s) || merged.nc >= 2 ||
-                merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc);
+                scalar_flows_into(m, s) || merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc) ||
+                (merged.nc >= 2 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone));
     if (join) {
       cur = merged;
       continue;
@@ -528,23 +559,6 @@ static int distribute(const MapCtx *m, Group *g, Group **out)
   }
   *out = wrapped;
   return nw;
-}
-
-/* Stride-1 choice and axes for the column indices of a group. */
-static int pick_x(const MapCtx *m, const Group *g)
-{
-  DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_build((IrStmtList *)&g->stmts, &dg);
-  int best = g->nc - 1, best_n = -1;
-  for (int i = g->nc - 1; i >= 0; i--) {
-    int n = stride1_refs(&dg, g->c[i]);
-    if (n > best_n) {
-      best = i;
-      best_n = n;
-    }
-  }
-  dep_free(&dg);
-  return best;
 }
 
 /* Say why the loops left sequential in each thread could not be spread. */
