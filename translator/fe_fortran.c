@@ -39,6 +39,7 @@ typedef struct FortranFe {
 } FortranFe;
 
 static IrExpr *lower_expr(FortranFe *f, TSNode n);
+static IrSym *env_kind(FortranFe *f, const char *name, TSNode at);
 static void lower_block(FortranFe *f, TSNode parent, uint32_t from, uint32_t to, IrStmtList *out);
 
 /* dir_read, with the directive owned by the IR arena from then on. */
@@ -99,6 +100,8 @@ static IrSym *resolve(FortranFe *f, TSNode id)
   char *name = fe_text_lower(&f->cx, id);
   IrSym *s = lookup(f, name);
   if (s && s->type != IR_T_VOID)
+    return s;
+  if (!s && (s = env_kind(f, name, id)))
     return s;
   if (f->routine && f->routine->unresolved_use_line) {
     fe_error(&f->cx, id, "'%s' is not declared in this routine; it may come from the module used "
@@ -616,6 +619,40 @@ static IrExpr *lower_element(FortranFe *f, IrSym *s, TSNode n, TSNode list)
   return e;
 }
 
+/* kind(x), selected_real_kind(p[, r]), selected_int_kind(r): the kind
+ * numbers gfortran gives, for declarations such as real(kind(1.0d0)). */
+static IrExpr *kind_inquiry(FortranFe *f, const char *name, IrExpr **args, int nargs, Loc loc)
+{
+  long p = 0;
+  (void)f;
+  if (!strcmp(name, "kind") && nargs == 1)
+    return ir_int(args[0]->type == IR_T_REAL8 || args[0]->type == IR_T_INT8 ? 8 : 4, loc);
+  if (nargs < 1 || !ir_eval_const(args[0], &p))
+    return NULL;
+  if (!strcmp(name, "selected_real_kind"))
+    return p <= 6 ? ir_int(4, loc) : p <= 15 ? ir_int(8, loc) : NULL;
+  if (!strcmp(name, "selected_int_kind"))
+    return p <= 9 ? ir_int(4, loc) : p <= 18 ? ir_int(8, loc) : NULL;
+  return NULL;
+}
+
+/* The kind constants of iso_fortran_env. */
+static IrSym *env_kind(FortranFe *f, const char *name, TSNode at)
+{
+  static const struct { const char *name; long kind; } kinds[] = {
+    { "real32", 4 }, { "real64", 8 }, { "int32", 4 }, { "int64", 8 }, { NULL, 0 },
+  };
+  for (int i = 0; kinds[i].name; i++)
+    if (!strcmp(kinds[i].name, name)) {
+      IrSym *s = new_sym(f, current_table(f), name, at);
+      s->kind = IR_SYM_PARAM;
+      s->type = IR_T_INT;
+      s->init = ir_int(kinds[i].kind, s->loc);
+      return s;
+    }
+  return NULL;
+}
+
 /* call_expression: identifier argument_list — an array element, an
  * intrinsic function or a conversion. */
 static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
@@ -647,8 +684,15 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
   const Intrinsic *in = find_intrinsic(name);
   if (in)
     return lower_intrinsic(f, in, n, args, nargs);
-  fe_error(&f->cx, id, "call of function '%s' inside a region is not supported yet (inlining is "
-           "planned); only intrinsic functions can be called", name);
+  IrExpr *kind = kind_inquiry(f, name, args, nargs, fe_loc(&f->cx, n));
+  if (kind)
+    return kind;
+  if (!f->region)
+    fe_error(&f->cx, id, "cannot evaluate '%s' here; s2s-cuda knows the kind inquiries kind, "
+             "selected_real_kind and selected_int_kind", name);
+  else
+    fe_error(&f->cx, id, "call of function '%s' inside a region is not supported yet (inlining is "
+             "planned); only intrinsic functions can be called", name);
   return NULL;
 }
 
