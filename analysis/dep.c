@@ -7,8 +7,12 @@
  *   strong SIV  the same single loop index with the same coefficient a on
  *               both sides: they meet only at distance (c1 - c2) / a, and
  *               never if that is not an integer;
- *   GCD         otherwise, with constant coefficients: they can meet only
- *               if the gcd of all coefficients divides c2 - c1.
+ *   Banerjee    otherwise (weak-zero and weak-crossing SIV, MIV), when every
+ *               loop index has constant bounds: the difference of the two
+ *               subscripts has a range, and a needed value outside it
+ *               means they never meet;
+ *   GCD         and with constant coefficients: they can meet only if the
+ *               gcd of all coefficients divides c2 - c1.
  * Invariant (non-loop) terms must be identical on both sides to cancel;
  * when they differ the dimension says nothing.  Distances from several
  * dimensions for the same loop must agree, or the references never meet.
@@ -190,6 +194,53 @@ static void split(const Access *acc, const Affine *f, Affine *loops, Affine *inv
   }
 }
 
+/* The constant range [lo, hi] of the index of loop `iv` around access a. */
+static bool index_range(const Access *a, const IrSym *iv, long *lo, long *hi)
+{
+  for (int l = a->nloops - 1; l >= 0; l--) {
+    const IrStmt *loop = a->loops[l];
+    if (loop->u.loop.iv != iv)
+      continue;
+    long first, last, step = 1;
+    if (!ir_eval_const(loop->u.loop.lo, &first) || !ir_eval_const(loop->u.loop.hi, &last) ||
+        (loop->u.loop.step && !ir_eval_const(loop->u.loop.step, &step)))
+      return false;
+    *lo = step > 0 ? first : last;
+    *hi = step > 0 ? last : first;
+    return *lo <= *hi;
+  }
+  return false;
+}
+
+/* Add the range of coef * x, x in [lo, hi], to [*min, *max]. */
+static void add_range(long coef, long lo, long hi, long *min, long *max)
+{
+  *min += coef > 0 ? coef * lo : coef * hi;
+  *max += coef > 0 ? coef * hi : coef * lo;
+}
+
+/* Banerjee's bounds test (any direction): f(x) = g(y) needs
+ * sum fl(x) - sum gl(y) = rhs; when every index has constant bounds, the
+ * left side ranges over [min, max], and rhs outside it means the two
+ * references never meet.  This settles the weak SIV cases (weak-zero,
+ * weak-crossing) and MIV subscripts with constant loop bounds. */
+static bool banerjee_independent(const Access *a, const Affine *fl, const Access *b,
+                                 const Affine *gl, long rhs)
+{
+  long min = 0, max = 0, lo, hi;
+  for (int i = 0; i < fl->n; i++) {
+    if (fl->t[i].scale || !index_range(a, fl->t[i].var, &lo, &hi))
+      return false;
+    add_range(fl->t[i].coef, lo, hi, &min, &max);
+  }
+  for (int i = 0; i < gl->n; i++) {
+    if (gl->t[i].scale || !index_range(b, gl->t[i].var, &lo, &hi))
+      return false;
+    add_range(-gl->t[i].coef, lo, hi, &min, &max);
+  }
+  return rhs < min || rhs > max;
+}
+
 typedef enum DimResult { DIM_INDEPENDENT, DIM_NO_INFO, DIM_DISTANCE } DimResult;
 
 /* Test one dimension; on DIM_DISTANCE, *level and *dist give the constraint. */
@@ -224,6 +275,8 @@ static DimResult test_dim(const DepGraph *dg, const Access *a, const Access *b, 
     *dist = d / step;
     return DIM_DISTANCE;
   }
+  if (banerjee_independent(a, &fl, b, &gl, g.c - f.c))
+    return DIM_INDEPENDENT;
   long d = 0;
   for (int i = 0; i < fl.n; i++) {
     if (fl.t[i].scale)

@@ -16,7 +16,8 @@
  *
  * The tests are exact for the subscript shapes weather codes use: ZIV,
  * strong SIV (same coefficient on one index, the constant distance
- * follows), and the GCD test for everything else that is affine with
+ * follows), Banerjee's bounds test (weak SIV and MIV with constant loop
+ * bounds) and the GCD test for everything else that is affine with
  * constant coefficients.  Subscripts that are not affine, or whose
  * invariant parts differ, give "any" for every loop: the honest answer
  * "unknown".
