@@ -48,15 +48,6 @@
 extern char **environ;
 
 /* Fallbacks so that this file also compiles outside the build system. */
-#ifndef S2S_DEFAULT_FC
-#define S2S_DEFAULT_FC "gfortran"
-#endif
-#ifndef S2S_DEFAULT_CC
-#define S2S_DEFAULT_CC "gcc"
-#endif
-#ifndef S2S_DEFAULT_CXX
-#define S2S_DEFAULT_CXX "g++"
-#endif
 #ifndef S2S_NVCC
 #define S2S_NVCC ""
 #endif

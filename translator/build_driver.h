@@ -24,6 +24,18 @@
 #include <stddef.h>
 #include "options.h"
 
+/* The compilers used when FC, CC and CXX are not set (config.h has the
+ * configured ones; these fallbacks let the file compile on its own). */
+#ifndef S2S_DEFAULT_FC
+#define S2S_DEFAULT_FC "gfortran"
+#endif
+#ifndef S2S_DEFAULT_CC
+#define S2S_DEFAULT_CC "gcc"
+#endif
+#ifndef S2S_DEFAULT_CXX
+#define S2S_DEFAULT_CXX "g++"
+#endif
+
 /* What translating one input produced. */
 typedef struct Translated {
   char *host_path;    /* NAME.s2s.EXT in the output directory, or NULL: no directives */

@@ -26,12 +26,6 @@
 
 #include "build_driver.h"
 
-#ifndef S2S_DEFAULT_FC
-#define S2S_DEFAULT_FC "gfortran"
-#endif
-#ifndef S2S_DEFAULT_CC
-#define S2S_DEFAULT_CC "gcc"
-#endif
 
 /* ---- reading ------------------------------------------------------------- */
 
