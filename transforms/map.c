@@ -658,6 +658,20 @@ static bool column_kernel(MapCtx *m, Group *g, KernelPlan *k)
   inner->u.loop.body = body;
   k->nest = outer;
   k->body = &inner->u.loop.body;
+  /* a scalar the thread reads before assigning it would need the host's
+   * value (or another thread's): not supported */
+  SymList defs = { 0 };
+  for (int i = 0; i < k->nmapped; i++)
+    add_unique(&defs, k->mapped[i]->u.loop.iv);
+  user_privates(m, k, &defs);
+  IrExpr *bad = xf_first_exposed(k->body, m->plan->privates, m->plan->nprivates, defs.v, defs.n);
+  if (bad) {
+    diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "scalar '%s' may be read before "
+            "the region assigns it; its value would have to come from the host or from another "
+            "thread, which is not supported (assign it before the region's loops or inside them)",
+            bad->u.var->name);
+    return false;
+  }
   column_report(&cx, &g->stmts, g->c, g->nc);
   for (int i = 0; i < g->nc; i++)
     report_add(REPORT_INFO, routine_of(m), (Loc){ m->prog->file, diag_user_line(first[i]->loc), 0 },
