@@ -232,18 +232,35 @@ static bool same_dir(const char *a, const char *b) {
   return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
 }
 
-/* The build tree's runtime when this executable is the build tree's own. */
+/* Where the runtime is: the environment's S2S_RT_INCLUDEDIR/S2S_RT_LIBDIR;
+ * else the build tree's, when this executable is the build tree's own; else
+ * the installed one, found next to this executable (PREFIX/bin/s2s-cuda ->
+ * PREFIX/include/s2s-cuda, PREFIX/lib), so an installed tree still works
+ * when moved or installed with `make install prefix=DIR`; else the
+ * configured installation directories. */
 static void find_runtime(Driver *d) {
   char exe[PATH_MAX];
-  bool in_build_tree = false;
-  if (*S2S_BUILD_TOPDIR && realpath("/proc/self/exe", exe)) {
+  bool in_build_tree = false, beside = false;
+  char *inc_beside = NULL, *lib_beside = NULL;
+  if (realpath("/proc/self/exe", exe)) {
     *strrchr(exe, '/') = '\0';
-    in_build_tree = same_dir(exe, S2S_BUILD_TOPDIR) &&
+    in_build_tree = *S2S_BUILD_TOPDIR && same_dir(exe, S2S_BUILD_TOPDIR) &&
                     is_file(S2S_BUILD_RT_LIBDIR "/libs2srt_emu.a");
+    inc_beside = xasprintf("%s/../include/s2s-cuda", exe);
+    lib_beside = xasprintf("%s/../lib", exe);
+    char *probe = xasprintf("%s/s2s_rt.h", inc_beside);
+    char *lprobe = xasprintf("%s/libs2srt_emu.a", lib_beside);
+    beside = is_file(probe) && is_file(lprobe);
+    free(probe);
+    free(lprobe);
   }
   const char *inc = getenv("S2S_RT_INCLUDEDIR"), *lib = getenv("S2S_RT_LIBDIR");
-  d->rt_include = xstrdup(inc && *inc ? inc : in_build_tree ? S2S_BUILD_RT_INCLUDEDIR : S2S_PKGINCLUDEDIR);
-  d->rt_lib = xstrdup(lib && *lib ? lib : in_build_tree ? S2S_BUILD_RT_LIBDIR : S2S_LIBDIR);
+  d->rt_include = xstrdup(inc && *inc ? inc : in_build_tree ? S2S_BUILD_RT_INCLUDEDIR
+                          : beside ? inc_beside : S2S_PKGINCLUDEDIR);
+  d->rt_lib = xstrdup(lib && *lib ? lib : in_build_tree ? S2S_BUILD_RT_LIBDIR
+                      : beside ? lib_beside : S2S_LIBDIR);
+  free(inc_beside);
+  free(lib_beside);
 }
 
 static bool make_work_dir(Driver *d) {
