@@ -848,13 +848,13 @@ static void fuse_list(const ColumnCtx *cx, IrStmtList *l)
           ir_list_push(&f->u.loop.body, prev->u.loop.body.v[t]);
         for (int t = 0; t < s->u.loop.body.n; t++)
           ir_list_push(&f->u.loop.body, s->u.loop.body.v[t]);
-        report_add(REPORT_INFO, cx->routine, (Loc){ cx->file, diag_user_line(s->loc), 0 },
+        report_at(REPORT_INFO, cx->routine, s->loc,
                    "Loops at lines %d,%d fused (loop %s, inside each thread)",
                    diag_user_line(prev->loc), diag_user_line(s->loc), s->u.loop.iv->name);
         l->v[k - 1] = f;
         continue;
       }
-      report_add(REPORT_NOTE, cx->routine, (Loc){ cx->file, diag_user_line(s->loc), 0 },
+      report_at(REPORT_NOTE, cx->routine, s->loc,
                  "Loops at lines %d,%d not fused: %s", diag_user_line(prev->loc),
                  diag_user_line(s->loc), why);
     }

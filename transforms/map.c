@@ -41,11 +41,6 @@ static Loc user_loc(const MapCtx *m, int line)
   return (Loc){ m->prog->file, line, 0 };
 }
 
-static void report(const MapCtx *m, ReportKind kind, Loc loc, const char *fmt, const char *a,
-                   const char *b)
-{
-  report_add(kind, routine_of(m), (Loc){ loc.file, diag_user_line(loc), 0 }, fmt, a, b);
-}
 
 /* ---- scalars: privatizable? ----------------------------------------------- */
 
@@ -162,7 +157,7 @@ static void report_kernel(MapCtx *m, KernelPlan *k)
     char vec[32] = "";
     if (k->block[a] > 1)
       snprintf(vec, sizeof vec, ", vector(%d)", k->block[a]);
-    report_add(REPORT_INFO, routine_of(m), (Loc){ m->prog->file, diag_user_line(k->mapped[i]->loc), 0 },
+    report_at(REPORT_INFO, routine_of(m), k->mapped[i]->loc,
                "%s do parallel%s %s %s", sentinel, vec, m->prog->lang == IR_FORTRAN ? "!" : "//",
                axis_names[a]);
   }
@@ -251,7 +246,7 @@ static void check_unused_advice(MapCtx *m, const KernelPlan *k, const IrStmtList
       continue;
     const Directive *adv = s->u.loop.advice;
     if (adv && (adv->parallel || adv->vector || adv->independent) && !is_mapped_loop(k, s))
-      report(m, REPORT_WARNING, s->loc, "'%s' on loop '%s' is not followed: the loop runs "
+      report_at(REPORT_WARNING, routine_of(m), s->loc, "'%s' on loop '%s' is not followed: the loop runs "
              "sequentially in each thread (only the outermost perfectly nested parallel loops, "
              "at most three, are mapped to the grid)", adv->parallel ? "parallel"
              : adv->vector ? "vector" : "independent", s->u.loop.iv->name);
@@ -284,16 +279,16 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
       } else {
         char why[300];
         dep_describe(&dg, d, why, sizeof why);
-        report(m, REPORT_NOTE, loop->loc, "Loop carried dependence of %s keeps loop '%s' "
+        report_at(REPORT_NOTE, routine_of(m), loop->loc, "Loop carried dependence of %s keeps loop '%s' "
                "sequential in each thread", why, loop->u.loop.iv->name);
       }
       break;
     }
     if (adv && adv->independent)
-      report(m, REPORT_INFO, loop->loc, "Loop '%s' is parallel as asserted by 'independent'%s",
-             loop->u.loop.iv->name, "");
+      report_at(REPORT_INFO, routine_of(m), loop->loc, "Loop '%s' is parallel as asserted by "
+                "'independent'", loop->u.loop.iv->name);
     else
-      report(m, REPORT_INFO, loop->loc, "Loop is parallelizable%s%s", "", "");
+      report_at(REPORT_INFO, routine_of(m), loop->loc, "Loop is parallelizable");
     k->mapped[k->nmapped++] = loop;
     k->body = &loop->u.loop.body;
     if (adv && adv->kernel)
@@ -484,7 +479,7 @@ static void report_split(const MapCtx *m, const Group *cur, const Group *alone,
     column_index(&cx, (IrStmtList *)&merged->stmts, &dg, lost, &why, &where);
     dep_free(&dg);
   }
-  report_add(REPORT_INFO, routine_of(m), (Loc){ m->prog->file, diag_user_line(s->loc), 0 },
+  report_at(REPORT_INFO, routine_of(m), s->loc,
              "Kernel split before line %d: in one kernel, loop '%s' could not run in parallel: "
              "%s (line %d)", diag_user_line(s->loc), lost ? lost->name : "?", why,
              diag_user_line(where));
@@ -674,8 +669,7 @@ static bool column_kernel(MapCtx *m, Group *g, KernelPlan *k)
   }
   column_report(&cx, &g->stmts, g->c, g->nc);
   for (int i = 0; i < g->nc; i++)
-    report_add(REPORT_INFO, routine_of(m), (Loc){ m->prog->file, diag_user_line(first[i]->loc), 0 },
-               "Loop is parallelizable%s", "");
+    report_at(REPORT_INFO, routine_of(m), first[i]->loc, "Loop is parallelizable");
   report_sequential(m, g);
   DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
   dep_build(&g->stmts, &dg);

@@ -43,28 +43,41 @@ static const char *kind_name(ReportKind kind) {
   S2S_BUG("bad ReportKind %d", (int)kind);
 }
 
-void report_add(ReportKind kind, const char *routine, Loc loc, const char *fmt, ...) {
+static void report_vadd(ReportKind kind, const char *routine, const char *file, int line,
+                        const char *fmt, va_list ap) {
   if (nentries == entries_cap) {
     entries_cap = entries_cap ? 2 * entries_cap : 32;
     entries = xrealloc(entries, sizeof *entries * (size_t)entries_cap);
   }
   ReportEntry *e = &entries[nentries++];
   e->kind = kind;
-  /* loc is already in the user's terms (report.h: "after the line map"):
-   * loc.line is the user's line and loc.file names the input it is in. */
-  const SourceFile *sf = diag_source(loc.file);
-  e->file = xstrdup(sf ? sf->path : "s2s-cuda");
-  e->line = loc.line > 0 ? loc.line : 0;
+  e->file = xstrdup(file);
+  e->line = line > 0 ? line : 0;
   e->routine = routine ? xstrdup(routine) : NULL;
-  va_list ap, ap2;
-  va_start(ap, fmt);
+  va_list ap2;
   va_copy(ap2, ap);
   int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
   if (n < 0) S2S_BUG("bad report format '%s'", fmt);
   e->message = xmalloc((size_t)n + 1);
   vsnprintf(e->message, (size_t)n + 1, fmt, ap2);
   va_end(ap2);
+}
+
+void report_add(ReportKind kind, const char *routine, Loc loc, const char *fmt, ...) {
+  /* loc is already in the user's terms (report.h): loc.line is the user's
+   * line and loc.file names the input it is in. */
+  const SourceFile *sf = diag_source(loc.file);
+  va_list ap;
+  va_start(ap, fmt);
+  report_vadd(kind, routine, sf ? sf->path : "s2s-cuda", loc.line, fmt, ap);
+  va_end(ap);
+}
+
+void report_at(ReportKind kind, const char *routine, Loc parsed, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report_vadd(kind, routine, diag_user_file(parsed), diag_user_line(parsed), fmt, ap);
+  va_end(ap);
 }
 
 static bool same_str(const char *a, const char *b) {

@@ -22,6 +22,11 @@ typedef enum ReportKind { REPORT_INFO, REPORT_NOTE, REPORT_WARNING } ReportKind;
 void report_add(ReportKind kind, const char *routine, Loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The same for a location in the parsed text (an IR node's loc): the line
+ * map gives the user's file and line. */
+void report_at(ReportKind kind, const char *routine, Loc parsed, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Print the collected lines to `out` grouped by routine:
  *   file.f90: In routine 'name':
  *   file.f90:21: info: Generating copyin(t(its-1:ite+1,kts:kte,jts-1:jte+1))
