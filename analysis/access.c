@@ -131,9 +131,13 @@ void an_extent_text(const IrExpr *lo, const IrExpr *hi, char *buf, size_t size)
     return;
   }
   char a[128], b[128];
+  long zero;
   an_expr_text(hi, IR_C, a, sizeof a);
   an_expr_text(lo, IR_C, b, sizeof b);
-  snprintf(buf, size, "(%s)-(%s)+1", a, b);
+  if (ir_eval_const(lo, &zero) && zero == 0)
+    snprintf(buf, size, "%s+1", a);
+  else
+    snprintf(buf, size, "%s-%s+1", a, b);
 }
 
 void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang lang, char *buf,
