@@ -12,9 +12,12 @@
 #
 # A case is a directory tests/diff/<case>/ with
 #   the sources              Fortran (.f90) or C (.c, .h); s2s_dump.f90,
-#                            s2s_dump.c and s2s_dump.h come from samples/common/
+#                            s2s_dump.c and s2s_dump.h come from samples/common/;
+#                            a file of tests/diff/common/ (diff_util.f90, the
+#                            drivers' shared set-up and checks) comes from there
+#                            when `files` names it
 #   files                    the sources in build order, on one line, e.g.
-#                            `s2s_dump.f90 kernel.f90 main.f90`
+#                            `s2s_dump.f90 diff_util.f90 kernel.f90 main.f90`
 #   expect                   `translate`: the translation must build, and its
 #                            output must match the original's with the threads
 #                            in forward, reverse and shuffled order
@@ -87,6 +90,9 @@ fi
 case $S2S in */*) [ ! -d "$(dirname "$S2S")" ] || S2S=$(cd "$(dirname "$S2S")" && pwd)/$(basename "$S2S") ;; esac
 
 case_root=$(cd "${S2S_DIFF_DIR:-$top_srcdir/tests/diff}" && pwd) || exit 2
+# The drivers' shared sources: the cases' own common/, else tests/diff/common.
+common_dir=$case_root/common
+[ -d "$common_dir" ] || common_dir=$top_srcdir/tests/diff/common
 timeout_s=${S2S_TEST_TIMEOUT:-300}
 work_root=$top_builddir/tests/work/diff
 
@@ -168,19 +174,24 @@ run_case() {
   log "files: $files"
   log "expect: $expect"
 
-  # Sources: the case's own, then the dump writer from samples/common.
+  # Sources: the case's own; those files of the drivers' shared sources
+  # ($common_dir, e.g. diff_util.f90) that `files` names; the dump writer from
+  # samples/common.
   local f c_lang=0
   for f in "$src"/*; do
     case $f in *.c | *.h | *.f90 | *.F90 | *.inc) cp "$f" "$dir/" ;; esac
-  done
-  for f in "$top_srcdir"/samples/common/*; do
-    [ -e "$dir/$(basename "$f")" ] || cp "$f" "$dir/"
   done
   cd "$dir" || return 1
   # shellcheck disable=SC2206
   local srcs=($files)
   for f in "${srcs[@]}"; do
-    [ -f "$f" ] || { why="source $f missing from $src and samples/common"; return 1; }
+    if [ ! -e "$f" ] && [ -f "$common_dir/$f" ]; then cp "$common_dir/$f" .; fi
+  done
+  for f in "$top_srcdir"/samples/common/*; do
+    [ -e "$dir/$(basename "$f")" ] || cp "$f" "$dir/"
+  done
+  for f in "${srcs[@]}"; do
+    [ -f "$f" ] || { why="source $f missing from $src, $common_dir and samples/common"; return 1; }
     case $f in *.c) c_lang=1 ;; esac
   done
 

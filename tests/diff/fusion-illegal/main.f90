@@ -4,8 +4,9 @@
 program fusion_illegal
   use fus_kernel, only: stability, r8
   use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
-  use, intrinsic :: iso_fortran_env, only: int64
+  use diff_util, only: get_dump_path, set_tile_3d, noise_r8, check_tolerance
   implicit none
+  character(len=*), parameter :: name = 'fusion-illegal'
   integer, parameter :: ni = 71, nj = 13, nk = 26, halo = 1
   real(r8), parameter :: sentinel = -1.0_r8, tolerance = 1.0e-12_r8
 
@@ -15,31 +16,15 @@ program fusion_illegal
   real(r8) :: err, th_lo, th_hi
   character(len=512) :: path
 
-  if (command_argument_count() /= 1) then
-    write(*,'(a)') 'usage: prog OUT.dat'
-    stop 2
-  end if
-  call get_command_argument(1, path)
-
-  its = 1
-  ite = ni
-  jts = 1
-  jte = nj
-  kts = 1
-  kte = nk
-  ims = its - halo
-  ime = ite + halo
-  jms = jts - halo
-  jme = jte + halo
-  kms = kts
-  kme = kte
+  call get_dump_path(path)
+  call set_tile_3d(ni, nj, nk, halo, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte)
   allocate(t(ims:ime, kms:kme, jms:jme), p(ims:ime, kms:kme, jms:jme),   &
            a(ims:ime, kms:kme, jms:jme), b(ims:ime, kms:kme, jms:jme))
   do j = jms, jme
     do k = kms, kme
       do i = ims, ime
-        p(i,k,j) = 1000.0_r8*exp(-0.08_r8*(k - 1)) + 5.0_r8*noise(i, k, j)
-        t(i,k,j) = 295.0_r8 - 3.5_r8*(k - 1) + 2.0_r8*noise(j, i, k)
+        p(i,k,j) = 1000.0_r8*exp(-0.08_r8*(k - 1)) + 5.0_r8*noise_r8(i, k, j)
+        t(i,k,j) = 295.0_r8 - 3.5_r8*(k - 1) + 2.0_r8*noise_r8(j, i, k)
       end do
     end do
   end do
@@ -58,29 +43,11 @@ program fusion_illegal
       end do
     end do
   end do
-  write(*,'(a,es10.3,a,es10.3,a)') 'fusion-illegal: max error of b ', err, &
-       ' (tolerance ', tolerance, ')'
-  if (.not. (err <= tolerance)) then
-    write(*,'(a)') 'fusion-illegal: wrong b'
-    stop 1
-  end if
+  call check_tolerance(name, 'max error of b', err, tolerance, 'wrong b')
 
   call s2s_dump_open(trim(path))
   call s2s_dump_array('a', a)
   call s2s_dump_array('b', b)
   call s2s_dump_close()
-
-contains
-
-  ! Deterministic noise in [-0.5, 0.5) from three integers.
-  real(r8) function noise(i, k, j)
-    integer, intent(in) :: i, k, j
-    integer(int64), parameter :: q = 1000003_int64
-    integer(int64) :: h
-
-    h = modulo(73856093_int64*i + 19349663_int64*k + 83492791_int64*j, q)
-    h = modulo(h*h + 12345_int64, q)
-    noise = real(h, r8)/real(q, r8) - 0.5_r8
-  end function noise
 
 end program fusion_illegal

@@ -6,8 +6,10 @@
 program implicit_vertical_diffusion
   use ivd_kernel, only: vertical_diffusion
   use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
-  use, intrinsic :: iso_fortran_env, only: int64, real64
+  use diff_util, only: get_dump_path, set_tile_3d, noise, check_tolerance
+  use, intrinsic :: iso_fortran_env, only: real64
   implicit none
+  character(len=*), parameter :: name = 'implicit-vertical-diffusion'
   integer, parameter :: ni = 45, nj = 29, nk = 28, halo = 2, nsteps = 3
   real, parameter :: dt = 30.0, sentinel = -1.0
   real(real64), parameter :: tolerance = 1.0e-5_real64
@@ -19,24 +21,10 @@ program implicit_vertical_diffusion
   real(real64) :: residual, drift, worst_residual, worst_drift
   character(len=512) :: path
 
-  if (command_argument_count() /= 1) then
-    write(*,'(a)') 'usage: prog OUT.dat'
-    stop 2
-  end if
-  call get_command_argument(1, path)
-
-  its = 1
-  ite = ni
-  jts = 1
-  jte = nj
-  kts = 1
-  kte = nk - 1
-  ims = its - halo
-  ime = ite + halo
-  jms = jts - halo
-  jme = jte + halo
-  kms = 1
-  kme = nk
+  call get_dump_path(path)
+  ! Tile (1:ni, 1:nk-1, 1:nj); memory one level higher (kme = kte+1).
+  call set_tile_3d(ni, nj, nk - 1, halo, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte, &
+                   levels_above=1)
   allocate(q(ims:ime, kms:kme, jms:jme), q_old(ims:ime, kms:kme, jms:jme), &
            kv(ims:ime, kms:kme, jms:jme), dz(ims:ime, kms:kme, jms:jme),   &
            a(ims:ime, kms:kme, jms:jme), b(ims:ime, kms:kme, jms:jme),     &
@@ -74,12 +62,8 @@ program implicit_vertical_diffusion
     worst_residual = max(worst_residual, residual)
     worst_drift = max(worst_drift, drift)
   end do
-  write(*,'(a,es10.3,a,es10.3,a,es10.3,a)') 'implicit-vertical-diffusion: max residual ', &
-       worst_residual, ', max column drift ', worst_drift, ' (tolerance ', tolerance, ')'
-  if (.not. (worst_residual <= tolerance .and. worst_drift <= tolerance)) then
-    write(*,'(a)') 'implicit-vertical-diffusion: wrong solution'
-    stop 1
-  end if
+  call check_tolerance(name, 'max residual', worst_residual, tolerance, 'wrong solution')
+  call check_tolerance(name, 'max column drift', worst_drift, tolerance, 'column content not conserved')
 
   call s2s_dump_open(trim(path))
   call s2s_dump_array('q', q)
@@ -119,16 +103,5 @@ contains
     end do
     residual = residual/qmax
   end subroutine check_step
-
-  ! Deterministic noise in [-0.5, 0.5) from three integers.
-  real function noise(i, k, j)
-    integer, intent(in) :: i, k, j
-    integer(int64), parameter :: p = 1000003_int64
-    integer(int64) :: h
-
-    h = modulo(73856093_int64*i + 19349663_int64*k + 83492791_int64*j, p)
-    h = modulo(h*h + 12345_int64, p)
-    noise = real(h)/real(p) - 0.5
-  end function noise
 
 end program implicit_vertical_diffusion

@@ -3,8 +3,9 @@
 program reduction_across_columns
   use red_kernel, only: normalize_rows, r8
   use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
-  use, intrinsic :: iso_fortran_env, only: int64
+  use diff_util, only: get_dump_path, set_tile_3d, noise_r8, check_tolerance
   implicit none
+  character(len=*), parameter :: name = 'reduction-across-columns'
   integer, parameter :: ni = 93, nj = 15, nk = 22, halo = 1
   real(r8), parameter :: sentinel = -1.0_r8, tolerance = 1.0e-12_r8
 
@@ -14,29 +15,13 @@ program reduction_across_columns
   real(r8) :: err
   character(len=512) :: path
 
-  if (command_argument_count() /= 1) then
-    write(*,'(a)') 'usage: prog OUT.dat'
-    stop 2
-  end if
-  call get_command_argument(1, path)
-
-  its = 1
-  ite = ni
-  jts = 1
-  jte = nj
-  kts = 1
-  kte = nk
-  ims = its - halo
-  ime = ite + halo
-  jms = jts - halo
-  jme = jte + halo
-  kms = kts
-  kme = kte
+  call get_dump_path(path)
+  call set_tile_3d(ni, nj, nk, halo, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte)
   allocate(a(ims:ime, kms:kme, jms:jme), b(ims:ime, kms:kme, jms:jme))
   do j = jms, jme
     do k = kms, kme
       do i = ims, ime
-        a(i,k,j) = 1.0_r8 + noise(i, k, j)
+        a(i,k,j) = 1.0_r8 + noise_r8(i, k, j)
       end do
     end do
   end do
@@ -50,28 +35,10 @@ program reduction_across_columns
       err = max(err, abs(sum(b(its:ite,k,j)) - 1.0_r8))
     end do
   end do
-  write(*,'(a,es10.3,a,es10.3,a)') 'reduction-across-columns: max |sum_i b - 1| = ', err, &
-       ' (tolerance ', tolerance, ')'
-  if (.not. (err <= tolerance)) then
-    write(*,'(a)') 'reduction-across-columns: rows not normalized'
-    stop 1
-  end if
+  call check_tolerance(name, 'max |sum_i b - 1| =', err, tolerance, 'rows not normalized')
 
   call s2s_dump_open(trim(path))
   call s2s_dump_array('b', b)
   call s2s_dump_close()
-
-contains
-
-  ! Deterministic noise in [-0.5, 0.5) from three integers.
-  real(r8) function noise(i, k, j)
-    integer, intent(in) :: i, k, j
-    integer(int64), parameter :: q = 1000003_int64
-    integer(int64) :: h
-
-    h = modulo(73856093_int64*i + 19349663_int64*k + 83492791_int64*j, q)
-    h = modulo(h*h + 12345_int64, q)
-    noise = real(h, r8)/real(q, r8) - 0.5_r8
-  end function noise
 
 end program reduction_across_columns

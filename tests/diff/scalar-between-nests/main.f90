@@ -4,8 +4,9 @@
 program scalar_between_nests
   use sbn_kernel, only: column_mix
   use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
-  use, intrinsic :: iso_fortran_env, only: int64
+  use diff_util, only: get_dump_path, set_tile_3d, noise, fail
   implicit none
+  character(len=*), parameter :: name = 'scalar-between-nests'
   integer, parameter :: ni = 59, nj = 27, nk = 17, halo = 1
   real, parameter :: sentinel = -1.0, tolerance = 1.0e-6
 
@@ -15,24 +16,10 @@ program scalar_between_nests
   real :: c1, c2, f, want_t1, want_v, want_v2
   character(len=512) :: path
 
-  if (command_argument_count() /= 1) then
-    write(*,'(a)') 'usage: prog OUT.dat'
-    stop 2
-  end if
-  call get_command_argument(1, path)
-
-  its = 2
-  ite = ni + 1
-  jts = 2
-  jte = nj + 1
-  kts = 1
-  kte = nk
-  ims = its - halo
-  ime = ite + halo
-  jms = jts - halo
-  jme = jte + halo
-  kms = kts
-  kme = kte
+  call get_dump_path(path)
+  ! Tile (2:ni+1, 1:nk, 2:nj+1).
+  call set_tile_3d(ni, nj, nk, halo, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte, &
+                   first_i=2, first_j=2)
   allocate(u(ims:ime, kms:kme, jms:jme), zk(kms:kme), wj(jms:jme),       &
            t1(ims:ime, kms:kme, jms:jme), v(ims:ime, kms:kme, jms:jme),   &
            v2(ims:ime, kms:kme, jms:jme))
@@ -69,27 +56,14 @@ program scalar_between_nests
       end do
     end do
   end do
-  write(*,'(a,i0,a,es9.2)') 'scalar-between-nests: ', bad, &
+  write(*,'(2a,i0,a,es9.2)') name, ': ', bad, &
        ' points differ from the host recomputation by more than ', tolerance
-  if (bad /= 0) stop 1
+  if (bad /= 0) call fail(name, 'wrong t1, v or v2')
 
   call s2s_dump_open(trim(path))
   call s2s_dump_array('t1', t1)
   call s2s_dump_array('v', v)
   call s2s_dump_array('v2', v2)
   call s2s_dump_close()
-
-contains
-
-  ! Deterministic noise in [-0.5, 0.5) from three integers.
-  real function noise(i, k, j)
-    integer, intent(in) :: i, k, j
-    integer(int64), parameter :: q = 1000003_int64
-    integer(int64) :: h
-
-    h = modulo(73856093_int64*i + 19349663_int64*k + 83492791_int64*j, q)
-    h = modulo(h*h + 12345_int64, q)
-    noise = real(h)/real(q) - 0.5
-  end function noise
 
 end program scalar_between_nests

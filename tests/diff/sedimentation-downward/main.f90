@@ -5,8 +5,10 @@
 program sedimentation_downward
   use sed_kernel, only: sediment
   use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
-  use, intrinsic :: iso_fortran_env, only: int64, real64
+  use diff_util, only: get_dump_path, set_tile_3d, noise, check_tolerance, fail
+  use, intrinsic :: iso_fortran_env, only: real64
   implicit none
+  character(len=*), parameter :: name = 'sedimentation-downward'
   integer, parameter :: ni = 53, nj = 19, nk = 41, halo = 3, nsteps = 3
   ! Outside the tile: sentinels of about the size of the data (s2s_compare's
   ! default absolute tolerance scales with the largest |element| of an array).
@@ -22,24 +24,10 @@ program sedimentation_downward
   logical :: negative
   character(len=512) :: path
 
-  if (command_argument_count() /= 1) then
-    write(*,'(a)') 'usage: prog OUT.dat'
-    stop 2
-  end if
-  call get_command_argument(1, path)
-
-  its = 4
-  ite = ni + 3
-  jts = 2
-  jte = nj + 1
-  kts = 1
-  kte = nk
-  ims = its - halo
-  ime = ite + halo
-  jms = jts - halo
-  jme = jte + halo
-  kms = kts
-  kme = kte + 1
+  call get_dump_path(path)
+  ! Tile (4:ni+3, 1:nk, 2:nj+1); memory one level higher (kme = kte+1).
+  call set_tile_3d(ni, nj, nk, halo, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte, &
+                   first_i=4, first_j=2, levels_above=1)
   allocate(qr(ims:ime, kms:kme, jms:jme), rho(ims:ime, kms:kme, jms:jme),  &
            dz(ims:ime, kms:kme, jms:jme), vt(ims:ime, kms:kme, jms:jme),    &
            flux(ims:ime, kms:kme, jms:jme), rain(ims:ime, jms:jme),         &
@@ -83,12 +71,9 @@ program sedimentation_downward
     worst_drift = max(worst_drift, drift)
     negative = negative .or. any(qr(its:ite, kts:kte, jts:jte) < 0.0)
   end do
-  write(*,'(a,es10.3,a,es10.3,a,es12.5)') 'sedimentation-downward: max column water drift ', &
-       worst_drift, ' (tolerance ', tolerance, '), max rain (g/m2) ', maxval(rain(its:ite, jts:jte))
-  if (.not. (worst_drift <= tolerance) .or. negative) then
-    write(*,'(a)') 'sedimentation-downward: water not conserved or negative'
-    stop 1
-  end if
+  write(*,'(2a,es12.5)') name, ': max rain (g/m2) ', maxval(rain(its:ite, jts:jte))
+  call check_tolerance(name, 'max column water drift', worst_drift, tolerance, 'water not conserved')
+  if (negative) call fail(name, 'negative qr')
 
   call s2s_dump_open(trim(path))
   call s2s_dump_array('qr', qr)
@@ -115,16 +100,5 @@ contains
       water_of = water_of + real(rho(i,kk,j), real64)*qr(i,kk,j)*dz(i,kk,j)
     end do
   end function water_of
-
-  ! Deterministic noise in [-0.5, 0.5) from three integers.
-  real function noise(i, k, j)
-    integer, intent(in) :: i, k, j
-    integer(int64), parameter :: p = 1000003_int64
-    integer(int64) :: h
-
-    h = modulo(73856093_int64*i + 19349663_int64*k + 83492791_int64*j, p)
-    h = modulo(h*h + 12345_int64, p)
-    noise = real(h)/real(p) - 0.5
-  end function noise
 
 end program sedimentation_downward

@@ -4,8 +4,9 @@
 program split_two_kernels
   use split_kernel, only: flux_difference
   use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
-  use, intrinsic :: iso_fortran_env, only: int64
+  use diff_util, only: get_dump_path, set_tile_3d, noise, check_tolerance
   implicit none
+  character(len=*), parameter :: name = 'split-two-kernels'
   integer, parameter :: ni = 67, nj = 21, nk = 11, halo = 2
   real, parameter :: sentinel = -1.0, tolerance = 1.0e-6
 
@@ -15,24 +16,8 @@ program split_two_kernels
   real :: err, want
   character(len=512) :: path
 
-  if (command_argument_count() /= 1) then
-    write(*,'(a)') 'usage: prog OUT.dat'
-    stop 2
-  end if
-  call get_command_argument(1, path)
-
-  its = 1
-  ite = ni
-  jts = 1
-  jte = nj
-  kts = 1
-  kte = nk
-  ims = its - halo
-  ime = ite + halo
-  jms = jts - halo
-  jme = jte + halo
-  kms = kts
-  kme = kte
+  call get_dump_path(path)
+  call set_tile_3d(ni, nj, nk, halo, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte)
   allocate(a(ims:ime, kms:kme, jms:jme), u(ims:ime, kms:kme, jms:jme),   &
            b(ims:ime, kms:kme, jms:jme), c(ims:ime, kms:kme, jms:jme))
   do j = jms, jme
@@ -57,29 +42,11 @@ program split_two_kernels
       end do
     end do
   end do
-  write(*,'(a,es10.3,a,es10.3,a)') 'split-two-kernels: max error of c ', err, &
-       ' (tolerance ', tolerance, ')'
-  if (.not. (err <= tolerance)) then
-    write(*,'(a)') 'split-two-kernels: wrong c'
-    stop 1
-  end if
+  call check_tolerance(name, 'max error of c', err, tolerance, 'wrong c')
 
   call s2s_dump_open(trim(path))
   call s2s_dump_array('b', b)
   call s2s_dump_array('c', c)
   call s2s_dump_close()
-
-contains
-
-  ! Deterministic noise in [-0.5, 0.5) from three integers.
-  real function noise(i, k, j)
-    integer, intent(in) :: i, k, j
-    integer(int64), parameter :: q = 1000003_int64
-    integer(int64) :: h
-
-    h = modulo(73856093_int64*i + 19349663_int64*k + 83492791_int64*j, q)
-    h = modulo(h*h + 12345_int64, q)
-    noise = real(h)/real(q) - 0.5
-  end function noise
 
 end program split_two_kernels

@@ -5,38 +5,23 @@
 program thomas_k_outer
   use tk_kernel, only: solve_columns, r8
   use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
-  use, intrinsic :: iso_fortran_env, only: int64
+  use diff_util, only: get_dump_path, set_tile_3d, noise_r8, check_tolerance
   implicit none
-  integer, parameter :: ni = 37, nj = 23, nk = 19
+  character(len=*), parameter :: name = 'thomas-k-outer'
+  integer, parameter :: ni = 37, nj = 23, nk = 19, halo = 1
   real(r8), parameter :: sentinel = -1.0_r8, tolerance = 1.0e-12_r8
 
   integer :: ims, ime, jms, jme, kms, kme, its, ite, jts, jte, kts, kte
   integer :: i, j, k, solve
   real(r8), allocatable :: a(:,:,:), b(:,:,:), c(:,:,:), d(:,:,:)
   real(r8), allocatable :: x(:,:,:), cp(:,:,:), dp(:,:,:)
-  real(r8) :: residual
   character(len=512) :: path
 
-  if (command_argument_count() /= 1) then
-    write(*,'(a)') 'usage: prog OUT.dat'
-    stop 2
-  end if
-  call get_command_argument(1, path)
-
+  call get_dump_path(path)
   ! Tile (2:ni+1, 1:nk-1, 3:nj+2), memory one point wider in i and j and
   ! one level higher (kme = kte+1, never touched).
-  its = 2
-  ite = ni + 1
-  jts = 3
-  jte = nj + 2
-  kts = 1
-  kte = nk - 1
-  ims = its - 1
-  ime = ite + 1
-  jms = jts - 1
-  jme = jte + 1
-  kms = 1
-  kme = nk
+  call set_tile_3d(ni, nj, nk - 1, halo, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte, &
+                   first_i=2, first_j=3, levels_above=1)
   allocate(a(ims:ime, kms:kme, jms:jme), b(ims:ime, kms:kme, jms:jme),   &
            c(ims:ime, kms:kme, jms:jme), d(ims:ime, kms:kme, jms:jme),   &
            x(ims:ime, kms:kme, jms:jme), cp(ims:ime, kms:kme, jms:jme),  &
@@ -52,10 +37,10 @@ program thomas_k_outer
   do j = jts, jte
     do k = kts, kte
       do i = its, ite
-        if (k > kts) a(i,k,j) = -(0.6_r8 + noise(i, k, j))
-        if (k < kte) c(i,k,j) = -(0.6_r8 + noise(j, i, k))
-        b(i,k,j) = 1.0_r8 + abs(a(i,k,j)) + abs(c(i,k,j)) + 0.5_r8*noise(k, j, i)
-        d(i,k,j) = 2.0_r8 + noise(i + 7, k, j) + 0.1_r8*k
+        if (k > kts) a(i,k,j) = -(0.6_r8 + noise_r8(i, k, j))
+        if (k < kte) c(i,k,j) = -(0.6_r8 + noise_r8(j, i, k))
+        b(i,k,j) = 1.0_r8 + abs(a(i,k,j)) + abs(c(i,k,j)) + 0.5_r8*noise_r8(k, j, i)
+        d(i,k,j) = 2.0_r8 + noise_r8(i + 7, k, j) + 0.1_r8*k
       end do
     end do
   end do
@@ -66,13 +51,8 @@ program thomas_k_outer
                        ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte)
   end do
 
-  residual = max_residual()
-  write(*,'(a,es10.3,a,es10.3,a)') 'thomas-k-outer: max |A x - d| / max |d| = ', residual, &
-       ' (tolerance ', tolerance, ')'
-  if (.not. (residual <= tolerance)) then
-    write(*,'(a)') 'thomas-k-outer: the solution does not solve the system'
-    stop 1
-  end if
+  call check_tolerance(name, 'max |A x - d| / max |d| =', max_residual(), tolerance, &
+                       'the solution does not solve the system')
 
   call s2s_dump_open(trim(path))
   call s2s_dump_array('x', x)
@@ -100,16 +80,5 @@ contains
     end do
     max_residual = max_residual/dmax
   end function max_residual
-
-  ! Deterministic noise in [-0.5, 0.5) from three integers.
-  real(r8) function noise(i, k, j)
-    integer, intent(in) :: i, k, j
-    integer(int64), parameter :: p = 1000003_int64
-    integer(int64) :: h
-
-    h = modulo(73856093_int64*i + 19349663_int64*k + 83492791_int64*j, p)
-    h = modulo(h*h + 12345_int64, p)
-    noise = real(h, r8)/real(p, r8) - 0.5_r8
-  end function noise
 
 end program thomas_k_outer
