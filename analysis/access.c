@@ -95,7 +95,7 @@ static size_t text(const IrExpr *e, IrLang lang, char *buf, size_t size)
     return n;
   }
   case IR_E_CALL: {
-    n = (size_t)snprintf(buf, size, "%s(", e->u.call.fn == IR_FN_MIN ? "min" : "max");
+    n = (size_t)snprintf(buf, size, "%s(", ir_intrinsic_name(e->u.call.fn));
     for (int i = 0; i < e->u.call.n && n < size; i++) {
       if (i)
         n += (size_t)snprintf(buf + n, size - n, ",");
@@ -562,6 +562,16 @@ static void add_bound_inputs(ScanCtx *c, IrExpr *e)
   ir_walk_expr(e, NULL, scan_expr, c);
 }
 
+/* Are all of a's bounds declared expressions (not run-time lbound/ubound)? */
+static bool declared_bounds(const IrSym *a)
+{
+  for (int d = 0; d < a->rank; d++)
+    if (!a->lo[d] || !a->hi[d] || (a->lo[d]->kind == IR_E_VAR && a->lo[d]->u.var->bound_of) ||
+        (a->hi[d]->kind == IR_E_VAR && a->hi[d]->u.var->bound_of))
+      return false;
+  return true;
+}
+
 static void report_array(IrRegion *g, IrLang lang, const ArrayPlan *a)
 {
   char box[512];
@@ -601,30 +611,67 @@ static bool enclosed_by(const Access *a, const IrStmt *loop)
   return false;
 }
 
-/* Does write w surely store the element that read r loads, before r?  Same
- * subscripts, w unconditional, and every loop around w that r is not in
- * runs over an index of the subscripts with the bounds of r's loop over it. */
+/* Do the two loops run over the same values (in either direction, unit or
+ * equal steps)?  The order does not matter: all of w's stores come first. */
+static bool same_range(const IrStmt *a, const IrStmt *b)
+{
+  long sa = 1, sb = 1;
+  if ((a->u.loop.step && !ir_eval_const(a->u.loop.step, &sa)) ||
+      (b->u.loop.step && !ir_eval_const(b->u.loop.step, &sb)) || (sa != sb && sa != -sb) ||
+      (sa != 1 && sa != -1 && sa != sb))
+    return false;
+  const IrExpr *a_first = sa > 0 ? a->u.loop.lo : a->u.loop.hi;
+  const IrExpr *a_last = sa > 0 ? a->u.loop.hi : a->u.loop.lo;
+  const IrExpr *b_first = sb > 0 ? b->u.loop.lo : b->u.loop.hi;
+  const IrExpr *b_last = sb > 0 ? b->u.loop.hi : b->u.loop.lo;
+  return same_affine(a_first, b_first) && same_affine(a_last, b_last);
+}
+
+/* The loop around w (and not around r) whose index is w's subscript `sub`
+ * exactly, or NULL. */
+static const IrStmt *index_loop(const Access *w, const Access *r, const IrExpr *sub)
+{
+  Affine f;
+  if (!aff_build(sub, &f) || f.n != 1 || f.c || f.t[0].coef != 1 || f.t[0].scale)
+    return NULL;
+  const IrStmt *l = innermost_over(w, f.t[0].var);
+  return l && !enclosed_by(r, l) ? l : NULL;
+}
+
+/* Does write w surely store the element that read r loads, before r?  w is
+ * unconditional; in each dimension the subscripts are equal, or w's runs
+ * over a loop index (of a loop r is not in) and r's is that loop's first or
+ * last value (work(i,k) written for k = kts..kte covers work(i,kts)); and
+ * every other loop around w that r is not in runs over an index of the
+ * subscripts with the bounds of r's loop over it. */
 static bool covers(const Access *w, const Access *r)
 {
+  const IrStmt *pinned[IR_MAX_RANK];
+  int npinned = 0;
   if (w->conditional || w->ref->u.elem.n != r->ref->u.elem.n)
     return false;
-  for (int d = 0; d < w->ref->u.elem.n; d++)
-    if (!same_affine(w->ref->u.elem.sub[d], r->ref->u.elem.sub[d]))
+  for (int d = 0; d < w->ref->u.elem.n; d++) {
+    const IrExpr *ws = w->ref->u.elem.sub[d], *rs = r->ref->u.elem.sub[d];
+    if (same_affine(ws, rs))
+      continue;
+    const IrStmt *l = index_loop(w, r, ws);
+    if (!l || ir_expr_mentions(rs, l->u.loop.iv) ||
+        !(same_affine(rs, l->u.loop.lo) || same_affine(rs, l->u.loop.hi)))
       return false;
+    pinned[npinned++] = l;
+  }
   for (int l = 0; l < w->nloops; l++) {
     const IrStmt *lw = w->loops[l];
-    if (enclosed_by(r, lw))
+    bool is_pinned = false;
+    for (int k = 0; k < npinned; k++)
+      is_pinned |= pinned[k] == lw;
+    if (enclosed_by(r, lw) || is_pinned)
       continue;
     const IrStmt *lr = innermost_over(r, lw->u.loop.iv);
     bool in_subs = false;
     for (int d = 0; d < w->ref->u.elem.n; d++)
       in_subs |= ir_expr_mentions(w->ref->u.elem.sub[d], lw->u.loop.iv);
-    if (!in_subs || !lr || !same_affine(lw->u.loop.lo, lr->u.loop.lo) ||
-        !same_affine(lw->u.loop.hi, lr->u.loop.hi))
-      return false;
-    long sw = 1, sr = 1;
-    if ((lw->u.loop.step && !ir_eval_const(lw->u.loop.step, &sw)) ||
-        (lr->u.loop.step && !ir_eval_const(lr->u.loop.step, &sr)) || sw != sr)
+    if (!in_subs || !lr || !same_range(lw, lr))
       return false;
   }
   return true;
@@ -663,18 +710,19 @@ static void infer_clause(ArrayPlan *a, const DepGraph *dg)
 }
 
 /* A user clause that contradicts the code: warn with the conflicting line. */
-static void check_user_clause(IrRegion *g, const ArrayPlan *a, const DepGraph *dg)
+/* A user clause that contradicts the code: the warning, kept for the report. */
+static void check_user_clause(ArrayPlan *a, const DepGraph *dg)
 {
   const Access *w = first_access(dg, a->sym, true), *r = first_access(dg, a->sym, false);
-  Loc at = { g->dir->loc.file, a->clause_line, 1 };
   if (a->clause == DIR_COPYIN && w)
-    report_add(REPORT_WARNING, g->routine->name, at, "copyin(%s) but the region writes '%s' at "
-               "line %d; the host will not see those values (use copy)", a->sym->name,
-               a->sym->name, diag_user_line(w->stmt->loc));
+    a->clause_warning = ir_printf("copyin(%s) but the region writes '%s' at line %d; the host "
+                                  "will not see those values (use copy)", a->sym->name,
+                                  a->sym->name, diag_user_line(w->stmt->loc));
   if ((a->clause == DIR_COPYOUT || a->clause == DIR_CREATE) && r && !w)
-    report_add(REPORT_WARNING, g->routine->name, at, "%s(%s) but the region reads '%s' at line "
-               "%d and never writes it; the device copy is not initialized (use copyin)",
-               dir_clause_name(a->clause), a->sym->name, a->sym->name, diag_user_line(r->stmt->loc));
+    a->clause_warning = ir_printf("%s(%s) but the region reads '%s' at line %d and never writes "
+                                  "it; the device copy is not initialized (use copyin)",
+                                  dir_clause_name(a->clause), a->sym->name, a->sym->name,
+                                  diag_user_line(r->stmt->loc));
 }
 
 static bool apply_user_clauses(IrRegion *g, IrLang lang, RegionPlan *plan)
@@ -702,6 +750,35 @@ static bool apply_user_clauses(IrRegion *g, IrLang lang, RegionPlan *plan)
   return true;
 }
 
+void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
+{
+  for (int i = 0; i < plan->narrays; i++) {
+    const ArrayPlan *a = &plan->arrays[i];
+    if (!a->privatized) {
+      report_array(g, prog->lang, a);
+      if (a->clause_warning)
+        report_add(REPORT_WARNING, g->routine->name, (Loc){ g->dir->loc.file, a->clause_line, 0 },
+                   "%s", a->clause_warning);
+      continue;
+    }
+    Loc at = { g->dir->loc.file, a->clause_line, 0 };
+    int kept = 0;
+    for (int d = 0; d < a->sym->rank; d++)
+      kept += !a->column_dim[d];
+    if (!kept)
+      report_add(REPORT_INFO, g->routine->name, at, "Array '%s' scalarized (one value per "
+                 "column, no device copy)", a->sym->name);
+    else if (a->private_elems >= 0)
+      report_add(REPORT_INFO, g->routine->name, at, "Array '%s' privatized per column (%ld "
+                 "elements, registers or local memory; no device copy)", a->sym->name,
+                 a->private_elems);
+    else
+      report_add(REPORT_INFO, g->routine->name, at, "Array '%s' privatized per column (its "
+                 "size is known at run time: one slice per thread in device memory; no copy)",
+                 a->sym->name);
+  }
+}
+
 bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
 {
   IrLang lang = prog->lang;
@@ -722,7 +799,7 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
   for (int i = 0; ok && i < plan->narrays; i++) {
     ArrayPlan *a = &plan->arrays[i];
     if (a->user_clause) {
-      check_user_clause(g, a, &dg);
+      check_user_clause(a, &dg);
     } else {
       a->clause_line = diag_user_line(g->dir->loc);
       infer_clause(a, &dg);
@@ -740,7 +817,9 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
         break;
       }
     }
-    report_array(g, lang, a);
+    a->privatizable = a->written && !a->user_clause && lang == IR_FORTRAN &&
+                      !host_uses(prog, g, a->sym) && written_before_read(a->sym, &dg) &&
+                      declared_bounds(a->sym);
     for (int d = 0; d < a->sym->rank; d++) {
       add_bound_inputs(&c, a->sym->lo[d]);
       add_bound_inputs(&c, a->sym->hi[d]);

@@ -29,7 +29,17 @@ typedef struct ArrayPlan {
   bool user_clause;          /* written by the user (else inferred) */
   int clause_line;           /* user line of the clause or of the region */
   bool read, written;
+  const char *clause_warning; /* a user clause that contradicts the code, or NULL */
   IrExpr *box_lo[IR_MAX_RANK], *box_hi[IR_MAX_RANK]; /* sub-array, IR order */
+  /* Privatization: a local work array the host never uses, whose every read
+   * is preceded in the same column by a write of that element, may live in
+   * each thread (no data clause at all).  `privatizable` is the analysis'
+   * answer; `privatized` the mapping's decision, with the dimensions of the
+   * column indices dropped (column_dim[d]: 1 if dimension d is indexed by a
+   * column index and so not stored per thread). */
+  bool privatizable, privatized;
+  bool column_dim[IR_MAX_RANK];
+  long private_elems;        /* elements per thread when constant, else -1 */
 } ArrayPlan;
 
 typedef struct KernelPlan {
@@ -56,8 +66,12 @@ typedef struct RegionPlan {
 } RegionPlan;
 
 /* access.c: fill arrays/inputs/privates/params of `plan` from the region's
- * body and clauses; report inferred clauses.  False on errors (reported). */
+ * body and clauses.  False on errors (reported). */
 bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan);
+
+/* access.c: the feedback lines for the data clauses (and privatized
+ * arrays), once the mapping has decided which arrays are privatized. */
+void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan);
 
 /* The first line in [from, to] of routine r's host text that mentions
  * `name` (a whole word; comments and directive lines skipped), or 0.  With

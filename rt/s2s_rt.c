@@ -786,6 +786,23 @@ void s2s_check(cudaError_t err, S2sRegion *r, int line, const char *what) {
   s2s_rt_cuda(err, r, line, what ? what : "a CUDA call");
 }
 
+/* Device memory for the per-thread copies of privatized arrays whose size is
+ * known only at run time.  In emulation it is filled with 0xFF bytes (NaN
+ * for reals), so a read before the thread's own write shows up in tests. */
+void *s2s_scratch_alloc(S2sRegion *r, int line, size_t bytes) {
+  void *p = NULL;
+  if (bytes == 0) return NULL;
+  s2s_rt_cuda(cudaMalloc(&p, bytes), r, line, "cudaMalloc of privatized arrays");
+#ifdef S2S_EMULATE
+  s2s_rt_cuda(cudaMemset(p, 0xFF, bytes), r, line, "cudaMemset of privatized arrays");
+#endif
+  return p;
+}
+
+void s2s_scratch_free(S2sRegion *r, int line, void *p) {
+  if (p) s2s_rt_cuda(cudaFree(p), r, line, "cudaFree of privatized arrays");
+}
+
 static S2sKernelStat *s2s_rt_kernel_stat(S2sRegion *r, int line) {
   S2sKernelStat **p = &r->kernel_stats, *k;
   while (*p && (*p)->line < line) p = &(*p)->next;

@@ -134,6 +134,12 @@ void s2s_check(cudaError_t err, S2sRegion *r, int line, const char *what);
  * region and line when a loop is too long for the dimension it maps to. */
 unsigned s2s_grid_dim(S2sRegion *r, int line, long iterations, unsigned block, int axis);
 
+/* Device memory for one kernel's per-thread copies of privatized arrays
+ * (size known only at run time); freed after the kernel.  Errors name the
+ * region and line. */
+void *s2s_scratch_alloc(S2sRegion *r, int line, size_t bytes);
+void s2s_scratch_free(S2sRegion *r, int line, void *p);
+
 /* The S2S_TIME=1 report (printed to stderr at exit when the variable is
  * set); callable directly, e.g. by tests or a program that wants it early. */
 void s2s_timing_report(FILE *out);

@@ -213,7 +213,7 @@ START_TEST(test_column_case)
   for (IrSym *s = p->routines[0]->symbols; s; s = s->hh.next)
     if (!s->rank && s->kind == IR_SYM_VAR && strchr("ijkx", s->name[0]) && !s->name[1])
       written[nw++] = s;
-  ColumnCtx cx = { 0, IR_FORTRAN, "t", written, nw };
+  ColumnCtx cx = { 0, IR_FORTRAN, "t", written, nw, NULL, 0 };
   IrSym *cols[3];
   int n = column_indices(&cx, &g->body, cols);
   char got[64] = "";

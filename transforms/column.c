@@ -292,6 +292,8 @@ static void check_arrays(Check *c, const DepGraph *g)
 {
   for (int i = 0; i < g->nacc && c->ok; i++) {
     IrSym *arr = g->acc[i].ref->u.elem.sym;
+    if (in_list(c->cx->private_arrays, c->cx->nprivate_arrays, arr))
+      continue;
     bool written = false;
     for (int k = 0; k < g->nacc; k++)
       written |= g->acc[k].write && g->acc[k].ref->u.elem.sym == arr;

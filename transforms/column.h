@@ -13,6 +13,8 @@ typedef struct ColumnCtx {
   const char *routine;      /* for the report */
   IrSym **written;          /* scalars assigned in the region, loop indices included */
   int nwritten;
+  IrSym **private_arrays;   /* arrays each thread has its own copy of: they do */
+  int nprivate_arrays;      /* not tie columns together */
 } ColumnCtx;
 
 /* Can loop index v be a column index of stmts (g: their dependence graph)?

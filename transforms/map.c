@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "affine.h"
@@ -29,6 +30,8 @@ typedef struct MapCtx {
   Program *prog;
   IrRegion *region;
   RegionPlan *plan;
+  IrSym **private_arrays;   /* arrays privatized so far (see plan_region) */
+  int nprivate_arrays;
 } MapCtx;
 
 static const char *routine_of(const MapCtx *m)
@@ -71,11 +74,21 @@ static bool check_private_scalars(MapCtx *m)
 
 /* ---- mapping --------------------------------------------------------------- */
 
-/* Why loop `loop` cannot be mapped, or NULL. */
-static const Dep *blocking_dep(const DepGraph *dg, const IrStmt *loop)
+static bool is_private_array(const MapCtx *m, const IrSym *a)
+{
+  for (int i = 0; i < m->nprivate_arrays; i++)
+    if (m->private_arrays[i] == a)
+      return true;
+  return false;
+}
+
+/* Why loop `loop` cannot be mapped, or NULL.  Arrays each thread has its
+ * own copy of do not count. */
+static const Dep *blocking_dep(const MapCtx *m, const DepGraph *dg, const IrStmt *loop)
 {
   for (int i = 0; i < dg->ndeps; i++)
-    if (dep_crosses(dg, &dg->deps[i], loop))
+    if (dep_crosses(dg, &dg->deps[i], loop) &&
+        !is_private_array(m, dg->acc[dg->deps[i].src].ref->u.elem.sym))
       return &dg->deps[i];
   return NULL;
 }
@@ -271,7 +284,7 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
     }
     if (adv && adv->seq)
       break;
-    const Dep *d = adv && adv->independent ? NULL : blocking_dep(&dg, loop);
+    const Dep *d = adv && adv->independent ? NULL : blocking_dep(m, &dg, loop);
     if (d) {
       if (k->nmapped == 0 || (adv && adv->parallel)) {
         refuse_loop(m, loop, &dg, d);
@@ -367,11 +380,14 @@ typedef struct Group {
   int nc;
   IrSym *c[3];
   bool loops;            /* has at least one loop */
+  const char *split_note;/* why a kernel starts here (the feedback line), or NULL */
+  Loc split_at;
 } Group;
 
 static ColumnCtx column_ctx(const MapCtx *m)
 {
-  ColumnCtx cx = { m->prog->file, m->prog->lang, routine_of(m), m->plan->privates, m->plan->nprivates };
+  ColumnCtx cx = { m->prog->file, m->prog->lang, routine_of(m), m->plan->privates, m->plan->nprivates,
+                   m->private_arrays, m->nprivate_arrays };
   return cx;
 }
 
@@ -409,7 +425,7 @@ static bool writes_array(const IrStmt *s)
 
 static Group group_of(const MapCtx *m, IrStmtList *base, IrStmt *extra)
 {
-  Group g = { { 0, 0, NULL }, 0, { NULL }, false };
+  Group g = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 } };
   for (int i = 0; base && i < base->n; i++)
     ir_list_push(&g.stmts, base->v[i]);
   if (extra)
@@ -458,8 +474,8 @@ static bool keeps_stride1(const MapCtx *m, const Group *merged, const Group *par
 
 /* Why a kernel ends before statement s: an index the parts have alone and
  * lose together, and the reason column_index gives for it. */
-static void report_split(const MapCtx *m, const Group *cur, const Group *alone,
-                         const Group *merged, const IrStmt *s)
+static void note_split(const MapCtx *m, const Group *cur, Group *alone, const Group *merged,
+                       const IrStmt *s)
 {
   IrSym *lost = NULL;
   for (int i = 0; i < cur->nc + alone->nc && !lost; i++) {
@@ -479,10 +495,33 @@ static void report_split(const MapCtx *m, const Group *cur, const Group *alone,
     column_index(&cx, (IrStmtList *)&merged->stmts, &dg, lost, &why, &where);
     dep_free(&dg);
   }
-  report_at(REPORT_INFO, routine_of(m), s->loc,
-             "Kernel split before line %d: in one kernel, loop '%s' could not run in parallel: "
-             "%s (line %d)", diag_user_line(s->loc), lost ? lost->name : "?", why,
-             diag_user_line(where));
+  alone->split_at = s->loc;
+  alone->split_note = ir_printf("Kernel split before line %d: in one kernel, loop '%s' could not "
+                                "run in parallel: %s (line %d)", diag_user_line(s->loc),
+                                lost ? lost->name : "?", why, diag_user_line(where));
+}
+
+static bool group_mentions(const Group *g, const IrSym *a)
+{
+  DepGraph dg = { 0 };
+  dep_build((IrStmtList *)&g->stmts, &dg);
+  bool found = false;
+  for (int i = 0; i < dg.nacc && !found; i++)
+    found = dg.acc[i].ref->u.elem.sym == a;
+  dep_free(&dg);
+  return found;
+}
+
+/* Does s use an array privatized per thread that the group also uses?
+ * Then they must stay in one kernel: the copies die with the threads. */
+static bool private_array_shared(const MapCtx *m, const Group *cur, IrStmt *s)
+{
+  IrStmtList one = { 1, 1, &s };
+  Group alone = { one, 0, { NULL }, false, NULL, { 0, 0, 0 } };
+  for (int i = 0; i < m->nprivate_arrays; i++)
+    if (group_mentions(&alone, m->private_arrays[i]) && group_mentions(cur, m->private_arrays[i]))
+      return true;
+  return false;
 }
 
 /* Split l into groups greedily: a statement joins the current group unless
@@ -496,20 +535,21 @@ static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
 {
   Group *groups = NULL;
   int n = 0;
-  Group cur = { { 0, 0, NULL }, 0, { NULL }, false };
+  Group cur = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 } };
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
     Group alone = group_of(m, NULL, s);
     Group merged = group_of(m, &cur.stmts, s);
     bool lone = !alone.loops && writes_array(s);
     bool join = !cur.stmts.n || (!alone.loops && !lone) || (!cur.loops && !writes_array(cur.stmts.v[0])) ||
-                scalar_flows_into(m, s) || merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc) ||
+                scalar_flows_into(m, s) || private_array_shared(m, &cur, s) ||
+                merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc) ||
                 (merged.nc >= 2 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone));
     if (join) {
       cur = merged;
       continue;
     }
-    report_split(m, &cur, &alone, &merged, s);
+    note_split(m, &cur, &alone, &merged, s);
     IR_PUSH(groups, n, cur);
     cur = alone;
   }
@@ -593,7 +633,7 @@ static void report_sequential(const MapCtx *m, Group *g)
     const char *why = "";
     Loc where = s->loc;
     column_index(&cx, &g->stmts, &dg, iv, &why, &where);
-    const Dep *d = blocking_dep(&dg, s);
+    const Dep *d = blocking_dep(m, &dg, s);
     Loc at = { m->prog->file, diag_user_line(s->loc), 0 };
     if (d) {
       char text[300];
@@ -686,6 +726,113 @@ static bool column_kernel(MapCtx *m, Group *g, KernelPlan *k)
   return diag_error_count() == 0;
 }
 
+static ArrayPlan *array_of(RegionPlan *p, const IrSym *s)
+{
+  for (int i = 0; i < p->narrays; i++)
+    if (p->arrays[i].sym == s)
+      return &p->arrays[i];
+  S2S_BUG("array '%s' has no plan", s->name);
+}
+
+/* The kernels of the region: top-level groups, each maybe distributed. */
+static int plan_groups(MapCtx *m, Group **out)
+{
+  Group *top, *groups = NULL;
+  int ntop = split_groups(m, &m->region->body, &top), n = 0;
+  for (int i = 0; i < ntop; i++) {
+    Group *parts;
+    int np = distribute(m, &top[i], &parts);
+    for (int k = 0; k < np; k++)
+      IR_PUSH(groups, n, parts[k]);
+  }
+  *out = groups;
+  return n;
+}
+
+/* The shape of private array a in group g: each dimension either holds the
+ * same column index, unshifted, in every reference (it is dropped: the
+ * thread's own), or mentions no column index.  False otherwise. */
+static bool private_shape(const Group *g, ArrayPlan *a)
+{
+  DepGraph dg = { 0 };
+  dep_build((IrStmtList *)&g->stmts, &dg);
+  bool ok = true;
+  for (int d = 0; d < a->sym->rank && ok; d++) {
+    IrSym *col = NULL;
+    bool other = false;
+    for (int i = 0; i < dg.nacc; i++) {
+      if (dg.acc[i].ref->u.elem.sym != a->sym)
+        continue;
+      IrExpr *sub = dg.acc[i].ref->u.elem.sub[d];
+      Affine f;
+      IrSym *v = aff_build(sub, &f) && f.n == 1 && f.c == 0 && f.t[0].coef == 1 && !f.t[0].scale
+               ? f.t[0].var : NULL;
+      bool is_col = false;
+      for (int k = 0; k < g->nc; k++)
+        is_col |= v == g->c[k];
+      if (is_col && (!col || col == v))
+        col = v;
+      else
+        other = true;
+      for (int k = 0; k < g->nc && !is_col; k++)
+        if (ir_expr_mentions(sub, g->c[k]))
+          ok = false;  /* a shifted or mixed column index: another column's element */
+    }
+    if (col && other)
+      ok = false;
+    a->column_dim[d] = col != NULL;
+  }
+  dep_free(&dg);
+  if (!ok)
+    return false;
+  long elems = 1;
+  for (int d = 0; d < a->sym->rank; d++) {
+    long lo, hi;
+    if (a->column_dim[d])
+      continue;
+    if (!ir_eval_const(a->sym->lo[d], &lo) || !ir_eval_const(a->sym->hi[d], &hi) || elems < 0) {
+      elems = -1;
+      continue;
+    }
+    elems *= hi - lo + 1;
+  }
+  a->private_elems = elems > 256 ? -1 : elems;  /* big ones go to device memory */
+  return true;
+}
+
+/* Privatization and grouping depend on each other: private arrays do not
+ * tie columns together (more column indices), and a private array must
+ * live in one kernel with a shape that drops only column dimensions.  Start
+ * from every privatizable array and drop those that break a condition until
+ * nothing changes. */
+static int plan_privatized(MapCtx *m, Group **groups)
+{
+  RegionPlan *p = m->plan;
+  m->private_arrays = NULL;
+  m->nprivate_arrays = 0;
+  for (int i = 0; i < p->narrays; i++)
+    if (p->arrays[i].privatizable)
+      IR_PUSH(m->private_arrays, m->nprivate_arrays, p->arrays[i].sym);
+  for (;;) {
+    int n = plan_groups(m, groups), keep = 0;
+    for (int i = 0; i < m->nprivate_arrays; i++) {
+      ArrayPlan *a = array_of(p, m->private_arrays[i]);
+      int home = -1, homes = 0;
+      for (int g = 0; g < n; g++)
+        if (group_mentions(&(*groups)[g], a->sym)) {
+          home = g;
+          homes++;
+        }
+      if (homes == 1 && (*groups)[home].nc && private_shape(&(*groups)[home], a))
+        m->private_arrays[keep++] = a->sym;
+
+    }
+    if (keep == m->nprivate_arrays)
+      return n;
+    m->nprivate_arrays = keep;
+  }
+}
+
 static bool plan_region(MapCtx *m)
 {
   IrRegion *g = m->region;
@@ -696,16 +843,14 @@ static bool plan_region(MapCtx *m)
     return false;
   if (!check_private_scalars(m) || !check_c_aliasing(m))
     return false;
-  Group *top;
-  int ntop = split_groups(m, &g->body, &top);
-  Group *groups = NULL;
-  int n = 0;
-  for (int i = 0; i < ntop; i++) {
-    Group *parts;
-    int np = distribute(m, &top[i], &parts);
-    for (int k = 0; k < np; k++)
-      IR_PUSH(groups, n, parts[k]);
-  }
+  Group *groups;
+  int n = plan_privatized(m, &groups);
+  for (int i = 0; i < m->nprivate_arrays; i++)
+    array_of(p, m->private_arrays[i])->privatized = true;
+  an_report_arrays(m->prog, g, p);
+  for (int i = 0; i < n; i++)
+    if (groups[i].split_note && i > 0)
+      report_at(REPORT_INFO, routine_of(m), groups[i].split_at, "%s", groups[i].split_note);
   if (n > 1)
     report_add(REPORT_INFO, routine_of(m), user_loc(m, g->first_line), "Region split into %d "
                "kernels, run in order", n);
@@ -739,7 +884,7 @@ bool xf_plan_program(Program *p)
   bool ok = true;
   for (int r = 0; r < p->nroutines; r++)
     for (int i = 0; i < p->routines[r]->nregions; i++) {
-      MapCtx m = { p, p->routines[r]->regions[i], NULL };
+      MapCtx m = { p, p->routines[r]->regions[i], NULL, NULL, 0 };
       ok &= plan_region(&m);
     }
   return ok;

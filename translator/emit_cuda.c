@@ -286,6 +286,88 @@ static const char *elem_ctype(const IrSym *a)
   return ir_type_c(a->type);
 }
 
+/* Where an array lives on the device. */
+typedef enum Storage {
+  STORE_DEVICE,    /* a device copy made by the data clauses */
+  STORE_SCALAR,    /* privatized with no dimension left: a variable per thread */
+  STORE_LOCAL,     /* privatized, constant size: an array per thread */
+  STORE_SCRATCH,   /* privatized, run-time size: a slice per thread of device memory */
+} Storage;
+
+static Storage storage_of(const ArrayPlan *a)
+{
+  if (!a->privatized)
+    return STORE_DEVICE;
+  for (int d = 0; d < a->sym->rank; d++)
+    if (!a->column_dim[d])
+      return a->private_elems >= 0 ? STORE_LOCAL : STORE_SCRATCH;
+  return STORE_SCALAR;
+}
+
+typedef struct ArrayUse { const IrSym *sym; bool found; } ArrayUse;
+
+static void array_use_visit(IrExpr *x, IrStmt *in, void *ctx)
+{
+  ArrayUse *u = ctx;
+  (void)in;
+  if (x->kind == IR_E_ELEM && x->u.elem.sym == u->sym)
+    u->found = true;
+}
+
+static bool kernel_uses_array(const KernelPlan *k, const IrSym *a)
+{
+  ArrayUse u = { a, false };
+  ir_walk_exprs(k->body, array_use_visit, &u);
+  return u.found;
+}
+
+/* Does the kernel receive array a (device copy, or scratch it uses)? */
+static bool kernel_gets(const KernelPlan *k, const ArrayPlan *a)
+{
+  Storage st = storage_of(a);
+  return st == STORE_DEVICE || (st == STORE_SCRATCH && kernel_uses_array(k, a->sym));
+}
+
+/* The indexing macro of a privatized array: the column dimensions are the
+ * thread's own and dropped; the rest index the thread's copy.  Scratch
+ * slices are interleaved (element e of thread t at t + nthreads*e) so that
+ * neighbouring threads touch neighbouring words. */
+static void emit_private_macro(Emit *e, const ArrayPlan *a)
+{
+  const IrSym *s = a->sym;
+  Storage st = storage_of(a);
+  out(e, "#define S2S_%s(", s->name);
+  for (int d = 0; d < s->rank; d++)
+    out(e, "%si%d", d ? ", " : "", d);
+  if (st == STORE_SCALAR) {
+    out(e, ") s2s_p_%s\n", s->name);
+    return;
+  }
+  out(e, ") s2s_p_%s[%s", s->name, st == STORE_SCRATCH ? "s2s_tid + s2s_nthreads * (" : "");
+  int open = 0, prev = -1;
+  for (int d = 0; d < s->rank; d++) {
+    if (a->column_dim[d])
+      continue;
+    if (prev >= 0) {
+      long lo = 0, hi = 0;
+      if (st == STORE_LOCAL && ir_eval_const(s->lo[prev], &lo) && ir_eval_const(s->hi[prev], &hi))
+        out(e, " + %ldL * (", hi - lo + 1);
+      else
+        out(e, " + s2s_%s_n%d * (", s->name, prev);
+      open++;
+    }
+    long lo = 0;
+    if (st == STORE_LOCAL && ir_eval_const(s->lo[d], &lo))
+      out(e, "((long)(i%d) - %ldL)", d, lo);
+    else
+      out(e, "((long)(i%d) - s2s_%s_lo%d)", d, s->name, d);
+    prev = d;
+  }
+  for (int i = 0; i < open; i++)
+    out(e, ")");
+  out(e, "%s]\n", st == STORE_SCRATCH ? ")" : "");
+}
+
 /* The indexing macro of array a: fastest dimension first, column-major. */
 static void emit_index_macro(Emit *e, const IrSym *a)
 {
@@ -332,7 +414,12 @@ static void emit_kernel_params(Emit *e, const RegionPlan *p, const KernelPlan *k
   const char *sep = "";
   for (int i = 0; i < p->narrays; i++) {
     const IrSym *a = p->arrays[i].sym;
-    out(e, "%s%s *%s%s", sep, elem_ctype(a), restrict_ok ? "__restrict__ " : "", cname(a));
+    if (!kernel_gets(k, &p->arrays[i]))
+      continue;
+    if (storage_of(&p->arrays[i]) == STORE_SCRATCH)
+      out(e, "%s%s *__restrict__ s2s_p_%s", sep, elem_ctype(a), a->name);
+    else
+      out(e, "%s%s *%s%s", sep, elem_ctype(a), restrict_ok ? "__restrict__ " : "", cname(a));
     for (int d = 0; d < a->rank; d++)
       out(e, ", long s2s_%s_lo%d%s", a->name, d, "");
     for (int d = 0; d + 1 < a->rank; d++)
@@ -352,6 +439,8 @@ static void emit_launch_args(Emit *e, const RegionPlan *p, const KernelPlan *k)
 {
   for (int i = 0; i < p->narrays; i++) {
     const IrSym *a = p->arrays[i].sym;
+    if (!kernel_gets(k, &p->arrays[i]))
+      continue;
     out(e, "d_%s", a->name);
     for (int d = 0; d < a->rank; d++)
       out(e, ", s2s_%s.lo[%d]", a->name, d);
@@ -363,6 +452,28 @@ static void emit_launch_args(Emit *e, const RegionPlan *p, const KernelPlan *k)
     if (kernel_uses(k, p->inputs[i]))
       out(e, "%s, ", cname(p->inputs[i]));
   out(e, "s2s_trip[0], s2s_trip[1], s2s_trip[2]");
+}
+
+/* The thread's own copies of the privatized arrays it uses. */
+static void emit_private_storage(Emit *e, const RegionPlan *p, const KernelPlan *k)
+{
+  bool scratch = false;
+  for (int i = 0; i < p->narrays; i++) {
+    const ArrayPlan *a = &p->arrays[i];
+    if (!a->privatized || !kernel_uses_array(k, a->sym))
+      continue;
+    Storage st = storage_of(a);
+    if (st == STORE_SCALAR)
+      out(e, "  %s s2s_p_%s; /* array '%s' scalarized */\n", elem_ctype(a->sym), a->sym->name,
+          a->sym->name);
+    else if (st == STORE_LOCAL)
+      out(e, "  %s s2s_p_%s[%ld]; /* array '%s' privatized */\n", elem_ctype(a->sym), a->sym->name,
+          a->private_elems, a->sym->name);
+    scratch |= st == STORE_SCRATCH;
+  }
+  if (scratch)
+    out(e, "  const long s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);\n"
+           "  const long s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;\n");
 }
 
 static bool is_mapped(const KernelPlan *k, const IrSym *s)
@@ -387,6 +498,7 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   for (int i = 0; i < p->nprivates; i++)
     if (!is_mapped(k, p->privates[i]))
       out(e, "  %s %s;\n", ir_type_c(p->privates[i]->type), cname(p->privates[i]));
+  emit_private_storage(e, p, k);
   for (int i = 0; i < k->nmapped; i++) {
     const IrStmt *l = k->mapped[i];
     long step = 1;
@@ -460,6 +572,27 @@ static void emit_ir_or(Emit *e, const IrExpr *x, const char *fallback)
     out(e, "%s", fallback);
 }
 
+/* The declared bounds of a privatized scratch array, in the fields the
+ * kernels' launch reads (s2s_NAME.lo[d], s2s_NAME.ext[d]). */
+static void emit_bounds(Emit *e, const IrSym *a)
+{
+  out(e, "  struct { long lo[%d], ext[%d]; } s2s_%s = { {", a->rank, a->rank, a->name);
+  for (int d = 0; d < a->rank; d++) {
+    out(e, "%s(long)(", d ? ", " : " ");
+    emit_expr(e, a->lo[d]);
+    out(e, ")");
+  }
+  out(e, " }, {");
+  for (int d = 0; d < a->rank; d++) {
+    out(e, "%s(long)(", d ? ", " : " ");
+    emit_expr(e, a->hi[d]);
+    out(e, ") - (long)(");
+    emit_expr(e, a->lo[d]);
+    out(e, ") + 1");
+  }
+  out(e, " } };\n");
+}
+
 /* S2sArray descriptor of array a with box (lo, hi), clamped to the
  * declared bounds where they are known. */
 static void emit_descriptor(Emit *e, const IrSym *a, IrExpr *const *lo, IrExpr *const *hi)
@@ -522,6 +655,29 @@ static void emit_region_static(Emit *e, const char *name, IrRoutine *r, int line
       e->prog->path, line);
 }
 
+/* Device memory for the scratch slices of the kernel's privatized arrays:
+ * one slice (the array minus its column dimensions) per thread. */
+static void emit_scratch(Emit *e, const RegionPlan *p, const KernelPlan *k, int line, bool alloc)
+{
+  for (int i = 0; i < p->narrays; i++) {
+    const ArrayPlan *a = &p->arrays[i];
+    if (storage_of(a) != STORE_SCRATCH || !kernel_uses_array(k, a->sym))
+      continue;
+    const char *n = a->sym->name;
+    if (!alloc) {
+      out(e, "      s2s_scratch_free(&s2s_region, %d, d_%s);\n", line, n);
+      continue;
+    }
+    out(e, "      size_t s2s_%s_bytes = sizeof(%s) * (size_t)(s2s_trip[0] * s2s_trip[1] * s2s_trip[2])",
+        n, elem_ctype(a->sym));
+    for (int d = 0; d < a->sym->rank; d++)
+      if (!a->column_dim[d])
+        out(e, " * (size_t)s2s_%s.ext[%d]", n, d);
+    out(e, ";\n      %s *d_%s = (%s *)s2s_scratch_alloc(&s2s_region, %d, s2s_%s_bytes);\n",
+        elem_ctype(a->sym), n, elem_ctype(a->sym), line, n);
+  }
+}
+
 /* Trip counts and grid of one kernel; Fortran: max(0, (hi - lo + step) / step). */
 static void emit_launch(Emit *e, const RegionPlan *p, const KernelPlan *k)
 {
@@ -544,10 +700,13 @@ static void emit_launch(Emit *e, const RegionPlan *p, const KernelPlan *k)
          "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[2], %d, 2));\n",
       line, k->block[0], line, k->block[1], line, k->block[2]);
   out(e, "    if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {\n");
+  emit_scratch(e, p, k, line, true);
   out(e, "      s2s_kernel_begin(&s2s_region, %d, s2s_grid, s2s_block);\n", line);
   out(e, "      S2S_LAUNCH(%s, s2s_grid, s2s_block,\n      ", k->name);
   emit_launch_args(e, p, k);
-  out(e, ");\n      s2s_kernel_end(&s2s_region, %d);\n    }\n  }\n", line);
+  out(e, ");\n      s2s_kernel_end(&s2s_region, %d);\n", line);
+  emit_scratch(e, p, k, line, false);
+  out(e, "    }\n  }\n");
 }
 
 static void emit_region(Emit *e, IrRegion *g)
@@ -557,7 +716,10 @@ static void emit_region(Emit *e, IrRegion *g)
   out(e, "/* ==== region %s: %s lines %d-%d ==== */\n\n", g->name, e->prog->path, g->first_line,
       g->last_line);
   for (int i = 0; i < p->narrays; i++)
-    emit_index_macro(e, p->arrays[i].sym);
+    if (p->arrays[i].privatized)
+      emit_private_macro(e, &p->arrays[i]);
+    else
+      emit_index_macro(e, p->arrays[i].sym);
   out(e, "\n");
   for (int i = 0; i < p->nkernels; i++)
     emit_kernel(e, p, &p->kernels[i]);
@@ -565,7 +727,8 @@ static void emit_region(Emit *e, IrRegion *g)
   c->first_line = g->first_line;
   c->last_line = g->last_line;
   for (int i = 0; i < p->narrays; i++)
-    add_arg(c, HOST_ARG_ARRAY, p->arrays[i].sym);
+    if (!p->arrays[i].privatized)
+      add_arg(c, HOST_ARG_ARRAY, p->arrays[i].sym);
   for (int i = 0; i < p->ninputs; i++)
     add_arg(c, HOST_ARG_SCALAR, p->inputs[i]);
   out(e, "extern \"C\" void %s(", g->launcher);
@@ -576,6 +739,12 @@ static void emit_region(Emit *e, IrRegion *g)
   out(e, "  s2s_region_begin(&s2s_region);\n");
   for (int i = 0; i < p->narrays; i++) {
     const ArrayPlan *a = &p->arrays[i];
+    if (storage_of(a) == STORE_SCALAR || storage_of(a) == STORE_LOCAL)
+      continue;
+    if (a->privatized) {   /* scratch: only its bounds, for the indexing */
+      emit_bounds(e, a->sym);
+      continue;
+    }
     emit_descriptor(e, a->sym, a->box_lo, a->box_hi);
     out(e, "  %s *d_%s = (%s *)s2s_data_begin(&s2s_region, %d, &s2s_%s, %s);\n", elem_ctype(a->sym),
         a->sym->name, elem_ctype(a->sym), a->clause_line, a->sym->name, rt_clause(a->clause));
@@ -583,8 +752,9 @@ static void emit_region(Emit *e, IrRegion *g)
   for (int i = 0; i < p->nkernels; i++)
     emit_launch(e, p, &p->kernels[i]);
   for (int i = p->narrays - 1; i >= 0; i--)
-    out(e, "  s2s_data_end(&s2s_region, %d, &s2s_%s, %s);\n", p->arrays[i].clause_line,
-        p->arrays[i].sym->name, rt_clause(p->arrays[i].clause));
+    if (!p->arrays[i].privatized)
+      out(e, "  s2s_data_end(&s2s_region, %d, &s2s_%s, %s);\n", p->arrays[i].clause_line,
+          p->arrays[i].sym->name, rt_clause(p->arrays[i].clause));
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
   for (int i = 0; i < p->narrays; i++)
     out(e, "#undef S2S_%s\n", p->arrays[i].sym->name);

@@ -268,6 +268,7 @@ IrType ir_promote(IrType a, IrType b);      /* Fortran mixed-mode arithmetic */
 const char *ir_type_c(IrType t);            /* "float", "double", "int", ... */
 const char *ir_type_name(IrType t);         /* "real(4)", ... for messages */
 const char *ir_op_text(IrOp op);            /* C spelling */
+const char *ir_intrinsic_name(IrIntrinsic fn); /* Fortran spelling: "max", "mod" */
 
 /* Evaluate an integer expression made of literals and PARAMETERs. */
 bool ir_eval_const(const IrExpr *e, long *out);

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include "ir.h"
 
-static const char *fn_name(IrIntrinsic fn)
+const char *ir_intrinsic_name(IrIntrinsic fn)
 {
   static const char *const names[] = {
     [IR_FN_MIN] = "min", [IR_FN_MAX] = "max", [IR_FN_ABS] = "abs", [IR_FN_SQRT] = "sqrt",
@@ -56,7 +56,7 @@ void ir_dump_expr(const IrExpr *e, void *file)
     fputc(')', f);
     break;
   case IR_E_CALL:
-    fprintf(f, "%s(", fn_name(e->u.call.fn));
+    fprintf(f, "%s(", ir_intrinsic_name(e->u.call.fn));
     dump_list(f, e->u.call.n, e->u.call.args);
     fputc(')', f);
     break;
