@@ -225,6 +225,59 @@ START_TEST(test_column_case)
 }
 END_TEST
 
+/* Which work arrays each thread gets its own copy of. */
+typedef struct PrivateCase {
+  const char *name;
+  const char *body;
+  const char *after;      /* host code after the region */
+  bool privatized;        /* is 'w' privatized? */
+} PrivateCase;
+
+static const PrivateCase private_cases[] = {
+  { "written-then-read",
+    "do j = 1, n\n do k = 1, n\n  do i = 1, n\n   w(i,k) = b(i)\n  end do\n end do\n"
+    " do k = 1, n\n  do i = 1, n\n   c3(i,k,j) = w(i,k)\n  end do\n end do\nend do\n", "", true },
+  { "neighbour-read",
+    "do j = 1, n\n do k = 1, n\n  do i = 1, n\n   w(i,k) = b(i)\n  end do\n end do\n"
+    " do k = 1, n\n  do i = 2, n\n   c3(i,k,j) = w(i-1,k)\n  end do\n end do\nend do\n", "", false },
+  { "used-after-region",
+    "do j = 1, n\n do i = 1, n\n  w(i,1) = b(i)\n  c3(i,1,j) = w(i,1)\n end do\nend do\n",
+    "  a(1) = w(1,1)\n", false },
+  { "read-before-write",
+    "do j = 1, n\n do i = 1, n\n  c3(i,1,j) = w(i,1)\n  w(i,1) = b(i)\n end do\nend do\n", "", false },
+  { "conditional-write",
+    "do j = 1, n\n do i = 1, n\n  if (b(i) > 0.0) w(i,1) = b(i)\n  c3(i,1,j) = w(i,1)\n end do\nend do\n",
+    "", false },
+  { "first-level-read",
+    "do j = 1, n\n do k = 1, n\n  do i = 1, n\n   w(i,k) = b(i)\n  end do\n end do\n"
+    " do i = 1, n\n  c3(i,1,j) = w(i,1) + w(i,n)\n end do\nend do\n", "", true },
+};
+
+START_TEST(test_private_case)
+{
+  const PrivateCase *c = &private_cases[_i];
+  char *text = xasprintf(
+      "subroutine t(n, a, b, c3)\n  implicit none\n  integer :: n, i, j, k\n"
+      "  real :: a(100), b(100), c3(100,100,100)\n  real :: w(100,100)\n!$stencil region\n%s"
+      "!$stencil end region\n%send subroutine t\n", c->body, c->after);
+  int file = diag_add_source(xstrdup("t.f90"), text, strlen(text));
+  Program *p = fe_fortran(file);
+  ck_assert_msg(p != NULL, "case %s does not parse", c->name);
+  bool ok = xf_plan_program(p);
+  ck_assert_msg(ok, "case %s: planning failed", c->name);
+  RegionPlan *plan = p->routines[0]->regions[0]->analysis;
+  bool privatized = false;
+  for (int i = 0; i < plan->narrays; i++)
+    if (!strcmp(plan->arrays[i].sym->name, "w"))
+      privatized = plan->arrays[i].privatized;
+  ck_assert_msg(privatized == c->privatized, "case %s: w %s privatized", c->name,
+                privatized ? "is" : "is not");
+  report_clear();
+  ir_arena_free();
+  diag_reset();
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("dep");
@@ -232,6 +285,7 @@ int main(void)
   tcase_add_loop_test(tc, test_dep_case, 0, (int)(sizeof cases / sizeof cases[0]));
   tcase_add_loop_test(tc, test_map_case, 0, (int)(sizeof map_cases / sizeof map_cases[0]));
   tcase_add_loop_test(tc, test_column_case, 0, (int)(sizeof column_cases / sizeof column_cases[0]));
+  tcase_add_loop_test(tc, test_private_case, 0, (int)(sizeof private_cases / sizeof private_cases[0]));
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
