@@ -50,6 +50,8 @@ typedef struct KernelPlan {
   int axis[3];               /* grid axis of each mapped loop: 0 = x, 1 = y, 2 = z */
   int block[3];              /* threads per block along x, y, z */
   IrStmtList *body;          /* statements inside the innermost mapped loop */
+  int nfirstprivate;
+  IrSym **firstprivate;      /* privates that start from the host's value */
 } KernelPlan;
 
 typedef struct RegionPlan {

@@ -693,19 +693,26 @@ static bool column_kernel(MapCtx *m, Group *g, KernelPlan *k)
   inner->u.loop.body = body;
   k->nest = outer;
   k->body = &inner->u.loop.body;
-  /* a scalar the thread reads before assigning it would need the host's
-   * value (or another thread's): not supported */
+  /* A scalar the thread reads before assigning it: the column conditions
+   * ensure the value is not another column's (scalars assigned in the loops
+   * over column indices are assigned before use there), so it is the host's
+   * value at region entry, the same for every thread: firstprivate. */
   SymList defs = { 0 };
   for (int i = 0; i < k->nmapped; i++)
     add_unique(&defs, k->mapped[i]->u.loop.iv);
   user_privates(m, k, &defs);
-  IrExpr *bad = xf_first_exposed(k->body, m->plan->privates, m->plan->nprivates, defs.v, defs.n);
-  if (bad) {
-    diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "scalar '%s' may be read before "
-            "the region assigns it; its value would have to come from the host or from another "
-            "thread, which is not supported (assign it before the region's loops or inside them)",
-            bad->u.var->name);
-    return false;
+  IrExpr *bad;
+  while ((bad = xf_first_exposed(k->body, m->plan->privates, m->plan->nprivates, defs.v, defs.n))) {
+    IrSym *s = bad->u.var;
+    if (s->region_local) {
+      diag_at(DIAG_ERROR, bad->loc, (int)strlen(s->name), "'%s' may be read before it is assigned",
+              s->name);
+      return false;
+    }
+    add_unique(&defs, s);
+    IR_PUSH(k->firstprivate, k->nfirstprivate, s);
+    report_at(REPORT_INFO, routine_of(m), bad->loc, "Scalar '%s' is firstprivate: each thread "
+              "starts from the host's value at region entry", s->name);
   }
   column_report(&cx, &g->stmts, g->c, g->nc);
   for (int i = 0; i < g->nc; i++)

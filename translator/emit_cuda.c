@@ -432,6 +432,10 @@ static void emit_kernel_params(Emit *e, const RegionPlan *p, const KernelPlan *k
     out(e, "%s%s %s", sep, ir_type_c(p->inputs[i]->type), cname(p->inputs[i]));
     sep = ", ";
   }
+  for (int i = 0; i < k->nfirstprivate; i++) {
+    out(e, "%s%s s2s_in_%s", sep, ir_type_c(k->firstprivate[i]->type), k->firstprivate[i]->name);
+    sep = ", ";
+  }
   out(e, "%slong s2s_trip_x, long s2s_trip_y, long s2s_trip_z", sep);
 }
 
@@ -451,6 +455,8 @@ static void emit_launch_args(Emit *e, const RegionPlan *p, const KernelPlan *k)
   for (int i = 0; i < p->ninputs; i++)
     if (kernel_uses(k, p->inputs[i]))
       out(e, "%s, ", cname(p->inputs[i]));
+  for (int i = 0; i < k->nfirstprivate; i++)
+    out(e, "%s, ", cname(k->firstprivate[i]));
   out(e, "s2s_trip[0], s2s_trip[1], s2s_trip[2]");
 }
 
@@ -499,6 +505,9 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
     if (!is_mapped(k, p->privates[i]))
       out(e, "  %s %s;\n", ir_type_c(p->privates[i]->type), cname(p->privates[i]));
   emit_private_storage(e, p, k);
+  for (int i = 0; i < k->nfirstprivate; i++)
+    out(e, "  %s = s2s_in_%s; /* firstprivate */\n", cname(k->firstprivate[i]),
+        k->firstprivate[i]->name);
   for (int i = 0; i < k->nmapped; i++) {
     const IrStmt *l = k->mapped[i];
     long step = 1;
@@ -731,6 +740,9 @@ static void emit_region(Emit *e, IrRegion *g)
       add_arg(c, HOST_ARG_ARRAY, p->arrays[i].sym);
   for (int i = 0; i < p->ninputs; i++)
     add_arg(c, HOST_ARG_SCALAR, p->inputs[i]);
+  for (int k = 0; k < p->nkernels; k++)
+    for (int i = 0; i < p->kernels[k].nfirstprivate; i++)
+      add_arg(c, HOST_ARG_SCALAR, p->kernels[k].firstprivate[i]);
   out(e, "extern \"C\" void %s(", g->launcher);
   emit_launcher_params(e, c);
   out(e, ")\n{\n");
