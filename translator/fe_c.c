@@ -178,8 +178,12 @@ static void unsupported(CFe *c, TSNode n, const char *what)
 
 /* ---- CST helpers ------------------------------------------------------------ */
 
+/* A field of n; a null node when n itself is null (malformed input leaves
+ * holes in the tree, and tree-sitter does not accept null nodes). */
 static TSNode field(TSNode n, const char *name)
 {
+  if (ts_node_is_null(n))
+    return n;
   return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
 }
 
@@ -2170,6 +2174,10 @@ static void read_function(CFe *c, TSNode fn)
 {
   bool returns_pointer = false;
   TSNode decl = function_declarator(field(fn, "declarator"), &returns_pointer);
+  if (ts_node_is_null(decl)) {
+    fe_error(&c->fe, fn, "this function definition has no parameter list that s2s-cuda can read");
+    return;
+  }
   TSNode name = field(decl, "declarator");
   while (!ts_node_is_null(name) && !fe_is(name, "identifier"))
     name = first_named(name);
