@@ -611,20 +611,31 @@ static bool enclosed_by(const Access *a, const IrStmt *loop)
   return false;
 }
 
-/* Do the two loops run over the same values (in either direction, unit or
- * equal steps)?  The order does not matter: all of w's stores come first. */
-static bool same_range(const IrStmt *a, const IrStmt *b)
+/* Does loop r run over values that loop w also runs over (either
+ * direction, unit steps: [first, last] of r inside that of w, by a
+ * constant margin)?  The order does not matter: all of w's stores come
+ * before r's loads. */
+static bool range_within(const IrStmt *r, const IrStmt *w)
 {
-  long sa = 1, sb = 1;
-  if ((a->u.loop.step && !ir_eval_const(a->u.loop.step, &sa)) ||
-      (b->u.loop.step && !ir_eval_const(b->u.loop.step, &sb)) || (sa != sb && sa != -sb) ||
-      (sa != 1 && sa != -1 && sa != sb))
+  long sr = 1, sw = 1;
+  if ((r->u.loop.step && !ir_eval_const(r->u.loop.step, &sr)) ||
+      (w->u.loop.step && !ir_eval_const(w->u.loop.step, &sw)) ||
+      (sr != 1 && sr != -1) || (sw != 1 && sw != -1))
     return false;
-  const IrExpr *a_first = sa > 0 ? a->u.loop.lo : a->u.loop.hi;
-  const IrExpr *a_last = sa > 0 ? a->u.loop.hi : a->u.loop.lo;
-  const IrExpr *b_first = sb > 0 ? b->u.loop.lo : b->u.loop.hi;
-  const IrExpr *b_last = sb > 0 ? b->u.loop.hi : b->u.loop.lo;
-  return same_affine(a_first, b_first) && same_affine(a_last, b_last);
+  const IrExpr *r_min = sr > 0 ? r->u.loop.lo : r->u.loop.hi;
+  const IrExpr *r_max = sr > 0 ? r->u.loop.hi : r->u.loop.lo;
+  const IrExpr *w_min = sw > 0 ? w->u.loop.lo : w->u.loop.hi;
+  const IrExpr *w_max = sw > 0 ? w->u.loop.hi : w->u.loop.lo;
+  Affine a, b, d;
+  if (!aff_build(r_min, &a) || !aff_build(w_min, &b))
+    return false;
+  aff_sub(&a, &b, &d);                      /* r_min - w_min >= 0 */
+  if (d.n || d.c < 0)
+    return false;
+  if (!aff_build(w_max, &a) || !aff_build(r_max, &b))
+    return false;
+  aff_sub(&a, &b, &d);                      /* w_max - r_max >= 0 */
+  return !d.n && d.c >= 0;
 }
 
 /* The loop around w (and not around r) whose index is w's subscript `sub`
@@ -671,7 +682,7 @@ static bool covers(const Access *w, const Access *r)
     bool in_subs = false;
     for (int d = 0; d < w->ref->u.elem.n; d++)
       in_subs |= ir_expr_mentions(w->ref->u.elem.sub[d], lw->u.loop.iv);
-    if (!in_subs || !lr || !same_range(lw, lr))
+    if (!in_subs || !lr || !range_within(lr, lw))
       return false;
   }
   return true;

@@ -110,6 +110,8 @@ static void collect_stmts(Collect *c, IrStmtList *l)
       collect_stmts(c, &s->u.cond.els);
       c->cond_depth--;
       break;
+    case IR_S_CALL:
+      S2S_BUG("call of '%s' was not inlined before dependence analysis", s->u.call.name);
     case IR_S_CYCLE:
     case IR_S_EXIT:
       /* later statements of the loop body become conditional */

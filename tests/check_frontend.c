@@ -86,8 +86,8 @@ typedef struct ErrorCase {
 } ErrorCase;
 
 static const ErrorCase errors[] = {
-  { "call", "do i = 1, n\n  call foo(a(i))\nend do\n",
-    "call of subroutine 'foo' inside a region is not supported yet" },
+  { "call-keyword", "do i = 1, n\n  call foo(x=a(i))\nend do\n",
+    "keyword arguments in a call inside a region are not supported yet" },
   { "array-syntax", "a(:) = 0.0\n", "array section of 'a' inside a region" },
   { "whole-array", "do i = 1, n\n  a(i) = sum(a)\nend do\n", "whole array 'a' used inside a region" },
   { "do-while", "do while (n > 0)\n  n = n - 1\nend do\n", "only counted DO loops are supported" },

@@ -122,6 +122,8 @@ static IrExpr *exposed_list(IrSym *const *vars, int nvars, IrStmtList *l, DefSet
           define(d, t.v[k]);
       break;
     }
+    case IR_S_CALL:
+      S2S_BUG("call of '%s' was not inlined", s->u.call.name);
     case IR_S_CYCLE:
     case IR_S_EXIT:
       break;

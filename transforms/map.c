@@ -24,6 +24,7 @@
 #include "plan.h"
 #include "report.h"
 #include "column.h"
+#include "inline.h"
 #include "transforms.h"
 
 typedef struct MapCtx {
@@ -182,8 +183,9 @@ static void refuse_loop(MapCtx *m, const IrStmt *loop, const DepGraph *dg, const
   dep_describe(dg, d, why, sizeof why);
   const char *sentinel = m->prog->lang == IR_FORTRAN ? "!$stencil" : "#pragma stencil";
   diag_at(DIAG_ERROR, loop->loc, 1, "loop '%s' cannot run in parallel: loop carried dependence of "
-          "%s between lines %d and %d; restructuring such loops is not implemented yet. If the "
-          "iterations are in fact independent, put '%s do independent' before the loop",
+          "%s between lines %d and %d, and no other loop of the nest can be spread over the GPU "
+          "instead. If the iterations are in fact independent, put '%s do independent' before "
+          "the loop",
           loop->u.loop.iv->name, why, diag_user_line(dg->acc[d->src].stmt->loc),
           diag_user_line(dg->acc[d->dst].stmt->loc), sentinel);
 }
@@ -888,6 +890,8 @@ static bool plan_region(MapCtx *m)
 
 bool xf_plan_program(Program *p)
 {
+  if (!xf_inline_program(p))
+    return false;
   bool ok = true;
   for (int r = 0; r < p->nroutines; r++)
     for (int i = 0; i < p->routines[r]->nregions; i++) {

@@ -270,6 +270,8 @@ static void emit_stmt(Emit *e, const IrStmt *s, int indent)
     }
     out(e, "%*sbreak;\n", indent, "");
     break;
+  case IR_S_CALL:
+    S2S_BUG("call of '%s' was not inlined before emission", s->u.call.name);
   }
 }
 

@@ -36,6 +36,12 @@ typedef struct FortranFe {
   int host_dir_count;
   int data_depth;            /* open `data` directives while scanning a routine */
   IrHostDirective *open_data[16];
+  bool whole_array_ok;       /* lowering the actual arguments of a call */
+  bool inlining;             /* lowering the body of a routine a region calls */
+  int ncalls;                /* names of the subroutines regions call (to lower their bodies) */
+  const char **calls;
+  int nroutine_nodes;        /* each routine's CST node, by position in prog->routines */
+  TSNode *routine_nodes;
 } FortranFe;
 
 static IrExpr *lower_expr(FortranFe *f, TSNode n);
@@ -701,7 +707,7 @@ static IrExpr *lower_identifier(FortranFe *f, TSNode n)
   IrSym *s = resolve(f, n);
   if (!s)
     return NULL;
-  if (s->rank > 0) {
+  if (s->rank > 0 && !f->whole_array_ok) {
     fe_error(&f->cx, n, "whole array '%s' used inside a region: array syntax is not supported "
              "yet; write the loop explicitly", s->name);
     return NULL;
@@ -889,6 +895,11 @@ static IrStmt *lower_keyword(FortranFe *f, TSNode n, bool *skip)
     return ir_stmt(IR_S_CYCLE, fe_loc(&f->cx, n));
   if (!strncmp(kw, "exit", 4))
     return ir_stmt(IR_S_EXIT, fe_loc(&f->cx, n));
+  if (!strncmp(kw, "return", 6) && f->inlining) {
+    fe_error(&f->cx, n, "RETURN before the end of a routine that a region calls is not supported "
+             "(the routine is inlined into the region)");
+    return NULL;
+  }
   if (!strncmp(kw, "continue", 8)) {
     *skip = true;
     return NULL;
@@ -898,6 +909,34 @@ static IrStmt *lower_keyword(FortranFe *f, TSNode n, bool *skip)
 }
 
 static void handle_region_comment(FortranFe *f, TSNode n, uint32_t *line_skip);
+
+/* subroutine_call: 'call' name [argument_list] — kept as IR_S_CALL for the
+ * inliner (transforms/inline.c); whole arrays are allowed as actuals. */
+static IrStmt *lower_call(FortranFe *f, TSNode n)
+{
+  TSNode callee = ts_node_child_by_field_name(n, "subroutine", 10);
+  TSNode list = fe_child_of_type(n, "argument_list");
+  IrStmt *s = ir_stmt(IR_S_CALL, fe_loc(&f->cx, n));
+  s->u.call.name = fe_text_lower(&f->cx, callee);
+  uint32_t count = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode a = ts_node_named_child(list, i);
+    if (fe_is(a, "comment"))
+      continue;
+    if (fe_is(a, "keyword_argument")) {
+      fe_error(&f->cx, a, "keyword arguments in a call inside a region are not supported yet");
+      return NULL;
+    }
+    f->whole_array_ok = true;
+    IrExpr *e = lower_expr(f, a);
+    f->whole_array_ok = false;
+    if (!e)
+      return NULL;
+    IR_PUSH(s->u.call.args, s->u.call.nargs, e);
+  }
+  IR_PUSH(f->calls, f->ncalls, s->u.call.name);
+  return s;
+}
 
 static IrStmt *lower_stmt(FortranFe *f, TSNode n, bool *skip)
 {
@@ -911,12 +950,8 @@ static IrStmt *lower_stmt(FortranFe *f, TSNode n, bool *skip)
     return lower_if_chain(f, n, 0);
   if (!strcmp(type, "keyword_statement"))
     return lower_keyword(f, n, skip);
-  if (!strcmp(type, "subroutine_call")) {
-    TSNode callee = ts_node_child_by_field_name(n, "subroutine", 10);
-    fe_error(&f->cx, callee, "call of subroutine '%s' inside a region is not supported yet "
-             "(inlining is planned)", fe_text_lower(&f->cx, callee));
-    return NULL;
-  }
+  if (!strcmp(type, "subroutine_call"))
+    return lower_call(f, n);
   if (!strcmp(type, "end_do_loop_statement") || !strcmp(type, "end_if_statement") ||
       !strcmp(type, "statement_label")) {
     *skip = true;
@@ -1236,6 +1271,8 @@ static void lower_routine(FortranFe *f, TSNode n)
   }
   r->body_start_line = i < count ? fe_first_line(&f->cx, ts_node_named_child(n, i)) : r->last_line;
   apply_implicit_types(f);
+  r->implicit_none = f->implicit_none;
+  IR_PUSH(f->routine_nodes, f->nroutine_nodes, n);
   scan_host(f, n);
   if (f->data_depth)
     diag_at(DIAG_ERROR, (Loc){ f->cx.file, f->open_data[f->data_depth - 1]->first_line, 1 }, 1,
@@ -1315,6 +1352,59 @@ static bool check_syntax(FortranFe *f, TSNode root)
   return bad;
 }
 
+/* The executable part of routine r (CST node n) as IR, for inlining into a
+ * region: the same lowering as a region body, so the same constructs are
+ * supported and refused.  A final RETURN is allowed. */
+static void lower_body(FortranFe *f, IrRoutine *r, TSNode n)
+{
+  uint32_t count = ts_node_named_child_count(n), first = 1, end;
+  while (first < count && (fe_is(ts_node_named_child(n, first), "comment") ||
+                           is_specification(ts_node_named_child(n, first))))
+    first++;
+  for (end = first; end < count; end++) {
+    TSNode c = ts_node_named_child(n, end);
+    if (fe_is(c, "internal_procedures") || fe_is(c, "end_subroutine_statement") ||
+        fe_is(c, "end_function_statement"))
+      break;
+  }
+  uint32_t last = end;
+  while (last > first && fe_is(ts_node_named_child(n, last - 1), "comment"))
+    last--;
+  if (last > first && fe_is(ts_node_named_child(n, last - 1), "keyword_statement") &&
+      !strncmp(fe_text_lower(&f->cx, ts_node_named_child(n, last - 1)), "return", 6))
+    end = last - 1;
+  IrRegion pseudo = { .name = r->name, .routine = r };
+  f->routine = r;
+  f->implicit_none = r->implicit_none;
+  f->module = r->module;
+  f->region = &pseudo;
+  f->inlining = true;
+  lower_block(f, n, first, end, &r->body);
+  f->inlining = false;
+  f->region = NULL;
+  f->routine = NULL;
+  r->body_lowered = true;
+}
+
+/* Lower the bodies of the routines that regions call, and of those they
+ * call in turn (the list grows while it is walked). */
+static void lower_called_bodies(FortranFe *f)
+{
+  for (int c = 0; c < f->ncalls; c++)
+    for (int i = 0; i < f->cx.prog->nroutines && i < f->nroutine_nodes; i++) {
+      IrRoutine *r = f->cx.prog->routines[i];
+      if (strcmp(r->name, f->calls[c]) || r->body_lowered || r->is_function)
+        continue;
+      if (r->nregions || r->nhost_dirs) {
+        diag_at(DIAG_ERROR, r->loc, 1, "routine '%s' is called inside a region but has "
+                "directives of its own; it cannot be inlined", r->name);
+        r->body_lowered = true;
+        continue;
+      }
+      lower_body(f, r, f->routine_nodes[i]);
+    }
+}
+
 Program *fe_fortran(int file)
 {
   FortranFe f = { 0 };
@@ -1329,8 +1419,10 @@ Program *fe_fortran(int file)
   TSTree *tree = ts_parser_parse_string(parser, NULL, f.cx.src->text, (uint32_t)f.cx.src->len);
   TSNode root = ts_tree_root_node(tree);
   int errors = diag_error_count();
-  if (!check_syntax(&f, root))
+  if (!check_syntax(&f, root)) {
     lower_unit(&f, root);
+    lower_called_bodies(&f);
+  }
   ts_tree_delete(tree);
   ts_parser_delete(parser);
   return diag_error_count() > errors ? NULL : f.cx.prog;

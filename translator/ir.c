@@ -372,6 +372,10 @@ void ir_walk_exprs(IrStmtList *l, IrExprVisit fn, void *ctx)
       ir_walk_exprs(&s->u.cond.then, fn, ctx);
       ir_walk_exprs(&s->u.cond.els, fn, ctx);
       break;
+    case IR_S_CALL:
+      for (int k = 0; k < s->u.call.nargs; k++)
+        expr_walk(s->u.call.args[k], s, fn, ctx);
+      break;
     case IR_S_CYCLE:
     case IR_S_EXIT:
       break;

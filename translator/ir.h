@@ -150,6 +150,8 @@ typedef enum IrStmtKind {
   IR_S_IF,           /* u.cond: ELSE IF chains nest in els */
   IR_S_CYCLE,        /* next iteration of the innermost loop (C continue) */
   IR_S_EXIT,         /* leave the innermost loop (C break) */
+  IR_S_CALL,         /* u.call: a subroutine of this file, inlined by transforms/inline.c
+                        before any analysis (no other pass ever sees one) */
 } IrStmtKind;
 
 /* Read u.X only where kind says so: IR_S_DO->loop  IR_S_IF->cond  IR_S_ASSIGN->assign */
@@ -166,6 +168,8 @@ struct IrStmt {
     } loop;
     struct { IrExpr *test; IrStmtList then, els; } cond;
     struct { IrExpr *lhs, *rhs; } assign;
+    struct { const char *name; int nargs; IrExpr **args; } call; /* whole-array actuals are
+                                                                    IR_E_VAR of an array */
   } u;
 };
 
@@ -221,6 +225,10 @@ typedef struct IrRoutine {
                                    (prototypes are inserted before it) */
   int first_line, last_line;    /* of the whole routine */
   int body_start_line;          /* first line of the executable part */
+  bool implicit_none;
+  bool body_lowered;            /* `body` holds the executable part (routines that regions
+                                   call, for inlining) */
+  IrStmtList body;
 } IrRoutine;
 
 typedef struct Program {

@@ -117,6 +117,11 @@ static void dump_stmt(const IrStmt *s, int indent, FILE *f)
     fprintf(f, "%5s  %*send if\n", "", 2 * indent, "");
     break;
   case IR_S_CYCLE: fputs("cycle\n", f); break;
+  case IR_S_CALL:
+    fprintf(f, "call %s(", s->u.call.name);
+    dump_list(f, s->u.call.nargs, s->u.call.args);
+    fputs(")\n", f);
+    break;
   case IR_S_EXIT: fputs("exit\n", f); break;
   }
 }

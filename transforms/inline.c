@@ -1,0 +1,512 @@
+/* inline.c — replace the calls inside regions by the bodies of the called
+ * routines (subroutines of the same file), before any analysis.
+ *
+ * Weather codes call per-column physics from inside their loops; a GPU
+ * kernel cannot call host routines, and the analyses need to see the whole
+ * loop body.  Each call becomes a copy of the callee's executable part
+ * (lowered by the front end, fe_fortran.c) in which:
+ *   - a scalar dummy stands for its actual (an expression; an assigned
+ *     dummy needs a variable or an array element as actual);
+ *   - an array dummy stands for the actual array under Fortran sequence
+ *     association, supported where it maps element for element onto the
+ *     actual's subscripts: the actual is the whole array or an element, and
+ *     the dummy's dimensions line up with the actual's (same extents, and
+ *     the element starts at the lower bound of every dimension the dummy
+ *     spans): WRF's `call wsm52d(t(ims,kms,j))` with `t(ims:ime,kms:kme)`.
+ *     d(s1,..,sn) becomes a(e1+s1-l1, .., en+sn-ln, e(n+1), ..);
+ *   - the callee's locals become new locals of the caller (renamed
+ *     `callee_name`), so privatization sees them as work arrays;
+ *   - named constants and module variables visible at the call stay.
+ * Anything else is refused with the reason, never approximated.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "affine.h"
+#include "inline.h"
+#include "report.h"
+
+#define INLINE_DEPTH 8
+
+typedef struct Binding {
+  IrSym *dummy;
+  IrExpr *actual;        /* scalar dummies: the actual expression */
+  IrSym *array;          /* array dummies: the actual array */
+  IrExpr *first[IR_MAX_RANK]; /* ... and its element matching the dummy's first element */
+  int nfirst;
+  IrSym *local;          /* callee locals: the caller's new symbol */
+} Binding;
+
+typedef struct Inline {
+  Program *prog;
+  IrRoutine *caller;
+  IrRoutine *callee;
+  IrStmtList *region_body;   /* the region the call is in */
+  IrSym **around;            /* indices of the loops around the call */
+  int naround;
+  Loc call_loc;
+  int nbind;
+  Binding *bind;
+  bool ok;
+} Inline;
+
+static IrExpr *clone_expr(Inline *in, IrExpr *e);
+
+static Binding *binding_of(Inline *in, const IrSym *s)
+{
+  for (int i = 0; i < in->nbind; i++)
+    if (in->bind[i].dummy == s)
+      return &in->bind[i];
+  return NULL;
+}
+
+static bool fail(Inline *in, Loc at, const char *why)
+{
+  if (in->ok)
+    diag_at(DIAG_ERROR, at, 1, "cannot inline '%s' (called at line %d): %s", in->callee->name,
+            diag_user_line(in->call_loc), why);
+  in->ok = false;
+  return false;
+}
+
+static bool same_affine(const IrExpr *a, const IrExpr *b)
+{
+  Affine x, y;
+  return a && b && aff_build(a, &x) && aff_build(b, &y) && x.c == y.c && aff_same_terms(&x, &y);
+}
+
+/* hi - lo of dimension d, as an affine form comparison of two arrays. */
+static bool same_extent(const IrSym *a, int da, const IrSym *b, int db, Inline *in)
+{
+  IrExpr *ea = ir_binary(IR_OP_SUB, clone_expr(in, a->hi[da]), clone_expr(in, a->lo[da]), a->loc);
+  IrExpr *eb = ir_binary(IR_OP_SUB, b->hi[db], b->lo[db], b->loc);
+  return a->hi[da] && b->hi[db] && same_affine(ea, eb);
+}
+
+/* ---- symbols ------------------------------------------------------------------- */
+
+static IrSym *new_local(Inline *in, IrSym *s)
+{
+  IrSym *n = ir_alloc(sizeof *n);
+  *n = *s;
+  memset(&n->hh, 0, sizeof n->hh);
+  n->is_dummy = false;
+  n->dummy_index = -1;
+  const char *base = ir_printf("%s_%s", in->callee->name, s->name);
+  n->name = (char *)base;
+  for (int k = 2; ir_lookup(in->caller, n->name); k++)
+    n->name = ir_printf("%s_%d", base, k);
+  HASH_ADD_KEYPTR(hh, in->caller->symbols, n->name, strlen(n->name), n);
+  for (int d = 0; d < s->rank; d++) {
+    n->lo[d] = s->lo[d] ? clone_expr(in, s->lo[d]) : NULL;
+    n->hi[d] = s->hi[d] ? clone_expr(in, s->hi[d]) : NULL;
+  }
+  return n;
+}
+
+/* Is every use of c in l inside a loop over c (so that c holds nothing
+ * between those loops that anyone reads)? */
+typedef struct LoopOnly { const IrSym *c; bool ok; } LoopOnly;
+
+static void loop_only_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  LoopOnly *lo = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR && e->u.var == lo->c)
+    lo->ok = false;
+}
+
+static bool used_only_as_index(const IrStmtList *l, const IrSym *c)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *s = l->v[i];
+    LoopOnly lo = { c, true };
+    switch (s->kind) {
+    case IR_S_ASSIGN:
+      if (s->u.assign.lhs->kind == IR_E_VAR && s->u.assign.lhs->u.var == c)
+        return false;
+      ir_walk_expr(s->u.assign.lhs, NULL, loop_only_visit, &lo);
+      ir_walk_expr(s->u.assign.rhs, NULL, loop_only_visit, &lo);
+      break;
+    case IR_S_DO:
+      ir_walk_expr(s->u.loop.lo, NULL, loop_only_visit, &lo);
+      ir_walk_expr(s->u.loop.hi, NULL, loop_only_visit, &lo);
+      if (lo.ok && s->u.loop.iv != c && !used_only_as_index(&s->u.loop.body, c))
+        return false;
+      break;
+    case IR_S_IF:
+      ir_walk_expr(s->u.cond.test, NULL, loop_only_visit, &lo);
+      if (lo.ok && (!used_only_as_index(&s->u.cond.then, c) || !used_only_as_index(&s->u.cond.els, c)))
+        return false;
+      break;
+    case IR_S_CALL:
+      for (int k = 0; k < s->u.call.nargs; k++)
+        ir_walk_expr(s->u.call.args[k], NULL, loop_only_visit, &lo);
+      break;
+    default:
+      break;
+    }
+    if (!lo.ok)
+      return false;
+  }
+  return true;
+}
+
+/* A callee's loop index can be the caller's variable of the same name when
+ * the caller uses that variable only as the index of its own loops in the
+ * region and the call is not inside one of them: then neither ever reads a
+ * value the other left.  Sharing it lets the column restructuring see the
+ * caller's i loops and the inlined ones as loops over the same index. */
+static IrSym *shared_index(Inline *in, const IrSym *s)
+{
+  IrSym *c = ir_lookup(in->caller, s->name);
+  if (!c || c == s || c->type != s->type || c->rank || c->kind != IR_SYM_VAR || c->is_dummy ||
+      c->is_module || !ir_type_is_integer(c->type) || !used_only_as_index(&in->callee->body, s))
+    return NULL;
+  for (int i = 0; i < in->naround; i++)
+    if (in->around[i] == c)
+      return NULL;
+  return used_only_as_index(in->region_body, c) ? c : NULL;
+}
+
+/* The binding of a callee symbol that is neither a dummy nor a constant:
+ * a local (renamed into the caller), or a module variable (kept, if the
+ * caller sees the same one). */
+static Binding *bind_other(Inline *in, IrSym *s)
+{
+  Binding b = { .dummy = s };
+  if (s->is_module) {
+    if (ir_lookup(in->caller, s->name) != s) {
+      fail(in, s->loc, ir_printf("it uses module variable '%s', which the calling routine does "
+                                 "not see", s->name));
+      return NULL;
+    }
+    return NULL;
+  }
+  b.local = shared_index(in, s);
+  if (!b.local)
+    b.local = new_local(in, s);
+  IR_PUSH(in->bind, in->nbind, b);
+  return &in->bind[in->nbind - 1];
+}
+
+/* ---- expressions ----------------------------------------------------------------- */
+
+/* d(s1..sn) for a dummy array bound to an actual array. */
+static IrExpr *map_element(Inline *in, const Binding *b, IrExpr *e)
+{
+  IrSym *d = b->dummy, *a = b->array;
+  IrExpr *r = ir_expr_new(IR_E_ELEM, a->type, e->loc);
+  r->u.elem.sym = a;
+  r->u.elem.n = a->rank;
+  for (int k = 0; k < a->rank; k++) {
+    if (k < d->rank) {
+      IrExpr *s = clone_expr(in, e->u.elem.sub[k]);
+      IrExpr *off = ir_binary(IR_OP_SUB, s, clone_expr(in, d->lo[k]), e->loc);
+      r->u.elem.sub[k] = ir_binary(IR_OP_ADD, b->first[k], off, e->loc);
+    } else {
+      r->u.elem.sub[k] = b->first[k];
+    }
+  }
+  return r;
+}
+
+static IrExpr *copy_node(IrExpr *e)
+{
+  IrExpr *c = ir_alloc(sizeof *c);
+  *c = *e;
+  return c;
+}
+
+static IrExpr *clone_var(Inline *in, IrExpr *e)
+{
+  IrSym *s = e->u.var;
+  if (s->kind == IR_SYM_PARAM)
+    return e;
+  Binding *b = binding_of(in, s);
+  if (!b && (!s->is_module || s->bound_of))
+    b = bind_other(in, s);
+  if (!b)
+    return e;
+  if (b->local)
+    return ir_var(b->local, e->loc);
+  if (b->actual)
+    return b->actual;
+  fail(in, e->loc, ir_printf("dummy array '%s' is used as a whole", s->name));
+  return e;
+}
+
+static IrExpr *clone_expr(Inline *in, IrExpr *e)
+{
+  if (!e)
+    return NULL;
+  IrExpr *c;
+  switch (e->kind) {
+  case IR_E_VAR:
+    return clone_var(in, e);
+  case IR_E_ELEM: {
+    Binding *b = binding_of(in, e->u.elem.sym);
+    if (!b && !e->u.elem.sym->is_module)
+      b = bind_other(in, e->u.elem.sym);
+    if (b && b->array)
+      return map_element(in, b, e);
+    c = copy_node(e);
+    if (b && b->local)
+      c->u.elem.sym = b->local;
+    for (int k = 0; k < e->u.elem.n; k++)
+      c->u.elem.sub[k] = clone_expr(in, e->u.elem.sub[k]);
+    return c;
+  }
+  case IR_E_UNARY:
+    c = copy_node(e);
+    c->u.unary.arg = clone_expr(in, e->u.unary.arg);
+    return c;
+  case IR_E_BINARY:
+    c = copy_node(e);
+    c->u.binary.lhs = clone_expr(in, e->u.binary.lhs);
+    c->u.binary.rhs = clone_expr(in, e->u.binary.rhs);
+    return c;
+  case IR_E_CALL:
+    c = copy_node(e);
+    c->u.call.args = ir_alloc(sizeof *c->u.call.args * (size_t)e->u.call.n);
+    for (int k = 0; k < e->u.call.n; k++)
+      c->u.call.args[k] = clone_expr(in, e->u.call.args[k]);
+    return c;
+  case IR_E_COND:
+    c = copy_node(e);
+    c->u.cond.test = clone_expr(in, e->u.cond.test);
+    c->u.cond.then = clone_expr(in, e->u.cond.then);
+    c->u.cond.els = clone_expr(in, e->u.cond.els);
+    return c;
+  case IR_E_CONVERT:
+    c = copy_node(e);
+    c->u.operand = clone_expr(in, e->u.operand);
+    return c;
+  default:
+    return e;
+  }
+}
+
+/* An actual argument of a call inside the callee: a dummy array passed on
+ * becomes the element of the caller's array where the dummy starts. */
+static IrExpr *clone_actual(Inline *in, IrExpr *e)
+{
+  if (e->kind != IR_E_VAR || !e->u.var->rank)
+    return clone_expr(in, e);
+  Binding *b = binding_of(in, e->u.var);
+  if (!b)
+    b = bind_other(in, e->u.var);
+  if (!b)
+    return e;
+  if (b->local)
+    return ir_var(b->local, e->loc);
+  IrExpr *r = ir_expr_new(IR_E_ELEM, b->array->type, e->loc);
+  r->u.elem.sym = b->array;
+  r->u.elem.n = b->array->rank;
+  for (int k = 0; k < b->array->rank; k++)
+    r->u.elem.sub[k] = b->first[k];
+  return r;
+}
+
+/* ---- statements ------------------------------------------------------------------ */
+
+static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to);
+
+static IrStmt *clone_stmt(Inline *in, IrStmt *s)
+{
+  IrStmt *c = ir_stmt(s->kind, s->loc);
+  switch (s->kind) {
+  case IR_S_ASSIGN:
+    c->u.assign.lhs = clone_expr(in, s->u.assign.lhs);
+    c->u.assign.rhs = clone_expr(in, s->u.assign.rhs);
+    if (c->u.assign.lhs->kind != IR_E_VAR && c->u.assign.lhs->kind != IR_E_ELEM)
+      fail(in, s->loc, "it assigns a dummy argument whose actual is an expression");
+    break;
+  case IR_S_DO: {
+    c->u.loop = s->u.loop;
+    IrExpr *iv = clone_var(in, ir_var(s->u.loop.iv, s->loc));
+    if (iv->kind != IR_E_VAR)
+      fail(in, s->loc, "its DO variable is a dummy argument bound to an expression");
+    c->u.loop.iv = iv->u.var;
+    c->u.loop.lo = clone_expr(in, s->u.loop.lo);
+    c->u.loop.hi = clone_expr(in, s->u.loop.hi);
+    c->u.loop.step = clone_expr(in, s->u.loop.step);
+    memset(&c->u.loop.body, 0, sizeof c->u.loop.body);
+    clone_list(in, &s->u.loop.body, &c->u.loop.body);
+    break;
+  }
+  case IR_S_IF:
+    c->u.cond.test = clone_expr(in, s->u.cond.test);
+    clone_list(in, &s->u.cond.then, &c->u.cond.then);
+    clone_list(in, &s->u.cond.els, &c->u.cond.els);
+    break;
+  case IR_S_CALL:
+    c->u.call = s->u.call;
+    c->u.call.args = ir_alloc(sizeof *c->u.call.args * (size_t)(s->u.call.nargs + 1));
+    for (int k = 0; k < s->u.call.nargs; k++)
+      c->u.call.args[k] = clone_actual(in, s->u.call.args[k]);
+    break;
+  case IR_S_CYCLE:
+  case IR_S_EXIT:
+    break;
+  }
+  return c;
+}
+
+static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to)
+{
+  for (int i = 0; i < from->n; i++)
+    ir_list_push(to, clone_stmt(in, from->v[i]));
+}
+
+/* ---- binding the arguments --------------------------------------------------------- */
+
+/* An array actual for array dummy d: the whole array or one element. */
+static bool bind_array(Inline *in, Binding *b, IrExpr *actual)
+{
+  IrSym *d = b->dummy;
+  IrSym *a = actual->kind == IR_E_VAR ? actual->u.var : actual->u.elem.sym;
+  if (a->type != d->type)
+    return fail(in, actual->loc, ir_printf("the actual array '%s' is %s, the dummy '%s' %s",
+                a->name, ir_type_name(a->type), d->name, ir_type_name(d->type)));
+  if (d->rank > a->rank)
+    return fail(in, actual->loc, ir_printf("dummy '%s' has more dimensions than the actual '%s'",
+                d->name, a->name));
+  b->array = a;
+  b->nfirst = a->rank;
+  for (int k = 0; k < a->rank; k++)
+    b->first[k] = actual->kind == IR_E_VAR ? a->lo[k] : actual->u.elem.sub[k];
+  for (int k = 0; k < d->rank; k++) {
+    if (!b->first[k])
+      return fail(in, actual->loc, ir_printf("the bounds of '%s' are not known", a->name));
+    bool lined_up = same_affine(b->first[k], a->lo[k]) && same_extent(d, k, a, k, in);
+    if (k < d->rank - 1 && !lined_up)
+      return fail(in, actual->loc, ir_printf("dimension %d of dummy '%s' does not line up with "
+                  "the actual '%s' (s2s-cuda maps a dummy onto its actual element for element "
+                  "only when the leading extents are equal and the actual starts at their lower "
+                  "bounds)", k + 1, d->name, a->name));
+    if (k == d->rank - 1 && !lined_up && !(d->rank == a->rank && actual->kind == IR_E_VAR))
+      return fail(in, actual->loc, ir_printf("the last dimension of dummy '%s' may run past the "
+                  "actual '%s'", d->name, a->name));
+  }
+  return true;
+}
+
+static bool bind_arguments(Inline *in, IrStmt *call)
+{
+  IrRoutine *r = in->callee;
+  if (call->u.call.nargs != r->ndummies)
+    return fail(in, call->loc, ir_printf("%d arguments for %d dummies (optional arguments are not "
+                "supported yet)", call->u.call.nargs, r->ndummies));
+  /* scalars first: the bounds of the array dummies are written with them */
+  for (int i = 0; i < r->ndummies; i++) {
+    Binding b = { .dummy = r->dummies[i] };
+    IrExpr *actual = call->u.call.args[i];
+    if (r->dummies[i]->rank)
+      continue;
+    if (actual->kind == IR_E_VAR && actual->u.var->rank)
+      return fail(in, actual->loc, ir_printf("scalar dummy '%s' gets the whole array '%s'",
+                  r->dummies[i]->name, actual->u.var->name));
+    if (actual->type != r->dummies[i]->type)
+      return fail(in, actual->loc, ir_printf("the actual for '%s' is %s, the dummy %s",
+                  r->dummies[i]->name, ir_type_name(actual->type),
+                  ir_type_name(r->dummies[i]->type)));
+    b.actual = actual;
+    IR_PUSH(in->bind, in->nbind, b);
+  }
+  for (int i = 0; i < r->ndummies; i++) {
+    Binding b = { .dummy = r->dummies[i] };
+    IrExpr *actual = call->u.call.args[i];
+    if (!r->dummies[i]->rank)
+      continue;
+    if (actual->kind != IR_E_ELEM && !(actual->kind == IR_E_VAR && actual->u.var->rank))
+      return fail(in, actual->loc, ir_printf("dummy array '%s' needs an array or an array "
+                  "element as actual", r->dummies[i]->name));
+    IR_PUSH(in->bind, in->nbind, b);
+    if (!bind_array(in, &in->bind[in->nbind - 1], actual))
+      return false;
+  }
+  return true;
+}
+
+/* ---- the pass ------------------------------------------------------------------------ */
+
+static IrRoutine *find_routine(Program *p, const char *name)
+{
+  for (int i = 0; i < p->nroutines; i++)
+    if (!strcmp(p->routines[i]->name, name))
+      return p->routines[i];
+  return NULL;
+}
+
+typedef struct Site {
+  Program *prog;
+  IrRoutine *caller;
+  IrStmtList *region_body;
+  IrSym *around[64];
+  int naround;
+} Site;
+
+static bool inline_list(Site *site, IrStmtList *l, int depth);
+
+static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
+{
+  Program *p = site->prog;
+  IrRoutine *caller = site->caller;
+  IrRoutine *callee = find_routine(p, call->u.call.name);
+  if (!callee || !callee->body_lowered || callee->is_function) {
+    diag_at(DIAG_ERROR, call->loc, 1, "call of '%s' inside a region: only subroutines of the same "
+            "file can be called (they are inlined)", call->u.call.name);
+    return false;
+  }
+  if (depth >= INLINE_DEPTH) {
+    diag_at(DIAG_ERROR, call->loc, 1, "calls nested more than %d deep (recursion?) inside a "
+            "region", INLINE_DEPTH);
+    return false;
+  }
+  Inline in = { p, caller, callee, site->region_body, site->around, site->naround, call->loc, 0,
+                NULL, true };
+  if (!bind_arguments(&in, call))
+    return false;
+  IrStmtList body = { 0, 0, NULL };
+  clone_list(&in, &callee->body, &body);
+  if (!in.ok || !inline_list(site, &body, depth + 1))
+    return false;
+  report_at(REPORT_INFO, caller->name, call->loc, "Routine '%s' inlined", callee->name);
+  for (int i = 0; i < body.n; i++)
+    ir_list_push(out, body.v[i]);
+  return true;
+}
+
+static bool inline_list(Site *site, IrStmtList *l, int depth)
+{
+  IrStmtList out = { 0, 0, NULL };
+  bool ok = true;
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    if (s->kind == IR_S_CALL) {
+      ok &= expand_call(site, s, &out, depth);
+      continue;
+    }
+    if (s->kind == IR_S_DO && site->naround < 64) {
+      site->around[site->naround++] = s->u.loop.iv;
+      ok &= inline_list(site, &s->u.loop.body, depth);
+      site->naround--;
+    }
+    if (s->kind == IR_S_IF)
+      ok &= inline_list(site, &s->u.cond.then, depth) && inline_list(site, &s->u.cond.els, depth);
+    ir_list_push(&out, s);
+  }
+  *l = out;
+  return ok;
+}
+
+bool xf_inline_program(Program *p)
+{
+  bool ok = true;
+  for (int r = 0; r < p->nroutines; r++)
+    for (int i = 0; i < p->routines[r]->nregions; i++) {
+      Site site = { p, p->routines[r], &p->routines[r]->regions[i]->body, { NULL }, 0 };
+      ok &= inline_list(&site, site.region_body, 0);
+    }
+  return ok;
+}
