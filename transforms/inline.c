@@ -91,6 +91,7 @@ static IrSym *new_local(Inline *in, IrSym *s)
   memset(&n->hh, 0, sizeof n->hh);
   n->is_dummy = false;
   n->dummy_index = -1;
+  n->inlined_local = true;
   const char *base = ir_printf("%s_%s", in->callee->name, s->name);
   n->name = (char *)base;
   for (int k = 2; ir_lookup(in->caller, n->name); k++)
@@ -174,6 +175,11 @@ static IrSym *shared_index(Inline *in, const IrSym *s)
 static Binding *bind_other(Inline *in, IrSym *s)
 {
   Binding b = { .dummy = s };
+  if (s->is_saved) {
+    fail(in, s->loc, ir_printf("its local '%s' keeps its value from one call to the next (SAVE, "
+                               "DATA or an initializer)", s->name));
+    return NULL;
+  }
   if (s->is_module) {
     if (ir_lookup(in->caller, s->name) != s) {
       fail(in, s->loc, ir_printf("it uses module variable '%s', which the calling routine does "

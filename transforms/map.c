@@ -706,7 +706,7 @@ static bool column_kernel(MapCtx *m, Group *g, KernelPlan *k)
   IrExpr *bad;
   while ((bad = xf_first_exposed(k->body, m->plan->privates, m->plan->nprivates, defs.v, defs.n))) {
     IrSym *s = bad->u.var;
-    if (s->region_local) {
+    if (s->region_local || s->inlined_local) {
       diag_at(DIAG_ERROR, bad->loc, (int)strlen(s->name), "'%s' may be read before it is assigned",
               s->name);
       return false;
@@ -856,6 +856,16 @@ static bool plan_region(MapCtx *m)
   int n = plan_privatized(m, &groups);
   for (int i = 0; i < m->nprivate_arrays; i++)
     array_of(p, m->private_arrays[i])->privatized = true;
+  /* an inlined routine's local array has no host variable: it must live in
+   * the threads */
+  for (int i = 0; i < p->narrays; i++)
+    if (p->arrays[i].sym->inlined_local && !p->arrays[i].privatized) {
+      diag_at(DIAG_ERROR, p->arrays[i].sym->loc, (int)strlen(p->arrays[i].sym->name),
+              "local array '%s' of an inlined routine cannot be kept per thread (it is read "
+              "before it is written, or read from another column), and it has no host copy to "
+              "move", p->arrays[i].sym->name);
+      return false;
+    }
   an_report_arrays(m->prog, g, p);
   for (int i = 0; i < n; i++)
     if (groups[i].split_note && i > 0)

@@ -239,6 +239,7 @@ static bool read_shape(FortranFe *f, IrSym *s, TSNode list)
 typedef struct DeclAttrs {
   IrType type;
   bool parameter;
+  bool save;
   IrIntent intent;
   TSNode dimension;   /* argument_list of a DIMENSION attribute, or null */
 } DeclAttrs;
@@ -248,6 +249,8 @@ static void read_attribute(FortranFe *f, TSNode q, DeclAttrs *a)
   char *text = fe_text_lower(&f->cx, q);
   if (!strncmp(text, "parameter", 9))
     a->parameter = true;
+  else if (!strncmp(text, "save", 4))
+    a->save = true;
   else if (!strncmp(text, "dimension", 9))
     a->dimension = fe_child_of_type(q, "argument_list");
   else if (!strncmp(text, "intent", 6)) {
@@ -285,6 +288,7 @@ static void declare_one(FortranFe *f, TSNode decl, const DeclAttrs *a)
     read_shape(f, s, shape);
   else if (!ts_node_is_null(a->dimension))
     read_shape(f, s, a->dimension);
+  s->is_saved |= a->save || (!a->parameter && !ts_node_is_null(init));
   if (a->parameter && !ts_node_is_null(init)) {
     s->kind = IR_SYM_PARAM;
     s->init = lower_expr(f, init);
@@ -1255,6 +1259,7 @@ static void lower_routine(FortranFe *f, TSNode n)
   read_dummies(f, stmt);
   uint32_t count = ts_node_named_child_count(n);
   uint32_t i = 1;
+  bool saves_all = false;
   for (; i < count; i++) {
     TSNode c = ts_node_named_child(n, i);
     if (fe_is(c, "comment"))
@@ -1268,7 +1273,11 @@ static void lower_routine(FortranFe *f, TSNode n)
       read_declaration(f, c);
     if (fe_is(c, "use_statement"))
       read_use(f, c);
+    if (fe_is(c, "save_statement") || fe_is(c, "data_statement"))
+      saves_all = true;   /* conservative: a SAVE or DATA statement marks every local */
   }
+  for (IrSym *s = r->symbols; saves_all && s; s = s->hh.next)
+    s->is_saved |= !s->is_dummy;
   r->body_start_line = i < count ? fe_first_line(&f->cx, ts_node_named_child(n, i)) : r->last_line;
   apply_implicit_types(f);
   r->implicit_none = f->implicit_none;

@@ -69,6 +69,9 @@ struct IrSym {
   bool is_module;               /* declared in a module's specification part */
   bool is_pointer;              /* C: declared as a pointer (`double *a`), rank 1 */
   bool region_local;            /* C: declared inside a region; exists only in the kernel */
+  bool is_saved;                /* Fortran SAVE, DATA or an initializer: keeps its value
+                                   from one call to the next */
+  bool inlined_local;           /* a local of an inlined routine: no host variable exists */
   bool is_restrict;             /* C: a `restrict` pointer or array parameter, which the
                                    user promises overlaps no other; Fortran dummies are
                                    treated so by the language rules */
