@@ -106,48 +106,33 @@ static IrSym *new_local(Inline *in, IrSym *s)
 
 /* Is every use of c in l inside a loop over c (so that c holds nothing
  * between those loops that anyone reads)? */
-typedef struct LoopOnly { const IrSym *c; bool ok; } LoopOnly;
-
-static void loop_only_visit(IrExpr *e, IrStmt *in, void *ctx)
-{
-  LoopOnly *lo = ctx;
-  (void)in;
-  if (e->kind == IR_E_VAR && e->u.var == lo->c)
-    lo->ok = false;
-}
-
-static bool used_only_as_index(const IrStmtList *l, const IrSym *c)
+static bool used_only_as_index(IrStmtList *l, const IrSym *c)
 {
   for (int i = 0; i < l->n; i++) {
-    const IrStmt *s = l->v[i];
-    LoopOnly lo = { c, true };
+    IrStmt *s = l->v[i];
     switch (s->kind) {
     case IR_S_ASSIGN:
-      if (s->u.assign.lhs->kind == IR_E_VAR && s->u.assign.lhs->u.var == c)
+      if (ir_expr_mentions(s->u.assign.lhs, c) || ir_expr_mentions(s->u.assign.rhs, c))
         return false;
-      ir_walk_expr(s->u.assign.lhs, NULL, loop_only_visit, &lo);
-      ir_walk_expr(s->u.assign.rhs, NULL, loop_only_visit, &lo);
       break;
     case IR_S_DO:
-      ir_walk_expr(s->u.loop.lo, NULL, loop_only_visit, &lo);
-      ir_walk_expr(s->u.loop.hi, NULL, loop_only_visit, &lo);
-      if (lo.ok && s->u.loop.iv != c && !used_only_as_index(&s->u.loop.body, c))
+      if (ir_expr_mentions(s->u.loop.lo, c) || ir_expr_mentions(s->u.loop.hi, c) ||
+          (s->u.loop.iv != c && !used_only_as_index(&s->u.loop.body, c)))
         return false;
       break;
     case IR_S_IF:
-      ir_walk_expr(s->u.cond.test, NULL, loop_only_visit, &lo);
-      if (lo.ok && (!used_only_as_index(&s->u.cond.then, c) || !used_only_as_index(&s->u.cond.els, c)))
+      if (ir_expr_mentions(s->u.cond.test, c) || !used_only_as_index(&s->u.cond.then, c) ||
+          !used_only_as_index(&s->u.cond.els, c))
         return false;
       break;
     case IR_S_CALL:
       for (int k = 0; k < s->u.call.nargs; k++)
-        ir_walk_expr(s->u.call.args[k], NULL, loop_only_visit, &lo);
+        if (ir_expr_mentions(s->u.call.args[k], c))
+          return false;
       break;
     default:
       break;
     }
-    if (!lo.ok)
-      return false;
   }
   return true;
 }

@@ -306,21 +306,9 @@ static Storage storage_of(const ArrayPlan *a)
   return STORE_SCALAR;
 }
 
-typedef struct ArrayUse { const IrSym *sym; bool found; } ArrayUse;
-
-static void array_use_visit(IrExpr *x, IrStmt *in, void *ctx)
-{
-  ArrayUse *u = ctx;
-  (void)in;
-  if (x->kind == IR_E_ELEM && x->u.elem.sym == u->sym)
-    u->found = true;
-}
-
 static bool kernel_uses_array(const KernelPlan *k, const IrSym *a)
 {
-  ArrayUse u = { a, false };
-  ir_walk_exprs(k->body, array_use_visit, &u);
-  return u.found;
+  return ir_list_mentions(k->body, a);
 }
 
 /* Does the kernel receive array a (device copy, or scratch it uses)? */
@@ -389,25 +377,14 @@ static void emit_index_macro(Emit *e, const IrSym *a)
   out(e, "]\n");
 }
 
-typedef struct Uses { const IrSym *sym; bool found; } Uses;
-
-static void uses_visit(IrExpr *x, IrStmt *in, void *ctx)
-{
-  Uses *u = ctx;
-  (void)in;
-  if (x->kind == IR_E_VAR && x->u.var == u->sym)
-    u->found = true;
-}
-
 /* Does the kernel read scalar s?  (its body, or the first index of a
  * mapped loop; the trip counts are computed by the launcher) */
 static bool kernel_uses(const KernelPlan *k, const IrSym *s)
 {
-  Uses u = { s, false };
-  ir_walk_exprs(k->body, uses_visit, &u);
   for (int i = 0; i < k->nmapped; i++)
-    ir_walk_expr(k->mapped[i]->u.loop.lo, NULL, uses_visit, &u);
-  return u.found;
+    if (ir_expr_mentions(k->mapped[i]->u.loop.lo, s))
+      return true;
+  return ir_list_mentions(k->body, s);
 }
 
 /* Parameters shared by the kernel definition and its launch. */

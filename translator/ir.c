@@ -313,6 +313,13 @@ bool ir_expr_mentions(const IrExpr *e, const IrSym *s)
   return m.found;
 }
 
+bool ir_list_mentions(IrStmtList *l, const IrSym *s)
+{
+  MentionCtx m = { s, false };
+  ir_walk_exprs(l, mention_visit, &m);
+  return m.found;
+}
+
 static void expr_walk(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx)
 {
   if (!e)

@@ -286,6 +286,9 @@ bool ir_eval_const(const IrExpr *e, long *out);
 
 /* Does `e` mention symbol `s`?  (array elements: in subscripts too) */
 bool ir_expr_mentions(const IrExpr *e, const IrSym *s);
+/* ... anywhere in the expressions of a statement list (loop bounds, tests,
+ * both sides of assignments, call arguments)? */
+bool ir_list_mentions(IrStmtList *l, const IrSym *s);
 
 /* Visit every expression node of a statement list, pre-order; statements'
  * own expressions (loop bounds, test, lhs, rhs) included. */
