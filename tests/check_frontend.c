@@ -130,6 +130,22 @@ START_TEST(test_unclosed_region)
 }
 END_TEST
 
+START_TEST(test_statement_function)
+{
+  char *out;
+  Program *p = parse(
+      "subroutine s(n, a, t)\n  implicit none\n  integer :: n, i\n  real :: a(n), t(n), x\n"
+      "  double precision :: w, twice\n  twice(w) = 2.0d0 * w\n"
+      "!$stencil region\n  do i = 1, n\n    a(i) = twice(t(i)) + 1.0\n  end do\n"
+      "!$stencil end region\nend subroutine s\n", &out);
+  ck_assert_msg(p != NULL, "%s", out);
+  /* the actual becomes the dummy's type (real(8)), the result the function's */
+  ASSERT_HAS(out, "a(i) = real(4)(((2.0e0_8 * real(8)(t(i))) + real(8)(1.0_4)))");
+  ck_assert_int_eq(p->routines[0]->spec_end_line, 6);
+  done(out);
+}
+END_TEST
+
 START_TEST(test_data_directives)
 {
   char *out;
@@ -157,6 +173,7 @@ int main(void)
   tcase_add_loop_test(tc, test_errors, 0, (int)(sizeof errors / sizeof errors[0]));
   tcase_add_test(tc, test_unclosed_region);
   tcase_add_test(tc, test_data_directives);
+  tcase_add_test(tc, test_statement_function);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

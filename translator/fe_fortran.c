@@ -23,6 +23,27 @@
 
 const TSLanguage *tree_sitter_fortran(void);
 
+/* A statement function, `f(x, y) = expr`, expanded where it is used. */
+typedef struct StmtFn {
+  const char *name;
+  IrSym *result;             /* its declared (or implicit) type */
+  int nargs;
+  const char *args[8];       /* dummy names */
+  TSNode rhs;
+} StmtFn;
+
+typedef struct StmtFns {
+  int n;
+  StmtFn *v;
+} StmtFns;
+
+/* While a statement function's expression is lowered: its dummies' values. */
+typedef struct StmtFnScope {
+  const StmtFn *fn;
+  IrExpr *actual[8];
+  const struct StmtFnScope *outer;
+} StmtFnScope;
+
 typedef struct FortranFe {
   FeCtx cx;
   IrModule *module;          /* enclosing module while reading one */
@@ -37,6 +58,7 @@ typedef struct FortranFe {
   int data_depth;            /* open `data` directives while scanning a routine */
   IrHostDirective *open_data[16];
   bool whole_array_ok;       /* lowering the actual arguments of a call */
+  const StmtFnScope *scope;  /* lowering a statement function's expression */
   bool inlining;             /* lowering the body of a routine a region calls */
   int ncalls;                /* names of the subroutines regions call (to lower their bodies) */
   const char **calls;
@@ -663,6 +685,72 @@ static IrSym *env_kind(FortranFe *f, const char *name, TSNode at)
   return NULL;
 }
 
+static const StmtFn *find_stmt_fn(FortranFe *f, const char *name)
+{
+  const StmtFns *fns = f->routine ? f->routine->frontend_private : NULL;
+  for (int i = 0; fns && i < fns->n; i++)
+    if (!strcmp(fns->v[i].name, name))
+      return &fns->v[i];
+  return NULL;
+}
+
+/* assignment_statement `f(x, y) = expr` in the specification part, with f
+ * not an array: a statement function.  Record it. */
+static bool read_stmt_fn(FortranFe *f, TSNode n)
+{
+  if (!fe_is(n, "assignment_statement"))
+    return false;
+  TSNode lhs = ts_node_child_by_field_name(n, "left", 4);
+  if (!fe_is(lhs, "call_expression"))
+    return false;
+  char *name = fe_text_lower(&f->cx, ts_node_named_child(lhs, 0));
+  IrSym *s = ir_lookup(f->routine, name);
+  if (s && s->rank)
+    return false;                 /* an array element: the first executable statement */
+  TSNode list = fe_child_of_type(lhs, "argument_list");
+  StmtFn fn = { .name = name, .rhs = ts_node_child_by_field_name(n, "right", 5) };
+  uint32_t count = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode a = ts_node_named_child(list, i);
+    if (!fe_is(a, "identifier") || fn.nargs == 8)
+      return false;
+    fn.args[fn.nargs++] = fe_text_lower(&f->cx, a);
+  }
+  if (!s)
+    s = new_sym(f, &f->routine->symbols, name, lhs);
+  fn.result = s;
+  StmtFns *fns = f->routine->frontend_private;
+  if (!fns)
+    f->routine->frontend_private = fns = ir_alloc(sizeof *fns);
+  IR_PUSH(fns->v, fns->n, fn);
+  return true;
+}
+
+/* A use of statement function fn: its expression with the actuals (as the
+ * dummies' types) in place of the dummies, as the function's type. */
+static IrExpr *expand_stmt_fn(FortranFe *f, const StmtFn *fn, TSNode n, IrExpr **args, int nargs)
+{
+  if (nargs != fn->nargs) {
+    fe_error(&f->cx, n, "statement function '%s' takes %d argument%s, not %d", fn->name,
+             fn->nargs, fn->nargs == 1 ? "" : "s", nargs);
+    return NULL;
+  }
+  StmtFnScope scope = { fn, { NULL }, f->scope };
+  for (int i = 0; i < nargs; i++) {
+    IrSym *d = ir_lookup(f->routine, fn->args[i]);
+    IrType t = d && d->type != IR_T_VOID ? d->type : implicit_type(fn->args[i]);
+    scope.actual[i] = ir_convert(args[i], t);
+  }
+  const StmtFnScope *saved = f->scope;
+  f->scope = &scope;
+  IrExpr *e = lower_expr(f, fn->rhs);
+  f->scope = saved;
+  if (!e)
+    return NULL;
+  IrType t = fn->result->type != IR_T_VOID ? fn->result->type : implicit_type(fn->name);
+  return ir_convert(e, t);
+}
+
 /* call_expression: identifier argument_list — an array element, an
  * intrinsic function or a conversion. */
 static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
@@ -673,7 +761,8 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
   IrSym *s = lookup(f, name);
   if (s && s->rank > 0)
     return lower_element(f, s, n, list);
-  if (s && s->type != IR_T_VOID && s->kind == IR_SYM_VAR && !find_intrinsic(name)) {
+  if (s && s->type != IR_T_VOID && s->kind == IR_SYM_VAR && !find_intrinsic(name) &&
+      !find_stmt_fn(f, name)) {
     fe_error(&f->cx, id, "'%s' is a scalar, not an array or function", name);
     return NULL;
   }
@@ -682,6 +771,9 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
   int nargs = lower_args(f, list, args, 16, &kind_arg);
   if (nargs < 0)
     return NULL;
+  const StmtFn *sfn = find_stmt_fn(f, name);
+  if (sfn)
+    return expand_stmt_fn(f, sfn, n, args, nargs);
   if (is_conversion(name))
     return lower_conversion(f, name, n, args, nargs, kind_arg);
   if (!strcmp(name, "merge") && nargs == 3) {
@@ -708,6 +800,12 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
 
 static IrExpr *lower_identifier(FortranFe *f, TSNode n)
 {
+  if (f->scope) {
+    char *name = fe_text_lower(&f->cx, n);
+    for (int i = 0; i < f->scope->fn->nargs; i++)
+      if (!strcmp(f->scope->fn->args[i], name))
+        return f->scope->actual[i];
+  }
   IrSym *s = resolve(f, n);
   if (!s)
     return NULL;
@@ -1264,7 +1362,7 @@ static void lower_routine(FortranFe *f, TSNode n)
     TSNode c = ts_node_named_child(n, i);
     if (fe_is(c, "comment"))
       continue;
-    if (!is_specification(c))
+    if (!is_specification(c) && !read_stmt_fn(f, c))
       break;
     r->spec_end_line = fe_last_line(&f->cx, c);
     if (fe_is(c, "implicit_statement") && strstr(fe_text_lower(&f->cx, c), "none"))
@@ -1361,6 +1459,21 @@ static bool check_syntax(FortranFe *f, TSNode root)
   return bad;
 }
 
+/* Is node c the definition of one of r's statement functions? */
+static bool is_stmt_fn_def(FortranFe *f, IrRoutine *r, TSNode c)
+{
+  if (!fe_is(c, "assignment_statement"))
+    return false;
+  TSNode lhs = ts_node_child_by_field_name(c, "left", 4);
+  if (!fe_is(lhs, "call_expression"))
+    return false;
+  IrRoutine *saved = f->routine;
+  f->routine = r;
+  bool found = find_stmt_fn(f, fe_text_lower(&f->cx, ts_node_named_child(lhs, 0))) != NULL;
+  f->routine = saved;
+  return found;
+}
+
 /* The executable part of routine r (CST node n) as IR, for inlining into a
  * region: the same lowering as a region body, so the same constructs are
  * supported and refused.  A final RETURN is allowed. */
@@ -1368,7 +1481,8 @@ static void lower_body(FortranFe *f, IrRoutine *r, TSNode n)
 {
   uint32_t count = ts_node_named_child_count(n), first = 1, end;
   while (first < count && (fe_is(ts_node_named_child(n, first), "comment") ||
-                           is_specification(ts_node_named_child(n, first))))
+                           is_specification(ts_node_named_child(n, first)) ||
+                           is_stmt_fn_def(f, r, ts_node_named_child(n, first))))
     first++;
   for (end = first; end < count; end++) {
     TSNode c = ts_node_named_child(n, end);

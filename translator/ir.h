@@ -232,6 +232,7 @@ typedef struct IrRoutine {
   bool body_lowered;            /* `body` holds the executable part (routines that regions
                                    call, for inlining) */
   IrStmtList body;
+  void *frontend_private;       /* the front end's own data (statement functions) */
 } IrRoutine;
 
 typedef struct Program {
