@@ -86,8 +86,8 @@ typedef struct ErrorCase {
 } ErrorCase;
 
 static const ErrorCase errors[] = {
-  { "call-keyword", "do i = 1, n\n  call foo(x=a(i))\nend do\n",
-    "keyword arguments in a call inside a region are not supported yet" },
+  { "present-not-optional", "do i = 1, n\n  if (present(n)) a(i) = 0.0\nend do\n",
+    "'n' is not an optional dummy argument" },
   { "array-syntax", "a(:) = 0.0\n", "array section of 'a' inside a region" },
   { "whole-array", "do i = 1, n\n  a(i) = sum(a)\nend do\n", "whole array 'a' used inside a region" },
   { "do-while", "do while (n > 0)\n  n = n - 1\nend do\n", "only counted DO loops are supported" },

@@ -29,6 +29,7 @@
 
 typedef struct Binding {
   IrSym *dummy;
+  bool absent;           /* an optional dummy the call does not pass */
   IrExpr *actual;        /* scalar dummies: the actual expression */
   IrSym *array;          /* array dummies: the actual array */
   IrExpr *first[IR_MAX_RANK]; /* ... and its element matching the dummy's first element */
@@ -142,16 +143,27 @@ static bool used_only_as_index(IrStmtList *l, const IrSym *c)
  * region and the call is not inside one of them: then neither ever reads a
  * value the other left.  Sharing it lets the column restructuring see the
  * caller's i loops and the inlined ones as loops over the same index. */
-static IrSym *shared_index(Inline *in, const IrSym *s)
+static IrSym *shareable(Inline *in, const IrSym *s, const char *name)
 {
-  IrSym *c = ir_lookup(in->caller, s->name);
+  IrSym *c = ir_lookup(in->caller, name);
   if (!c || c == s || c->type != s->type || c->rank || c->kind != IR_SYM_VAR || c->is_dummy ||
-      c->is_module || !ir_type_is_integer(c->type) || !used_only_as_index(&in->callee->body, s))
+      c->is_module || !ir_type_is_integer(c->type))
     return NULL;
   for (int i = 0; i < in->naround; i++)
     if (in->around[i] == c)
       return NULL;
   return used_only_as_index(in->region_body, c) ? c : NULL;
+}
+
+/* The caller's variable of the same name, or the one an earlier inlined
+ * copy of the callee made: so the i loops of the caller and of every
+ * inlined copy run over one index. */
+static IrSym *shared_index(Inline *in, IrSym *s)
+{
+  if (!used_only_as_index(&in->callee->body, s))
+    return NULL;
+  IrSym *c = shareable(in, s, s->name);
+  return c ? c : shareable(in, s, ir_printf("%s_%s", in->callee->name, s->name));
 }
 
 /* The binding of a callee symbol that is neither a dummy nor a constant:
@@ -220,10 +232,47 @@ static IrExpr *clone_var(Inline *in, IrExpr *e)
     return e;
   if (b->local)
     return ir_var(b->local, e->loc);
+  if (b->absent) {
+    fail(in, e->loc, ir_printf("it uses optional argument '%s', which this call does not pass, "
+                               "outside a present() test", s->name));
+    return e;
+  }
   if (b->actual)
     return b->actual;
   fail(in, e->loc, ir_printf("dummy array '%s' is used as a whole", s->name));
   return e;
+}
+
+/* The value of a logical expression made of present() tests and
+ * constants: 1, 0, or -1 when it depends on anything else. */
+static int fold_logical(Inline *in, const IrExpr *e)
+{
+  switch (e->kind) {
+  case IR_E_LOGICAL:
+    return e->u.ival != 0;
+  case IR_E_CALL: {
+    if (e->u.call.fn != IR_FN_PRESENT)
+      return -1;
+    const Binding *b = binding_of(in, e->u.call.args[0]->u.var);
+    return b && !b->absent;
+  }
+  case IR_E_UNARY: {
+    int v = e->u.unary.op == IR_OP_NOT ? fold_logical(in, e->u.unary.arg) : -1;
+    return v < 0 ? -1 : !v;
+  }
+  case IR_E_BINARY: {
+    int a = fold_logical(in, e->u.binary.lhs), b = fold_logical(in, e->u.binary.rhs);
+    switch (e->u.binary.op) {
+    case IR_OP_AND: return a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : -1;
+    case IR_OP_OR: return a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : -1;
+    case IR_OP_EQV: return a < 0 || b < 0 ? -1 : a == b;
+    case IR_OP_NEQV: return a < 0 || b < 0 ? -1 : a != b;
+    default: return -1;
+    }
+  }
+  default:
+    return -1;
+  }
 }
 
 static IrExpr *clone_expr(Inline *in, IrExpr *e)
@@ -238,6 +287,11 @@ static IrExpr *clone_expr(Inline *in, IrExpr *e)
     Binding *b = binding_of(in, e->u.elem.sym);
     if (!b && !e->u.elem.sym->is_module)
       b = bind_other(in, e->u.elem.sym);
+    if (b && b->absent) {
+      fail(in, e->loc, ir_printf("it uses optional argument '%s', which this call does not pass, "
+                                 "outside a present() test", b->dummy->name));
+      return e;
+    }
     if (b && b->array)
       return map_element(in, b, e);
     c = copy_node(e);
@@ -257,6 +311,11 @@ static IrExpr *clone_expr(Inline *in, IrExpr *e)
     c->u.binary.rhs = clone_expr(in, e->u.binary.rhs);
     return c;
   case IR_E_CALL:
+    if (e->u.call.fn == IR_FN_PRESENT) {
+      c = ir_expr_new(IR_E_LOGICAL, IR_T_LOGICAL, e->loc);
+      c->u.ival = fold_logical(in, e);
+      return c;
+    }
     c = copy_node(e);
     c->u.call.args = ir_alloc(sizeof *c->u.call.args * (size_t)e->u.call.n);
     for (int k = 0; k < e->u.call.n; k++)
@@ -331,7 +390,7 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
     clone_list(in, &s->u.cond.els, &c->u.cond.els);
     break;
   case IR_S_CALL:
-    c->u.call = s->u.call;
+    c->u.call = s->u.call;     /* keywords are shared: they do not change */
     c->u.call.args = ir_alloc(sizeof *c->u.call.args * (size_t)(s->u.call.nargs + 1));
     for (int k = 0; k < s->u.call.nargs; k++)
       c->u.call.args[k] = clone_actual(in, s->u.call.args[k]);
@@ -343,10 +402,18 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
   return c;
 }
 
+/* An IF whose test the call decides (present() of an optional argument)
+ * keeps only its taken branch: the other may use the absent argument. */
 static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to)
 {
-  for (int i = 0; i < from->n; i++)
-    ir_list_push(to, clone_stmt(in, from->v[i]));
+  for (int i = 0; i < from->n; i++) {
+    IrStmt *s = from->v[i];
+    int known = s->kind == IR_S_IF ? fold_logical(in, s->u.cond.test) : -1;
+    if (known >= 0)
+      clone_list(in, known ? &s->u.cond.then : &s->u.cond.els, to);
+    else
+      ir_list_push(to, clone_stmt(in, s));
+  }
 }
 
 /* ---- binding the arguments --------------------------------------------------------- */
@@ -382,18 +449,55 @@ static bool bind_array(Inline *in, Binding *b, IrExpr *actual)
   return true;
 }
 
+/* The actual of each dummy: positional arguments first, then keywords;
+ * optional dummies the call does not pass are absent. */
+static bool match_actuals(Inline *in, IrStmt *call, IrExpr **actual)
+{
+  IrRoutine *r = in->callee;
+  for (int i = 0; i < r->ndummies; i++)
+    actual[i] = NULL;
+  for (int k = 0; k < call->u.call.nargs; k++) {
+    const char *kw = call->u.call.keywords ? call->u.call.keywords[k] : NULL;
+    int d = -1;
+    if (!kw) {
+      d = k < r->ndummies ? k : -1;
+    } else {
+      for (int i = 0; i < r->ndummies; i++)
+        if (!strcmp(r->dummies[i]->name, kw))
+          d = i;
+    }
+    if (d < 0)
+      return fail(in, call->u.call.args[k]->loc, kw ? ir_printf("'%s' has no dummy argument "
+                  "'%s'", r->name, kw) : ir_printf("more arguments than the %d dummies",
+                  r->ndummies));
+    if (actual[d])
+      return fail(in, call->u.call.args[k]->loc, ir_printf("dummy '%s' gets two actuals",
+                  r->dummies[d]->name));
+    actual[d] = call->u.call.args[k];
+  }
+  for (int i = 0; i < r->ndummies; i++)
+    if (!actual[i] && !r->dummies[i]->is_optional)
+      return fail(in, call->loc, ir_printf("the call does not pass dummy '%s', which is not "
+                  "optional", r->dummies[i]->name));
+  return true;
+}
+
 static bool bind_arguments(Inline *in, IrStmt *call)
 {
   IrRoutine *r = in->callee;
-  if (call->u.call.nargs != r->ndummies)
-    return fail(in, call->loc, ir_printf("%d arguments for %d dummies (optional arguments are not "
-                "supported yet)", call->u.call.nargs, r->ndummies));
+  IrExpr **actuals = ir_alloc(sizeof *actuals * (size_t)(r->ndummies + 1));
+  if (!match_actuals(in, call, actuals))
+    return false;
   /* scalars first: the bounds of the array dummies are written with them */
   for (int i = 0; i < r->ndummies; i++) {
-    Binding b = { .dummy = r->dummies[i] };
-    IrExpr *actual = call->u.call.args[i];
-    if (r->dummies[i]->rank)
+    Binding b = { .dummy = r->dummies[i], .absent = !actuals[i] };
+    IrExpr *actual = actuals[i];
+    if (r->dummies[i]->rank && actual)
       continue;
+    if (!actual) {
+      IR_PUSH(in->bind, in->nbind, b);
+      continue;
+    }
     if (actual->kind == IR_E_VAR && actual->u.var->rank)
       return fail(in, actual->loc, ir_printf("scalar dummy '%s' gets the whole array '%s'",
                   r->dummies[i]->name, actual->u.var->name));
@@ -406,8 +510,8 @@ static bool bind_arguments(Inline *in, IrStmt *call)
   }
   for (int i = 0; i < r->ndummies; i++) {
     Binding b = { .dummy = r->dummies[i] };
-    IrExpr *actual = call->u.call.args[i];
-    if (!r->dummies[i]->rank)
+    IrExpr *actual = actuals[i];
+    if (!r->dummies[i]->rank || !actual)
       continue;
     if (actual->kind != IR_E_ELEM && !(actual->kind == IR_E_VAR && actual->u.var->rank))
       return fail(in, actual->loc, ir_printf("dummy array '%s' needs an array or an array "
@@ -491,6 +595,18 @@ static bool inline_list(Site *site, IrStmtList *l, int depth)
   return ok;
 }
 
+static void present_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  bool *ok = ctx;
+  (void)in;
+  if (e->kind == IR_E_CALL && e->u.call.fn == IR_FN_PRESENT && *ok) {
+    diag_at(DIAG_ERROR, e->loc, 1, "present(%s) inside a region: whether the argument is there "
+            "is known only on the host; test it outside the region, or call the routine from "
+            "the region so that it is inlined", e->u.call.args[0]->u.var->name);
+    *ok = false;
+  }
+}
+
 bool xf_inline_program(Program *p)
 {
   bool ok = true;
@@ -498,6 +614,8 @@ bool xf_inline_program(Program *p)
     for (int i = 0; i < p->routines[r]->nregions; i++) {
       Site site = { p, p->routines[r], &p->routines[r]->regions[i]->body, { NULL }, 0 };
       ok &= inline_list(&site, site.region_body, 0);
+      if (ok)
+        ir_walk_exprs(site.region_body, present_visit, &ok);
     }
   return ok;
 }

@@ -65,6 +65,7 @@ static const char *math_name(IrIntrinsic fn, IrType t)
     [IR_FN_SIN] = "sin", [IR_FN_COS] = "cos", [IR_FN_TAN] = "tan", [IR_FN_ATAN] = "atan",
     [IR_FN_TANH] = "tanh", [IR_FN_MOD] = "fmod", [IR_FN_POW] = "pow", [IR_FN_FLOOR] = "floor",
     [IR_FN_CEILING] = "ceil", [IR_FN_NINT] = "round", [IR_FN_ABS] = "fabs",
+    [IR_FN_PRESENT] = "present",
   };
   return ir_printf("%s%s", names[fn], t == IR_T_REAL4 ? "f" : "");
 }

@@ -262,6 +262,7 @@ typedef struct DeclAttrs {
   IrType type;
   bool parameter;
   bool save;
+  bool optional;
   IrIntent intent;
   TSNode dimension;   /* argument_list of a DIMENSION attribute, or null */
 } DeclAttrs;
@@ -273,6 +274,8 @@ static void read_attribute(FortranFe *f, TSNode q, DeclAttrs *a)
     a->parameter = true;
   else if (!strncmp(text, "save", 4))
     a->save = true;
+  else if (!strncmp(text, "optional", 8))
+    a->optional = true;
   else if (!strncmp(text, "dimension", 9))
     a->dimension = fe_child_of_type(q, "argument_list");
   else if (!strncmp(text, "intent", 6)) {
@@ -311,6 +314,7 @@ static void declare_one(FortranFe *f, TSNode decl, const DeclAttrs *a)
   else if (!ts_node_is_null(a->dimension))
     read_shape(f, s, a->dimension);
   s->is_saved |= a->save || (!a->parameter && !ts_node_is_null(init));
+  s->is_optional |= a->optional;
   if (a->parameter && !ts_node_is_null(init)) {
     s->kind = IR_SYM_PARAM;
     s->init = lower_expr(f, init);
@@ -751,6 +755,32 @@ static IrExpr *expand_stmt_fn(FortranFe *f, const StmtFn *fn, TSNode n, IrExpr *
   return ir_convert(e, t);
 }
 
+/* present(x) for an OPTIONAL dummy x: kept as IR_FN_PRESENT; the inliner
+ * knows whether the call passes x and folds it. */
+static IrExpr *lower_present(FortranFe *f, TSNode n, TSNode list)
+{
+  TSNode a = ts_node_named_child_count(list) == 1 ? ts_node_named_child(list, 0) : (TSNode){ 0 };
+  if (!fe_is(a, "identifier")) {
+    fe_error(&f->cx, n, "present() takes the name of one optional dummy argument");
+    return NULL;
+  }
+  f->whole_array_ok = true;
+  IrExpr *x = lower_expr(f, a);
+  f->whole_array_ok = false;
+  if (!x)
+    return NULL;
+  if (x->kind != IR_E_VAR || !x->u.var->is_optional) {
+    fe_error(&f->cx, a, "'%s' is not an optional dummy argument", fe_text_lower(&f->cx, a));
+    return NULL;
+  }
+  IrExpr *e = ir_expr_new(IR_E_CALL, IR_T_LOGICAL, fe_loc(&f->cx, n));
+  e->u.call.fn = IR_FN_PRESENT;
+  e->u.call.n = 1;
+  e->u.call.args = ir_alloc(sizeof *e->u.call.args);
+  e->u.call.args[0] = x;
+  return e;
+}
+
 /* call_expression: identifier argument_list — an array element, an
  * intrinsic function or a conversion. */
 static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
@@ -766,6 +796,8 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
     fe_error(&f->cx, id, "'%s' is a scalar, not an array or function", name);
     return NULL;
   }
+  if (!strcmp(name, "present") && (!s || s->kind != IR_SYM_VAR || s->type == IR_T_VOID))
+    return lower_present(f, n, list);
   IrExpr *args[16];
   TSNode kind_arg = { 0 };
   int nargs = lower_args(f, list, args, 16, &kind_arg);
@@ -1025,15 +1057,18 @@ static IrStmt *lower_call(FortranFe *f, TSNode n)
     TSNode a = ts_node_named_child(list, i);
     if (fe_is(a, "comment"))
       continue;
+    const char *keyword = NULL;
     if (fe_is(a, "keyword_argument")) {
-      fe_error(&f->cx, a, "keyword arguments in a call inside a region are not supported yet");
-      return NULL;
+      keyword = fe_text_lower(&f->cx, ts_node_child_by_field_name(a, "name", 4));
+      a = ts_node_child_by_field_name(a, "value", 5);
     }
     f->whole_array_ok = true;
     IrExpr *e = lower_expr(f, a);
     f->whole_array_ok = false;
     if (!e)
       return NULL;
+    s->u.call.keywords = ir_grow(s->u.call.keywords, sizeof *s->u.call.keywords, s->u.call.nargs);
+    s->u.call.keywords[s->u.call.nargs] = keyword;
     IR_PUSH(s->u.call.args, s->u.call.nargs, e);
   }
   IR_PUSH(f->calls, f->ncalls, s->u.call.name);

@@ -69,6 +69,7 @@ struct IrSym {
   bool is_module;               /* declared in a module's specification part */
   bool is_pointer;              /* C: declared as a pointer (`double *a`), rank 1 */
   bool region_local;            /* C: declared inside a region; exists only in the kernel */
+  bool is_optional;             /* Fortran OPTIONAL dummy argument */
   bool is_saved;                /* Fortran SAVE, DATA or an initializer: keeps its value
                                    from one call to the next */
   bool inlined_local;           /* a local of an inlined routine: no host variable exists */
@@ -120,6 +121,7 @@ typedef enum IrIntrinsic {
   IR_FN_NINT,        /* round half away from zero, to integer */
   IR_FN_FLOOR, IR_FN_CEILING,
   IR_FN_POW,         /* C pow()/powf(): real ** real */
+  IR_FN_PRESENT,     /* Fortran PRESENT(optional dummy): folded by the inliner */
 } IrIntrinsic;
 
 struct IrExpr {
@@ -171,8 +173,12 @@ struct IrStmt {
     } loop;
     struct { IrExpr *test; IrStmtList then, els; } cond;
     struct { IrExpr *lhs, *rhs; } assign;
-    struct { const char *name; int nargs; IrExpr **args; } call; /* whole-array actuals are
-                                                                    IR_E_VAR of an array */
+    struct {
+      const char *name;
+      int nargs;
+      IrExpr **args;        /* whole-array actuals are IR_E_VAR of an array */
+      const char **keywords;/* keywords[i]: the `name=` of args[i], or NULL (positional) */
+    } call;
   } u;
 };
 

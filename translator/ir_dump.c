@@ -16,7 +16,7 @@ const char *ir_intrinsic_name(IrIntrinsic fn)
     [IR_FN_EXP] = "exp", [IR_FN_LOG] = "log", [IR_FN_LOG10] = "log10", [IR_FN_SIN] = "sin",
     [IR_FN_COS] = "cos", [IR_FN_TAN] = "tan", [IR_FN_ATAN] = "atan", [IR_FN_TANH] = "tanh",
     [IR_FN_SIGN] = "sign", [IR_FN_MOD] = "mod", [IR_FN_NINT] = "nint", [IR_FN_FLOOR] = "floor",
-    [IR_FN_CEILING] = "ceiling", [IR_FN_POW] = "pow",
+    [IR_FN_CEILING] = "ceiling", [IR_FN_POW] = "pow", [IR_FN_PRESENT] = "present",
   };
   return names[fn];
 }

@@ -14,7 +14,7 @@ contains
 
   subroutine bump(x, scale)
     real, intent(inout) :: x
-    real, intent(in), optional :: scale
+    real, intent(in) :: scale
     x = x + 1.0
   end subroutine bump
 end module m
