@@ -1,19 +1,27 @@
-/* map.c — choose the kernels of each region and map their loops to the grid.
+/* map.c — the planning of each region: which kernels, which loops on the
+ * grid, which arrays live in the threads.
  *
- * Each top-level loop nest of a region becomes one kernel.  The outermost
- * loops of the nest that are perfectly nested and carry no dependence (every
- * dependence has distance 0 along them, dep.h) are mapped to the CUDA grid,
- * at most three; the loops inside run sequentially in each thread.  The
- * mapped loop whose index runs along the stride-1 dimension of most
- * references goes to x (blockIdx.x*blockDim.x + threadIdx.x), so that
- * neighbouring threads touch neighbouring memory; the others go to y and z.
+ * For every region, in order:
+ *   1. calls are inlined (inline.c);
+ *   2. the accesses are analysed (analysis/access.c): data clauses, boxes,
+ *      private scalars, and which work arrays could be privatized;
+ *   3. the region's statements are grouped into kernels (split_groups,
+ *      distribute): a statement joins the current kernel unless that would
+ *      lose loops that can run in parallel (column indices, column.c);
+ *      privatization and grouping are settled together (plan_privatized);
+ *   4. each group becomes a kernel: a column kernel (column.c: one thread
+ *      per column, the other loops in order inside) or, when no loop index
+ *      is a column index, the perfectly nested dependence-free outer loops
+ *      of a single nest (map_nest), else a refusal naming the dependence.
+ * The mapped loop along the stride-1 dimension of most references goes to
+ * x (blockIdx.x*blockDim.x + threadIdx.x), the others to y and z.
  *
- * Legality first: a loop is mapped only when the dependence tests prove it
- * parallel, or the user asserts `independent`.  Scalars written in the
- * region must be private to each thread: assigned before any read in the
- * thread's body, and not used by the host after the region.  Until the loop
- * restructuring passes exist, a region whose outermost loop cannot be
- * mapped is refused with the loop and the dependence named.
+ * Legality first: a loop runs in parallel only when the analyses prove it,
+ * or the user asserts `independent`.  Scalars written in the region are
+ * private to each thread and must not be used by the host afterwards; a
+ * scalar a thread reads before assigning it starts from the host's value
+ * (firstprivate) only where the column conditions make that value the same
+ * for every thread.
  */
 #include <ctype.h>
 #include <stdio.h>

@@ -1,7 +1,9 @@
 /* transforms.h — the passes between the front ends and the emitters.
  *
- * xf_plan_program runs, for every region of the program, the analyses
- * (analysis/) and the mapping of loops to the CUDA grid: it decides which
+ * xf_plan_program runs, for every region of the program, the inlining of
+ * called routines (inline.h), the analyses (analysis/), the restructuring
+ * into column kernels (column.h) and the mapping of loops to the CUDA grid
+ * (map.c): it decides which
  * loop nests become kernels, which loops are parallel, which loop goes to
  * threadIdx.x, the block shape, the data clause of every array and its
  * sub-array, and which scalars are private.  The result hangs off
