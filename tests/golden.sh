@@ -2,7 +2,9 @@
 # golden.sh — golden tests of the translator's outputs and messages.
 #
 # Each directory tests/golden/<group>/<case>/ holds one translation case:
-#   in.f90 | in.F90 | in.c   the input
+#   in.f90 | in.F90 | in.c   the input, or
+#   source                   the path (from the top of the tree) of an input kept
+#                            elsewhere, e.g. a tests/diff kernel; copied in as in.EXT
 #   args                     optional extra command-line flags (one line)
 #   expect.stderr            exact stderr of `s2s-cuda [args] in.*`
 #   expect.status            optional exit status (default: 1 when no expect.cu, else 0)
@@ -44,7 +46,13 @@ run_case() { # case directory
   name=${dir#"$top_srcdir"/tests/golden/}
   local w=$work/${name//\//_}
   mkdir -p "$w"
-  cp "$dir"/in.* "$w"/
+  if [ -f "$dir/source" ]; then
+    local src
+    src=$(cat "$dir/source")
+    cp "$top_srcdir/$src" "$w/in.${src##*.}"
+  else
+    cp "$dir"/in.* "$w"/
+  fi
   input=$(cd "$w" && ls in.f90 in.F90 in.c 2>/dev/null | head -1)
   local args=()
   [ -f "$dir/args" ] && read -r -a args <"$dir/args"
@@ -74,7 +82,9 @@ run_case() { # case directory
       ok=1
     fi
   fi
-  if ! cmp -s "$dir/$input" "$w/$input"; then
+  local original="$dir/$input"
+  [ -f "$dir/source" ] && original="$top_srcdir/$(cat "$dir/source")"
+  if ! cmp -s "$original" "$w/$input"; then
     echo "  the input file was modified"
     ok=1
   fi

@@ -3,13 +3,13 @@
  * CPU emulation. */
 #include "s2s_rt.h"
 
-/* ==== region physics_r1: in.f90 lines 14-20 ==== */
+/* ==== region physics_r1: in.f90 lines 17-23 ==== */
 
 #define S2S_t(i0, i1) t[((long)(i0) - s2s_t_lo0) + s2s_t_n0 * (((long)(i1) - s2s_t_lo1))]
 #define S2S_p(i0, i1) p[((long)(i0) - s2s_p_lo0) + s2s_p_n0 * (((long)(i1) - s2s_p_lo1))]
 #define S2S_a(i0, i1) a[((long)(i0) - s2s_a_lo0) + s2s_a_n0 * (((long)(i1) - s2s_a_lo1))]
 
-/* physics_r1: the loop nest at in.f90:15 */
+/* physics_r1: the loop nest at in.f90:18 */
 __global__ void physics_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1, long s2s_t_n0,
     float *__restrict__ p, long s2s_p_lo0, long s2s_p_lo1, long s2s_p_n0,
     float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
@@ -20,44 +20,44 @@ __global__ void physics_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int j = 1 + (int)s2s_y * 1; /* in.f90:15 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:16 */
-  S2S_a(i, j) = ((((((float)1004.5f) * (1.f - s2s_max((S2S_t(i, j) * 1.e-3f), ((float)1.e-15f)))) + (s2s_max((S2S_t(i, j) * 1.e-3f), ((float)1.e-15f)) * ((float)1846.4f))) + ((((float)3.15e6f) - (((float)2370.f) * (S2S_t(i, j) - ((float)273.15f)))) * 1.e-6f)) + ((8.794e-5f * powf(S2S_t(i, j), 1.81f)) / S2S_p(i, j))); /* line 17 */
+  const int j = 1 + (int)s2s_y * 1; /* in.f90:18 */
+  const int i = 1 + (int)s2s_x * 1; /* in.f90:19 */
+  S2S_a(i, j) = ((((((float)1004.5f) * (1.f - s2s_max((S2S_t(i, j) * 1.e-3f), ((float)1.e-15f)))) + (s2s_max((S2S_t(i, j) * 1.e-3f), ((float)1.e-15f)) * ((float)1846.4f))) + ((((float)3.15e6f) - (((float)2370.f) * (S2S_t(i, j) - ((float)273.15f)))) * 1.e-6f)) + ((8.794e-5f * powf(S2S_t(i, j), 1.81f)) / S2S_p(i, j))); /* line 20 */
 }
 
 extern "C" void s2s_physics_r1(float *t, float *p, float *a, const int *s2s_p_m, const int *s2s_p_n)
 {
-  static S2sRegion s2s_region = S2S_REGION("physics_r1", "physics", "in.f90", 14);
+  static S2sRegion s2s_region = S2S_REGION("physics_r1", "physics", "in.f90", 17);
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
   s2s_region_begin(&s2s_region);
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
-  float *d_t = (float *)s2s_data_begin(&s2s_region, 14, &s2s_t, S2S_COPYIN);
+  float *d_t = (float *)s2s_data_begin(&s2s_region, 17, &s2s_t, S2S_COPYIN);
   S2sArray s2s_p = { "p", (void *)p, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
-  float *d_p = (float *)s2s_data_begin(&s2s_region, 14, &s2s_p, S2S_COPYIN);
+  float *d_p = (float *)s2s_data_begin(&s2s_region, 17, &s2s_p, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
-  float *d_a = (float *)s2s_data_begin(&s2s_region, 14, &s2s_a, S2S_COPYOUT);
+  float *d_a = (float *)s2s_data_begin(&s2s_region, 17, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[1] = s2s_max<long>(0, ((long)(m) - (long)(1) + 1) / 1);
     s2s_trip[0] = s2s_max<long>(0, ((long)(n) - (long)(1) + 1) / 1);
     dim3 s2s_block(128, 1, 1);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 15, s2s_trip[0], 128, 0),
-                  s2s_grid_dim(&s2s_region, 15, s2s_trip[1], 1, 1),
-                  s2s_grid_dim(&s2s_region, 15, s2s_trip[2], 1, 2));
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 18, s2s_trip[0], 128, 0),
+                  s2s_grid_dim(&s2s_region, 18, s2s_trip[1], 1, 1),
+                  s2s_grid_dim(&s2s_region, 18, s2s_trip[2], 1, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 15, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 18, s2s_grid, s2s_block);
       S2S_LAUNCH(physics_r1, s2s_grid, s2s_block,
       d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],
       d_p, s2s_p.lo[0], s2s_p.lo[1], s2s_p.ext[0],
       d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
       s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 15);
+      s2s_kernel_end(&s2s_region, 18);
     }
   }
-  s2s_data_end(&s2s_region, 14, &s2s_a, S2S_COPYOUT);
-  s2s_data_end(&s2s_region, 14, &s2s_p, S2S_COPYIN);
-  s2s_data_end(&s2s_region, 14, &s2s_t, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 17, &s2s_a, S2S_COPYOUT);
+  s2s_data_end(&s2s_region, 17, &s2s_p, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 17, &s2s_t, S2S_COPYIN);
   s2s_region_end(&s2s_region);
 }
 
