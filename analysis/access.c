@@ -446,8 +446,7 @@ static bool word_at(const char *line, const char *q, const char *name, size_t le
   return !isalnum((unsigned char)q[len]) && q[len] != '_';
 }
 
-int an_host_mention(const Program *p, const IrRoutine *r, int from, int to, const char *name,
-                    bool stop_at_assignment)
+int an_host_mention(const Program *p, int from, int to, const char *name, bool stop_at_assignment)
 {
   const SourceFile *src = diag_source(p->file);
   size_t len = strlen(name);
@@ -472,7 +471,6 @@ int an_host_mention(const Program *p, const IrRoutine *r, int from, int to, cons
       return line;
     }
   }
-  (void)r;
   return 0;
 }
 
@@ -497,7 +495,7 @@ static bool special_local(const Program *prog, const IrRoutine *r, const IrSym *
     bool save_all = strstr(text, "save") && !strstr(text, "::") && !strchr(text, ',');
     if (save_all)
       return true;
-    if (an_host_mention(prog, r, line, line, a->name, false)) {
+    if (an_host_mention(prog, line, line, a->name, false)) {
       mentions++;
       if (line != decl || strchr(text, '=') || strstr(text, "save"))
         return true;
@@ -515,8 +513,8 @@ static bool host_uses(const Program *prog, const IrRegion *g, const IrSym *a)
   const IrRoutine *r = g->routine;
   if (a->is_dummy || a->is_module || prog->lang == IR_C || special_local(prog, r, a))
     return true;
-  return an_host_mention(prog, r, r->body_start_line, g->first_line - 1, a->name, false) ||
-         an_host_mention(prog, r, g->last_line + 1, r->last_line, a->name, false);
+  return an_host_mention(prog, r->body_start_line, g->first_line - 1, a->name, false) ||
+         an_host_mention(prog, g->last_line + 1, r->last_line, a->name, false);
 }
 
 /* ---- the region ------------------------------------------------------------- */

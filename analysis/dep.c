@@ -160,8 +160,6 @@ static bool is_loop_var(const Access *a, const IrSym *var)
   return false;
 }
 
-static bool is_loop_var(const Access *a, const IrSym *var);
-
 static bool is_variant(const DepGraph *g, const Access *a, const IrSym *var)
 {
   if (!var || is_loop_var(a, var))

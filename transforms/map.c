@@ -66,7 +66,7 @@ static bool check_private_scalars(MapCtx *m)
     if (s->region_local)
       continue;
     const char *what = s->is_dummy ? "a dummy argument" : s->is_module ? "a module variable" : NULL;
-    int line = what ? 0 : an_host_mention(m->prog, g->routine, g->last_line + 1, g->routine->last_line,
+    int line = what ? 0 : an_host_mention(m->prog, g->last_line + 1, g->routine->last_line,
                                             s->name, true);
     if (!what && !line)
       continue;

@@ -810,15 +810,15 @@ static void emit_host_function(Emit *e, HostCall *c, IrRoutine *r, int line)
   out(e, "  s2s_region_begin(&s2s_region);\n");
 }
 
-static void emit_items_calls(Emit *e, ItemBox *items, int n, const char *call, bool with_clause)
+/* The runtime call `call` for each item with its clause; the end of a data
+ * region releases in the reverse order (the runtime relies on it). */
+static void emit_data_calls(Emit *e, ItemBox *items, int n, const char *call, bool reverse)
 {
-  for (int i = 0; i < n; i++) {
-    emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
-    if (with_clause)
-      out(e, "  %s(&s2s_region, %d, &s2s_%s, %s);\n", call, items[i].line, items[i].sym->name,
-          rt_clause(items[i].clause));
-    else
-      out(e, "  %s(&s2s_region, %d, &s2s_%s);\n", call, items[i].line, items[i].sym->name);
+  for (int k = 0; k < n; k++) {
+    const ItemBox *it = &items[reverse ? n - 1 - k : k];
+    emit_descriptor(e, it->sym, it->lo, it->hi);
+    out(e, "  %s(&s2s_region, %d, &s2s_%s, %s);\n", call, it->line, it->sym->name,
+        rt_clause(it->clause));
   }
 }
 
@@ -845,14 +845,10 @@ static void emit_data(Emit *e, IrRoutine *r, IrHostDirective *h)
   out(e, "/* ==== data region: %s lines %d-%d ==== */\n", e->prog->path, h->first_line,
       h->partner ? h->partner->last_line : h->stmt_last_line);
   emit_host_function(e, begin, r, h->first_line);
-  emit_items_calls(e, items, n, "s2s_data_begin", true);
+  emit_data_calls(e, items, n, "s2s_data_begin", false);
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
   emit_host_function(e, end, r, h->partner ? h->partner->first_line : h->stmt_last_line);
-  for (int i = n - 1; i >= 0; i--) {
-    emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
-    out(e, "  s2s_data_end(&s2s_region, %d, &s2s_%s, %s);\n", items[i].line, items[i].sym->name,
-        rt_clause(items[i].clause));
-  }
+  emit_data_calls(e, items, n, "s2s_data_end", true);
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
 }
 
