@@ -64,6 +64,8 @@ typedef struct FortranFe {
   const char **calls;
   int nroutine_nodes;        /* each routine's CST node, by position in prog->routines */
   TSNode *routine_nodes;
+  int nclaimed_ends;         /* lines of `end region` comments that tree-sitter placed */
+  int *claimed_ends;         /* outside the block of their region (see trailing_end) */
 } FortranFe;
 
 static IrExpr *lower_expr(FortranFe *f, TSNode n);
@@ -1203,6 +1205,40 @@ static bool looks_like_region(FortranFe *f, TSNode c)
   return region_word(directive_text(f, c));
 }
 
+/* tree-sitter attaches comments after the last statement of a clause (an
+ * ELSE or ELSE IF block, a CASE) to the enclosing construct, not to the
+ * clause: in `else / !$stencil region / do ... end do / !$stencil end region
+ * / end if` the end comment is a sibling of the else_clause.  Look for it
+ * among the comments that follow `block` up to the next statement, climbing
+ * out of blocks that end there.  The end comment found is claimed, so the
+ * host scan of the enclosing construct does not report it again. */
+static bool trailing_end(FortranFe *f, TSNode block, TSNode *out)
+{
+  for (TSNode n = block; !ts_node_is_null(n) && !fe_is(n, "subroutine") && !fe_is(n, "function") &&
+                         !fe_is(n, "program") && !fe_is(n, "translation_unit");
+       n = ts_node_parent(n)) {
+    for (TSNode c = ts_node_next_named_sibling(n); !ts_node_is_null(c);
+         c = ts_node_next_named_sibling(c)) {
+      if (!fe_is(c, "comment"))
+        return false;
+      if (is_end_directive(f, c)) {
+        IR_PUSH(f->claimed_ends, f->nclaimed_ends, fe_loc(&f->cx, c).line);
+        *out = c;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+static bool claimed_end(const FortranFe *f, int line)
+{
+  for (int i = 0; i < f->nclaimed_ends; i++)
+    if (f->claimed_ends[i] == line)
+      return true;
+  return false;
+}
+
 /* The region directive starts at child `first` of parent and ends (with its
  * continuation lines) at child i: lower the siblings up to its `end region`.
  * Returns the index of the end comment. */
@@ -1213,12 +1249,14 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   uint32_t end = i + 1;
   while (end < count && !is_end_directive(f, ts_node_named_child(parent, end)))
     end++;
-  if (end == count) {
+  TSNode endn;
+  if (end < count)
+    endn = ts_node_named_child(parent, end);
+  else if (!trailing_end(f, parent, &endn)) {
     fe_error(&f->cx, start, "'!$stencil region' has no matching '!$stencil end region' in the "
              "same block");
     return count;
   }
-  TSNode endn = ts_node_named_child(parent, end);
   int last;
   Directive *ed = read_directive(f, fe_loc(&f->cx, endn).line, &last);
   if (!ed)
@@ -1291,7 +1329,9 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
   case DIR_REGION:
     return lower_region(f, parent, i, consumed, d);
   case DIR_END_REGION:
-    fe_error(&f->cx, n, "'!$stencil end region' without an open '!$stencil region' in this block");
+    if (!claimed_end(f, fe_loc(&f->cx, n).line))
+      fe_error(&f->cx, n, "'!$stencil end region' without an open '!$stencil region' in this "
+               "block");
     break;
   case DIR_DO:
     fe_error(&f->cx, n, "'!$stencil do' outside a region has no effect; put it inside a "
