@@ -3,8 +3,9 @@
  * For every array: whether it is read and written, the box (sub-array) its
  * references can touch, computed from the affine subscripts and the loop
  * bounds as host-evaluable expressions (`its-1:ite+1`), and the data clause:
- * the user's, or inferred (read only: copyin; written only, by a single
- * unconditional reference: copyout; otherwise copy, which is always safe).
+ * the user's, or inferred (read only: copyin; written only, and every
+ * element of the box surely written: copyout; otherwise copy, which is
+ * always safe).
  * For every scalar: read-only inputs, privates (written in the region),
  * named constants.  The feedback report gets one "Generating" line per
  * array, as users of directive compilers expect.
@@ -190,13 +191,21 @@ typedef struct BoxCtx {
   int nvariant;
 } BoxCtx;
 
+/* The first scalar of a that the region assigns (a loop index, say), or NULL. */
+static const IrSym *first_variant(const BoxCtx *b, const Affine *a)
+{
+  for (int i = 0; i < a->n; i++) {
+    if (has_sym(b->variant, b->nvariant, a->t[i].var))
+      return a->t[i].var;
+    if (a->t[i].scale && has_sym(b->variant, b->nvariant, a->t[i].scale))
+      return a->t[i].scale;
+  }
+  return NULL;
+}
+
 static bool invariant(const BoxCtx *b, const Affine *a)
 {
-  for (int i = 0; i < a->n; i++)
-    if (has_sym(b->variant, b->nvariant, a->t[i].var) ||
-        (a->t[i].scale && has_sym(b->variant, b->nvariant, a->t[i].scale)))
-      return false;
-  return true;
+  return !first_variant(b, a);
 }
 
 static IrStmt *loop_of(const Access *acc, const IrSym *iv)
@@ -701,21 +710,160 @@ static bool written_before_read(const IrSym *s, const DepGraph *dg)
   return true;
 }
 
-static void infer_clause(ArrayPlan *a, const DepGraph *dg)
+/* ---- copyout or copy ----------------------------------------------------------
+ *
+ * An array the region writes and never reads needs no copy in (copyout)
+ * only when the region surely writes every element of the box that is
+ * copied back: an element it skips would carry whatever the fresh device
+ * memory held back over the host's value.  The proof, for the one write
+ * reference of the array:
+ *   - it runs in every iteration of its loops (no IF around it, no CYCLE
+ *     that can skip it, no EXIT that can end one of its loops early);
+ *   - every loop around it has step 1 or -1 and bounds invariant in the
+ *     region (not another loop's index, not a value read from an array);
+ *   - each subscript is an invariant, or one enclosing loop's index with
+ *     coefficient 1 or -1 plus an invariant, no index in two subscripts;
+ *   - a loop whose index no subscript uses surely runs at least once.
+ * The elements written are then exactly the box accessed_box computes.
+ * Otherwise: copy, and the reason goes to the report. */
+
+/* Why loop l may not run over every value from its first to its last with
+ * invariant bounds, or NULL. */
+static const char *loop_not_dense(const BoxCtx *b, const IrStmt *l)
 {
-  int writes = 0;
-  bool conditional = false;
+  long step = 1;
+  Affine lo, hi;
+  if (l->u.loop.step && !ir_eval_const(l->u.loop.step, &step))
+    return ir_printf("loop '%s' at line %d has a step that is not a constant", l->u.loop.iv->name,
+                     diag_user_line(l->loc));
+  if (step != 1 && step != -1)
+    return ir_printf("loop '%s' at line %d steps by %ld", l->u.loop.iv->name, diag_user_line(l->loc),
+                     step);
+  if (!aff_build(l->u.loop.lo, &lo) || !aff_build(l->u.loop.hi, &hi))
+    return ir_printf("the bounds of loop '%s' at line %d are read from an array or are not "
+                     "affine", l->u.loop.iv->name, diag_user_line(l->loc));
+  const IrSym *v = first_variant(b, &lo) ? first_variant(b, &lo) : first_variant(b, &hi);
+  if (v)
+    return ir_printf("the bounds of loop '%s' at line %d depend on '%s', which changes in the "
+                     "region", l->u.loop.iv->name, diag_user_line(l->loc), v->name);
+  return NULL;
+}
+
+/* Does loop l (invariant bounds, step +-1) surely run at least once? */
+static bool runs_once(const IrStmt *l)
+{
+  long step = 1, d;
+  Affine lo, hi, diff;
+  if (l->u.loop.step)
+    ir_eval_const(l->u.loop.step, &step);
+  if (!aff_build(l->u.loop.lo, &lo) || !aff_build(l->u.loop.hi, &hi))
+    return false;
+  aff_sub(step > 0 ? &hi : &lo, step > 0 ? &lo : &hi, &diff);
+  d = diff.c;
+  return !diff.n && d >= 0;
+}
+
+/* The enclosing loop of w whose index subscript `sub` runs over, through
+ * the single loop-index term of coefficient +-1 (NULL and *ok true: an
+ * invariant subscript; *ok false: neither). */
+static const IrStmt *subscript_loop(const BoxCtx *b, const Access *w, const IrExpr *sub, bool *ok)
+{
+  Affine f;
+  const IrStmt *loop = NULL;
+  *ok = aff_build(sub, &f);
+  for (int t = 0; *ok && t < f.n; t++) {
+    const IrStmt *l = f.t[t].scale ? NULL : loop_of(w, f.t[t].var);
+    Affine one = { 1, { f.t[t] }, 0 };
+    if (l && !loop && (f.t[t].coef == 1 || f.t[t].coef == -1))
+      loop = l;
+    else if (l || !invariant(b, &one))
+      *ok = false;
+  }
+  return *ok ? loop : NULL;
+}
+
+static const char *jump_name(const IrStmt *j, IrLang lang)
+{
+  if (j->kind == IR_S_CYCLE)
+    return lang == IR_FORTRAN ? "CYCLE" : "continue";
+  return lang == IR_FORTRAN ? "EXIT" : "break";
+}
+
+/* Why write w may be skipped in some iteration of its loops. */
+static const char *skipped_because(const Access *w, IrLang lang)
+{
+  const IrStmt *g = w->guard;
+  int at = diag_user_line(w->stmt->loc);
+  if (!g)
+    return ir_printf("the write at line %d may not run in every iteration", at);
+  if (g->kind == IR_S_IF)
+    return ir_printf("the write at line %d is under the IF at line %d", at, diag_user_line(g->loc));
+  if (g->kind == IR_S_CYCLE)
+    return ir_printf("the %s at line %d can skip the write at line %d", jump_name(g, lang),
+                     diag_user_line(g->loc), at);
+  return ir_printf("the %s at line %d can end a loop around the write at line %d before its "
+                   "last iteration", jump_name(g, lang), diag_user_line(g->loc), at);
+}
+
+/* Why the region may leave elements of a's box unwritten, or NULL when it
+ * writes every one (see above). */
+static const char *partial_write(const BoxCtx *b, const DepGraph *dg, const IrSym *a, IrLang lang)
+{
+  const Access *w = NULL;
   for (int i = 0; i < dg->nacc; i++)
-    if (dg->acc[i].ref->u.elem.sym == a->sym && dg->acc[i].write) {
-      writes++;
-      conditional |= dg->acc[i].conditional;
+    if (dg->acc[i].ref->u.elem.sym == a && dg->acc[i].write) {
+      if (w && w->stmt != dg->acc[i].stmt)
+        return ir_printf("it is written at lines %d and %d, and the analysis does not prove "
+                         "that the writes together cover every element",
+                         diag_user_line(w->stmt->loc), diag_user_line(dg->acc[i].stmt->loc));
+      w = &dg->acc[i];
     }
-  if (!a->written)
+  if (!w)
+    return "it is not written";
+  if (w->conditional)
+    return skipped_because(w, lang);
+  const IrStmt *used[IR_MAX_RANK];
+  for (int d = 0; d < w->ref->u.elem.n; d++) {
+    bool ok;
+    const IrStmt *l = subscript_loop(b, w, w->ref->u.elem.sub[d], &ok);
+    char text[128];
+    an_expr_text(w->ref->u.elem.sub[d], lang, text, sizeof text);
+    if (!ok)
+      return ir_printf("its subscript '%s' at line %d is not one loop index plus a value "
+                       "fixed in the region", text, diag_user_line(w->stmt->loc));
+    for (int k = 0; l && k < d; k++)
+      if (used[k] == l)
+        return ir_printf("the index of loop '%s' appears in two of its subscripts at line %d",
+                         l->u.loop.iv->name, diag_user_line(w->stmt->loc));
+    used[d] = l;
+  }
+  for (int i = 0; i < w->nloops; i++) {
+    const IrStmt *l = w->loops[i];
+    const char *why = loop_not_dense(b, l);
+    if (why)
+      return why;
+    bool subscripted = false;
+    for (int d = 0; d < w->ref->u.elem.n; d++)
+      subscripted |= used[d] == l;
+    if (!subscripted && !runs_once(l))
+      return ir_printf("loop '%s' at line %d, whose index is not a subscript, may run zero times",
+                       l->u.loop.iv->name, diag_user_line(l->loc));
+  }
+  return NULL;
+}
+
+static void infer_clause(ArrayPlan *a, const BoxCtx *b, const DepGraph *dg, IrLang lang)
+{
+  if (!a->written) {
     a->clause = DIR_COPYIN;
-  else if (!a->read && writes == 1 && !conditional)
+    return;
+  }
+  a->clause = DIR_COPY;
+  if (a->read)
+    return;
+  a->copy_reason = partial_write(b, dg, a->sym, lang);
+  if (!a->copy_reason)
     a->clause = DIR_COPYOUT;
-  else
-    a->clause = DIR_COPY;
 }
 
 /* A user clause that contradicts the code: warn with the conflicting line. */
@@ -765,6 +913,13 @@ void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
     const ArrayPlan *a = &plan->arrays[i];
     if (!a->privatized) {
       report_array(g, prog->lang, a);
+      if (a->clause == DIR_COPY && a->copy_reason && !a->user_clause) {
+        char box[512];
+        an_box_text(a->sym, a->box_lo, a->box_hi, prog->lang, box, sizeof box);
+        report_add(REPORT_NOTE, g->routine->name, (Loc){ g->dir->loc.file, a->clause_line, 0 },
+                   "copy, not copyout, for '%s': the region may not write every element of "
+                   "%s: %s", a->sym->name, box, a->copy_reason);
+      }
       if (a->clause_warning)
         report_add(REPORT_WARNING, g->routine->name, (Loc){ g->dir->loc.file, a->clause_line, 0 },
                    "%s", a->clause_warning);
@@ -811,7 +966,7 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       check_user_clause(a, &dg);
     } else {
       a->clause_line = diag_user_line(g->dir->loc);
-      infer_clause(a, &dg);
+      infer_clause(a, &b, &dg, lang);
       /* a local work array the host never touches: no copy back, and no
        * copy in either when the region writes every element before reading it */
       if (a->written && !host_uses(prog, g, a->sym))

@@ -29,6 +29,7 @@ typedef struct Collect {
   int nloops;
   IrStmt *loops[DEP_MAX_DEPTH];
   int cond_depth;
+  const IrStmt *guard;      /* innermost reason for cond_depth > 0 */
 } Collect;
 
 static void add_access(Collect *c, IrExpr *ref, IrStmt *s, bool write)
@@ -43,6 +44,7 @@ static void add_access(Collect *c, IrExpr *ref, IrStmt *s, bool write)
   a->stmt = s;
   a->write = write;
   a->conditional = c->cond_depth > 0;
+  a->guard = a->conditional ? c->guard : NULL;
   a->nloops = c->nloops;
   memcpy(a->loops, c->loops, sizeof a->loops);
 }
@@ -81,9 +83,34 @@ static void collect_expr(Collect *c, IrExpr *e, IrStmt *s)
   }
 }
 
+/* The first CYCLE or EXIT (kind < 0: either) in l that leaves the loop
+ * whose body l is part of: inside IFs, not inside inner loops. */
+static const IrStmt *jump_out(const IrStmtList *l, int kind)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *s = l->v[i], *j = NULL;
+    if ((s->kind == IR_S_CYCLE || s->kind == IR_S_EXIT) && (kind < 0 || (int)s->kind == kind))
+      return s;
+    if (s->kind == IR_S_IF && !(j = jump_out(&s->u.cond.then, kind)))
+      j = jump_out(&s->u.cond.els, kind);
+    if (j)
+      return j;
+  }
+  return NULL;
+}
+
+/* Make what follows (until `restore`) conditional because of `why`. */
+static void guard_with(Collect *c, const IrStmt *why)
+{
+  c->cond_depth++;
+  c->guard = why;
+}
+
 static void collect_stmts(Collect *c, IrStmtList *l)
 {
-  int cond_depth = c->cond_depth;   /* restored at the end: CYCLE/EXIT affect only this list */
+  /* restored at the end: a CYCLE or EXIT affects only the rest of this list */
+  int cond_depth = c->cond_depth;
+  const IrStmt *guard = c->guard;
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
     switch (s->kind) {
@@ -94,32 +121,50 @@ static void collect_stmts(Collect *c, IrStmtList *l)
         add_access(c, s->u.assign.lhs, s, true);
       }
       break;
-    case IR_S_DO:
+    case IR_S_DO: {
       collect_expr(c, s->u.loop.lo, s);
       collect_expr(c, s->u.loop.hi, s);
       if (c->nloops == DEP_MAX_DEPTH)
         S2S_BUG("loop nest deeper than %d", DEP_MAX_DEPTH);
+      /* an EXIT anywhere in the body can end the loop before the
+       * iterations that would run the statements before it */
+      int depth = c->cond_depth;
+      const IrStmt *outer_guard = c->guard;
+      const IrStmt *ex = jump_out(&s->u.loop.body, IR_S_EXIT);
+      if (ex)
+        guard_with(c, ex);
       c->loops[c->nloops++] = s;
       collect_stmts(c, &s->u.loop.body);
       c->nloops--;
+      c->cond_depth = depth;
+      c->guard = outer_guard;
       break;
-    case IR_S_IF:
+    }
+    case IR_S_IF: {
       collect_expr(c, s->u.cond.test, s);
-      c->cond_depth++;
+      const IrStmt *outer_guard = c->guard;
+      guard_with(c, s);
       collect_stmts(c, &s->u.cond.then);
       collect_stmts(c, &s->u.cond.els);
       c->cond_depth--;
+      c->guard = outer_guard;
+      /* a CYCLE or EXIT in a branch can skip the rest of the loop body */
+      const IrStmt *j = jump_out(&s->u.cond.then, -1);
+      if (j || (j = jump_out(&s->u.cond.els, -1)))
+        guard_with(c, j);
       break;
+    }
     case IR_S_CALL:
       S2S_BUG("call of '%s' was not inlined before dependence analysis", s->u.call.name);
     case IR_S_CYCLE:
     case IR_S_EXIT:
       /* later statements of the loop body become conditional */
-      c->cond_depth++;
+      guard_with(c, s);
       break;
     }
   }
   c->cond_depth = cond_depth;
+  c->guard = guard;
 }
 
 /* ---- pair tests ------------------------------------------------------------- */

@@ -33,7 +33,10 @@ typedef struct Access {
   IrExpr *ref;              /* IR_E_ELEM */
   IrStmt *stmt;             /* the statement containing it */
   bool write;
-  bool conditional;         /* under an IF inside the nest */
+  bool conditional;         /* may not run in every iteration of its loops: under an IF
+                               inside the nest, after a CYCLE that can skip it, or in a
+                               loop that an EXIT can end early */
+  const IrStmt *guard;      /* the innermost IF, CYCLE or EXIT that makes it conditional */
   int nloops;
   IrStmt *loops[DEP_MAX_DEPTH]; /* enclosing IR_S_DO, outermost first */
 } Access;

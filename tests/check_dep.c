@@ -278,6 +278,103 @@ START_TEST(test_private_case)
 }
 END_TEST
 
+/* copyout only when the region surely writes every element of the box:
+ * the clause inferred for the array the case writes (c2, or a), and the
+ * reason given for copy.  The region body starts at line 6 of the parsed
+ * file (after the lines of decls). */
+typedef struct ClauseCase {
+  const char *name;
+  const char *decls;
+  const char *body;
+  const char *array;
+  DirClauseKind clause;
+  const char *reason;   /* substring of copy_reason; NULL: none expected */
+} ClauseCase;
+
+static const ClauseCase clause_cases[] = {
+  { "whole-box", "", "do k = 1, n\n do i = 1, n\n  c2(i,k) = b(i)\n end do\nend do\n", "c2",
+    DIR_COPYOUT, NULL },
+  { "reverse-unit-step", "", "do k = n, 1, -1\n do i = 1, n\n  c2(i,k) = b(i)\n end do\nend do\n",
+    "c2", DIR_COPYOUT, NULL },
+  { "shifted-subscript", "", "do k = 1, n\n do i = 2, n\n  c2(i-1,k) = b(i)\n end do\nend do\n",
+    "c2", DIR_COPYOUT, NULL },
+  { "invariant-subscript", "", "do i = 1, n\n c2(i,n) = b(i)\nend do\n", "c2", DIR_COPYOUT, NULL },
+  { "step-2", "", "do k = 1, n, 2\n do i = 1, n\n  c2(i,k) = b(i)\n end do\nend do\n", "c2",
+    DIR_COPY, "loop 'k' at line 6 steps by 2" },
+  { "step-minus-2", "", "do k = n, 1, -2\n do i = 1, n\n  c2(i,k) = b(i)\n end do\nend do\n",
+    "c2", DIR_COPY, "steps by -2" },
+  { "triangular", "", "do k = 1, n\n do i = 1, n - k\n  c2(i,k) = b(i)\n end do\nend do\n",
+    "c2", DIR_COPY, "the bounds of loop 'i' at line 7 depend on 'k'" },
+  { "triangular-min", "", "do j = 1, n\n do k = 1, min(n, j)\n  c2(j,k) = b(j)\n end do\nend do\n",
+    "c2", DIR_COPY, "the bounds of loop 'k' at line 7 are read from an array or are not affine" },
+  { "bound-from-array", "integer :: top(100)\n",
+    "do i = 1, n\n do k = 1, top(i)\n  c2(i,k) = b(i)\n end do\nend do\n", "c2", DIR_COPY,
+    "the bounds of loop 'k' at line 8 are read from an array" },
+  { "under-if", "", "do k = 1, n\n do i = 1, n\n  if (b(i) > 0.0) c2(i,k) = b(i)\n end do\nend do\n",
+    "c2", DIR_COPY, "the write at line 8 is under the IF at line 8" },
+  { "under-else", "",
+    "do i = 1, n\n if (b(i) > 0.0) then\n  c(i) = 1.0\n else\n  a(i) = b(i)\n end if\nend do\n",
+    "a", DIR_COPY, "the write at line 10 is under the IF at line 7" },
+  { "exit-after-write", "",
+    "do i = 1, n\n do k = 1, n\n  c2(i,k) = b(i)\n  if (b(k) > 0.0) exit\n end do\nend do\n", "c2",
+    DIR_COPY, "the EXIT at line 9 can end a loop around the write at line 8" },
+  { "cycle-before-write", "",
+    "do i = 1, n\n do k = 1, n\n  if (b(k) > 0.0) then\n   cycle\n  end if\n  c2(i,k) = b(i)\n"
+    " end do\nend do\n", "c2", DIR_COPY, "the CYCLE at line 9 can skip the write at line 11" },
+  { "cycle-after-write", "",
+    "do i = 1, n\n do k = 1, n\n  c2(i,k) = b(i)\n  if (b(k) > 0.0) cycle\n  c(i) = 1.0\n"
+    " end do\nend do\n", "c2", DIR_COPYOUT, NULL },
+  { "exit-in-inner-search", "",
+    "do k = 1, n\n do i = 1, n\n  do j = 1, n\n   if (b(j) > 0.0) exit\n  end do\n"
+    "  c2(i,k) = b(i)\n end do\nend do\n", "c2", DIR_COPYOUT, NULL },
+  { "two-writes", "", "do i = 1, n\n c2(i,1) = b(i)\n do k = 2, n\n  c2(i,k) = b(i)\n end do\nend do\n",
+    "c2", DIR_COPY, "it is written at lines 7 and 9" },
+  { "diagonal", "", "do i = 1, n\n c2(i,i) = b(i)\nend do\n", "c2", DIR_COPY,
+    "the index of loop 'i' appears in two of its subscripts" },
+  { "strided-subscript", "", "do i = 1, 50\n a(2*i) = b(i)\nend do\n", "a", DIR_COPY,
+    "its subscript '2*i' at line 7 is not one loop index" },
+  { "repeat-may-be-empty", "", "do j = 1, n\n do i = 1, n\n  a(i) = b(i) * j\n end do\nend do\n",
+    "a", DIR_COPY, "loop 'j' at line 6, whose index is not a subscript, may run zero times" },
+  { "repeat-runs", "", "do j = 1, 3\n do i = 1, n\n  a(i) = b(i) * j\n end do\nend do\n", "a",
+    DIR_COPYOUT, NULL },
+  { "read-and-written", "", "do i = 1, n\n a(i) = a(i) + b(i)\nend do\n", "a", DIR_COPY, NULL },
+};
+
+START_TEST(test_clause_case)
+{
+  const ClauseCase *c = &clause_cases[_i];
+  char *errs = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&errs, &len);
+  diag_set_stream(f);
+  Program *p = parse(c->decls, c->body);
+  ck_assert_msg(p != NULL, "case %s does not parse", c->name);
+  bool ok = xf_plan_program(p);
+  fclose(f);
+  diag_set_stream(stderr);
+  ck_assert_msg(ok, "case %s: planning failed:\n%s", c->name, errs);
+  RegionPlan *plan = p->routines[0]->regions[0]->analysis;
+  const ArrayPlan *a = NULL;
+  for (int i = 0; i < plan->narrays; i++)
+    if (!strcmp(plan->arrays[i].sym->name, c->array))
+      a = &plan->arrays[i];
+  ck_assert_msg(a != NULL, "case %s: no plan for '%s'", c->name, c->array);
+  ck_assert_msg(a->clause == c->clause, "case %s: %s, expected %s (%s)", c->name,
+                dir_clause_name(a->clause), dir_clause_name(c->clause),
+                a->copy_reason ? a->copy_reason : "no reason");
+  if (c->reason)
+    ck_assert_msg(a->copy_reason && strstr(a->copy_reason, c->reason),
+                  "case %s: reason '%s' lacks '%s'", c->name,
+                  a->copy_reason ? a->copy_reason : "(none)", c->reason);
+  else
+    ck_assert_msg(!a->copy_reason, "case %s: unexpected reason '%s'", c->name, a->copy_reason);
+  free(errs);
+  report_clear();
+  ir_arena_free();
+  diag_reset();
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("dep");
@@ -286,6 +383,7 @@ int main(void)
   tcase_add_loop_test(tc, test_map_case, 0, (int)(sizeof map_cases / sizeof map_cases[0]));
   tcase_add_loop_test(tc, test_column_case, 0, (int)(sizeof column_cases / sizeof column_cases[0]));
   tcase_add_loop_test(tc, test_private_case, 0, (int)(sizeof private_cases / sizeof private_cases[0]));
+  tcase_add_loop_test(tc, test_clause_case, 0, (int)(sizeof clause_cases / sizeof clause_cases[0]));
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
