@@ -161,6 +161,21 @@ void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang la
     snprintf(buf + n, size - n, ")");
 }
 
+const char *an_ref_text(const IrExpr *ref, IrLang lang)
+{
+  char buf[256], sub[96];
+  size_t n = (size_t)snprintf(buf, sizeof buf, "%s%s", ref->u.elem.sym->name, lang == IR_FORTRAN ? "(" : "");
+  for (int k = 0; k < ref->u.elem.n && n < sizeof buf; k++) {
+    int d = lang == IR_FORTRAN ? k : ref->u.elem.n - 1 - k;
+    an_expr_text(ref->u.elem.sub[d], lang, sub, sizeof sub);
+    n += (size_t)snprintf(buf + n, sizeof buf - n, lang == IR_FORTRAN ? "%s%s" : "%s[%s]",
+                          lang == IR_FORTRAN && k ? "," : "", sub);
+  }
+  if (lang == IR_FORTRAN && n < sizeof buf)
+    snprintf(buf + n, sizeof buf - n, ")");
+  return ir_strdup(buf);
+}
+
 /* ---- boxes ------------------------------------------------------------------ */
 
 /* Affine form over region invariants -> IR expression. */
@@ -695,8 +710,9 @@ static bool covers(const Access *w, const Access *r)
   return true;
 }
 
-/* Is every read of s preceded by a write that stores what it reads? */
-static bool written_before_read(const IrSym *s, const DepGraph *dg)
+/* The first read of s that no earlier write surely stores, or NULL when
+ * every read is preceded by a write of what it reads. */
+static const Access *uncovered_read(const IrSym *s, const DepGraph *dg)
 {
   for (int i = 0; i < dg->nacc; i++) {
     if (dg->acc[i].ref->u.elem.sym != s || dg->acc[i].write)
@@ -705,9 +721,41 @@ static bool written_before_read(const IrSym *s, const DepGraph *dg)
     for (int k = 0; k < i && !covered; k++)
       covered = dg->acc[k].write && dg->acc[k].ref->u.elem.sym == s && covers(&dg->acc[k], &dg->acc[i]);
     if (!covered)
-      return false;
+      return &dg->acc[i];
   }
-  return true;
+  return NULL;
+}
+
+static bool written_before_read(const IrSym *s, const DepGraph *dg)
+{
+  return !uncovered_read(s, dg);
+}
+
+/* Why a written array cannot have one copy per thread, or NULL (then it is
+ * privatizable: the mapping still decides whether its shape allows it). */
+static const char *not_private_because(const Program *prog, const IrRegion *g, const ArrayPlan *a,
+                                       const DepGraph *dg)
+{
+  const IrSym *s = a->sym;
+  if (a->user_clause)
+    return ir_printf("a data clause names '%s'", s->name);
+  if (prog->lang != IR_FORTRAN)
+    return "keeping C arrays per thread is not implemented yet";
+  if (s->is_dummy)
+    return ir_printf("'%s' is a dummy argument: the caller sees its values", s->name);
+  if (s->is_module)
+    return ir_printf("'%s' is a module variable: other routines see its values", s->name);
+  if (host_uses(prog, g, s))
+    return ir_printf("the routine uses '%s' outside the region, or its declaration lets its "
+                     "values outlive the call", s->name);
+  const Access *r = uncovered_read(s, dg);
+  if (r)
+    return ir_printf("its element %s read at line %d may not have been written before in the "
+                     "same iteration", an_ref_text(r->ref, prog->lang),
+                     diag_user_line(r->stmt->loc));
+  if (!declared_bounds(s))
+    return ir_printf("the bounds of '%s' are known only at run time", s->name);
+  return NULL;
 }
 
 /* ---- copyout or copy ----------------------------------------------------------
@@ -981,9 +1029,9 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
         break;
       }
     }
-    a->privatizable = a->written && !a->user_clause && lang == IR_FORTRAN &&
-                      !host_uses(prog, g, a->sym) && written_before_read(a->sym, &dg) &&
-                      declared_bounds(a->sym);
+    if (a->written)
+      a->not_private_why = not_private_because(prog, g, a, &dg);
+    a->privatizable = a->written && !a->not_private_why;
     for (int d = 0; d < a->sym->rank; d++) {
       add_bound_inputs(&c, a->sym->lo[d]);
       add_bound_inputs(&c, a->sym->hi[d]);

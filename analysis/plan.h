@@ -40,6 +40,7 @@ typedef struct ArrayPlan {
    * column indices dropped (column_dim[d]: 1 if dimension d is indexed by a
    * column index and so not stored per thread). */
   bool privatizable, privatized;
+  const char *not_private_why; /* a written array not privatized: the reason, for messages */
   bool column_dim[IR_MAX_RANK];
   long private_elems;        /* elements per thread when constant, else -1 */
 } ArrayPlan;
@@ -90,6 +91,9 @@ bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExp
 /* access.c: print a box like `t(its-1:ite+1,kts:kte)` or `a[0:n]`. */
 void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang lang, char *buf,
                  size_t size);
+
+/* A reference as the user wrote it: `b(i,j-1)` or `b[j-1][i]` (arena). */
+const char *an_ref_text(const IrExpr *ref, IrLang lang);
 
 /* Print an IR expression as source text (Fortran or C spelling), folded
  * where it is affine. */

@@ -213,7 +213,7 @@ START_TEST(test_column_case)
   for (IrSym *s = p->routines[0]->symbols; s; s = s->hh.next)
     if (!s->rank && s->kind == IR_SYM_VAR && strchr("ijkx", s->name[0]) && !s->name[1])
       written[nw++] = s;
-  ColumnCtx cx = { 0, IR_FORTRAN, "t", written, nw, NULL, 0 };
+  ColumnCtx cx = { 0, IR_FORTRAN, "t", written, nw, NULL, 0, NULL };
   IrSym *cols[3];
   int n = column_indices(&cx, &g->body, cols);
   char got[64] = "";
@@ -375,6 +375,89 @@ START_TEST(test_clause_case)
 }
 END_TEST
 
+/* `independent` vouches for the references that carry the loop index, not
+ * for a store to the same elements in every iteration: such an array is
+ * kept per thread, or the assertion is refused naming it; and the advice
+ * to assert `independent` is given only where it can lead to a correct
+ * kernel.  w is a local array, c a dummy. */
+typedef struct IndependentCase {
+  const char *name;
+  const char *body;
+  bool ok;               /* planning succeeds */
+  const char *message;   /* substring of the diagnostics and report, or NULL */
+  const char *absent;    /* must not appear in them, or NULL */
+  bool w_private;        /* is w privatized (when ok)? */
+} IndependentCase;
+
+static const IndependentCase independent_cases[] = {
+  { "local-array-privatized",
+    "!$stencil do independent\ndo i = 1, n\n do k = 1, 10\n  w(k) = b(i) * k\n end do\n"
+    " do k = 1, 10\n  c2(i,k) = w(k)\n end do\nend do\n", true, NULL, NULL, true },
+  { "local-array-read-first",
+    "!$stencil do independent\ndo i = 1, n\n do k = 1, 10\n  c2(i,k) = w(k)\n  w(k) = b(i)\n"
+    " end do\nend do\n", true,
+    /* legal without the assertion: one thread per k, i in order inside */
+    "'independent' on loop 'i' is not followed: the loop runs sequentially in each thread: every "
+    "iteration of loop 'i' writes the same elements w(k) (line 11), so the threads would share "
+    "'w'; it cannot be kept per thread: its element w(k) read at line 10", NULL, false },
+  { "local-array-neighbour",
+    "!$stencil do independent\ndo i = 1, n\n do k = 1, 10\n  w(k) = b(i)\n end do\n"
+    " do k = 1, 9\n  c2(i,k) = w(k+1)\n end do\nend do\n", false,
+    "it cannot be kept per thread: its element w(k+1) read at line 13", NULL, false },
+  { "dummy-array",
+    "!$stencil do independent\ndo i = 1, n\n do k = 1, 10\n  c(k) = b(i)\n end do\n"
+    " a(i) = c(1)\nend do\n", false,
+    "'c' is a dummy argument: the caller sees its values", NULL, false },
+  { "advice-withheld",
+    "do i = 1, n\n do k = 1, 10\n  c(k) = b(i)\n end do\n a(i) = c(1)\nend do\n", false,
+    "'independent' would not help: every iteration of loop 'i' writes the same elements c(k)",
+    "put '!$stencil do independent'", false },
+  { "advice-given",
+    "do i = 2, n\n a(i) = a(i-1) + b(i)\nend do\n", false,
+    "If the iterations are in fact independent, put '!$stencil do independent'", NULL, false },
+  { "outer-asserted-inner-column",
+    "!$stencil do independent\ndo j = 1, n\n do i = 1, n\n  c(i) = b(j)\n end do\n"
+    " do i = 1, n\n  c2(i,j) = c(i)\n end do\nend do\n", true,
+    "'independent' on loop 'j' is not followed: the loop runs sequentially in each thread: every "
+    "iteration of loop 'j' writes the same elements c(i)", NULL, false },
+};
+
+START_TEST(test_independent_case)
+{
+  const IndependentCase *c = &independent_cases[_i];
+  char *errs = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&errs, &len);
+  diag_set_stream(f);
+  Program *p = parse("real :: w(10)\n", c->body);
+  ck_assert_msg(p != NULL, "case %s does not parse", c->name);
+  bool ok = xf_plan_program(p);
+  report_print(f);
+  fclose(f);
+  diag_set_stream(stderr);
+  ck_assert_msg(ok == c->ok, "case %s: planning %s:\n%s", c->name, ok ? "succeeded" : "failed", errs);
+  if (c->message)
+    ck_assert_msg(strstr(errs, c->message), "case %s: messages lack '%s':\n%s", c->name,
+                  c->message, errs);
+  if (c->absent)
+    ck_assert_msg(!strstr(errs, c->absent), "case %s: messages have '%s':\n%s", c->name,
+                  c->absent, errs);
+  if (ok) {
+    RegionPlan *plan = p->routines[0]->regions[0]->analysis;
+    bool w_private = false;
+    for (int i = 0; i < plan->narrays; i++)
+      if (!strcmp(plan->arrays[i].sym->name, "w"))
+        w_private = plan->arrays[i].privatized;
+    ck_assert_msg(w_private == c->w_private, "case %s: w %s privatized", c->name,
+                  w_private ? "is" : "is not");
+  }
+  free(errs);
+  report_clear();
+  ir_arena_free();
+  diag_reset();
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("dep");
@@ -384,6 +467,8 @@ int main(void)
   tcase_add_loop_test(tc, test_column_case, 0, (int)(sizeof column_cases / sizeof column_cases[0]));
   tcase_add_loop_test(tc, test_private_case, 0, (int)(sizeof private_cases / sizeof private_cases[0]));
   tcase_add_loop_test(tc, test_clause_case, 0, (int)(sizeof clause_cases / sizeof clause_cases[0]));
+  tcase_add_loop_test(tc, test_independent_case, 0,
+                      (int)(sizeof independent_cases / sizeof independent_cases[0]));
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -274,22 +274,6 @@ static bool column_access(const Access *a, const IrSym *v, int *dim)
   return false;
 }
 
-/* A reference as the user wrote it: `b(i,j-1)` or `b[j-1][i]`. */
-static const char *ref_text(IrLang lang, const IrExpr *ref)
-{
-  char buf[256], sub[96];
-  size_t n = (size_t)snprintf(buf, sizeof buf, "%s%s", ref->u.elem.sym->name, lang == IR_FORTRAN ? "(" : "");
-  for (int k = 0; k < ref->u.elem.n && n < sizeof buf; k++) {
-    int d = lang == IR_FORTRAN ? k : ref->u.elem.n - 1 - k;
-    an_expr_text(ref->u.elem.sub[d], lang, sub, sizeof sub);
-    n += (size_t)snprintf(buf + n, sizeof buf - n, lang == IR_FORTRAN ? "%s%s" : "%s[%s]",
-                          lang == IR_FORTRAN && k ? "," : "", sub);
-  }
-  if (lang == IR_FORTRAN && n < sizeof buf)
-    snprintf(buf + n, sizeof buf - n, ")");
-  return ir_strdup(buf);
-}
-
 static void check_arrays(Check *c, const DepGraph *g)
 {
   for (int i = 0; i < g->nacc && c->ok; i++) {
@@ -309,13 +293,57 @@ static void check_arrays(Check *c, const DepGraph *g)
           inside |= g->acc[k].loops[l]->u.loop.iv == c->v;
         fail(c, g->acc[k].ref->loc, inside
              ? ir_printf("%s %s another iteration's element of '%s', which the region writes",
-                         ref_text(c->cx->lang, g->acc[k].ref), g->acc[k].write ? "writes" : "reads",
+                         an_ref_text(g->acc[k].ref, c->cx->lang), g->acc[k].write ? "writes" : "reads",
                          arr->name)
              : ir_printf("%s, outside the loops over '%s', %s '%s', which the region writes",
-                         ref_text(c->cx->lang, g->acc[k].ref), c->v->name,
+                         an_ref_text(g->acc[k].ref, c->cx->lang), c->v->name,
                          g->acc[k].write ? "writes" : "reads", arr->name));
       }
   }
+}
+
+const Access *xf_shared_write(const DepGraph *g, const IrSym *v, IrSym *const *priv, int npriv)
+{
+  for (int i = 0; i < g->nacc; i++) {
+    const Access *a = &g->acc[i];
+    if (!a->write || in_list(priv, npriv, a->ref->u.elem.sym))
+      continue;
+    bool mentions = false;
+    for (int d = 0; d < a->ref->u.elem.n; d++)
+      mentions |= ir_expr_mentions(a->ref->u.elem.sub[d], v);
+    if (!mentions)
+      return a;
+  }
+  return NULL;
+}
+
+const char *xf_shared_write_text(const ColumnCtx *cx, const IrSym *v, const Access *w)
+{
+  const IrSym *arr = w->ref->u.elem.sym;
+  const char *why = NULL;
+  for (int i = 0; cx->plan && i < cx->plan->narrays; i++)
+    if (cx->plan->arrays[i].sym == arr)
+      why = cx->plan->arrays[i].not_private_why;
+  bool inside = false;
+  for (int l = 0; l < w->nloops; l++)
+    inside |= w->loops[l]->u.loop.iv == v;
+  const char *where = inside
+    ? ir_printf("every iteration of loop '%s' writes the same elements %s (line %d)", v->name,
+                an_ref_text(w->ref, cx->lang), diag_user_line(w->stmt->loc))
+    : ir_printf("every thread would write %s (line %d, outside the loops over '%s')",
+                an_ref_text(w->ref, cx->lang), diag_user_line(w->stmt->loc), v->name);
+  return ir_printf("%s, so the threads would share '%s'; it cannot be kept per thread%s%s", where,
+                   arr->name, why ? ": " : "", why ? why : "");
+}
+
+/* Under `independent` the user vouches for the references that carry v,
+ * not for a write that stores the same elements in every iteration: its
+ * array must be kept per thread, or v is no column index. */
+static void check_shared_writes(Check *c, const DepGraph *g)
+{
+  const Access *w = xf_shared_write(g, c->v, c->cx->private_arrays, c->cx->nprivate_arrays);
+  if (w)
+    fail(c, w->ref->loc, xf_shared_write_text(c->cx, c->v, w));
 }
 
 static bool assigns(const IrStmtList *l, const IrSym *s)
@@ -512,6 +540,8 @@ bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrS
     walk_loops(stmts, stack, 0, check_loop, &c);
   if (c.ok && !c.all_independent)
     check_arrays(&c, g);
+  else if (c.ok)
+    check_shared_writes(&c, g);
   if (c.ok)
     check_scalars(&c);
   const IrStmt *ex = c.ok ? loop_exit(stmts, v, false) : NULL;

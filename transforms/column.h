@@ -15,7 +15,18 @@ typedef struct ColumnCtx {
   int nwritten;
   IrSym **private_arrays;   /* arrays each thread has its own copy of: they do */
   int nprivate_arrays;      /* not tie columns together */
+  const RegionPlan *plan;   /* for why an array is not private (NULL: no reasons) */
 } ColumnCtx;
+
+/* The first write in g to an array not in priv[] whose subscripts do not
+ * mention v: every iteration over v stores the same elements, so no
+ * `independent` can make those iterations run in parallel.  NULL: none. */
+const Access *xf_shared_write(const DepGraph *g, const IrSym *v, IrSym *const *priv, int npriv);
+
+/* Why `independent` on loops over v cannot be followed because of the
+ * shared write w (for messages): "every iteration writes dm(k) at line 13,
+ * ... it cannot be kept per thread: REASON". */
+const char *xf_shared_write_text(const ColumnCtx *cx, const IrSym *v, const Access *w);
 
 /* Can loop index v be a column index of stmts (g: their dependence graph)?
  * If not, *why and *where say why, for the report. */

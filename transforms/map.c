@@ -185,17 +185,40 @@ static void report_kernel(MapCtx *m, KernelPlan *k)
   }
 }
 
+static ColumnCtx column_ctx(const MapCtx *m);
+
+/* What the user can do about dependence d of loop `loop`: assert
+ * `independent` when that can be true; not when every iteration stores
+ * the same elements of an array that cannot be kept per thread (no
+ * assertion makes that legal, and advice must lead to a correct kernel). */
+static const char *refusal_advice(const MapCtx *m, const IrStmt *loop, const DepGraph *dg, const Dep *d)
+{
+  const IrSym *arr = dg->acc[d->src].ref->u.elem.sym;
+  for (int i = 0; i < dg->nacc; i++) {
+    const Access *a = &dg->acc[i];
+    if (a->ref->u.elem.sym != arr)
+      continue;
+    DepGraph one = { .nacc = 1, .acc = (Access *)a };
+    const Access *w = xf_shared_write(&one, loop->u.loop.iv, m->private_arrays, m->nprivate_arrays);
+    if (w) {
+      ColumnCtx cx = column_ctx(m);
+      return ir_printf("; 'independent' would not help: %s",
+                       xf_shared_write_text(&cx, loop->u.loop.iv, w));
+    }
+  }
+  return ir_printf(". If the iterations are in fact independent, put '%s do independent' before "
+                   "the loop", m->prog->lang == IR_FORTRAN ? "!$stencil" : "#pragma stencil");
+}
+
 static void refuse_loop(MapCtx *m, const IrStmt *loop, const DepGraph *dg, const Dep *d)
 {
   char why[300];
   dep_describe(dg, d, why, sizeof why);
-  const char *sentinel = m->prog->lang == IR_FORTRAN ? "!$stencil" : "#pragma stencil";
   diag_at(DIAG_ERROR, loop->loc, 1, "loop '%s' cannot run in parallel: loop carried dependence of "
           "%s between lines %d and %d, and no other loop of the nest can be spread over the GPU "
-          "instead. If the iterations are in fact independent, put '%s do independent' before "
-          "the loop",
+          "instead%s",
           loop->u.loop.iv->name, why, diag_user_line(dg->acc[d->src].stmt->loc),
-          diag_user_line(dg->acc[d->dst].stmt->loc), sentinel);
+          diag_user_line(dg->acc[d->dst].stmt->loc), refusal_advice(m, loop, dg, d));
 }
 
 /* The scalars of the private(list) clauses of `adv`, checked: unknown
@@ -256,24 +279,42 @@ static bool is_mapped_loop(const KernelPlan *k, const IrStmt *loop)
   return false;
 }
 
-/* Advice that asked for parallelism on a loop that stays sequential: say so. */
-static void check_unused_advice(MapCtx *m, const KernelPlan *k, const IrStmtList *l)
+/* Why an asserted loop over v is not a column index of `group`, when the
+ * reason is a store to the same elements in every iteration (the one thing
+ * `independent` cannot vouch for), else "". */
+static const char *independent_refused(const MapCtx *m, IrStmtList *group, const IrSym *v)
+{
+  DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
+  dep_build(group, &dg);
+  const Access *w = xf_shared_write(&dg, v, m->private_arrays, m->nprivate_arrays);
+  ColumnCtx cx = column_ctx(m);
+  const char *why = w ? ir_printf(": %s", xf_shared_write_text(&cx, v, w)) : "";
+  dep_free(&dg);
+  return why;
+}
+
+/* Advice that asked for parallelism on a loop that stays sequential: say
+ * so (group: all the statements of the kernel, for the reason). */
+static void check_unused_advice(MapCtx *m, const KernelPlan *k, const IrStmtList *l, IrStmtList *group)
 {
   for (int i = 0; i < l->n; i++) {
     const IrStmt *s = l->v[i];
     if (s->kind == IR_S_IF) {
-      check_unused_advice(m, k, &s->u.cond.then);
-      check_unused_advice(m, k, &s->u.cond.els);
+      check_unused_advice(m, k, &s->u.cond.then, group);
+      check_unused_advice(m, k, &s->u.cond.els, group);
     }
     if (s->kind != IR_S_DO)
       continue;
     const Directive *adv = s->u.loop.advice;
-    if (adv && (adv->parallel || adv->vector || adv->independent) && !is_mapped_loop(k, s))
+    if (adv && (adv->parallel || adv->vector || adv->independent) && !is_mapped_loop(k, s)) {
+      const char *why = adv->independent ? independent_refused(m, group, s->u.loop.iv) : "";
       report_at(REPORT_WARNING, routine_of(m), s->loc, "'%s' on loop '%s' is not followed: the loop runs "
-             "sequentially in each thread (only the outermost perfectly nested parallel loops, "
-             "at most three, are mapped to the grid)", adv->parallel ? "parallel"
-             : adv->vector ? "vector" : "independent", s->u.loop.iv->name);
-    check_unused_advice(m, k, &s->u.loop.body);
+             "sequentially in each thread%s", adv->parallel ? "parallel"
+             : adv->vector ? "vector" : "independent", s->u.loop.iv->name, *why ? why :
+             " (only the outermost perfectly nested parallel loops, at most three, are mapped to "
+             "the grid)");
+    }
+    check_unused_advice(m, k, &s->u.loop.body, group);
   }
 }
 
@@ -295,6 +336,24 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
     if (adv && adv->seq)
       break;
     const Dep *d = adv && adv->independent ? NULL : blocking_dep(m, &dg, loop);
+    const Access *shared = adv && adv->independent
+                         ? xf_shared_write(&dg, loop->u.loop.iv, m->private_arrays, m->nprivate_arrays)
+                         : NULL;
+    if (shared) {
+      /* the assertion covers the references that carry the index, not a
+       * store to the same elements in every iteration */
+      ColumnCtx cx = column_ctx(m);
+      const char *why = xf_shared_write_text(&cx, loop->u.loop.iv, shared);
+      if (k->nmapped == 0) {
+        diag_at(DIAG_ERROR, loop->loc, 1, "'independent' on loop '%s' cannot be followed: %s",
+                loop->u.loop.iv->name, why);
+        ok = false;
+      } else
+        report_at(REPORT_NOTE, routine_of(m), loop->loc, "'independent' on loop '%s' is not "
+                  "followed: %s; the loop runs sequentially in each thread", loop->u.loop.iv->name,
+                  why);
+      break;
+    }
     if (d) {
       if (k->nmapped == 0 || (adv && adv->parallel)) {
         refuse_loop(m, loop, &dg, d);
@@ -341,7 +400,7 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
   if (ok) {
     assign_axes(k, &dg);
     int threads = k->block[0] * k->block[1] * k->block[2];
-    check_unused_advice(m, k, &one);
+    check_unused_advice(m, k, &one, &one);
     if (threads > 1024) {
       diag_at(DIAG_ERROR, nest->loc, 1, "the vector lengths ask for %d threads per block; "
               "CUDA allows at most 1024", threads);
@@ -397,7 +456,7 @@ typedef struct Group {
 static ColumnCtx column_ctx(const MapCtx *m)
 {
   ColumnCtx cx = { m->prog->file, m->prog->lang, routine_of(m), m->plan->privates, m->plan->nprivates,
-                   m->private_arrays, m->nprivate_arrays };
+                   m->private_arrays, m->nprivate_arrays, m->plan };
   return cx;
 }
 
@@ -738,7 +797,7 @@ static bool column_kernel(MapCtx *m, Group *g, KernelPlan *k)
             "allows at most 1024", threads);
     return false;
   }
-  check_unused_advice(m, k, &g->stmts);
+  check_unused_advice(m, k, &g->stmts, &g->stmts);
   report_kernel(m, k);
   return diag_error_count() == 0;
 }
@@ -842,6 +901,14 @@ static int plan_privatized(MapCtx *m, Group **groups)
         }
       if (homes == 1 && (*groups)[home].nc && private_shape(&(*groups)[home], a))
         m->private_arrays[keep++] = a->sym;
+      else if (homes > 1)
+        a->not_private_why = ir_printf("it is used by %d kernels, and a copy per thread lives "
+                                       "in one", homes);
+      else if (homes == 1 && !(*groups)[home].nc)
+        a->not_private_why = "the kernel that uses it has no loop with one thread per column";
+      else
+        a->not_private_why = "a subscript uses a column index shifted or together with other "
+                             "values, so a thread would need another column's element";
 
     }
     if (keep == m->nprivate_arrays)
