@@ -23,7 +23,10 @@
 #                            in forward, reverse and shuffled order
 #                            (S2S_EMU_ORDER unset, reverse, shuffle);
 #                            `refuse: TEXT`: s2s-cuda must exit 1 with TEXT in
-#                            its stderr and write no output file
+#                            its stderr and write no output file;
+#                            `either` (generated cases, tests/random.sh):
+#                            `translate`, or a refusal (exit 1 with an error
+#                            message and no program built)
 #   compare                  optional: more s2s_compare options (one line)
 #   feedback                 optional, for `translate`: one extended regular
 #                            expression (grep -E) per line that must match a
@@ -212,9 +215,14 @@ run_case() {
 
   local prog_cmd=("$S2S" --emulate -Minfo -O2 "${srcs[@]}" "${libs[@]}" -o prog)
   case $expect in
-    translate)
+    translate | either)
       run_logged "translate and build (feedback report)" "${prog_cmd[@]}"
       cp step.out prog.build.log
+      if [ "$expect" = either ] && [ $rc -eq 1 ] && grep -q 'error:' step.out && [ ! -e prog ]; then
+        log "-- refused: $(grep -m 1 'error:' step.out)"
+        refused=1
+        return 0
+      fi
       if [ $rc -ne 0 ]; then
         why="translation failed (exit $rc): $(grep -m 1 -E 'error:' step.out || tail -n 1 step.out)"
         return 1
@@ -293,7 +301,7 @@ run_case() {
       fi
       ;;
     *)
-      why="unknown expectation '$expect' in $src/expect (want 'translate' or 'refuse: TEXT')"
+      why="unknown expectation '$expect' in $src/expect (want 'translate', 'refuse: TEXT' or 'either')"
       return 1
       ;;
   esac
@@ -312,8 +320,9 @@ for name in "${selected[@]}"; do
     failed+=("$name")
     continue
   fi
+  refused=0
   if run_case "$name"; then
-    echo "PASS: $name ($(first_line "$case_root/$name/expect"))"
+    echo "PASS: $name ($(first_line "$case_root/$name/expect")$([ $refused = 0 ] || echo ": refused"))"
     passed=$((passed + 1))
     [ $verbose = 0 ] || sed 's/^/    /' "$case_log"
   else
