@@ -9,6 +9,14 @@
 #   diff.sh [-v] [CASE...]     run the named cases (default: every directory
 #                              under tests/diff/ that holds an `expect` file)
 #   -v                         print every case's log, not only a failing one's
+#   --build DIR                for the `translate` cases: the reference's dump
+#                              (ref.dat, made here), a GPU build of the
+#                              translation and s2s_compare into DIR/<case>/,
+#                              with DIR/run.sh and the shared libraries they
+#                              need, to carry to a GPU machine without
+#                              compilers; there `./run.sh` runs and compares
+#                              every case, S2S_COMPUTE_SANITIZER="memcheck
+#                              racecheck" ./run.sh also under compute-sanitizer
 #
 # A case is a directory tests/diff/<case>/ with
 #   the sources              Fortran (.f90) or C (.c, .h); s2s_dump.f90,
@@ -65,9 +73,14 @@ usage() {
 
 verbose=0
 selected=()
+build_dir=
 while [ $# -gt 0 ]; do
   case $1 in
     -v | --verbose) verbose=1 ;;
+    --build)
+      [ $# -ge 2 ] || { echo "diff.sh: --build needs a directory" >&2; exit 2; }
+      build_dir=$2
+      shift ;;
     -h | --help) usage; exit 0 ;;
     -*) echo "diff.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
     *) selected+=("$1") ;;
@@ -154,6 +167,78 @@ run_logged() {
 # Files under the current directory, for the "no output files" check.
 file_list() { find . -type f | LC_ALL=C sort; }
 
+# ---- --build DIR: GPU builds to carry ----------------------------------------
+
+# build_for_gpu CASE EXPECT COMPARE_ARGS (in the case's work directory, the
+# reference already run): a GPU build of a `translate` case into
+# $build_dir/CASE, and its line in run.sh.  Other cases are skipped.
+build_for_gpu() {
+  local name=$1 expect=$2 extra=$3
+  if [ "$expect" != translate ]; then
+    log "-- not a translate case: nothing to build for the GPU"
+    return 0
+  fi
+  run_logged "translate and build for the GPU" "$S2S" -Minfo -O2 "${srcs[@]}" "${libs[@]}" -o prog
+  if [ $rc -ne 0 ]; then
+    why="GPU build failed (exit $rc): $(grep -m 1 -E 'error' step.out || tail -n 1 step.out)"
+    return 1
+  fi
+  mkdir -p "$build_dir/$name"
+  cp prog ref.dat "$compare" "$build_dir/$name/"
+  echo "run_one $name $extra" >>"$build_dir/run.sh"
+}
+
+write_run_sh_head() {
+  cat >"$build_dir/run.sh" <<'RUN'
+#!/bin/sh
+# run.sh — written by tests/diff.sh --build.  Runs each case's translation
+# (prog, a GPU build) here and compares its dump with the reference's
+# (ref.dat, made where it was built).
+#   S2S_COMPUTE_SANITIZER="memcheck racecheck" ./run.sh   also under compute-sanitizer
+cd "$(dirname "$0")" || exit 1
+top=$PWD
+LD_LIBRARY_PATH=$top/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
+passed=0
+failed=0
+
+run_one() {
+  name=$1
+  shift
+  ok=1
+  cd "$top/$name" || return
+  echo "== $name"
+  if ! ./prog out.dat >run.log 2>&1; then cat run.log; echo "$name: run FAILED"; ok=0
+  elif ! ./s2s_compare ref.dat out.dat "$@"; then ok=0
+  fi
+  for tool in ${S2S_COMPUTE_SANITIZER:-}; do
+    compute-sanitizer --tool "$tool" --error-exitcode 1 ./prog sanitize.dat >sanitize-$tool.log 2>&1 || ok=0
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY" sanitize-$tool.log | sed "s/^/$tool: /"
+  done
+  if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "$name: FAILED"; fi
+}
+
+RUN
+}
+
+write_run_sh_tail() {
+  cat >>"$build_dir/run.sh" <<'RUN'
+
+echo
+echo "run.sh: $passed passed, $failed failed"
+[ $failed -eq 0 ]
+RUN
+  chmod +x "$build_dir/run.sh"
+  mkdir -p "$build_dir/lib"
+  local lib
+  for lib in $(ldd "$build_dir"/*/prog 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u); do
+    case $(basename "$lib") in
+      libc.so* | libm.so* | libpthread.so* | libdl.so* | librt.so* | ld-linux* | libresolv.so* | libcuda.so*) ;;
+      *) cp -L "$lib" "$build_dir/lib/" ;;
+    esac
+  done
+}
+
 # ---- one case ---------------------------------------------------------------
 
 # run_case CASE: returns 0 when it passed; $why says why not.
@@ -212,6 +297,11 @@ run_case() {
   [ $rc -eq 0 ] || { why="reference build failed (exit $rc)"; return 1; }
   run_logged "run reference" with_timeout ./ref ref.dat
   [ $rc -eq 0 ] || { why="reference run failed (exit $rc): the case itself is wrong"; return 1; }
+
+  if [ -n "$build_dir" ]; then
+    build_for_gpu "$name" "$expect" "$extra"
+    return
+  fi
 
   local prog_cmd=("$S2S" --emulate -Minfo -O2 "${srcs[@]}" "${libs[@]}" -o prog)
   case $expect in
@@ -310,6 +400,12 @@ run_case() {
 
 # ---- main -------------------------------------------------------------------
 
+if [ -n "$build_dir" ]; then
+  mkdir -p "$build_dir"
+  build_dir=$(cd "$build_dir" && pwd)
+  write_run_sh_head
+fi
+
 echo "diff: S2S=$S2S CC=$CC FC=$FC CXX=$CXX"
 echo "diff: cases from $case_root, work directories under $work_root"
 passed=0
@@ -332,6 +428,11 @@ for name in "${selected[@]}"; do
   fi
   cd "$top_builddir" || exit 1
 done
+
+if [ -n "$build_dir" ]; then
+  write_run_sh_tail
+  echo "diff: built into $build_dir; run $build_dir/run.sh there"
+fi
 
 echo
 if [ ${#failed[@]} -eq 0 ]; then
