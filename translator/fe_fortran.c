@@ -30,6 +30,8 @@ typedef struct StmtFn {
   int nargs;
   const char *args[8];       /* dummy names */
   TSNode rhs;
+  bool recursive;            /* refers to itself, maybe through others: reported,
+                                never expanded */
 } StmtFn;
 
 typedef struct StmtFns {
@@ -698,6 +700,34 @@ static const StmtFn *find_stmt_fn(FortranFe *f, const char *name)
   return NULL;
 }
 
+/* Looking, in a COMMON statement, for an array declarator `name(...)`. */
+typedef struct CommonArray {
+  FortranFe *f;
+  const char *name;
+  bool found;
+} CommonArray;
+
+static FeWalk find_common_array(TSNode n, void *ctx)
+{
+  CommonArray *c = ctx;
+  if (!fe_is(n, "sized_declarator"))
+    return FE_WALK_INTO;
+  c->found |= !strcmp(fe_text_lower(&c->f->cx, ts_node_named_child(n, 0)), c->name);
+  return c->found ? FE_WALK_STOP : FE_WALK_SKIP;
+}
+
+/* Does a COMMON statement before `stmt` give `name` dimensions?  (The
+ * symbol table does not record them: such an array looks like a scalar.) */
+static bool dimensioned_in_common(FortranFe *f, TSNode stmt, const char *name)
+{
+  CommonArray c = { f, name, false };
+  for (TSNode p = ts_node_prev_named_sibling(stmt); !ts_node_is_null(p) && !c.found;
+       p = ts_node_prev_named_sibling(p))
+    if (fe_is(p, "common_statement"))
+      fe_walk(p, find_common_array, &c);
+  return c.found;
+}
+
 /* assignment_statement `f(x, y) = expr` in the specification part, with f
  * not an array: a statement function.  Record it. */
 static bool read_stmt_fn(FortranFe *f, TSNode n)
@@ -709,7 +739,7 @@ static bool read_stmt_fn(FortranFe *f, TSNode n)
     return false;
   char *name = fe_text_lower(&f->cx, ts_node_named_child(lhs, 0));
   IrSym *s = ir_lookup(f->routine, name);
-  if (s && s->rank)
+  if ((s && s->rank) || dimensioned_in_common(f, n, name))
     return false;                 /* an array element: the first executable statement */
   TSNode list = fe_child_of_type(lhs, "argument_list");
   StmtFn fn = { .name = name, .rhs = ts_node_child_by_field_name(n, "right", 5) };
@@ -730,10 +760,124 @@ static bool read_stmt_fn(FortranFe *f, TSNode n)
   return true;
 }
 
+/* The statement functions one statement function refers to: by index in
+ * the routine's list, with the first reference to each. */
+typedef struct StmtFnRefs {
+  FortranFe *f;
+  const StmtFns *fns;
+  int n;
+  int *to;
+  TSNode *at;
+} StmtFnRefs;
+
+static FeWalk collect_stmt_fn_ref(TSNode n, void *ctx)
+{
+  StmtFnRefs *r = ctx;
+  if (!fe_is(n, "call_expression"))
+    return FE_WALK_INTO;
+  TSNode id = ts_node_named_child(n, 0);
+  char *name = fe_text_lower(&r->f->cx, id);
+  for (int j = 0; j < r->fns->n; j++)
+    if (!strcmp(r->fns->v[j].name, name)) {
+      for (int k = 0; k < r->n; k++)
+        if (r->to[k] == j)
+          return FE_WALK_INTO;
+      r->to[r->n] = j;
+      r->at[r->n++] = id;
+    }
+  return FE_WALK_INTO;
+}
+
+/* A path of references from statement function `from` back to `target`,
+ * breadth first: fills via[] (the functions after `from`, ending with
+ * `target`) and returns its length, or 0 when there is none. */
+static int path_back(const StmtFnRefs *refs, int nfns, int from, int target, int *via)
+{
+  int *pred = ir_alloc(sizeof *pred * (size_t)nfns), *queue = ir_alloc(sizeof *queue * (size_t)nfns);
+  for (int j = 0; j < nfns; j++)
+    pred[j] = -2;
+  int head = 0, tail = 0;
+  queue[tail++] = from;
+  pred[from] = -1;
+  while (head < tail) {
+    int u = queue[head++];
+    for (int k = 0; k < refs[u].n; k++) {
+      int v = refs[u].to[k];
+      if (v == target) {
+        int len = 0;
+        for (int w = u; w != from; w = pred[w])
+          via[len++] = w;
+        for (int a = 0, b = len - 1; a < b; a++, b--) {
+          int t = via[a];
+          via[a] = via[b];
+          via[b] = t;
+        }
+        via[len++] = target;
+        return len;
+      }
+      if (pred[v] == -2) {
+        pred[v] = u;
+        queue[tail++] = v;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Report recursive statement function i (the path of references via[0..n)
+ * leads from it back to itself) at its reference to via[0]. */
+static void report_recursion(FortranFe *f, StmtFns *fns, const StmtFnRefs *refs, int i,
+                             const int *via, int n)
+{
+  TSNode at = { 0 };
+  for (int k = 0; k < refs[i].n; k++)
+    if (refs[i].to[k] == via[0])
+      at = refs[i].at[k];
+  const char *name = fns->v[i].name;
+  if (n == 1) {
+    fe_error(&f->cx, at, "statement function '%s' refers to itself; statement functions cannot "
+             "be recursive", name);
+  } else {
+    char *chain = ir_strdup(name);
+    for (int k = 0; k < n; k++)
+      chain = ir_printf("%s -> %s", chain, fns->v[via[k]].name);
+    fe_error(&f->cx, at, "statement function '%s' refers to itself through '%s' (%s); statement "
+             "functions cannot be recursive", name, fns->v[via[0]].name, chain);
+  }
+  fns->v[i].recursive = true;
+  for (int k = 0; k < n; k++)
+    fns->v[via[k]].recursive = true;
+}
+
+/* Fortran forbids a statement function to refer to itself, directly or
+ * through others (expanding it would never end).  Report each cycle once,
+ * at the definition of its first function; the functions on it are never
+ * expanded. */
+static void check_stmt_fn_recursion(FortranFe *f)
+{
+  StmtFns *fns = f->routine->frontend_private;
+  if (!fns)
+    return;
+  StmtFnRefs *refs = ir_alloc(sizeof *refs * (size_t)fns->n);
+  for (int i = 0; i < fns->n; i++) {
+    refs[i] = (StmtFnRefs){ f, fns, 0, ir_alloc(sizeof(int) * (size_t)fns->n),
+                            ir_alloc(sizeof(TSNode) * (size_t)fns->n) };
+    fe_walk(fns->v[i].rhs, collect_stmt_fn_ref, &refs[i]);
+  }
+  int *via = ir_alloc(sizeof *via * (size_t)(fns->n + 1));
+  for (int i = 0; i < fns->n; i++) {
+    int n = fns->v[i].recursive ? 0 : path_back(refs, fns->n, i, i, via);
+    if (n)
+      report_recursion(f, fns, refs, i, via, n);
+  }
+}
+
 /* A use of statement function fn: its expression with the actuals (as the
  * dummies' types) in place of the dummies, as the function's type. */
 static IrExpr *expand_stmt_fn(FortranFe *f, const StmtFn *fn, TSNode n, IrExpr **args, int nargs)
 {
+  if (fn->recursive)
+    return NULL;               /* reported at its definition */
   if (nargs != fn->nargs) {
     fe_error(&f->cx, n, "statement function '%s' takes %d argument%s, not %d", fn->name,
              fn->nargs, fn->nargs == 1 ? "" : "s", nargs);
@@ -1413,6 +1557,7 @@ static void lower_routine(FortranFe *f, TSNode n)
     s->is_saved |= !s->is_dummy;
   r->body_start_line = i < count ? fe_first_line(&f->cx, ts_node_named_child(n, i)) : r->last_line;
   apply_implicit_types(f);
+  check_stmt_fn_recursion(f);
   r->implicit_none = f->implicit_none;
   IR_PUSH(f->routine_nodes, f->nroutine_nodes, n);
   scan_host(f, n);

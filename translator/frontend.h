@@ -38,6 +38,12 @@ char *fe_text_lower(const FeCtx *cx, TSNode n);
 bool fe_is(TSNode n, const char *type);
 /* First named child of the given type, or a null node. */
 TSNode fe_child_of_type(TSNode n, const char *type);
+/* Visit n and the nodes under it in pre-order, with a tree cursor rather
+ * than recursion: expressions of user code may nest thousands of levels
+ * deep.  fn answers whether to go into the node's children, skip them, or
+ * stop the whole walk. */
+typedef enum FeWalk { FE_WALK_INTO, FE_WALK_SKIP, FE_WALK_STOP } FeWalk;
+void fe_walk(TSNode n, FeWalk (*fn)(TSNode n, void *ctx), void *ctx);
 /* Report an error at node n with a caret under it. */
 void fe_error(const FeCtx *cx, TSNode n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Report the first syntax error (ERROR or MISSING node) under root, if any.
