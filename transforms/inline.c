@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "affine.h"
+#include "dep.h"
 #include "inline.h"
 #include "report.h"
 
@@ -579,6 +580,22 @@ typedef struct Site {
 
 static bool inline_list(Site *site, IrStmtList *l, int depth);
 
+/* How many loops deep the statements of l nest. */
+static int nest_depth(const IrStmtList *l)
+{
+  int max = 0;
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *s = l->v[i];
+    int d = s->kind == IR_S_DO ? 1 + nest_depth(&s->u.loop.body)
+          : s->kind == IR_S_IF ? nest_depth(&s->u.cond.then) : 0;
+    if (s->kind == IR_S_IF && nest_depth(&s->u.cond.els) > d)
+      d = nest_depth(&s->u.cond.els);
+    if (d > max)
+      max = d;
+  }
+  return max;
+}
+
 static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
 {
   Program *p = site->prog;
@@ -602,6 +619,13 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
   clone_list(&in, &callee->body, &body);
   if (!in.ok || !inline_list(site, &body, depth + 1))
     return false;
+  int loops = nest_depth(&body);
+  if (site->naround + loops > DEP_MAX_DEPTH) {
+    diag_at(DIAG_ERROR, call->loc, 1, "cannot inline '%s' here: its %d nested loops inside the %d "
+            "loops around the call make a loop nest deeper than %d levels, which is not "
+            "supported in a region", callee->name, loops, site->naround, DEP_MAX_DEPTH);
+    return false;
+  }
   report_at(REPORT_INFO, caller->name, call->loc, "Routine '%s' inlined", callee->name);
   for (int i = 0; i < body.n; i++)
     ir_list_push(out, body.v[i]);
@@ -649,9 +673,16 @@ bool xf_inline_program(Program *p)
   for (int r = 0; r < p->nroutines; r++)
     for (int i = 0; i < p->routines[r]->nregions; i++) {
       Site site = { p, p->routines[r], &p->routines[r]->regions[i]->body, { NULL }, 0 };
-      ok &= inline_list(&site, site.region_body, 0);
+      /* the user's own nests first, so that a call is blamed only for the
+       * loops it adds (expand_call); inlining is the last pass to deepen a
+       * nest, and the analyses rely on the limit, so check it once more */
+      if (!dep_check_depth(site.region_body) || !inline_list(&site, site.region_body, 0)) {
+        ok = false;
+        continue;
+      }
       if (ok)
         ir_walk_exprs(site.region_body, present_visit, &ok);
+      ok = ok && dep_check_depth(site.region_body);
     }
   return ok;
 }

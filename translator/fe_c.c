@@ -40,11 +40,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dep.h"
 #include "frontend.h"
 
 const TSLanguage *tree_sitter_c(void);
 
-#define MAX_LOOP_DEPTH 64
+/* The analyses' limit (dep.h), reported here where the user wrote the loop. */
+#define MAX_LOOP_DEPTH DEP_MAX_DEPTH
 
 /* ---- the reader's state -------------------------------------------------- */
 
@@ -1764,7 +1766,8 @@ static IrStmt *lower_for(CFe *c, TSNode n, Seq *rest, Directive *advice)
     return NULL;
   }
   if (c->nloops == MAX_LOOP_DEPTH) {
-    err(c, n, "loops nested more than %d deep (line %d)", MAX_LOOP_DEPTH, line_of(c, n));
+    err(c, n, "loop nest deeper than %d levels in a region is not supported (line %d)",
+        MAX_LOOP_DEPTH, line_of(c, n));
     return NULL;
   }
   scope_push(c);

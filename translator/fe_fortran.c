@@ -66,7 +66,16 @@ typedef struct FortranFe {
   const char **calls;
   int nroutine_nodes;        /* each routine's CST node, by position in prog->routines */
   TSNode *routine_nodes;
+  int nhigh_rank;            /* arrays of rank above IR_MAX_RANK (the IR cannot hold their */
+  struct HighRank *high_rank;/* bounds): fine in host code, an error where a region or a
+                                directive names them */
 } FortranFe;
+
+typedef struct HighRank {
+  IrSym *sym;                /* declared with rank 0 and no bounds */
+  int rank;                  /* as declared */
+  bool reported;             /* one error per array */
+} HighRank;
 
 static IrExpr *lower_expr(FortranFe *f, TSNode n);
 static IrSym *env_kind(FortranFe *f, const char *name, TSNode at);
@@ -78,11 +87,27 @@ static void free_directive(void *d)
   dir_free(d);
 }
 
+static bool usable_rank(FortranFe *f, const IrSym *s, Loc at, int width);
+
+/* A directive's clause items must not name an array the IR cannot hold. */
+static void check_items(FortranFe *f, const Directive *d)
+{
+  for (int c = 0; c < d->nclauses; c++)
+    for (int i = 0; i < d->clauses[c].nitems; i++) {
+      const DirItem *it = &d->clauses[c].items[i];
+      IrSym *s = f->routine ? ir_lookup(f->routine, it->name) : NULL;
+      if (s)
+        usable_rank(f, s, it->loc, (int)strlen(it->name));
+    }
+}
+
 static Directive *read_directive(FortranFe *f, int line, int *last)
 {
   Directive *d = dir_read(f->cx.file, line, DIR_FORTRAN, last);
   if (d)
     ir_arena_on_free(free_directive, d);
+  if (d)
+    check_items(f, d);        /* reported; the directive still opens what it opens */
   return d;
 }
 
@@ -238,12 +263,36 @@ static IrExpr *runtime_bound(FortranFe *f, IrSym *array, int dim, bool upper, TS
   return ir_var(b, b->loc);
 }
 
+/* Is s an array the IR can hold?  If not, report it at `at` (the first
+ * time: one error per array) and say no. */
+static HighRank *high_rank_of(FortranFe *f, const IrSym *s)
+{
+  for (int i = 0; i < f->nhigh_rank; i++)
+    if (f->high_rank[i].sym == s)
+      return &f->high_rank[i];
+  return NULL;
+}
+
+static bool usable_rank(FortranFe *f, const IrSym *s, Loc at, int width)
+{
+  HighRank *h = high_rank_of(f, s);
+  if (!h)
+    return true;
+  if (!h->reported)
+    diag_at(DIAG_ERROR, at, width, "array '%s' has rank %d (declared at line %d); arrays of "
+            "rank more than %d are supported only in host code, not in regions or directives",
+            s->name, h->rank, diag_user_line(s->loc), IR_MAX_RANK);
+  h->reported = true;
+  return false;
+}
+
 static bool read_shape(FortranFe *f, IrSym *s, TSNode list)
 {
   uint32_t count = ts_node_named_child_count(list);
   if (count > IR_MAX_RANK) {
-    fe_error(&f->cx, list, "arrays of rank %u are not supported (at most %d)", count, IR_MAX_RANK);
-    return false;
+    HighRank h = { s, (int)count, false };
+    IR_PUSH(f->high_rank, f->nhigh_rank, h);
+    return true;
   }
   s->rank = (int)count;
   for (uint32_t i = 0; i < count; i++) {
@@ -739,7 +788,7 @@ static bool read_stmt_fn(FortranFe *f, TSNode n)
     return false;
   char *name = fe_text_lower(&f->cx, ts_node_named_child(lhs, 0));
   IrSym *s = ir_lookup(f->routine, name);
-  if ((s && s->rank) || dimensioned_in_common(f, n, name))
+  if ((s && (s->rank || high_rank_of(f, s))) || dimensioned_in_common(f, n, name))
     return false;                 /* an array element: the first executable statement */
   TSNode list = fe_child_of_type(lhs, "argument_list");
   StmtFn fn = { .name = name, .rhs = ts_node_child_by_field_name(n, "right", 5) };
@@ -933,6 +982,8 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
   TSNode list = fe_child_of_type(n, "argument_list");
   char *name = fe_text_lower(&f->cx, id);
   IrSym *s = lookup(f, name);
+  if (s && !usable_rank(f, s, fe_loc(&f->cx, id), fe_width(&f->cx, id)))
+    return NULL;
   if (s && s->rank > 0)
     return lower_element(f, s, n, list);
   if (s && s->type != IR_T_VOID && s->kind == IR_SYM_VAR && !find_intrinsic(name) &&
@@ -983,7 +1034,7 @@ static IrExpr *lower_identifier(FortranFe *f, TSNode n)
         return f->scope->actual[i];
   }
   IrSym *s = resolve(f, n);
-  if (!s)
+  if (!s || !usable_rank(f, s, fe_loc(&f->cx, n), fe_width(&f->cx, n)))
     return NULL;
   if (s->rank > 0 && !f->whole_array_ok) {
     fe_error(&f->cx, n, "whole array '%s' used inside a region: array syntax is not supported "
