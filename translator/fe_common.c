@@ -67,16 +67,21 @@ void fe_error(const FeCtx *cx, TSNode n, const char *fmt, ...)
 void fe_walk(TSNode n, FeWalk (*fn)(TSNode n, void *ctx), void *ctx)
 {
   TSTreeCursor cur = ts_tree_cursor_new(n);
+  long depth = 0;     /* below n; counted here: ts_tree_cursor_current_depth is not O(1) */
   for (;;) {
     FeWalk w = fn(ts_tree_cursor_current_node(&cur), ctx);
     if (w == FE_WALK_STOP)
       break;
-    if (w == FE_WALK_INTO && ts_tree_cursor_goto_first_child(&cur))
+    if (w == FE_WALK_INTO && ts_tree_cursor_goto_first_child(&cur)) {
+      depth++;
       continue;
+    }
     /* up until a node with a next sibling; done when back at n */
     bool more = false;
-    while (ts_tree_cursor_current_depth(&cur) > 0 && !(more = ts_tree_cursor_goto_next_sibling(&cur)))
+    while (depth > 0 && !(more = ts_tree_cursor_goto_next_sibling(&cur))) {
       ts_tree_cursor_goto_parent(&cur);
+      depth--;
+    }
     if (!more)
       break;
   }

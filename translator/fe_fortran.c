@@ -61,6 +61,10 @@ typedef struct FortranFe {
   IrHostDirective *open_data[16];
   bool whole_array_ok;       /* lowering the actual arguments of a call */
   const StmtFnScope *scope;  /* lowering a statement function's expression */
+  int expr_depth;            /* lower_expr calls open (FE_MAX_EXPR_DEPTH) */
+  bool expr_too_deep;        /* reported for the expression being lowered */
+  int stmt_depth;            /* IF and DO constructs open (FE_MAX_STMT_DEPTH) */
+  bool stmt_too_deep;        /* reported for the outermost construct being lowered */
   bool inlining;             /* lowering the body of a routine a region calls */
   int ncalls;                /* names of the subroutines regions call (to lower their bodies) */
   const char **calls;
@@ -1044,7 +1048,7 @@ static IrExpr *lower_identifier(FortranFe *f, TSNode n)
   return ir_var(s, fe_loc(&f->cx, n));
 }
 
-static IrExpr *lower_expr(FortranFe *f, TSNode n)
+static IrExpr *lower_expr_node(FortranFe *f, TSNode n)
 {
   const char *type = ts_node_type(n);
   if (!strcmp(type, "number_literal"))
@@ -1067,6 +1071,25 @@ static IrExpr *lower_expr(FortranFe *f, TSNode n)
   }
   fe_error(&f->cx, n, "%s is not supported inside a region", type);
   return NULL;
+}
+
+/* Lower expression n, at most FE_MAX_EXPR_DEPTH levels deep (counting the
+ * expressions of statement functions it uses).  One error per expression:
+ * the operands beside a too deep one may be too deep as well. */
+static IrExpr *lower_expr(FortranFe *f, TSNode n)
+{
+  if (f->expr_depth == FE_MAX_EXPR_DEPTH) {
+    if (!f->expr_too_deep)
+      diag_at(DIAG_ERROR, fe_loc(&f->cx, n), 1, "expression nested more than %d levels deep; "
+              "split it into several statements", FE_MAX_EXPR_DEPTH);
+    f->expr_too_deep = true;
+    return NULL;
+  }
+  f->expr_depth++;
+  IrExpr *e = lower_expr_node(f, n);
+  if (--f->expr_depth == 0)
+    f->expr_too_deep = false;
+  return e;
 }
 
 /* ---- statements ------------------------------------------------------- */
@@ -1186,10 +1209,45 @@ static uint32_t find_child(TSNode n, uint32_t from, const char *t1, const char *
   return count;
 }
 
+/* Enter construct n (an IF, ELSE IF or DO): false, reported once per
+ * outermost construct, when that would nest more than FE_MAX_STMT_DEPTH
+ * deep.  Every true is matched by a leave_construct. */
+static bool enter_construct(FortranFe *f, TSNode n)
+{
+  if (f->stmt_depth == FE_MAX_STMT_DEPTH) {
+    if (!f->stmt_too_deep)
+      diag_at(DIAG_ERROR, fe_loc(&f->cx, n), 1, "statements nested more than %d levels deep in a "
+              "region (each ELSE IF counts as one); split or flatten them", FE_MAX_STMT_DEPTH);
+    f->stmt_too_deep = true;
+    return false;
+  }
+  f->stmt_depth++;
+  return true;
+}
+
+static void leave_construct(FortranFe *f)
+{
+  if (--f->stmt_depth == 0)
+    f->stmt_too_deep = false;
+}
+
 /* if_statement: 'if' (cond) 'then' stmts elseif_clause* else_clause? end_if_statement
  *             | 'if' (cond) stmt                       (logical IF)
  * elseif_clause: 'else' 'if' (cond) 'then' stmts;  else_clause: 'else' stmts */
+static IrStmt *lower_if_clauses(FortranFe *f, TSNode n, uint32_t clause);
+
 static IrStmt *lower_if_chain(FortranFe *f, TSNode n, uint32_t clause)
+{
+  if (!enter_construct(f, clause ? ts_node_named_child(n, clause) : n))
+    return NULL;
+  IrStmt *s = lower_if_clauses(f, n, clause);
+  leave_construct(f);
+  return s;
+}
+
+/* The IF (clause 0) or ELSE IF (clause > 0) of if_statement n and the
+ * clauses after it. */
+static IrStmt *lower_if_clauses(FortranFe *f, TSNode n, uint32_t clause)
 {
   IrStmt *s = ir_stmt(IR_S_IF, fe_loc(&f->cx, n));
   TSNode head = clause ? ts_node_named_child(n, clause) : n;
@@ -1276,8 +1334,13 @@ static IrStmt *lower_stmt(FortranFe *f, TSNode n, bool *skip)
   *skip = false;
   if (!strcmp(type, "assignment_statement"))
     return lower_assignment(f, n);
-  if (!strcmp(type, "do_loop"))
-    return lower_do(f, n);
+  if (!strcmp(type, "do_loop")) {
+    if (!enter_construct(f, n))
+      return NULL;
+    IrStmt *s = lower_do(f, n);
+    leave_construct(f);
+    return s;
+  }
   if (!strcmp(type, "if_statement"))
     return lower_if_chain(f, n, 0);
   if (!strcmp(type, "keyword_statement"))
@@ -1460,8 +1523,6 @@ static void add_host_directive(FortranFe *f, Directive *d, TSNode n, int last)
   IR_PUSH(f->routine->host_dirs, f->routine->nhost_dirs, h);
 }
 
-static void scan_host(FortranFe *f, TSNode parent);
-
 /* A directive comment in host code (child i of parent).  Returns the index
  * of the last child it consumed. */
 static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
@@ -1501,19 +1562,37 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
   return consumed;
 }
 
-/* Walk host code looking for directives; regions are lowered where found. */
-static void scan_host(FortranFe *f, TSNode parent)
+/* Walk host code looking for directives; regions are lowered where found.
+ * The nodes being searched are on an explicit stack, not the C stack: host
+ * code is not lowered, so nothing bounds how deep its expressions nest. */
+typedef struct HostFrame {
+  TSNode parent;
+  uint32_t next, count;        /* named children: the next one to look at, how many */
+} HostFrame;
+
+static void scan_host(FortranFe *f, TSNode root)
 {
-  uint32_t count = ts_node_named_child_count(parent);
-  for (uint32_t i = 0; i < count; i++) {
-    TSNode c = ts_node_named_child(parent, i);
+  int n = 0, cap = 16;
+  HostFrame *stack = xmalloc(sizeof *stack * (size_t)cap);
+  stack[n++] = (HostFrame){ root, 0, ts_node_named_child_count(root) };
+  while (n) {
+    HostFrame *top = &stack[n - 1];
+    if (top->next >= top->count) {
+      n--;
+      continue;
+    }
+    uint32_t i = top->next++;
+    TSNode c = ts_node_named_child(top->parent, i);
     if (fe_is(c, "comment")) {
       if (dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN))
-        i = host_directive(f, parent, i);
+        top->next = host_directive(f, top->parent, i) + 1;
     } else if (ts_node_named_child_count(c)) {
-      scan_host(f, c);
+      if (n == cap)
+        stack = xrealloc(stack, sizeof *stack * (size_t)(cap *= 2));
+      stack[n++] = (HostFrame){ c, 0, ts_node_named_child_count(c) };
     }
   }
+  free(stack);
 }
 
 /* ---- routines and modules ----------------------------------------------- */

@@ -20,6 +20,15 @@
 Program *fe_fortran(int file);
 Program *fe_c(int file);
 
+/* Expressions inside a region are lowered recursively, and every later
+ * pass walks them recursively too: deeper nesting (a sum of more terms, or
+ * more parentheses) is refused where it is lowered, so that no pass can run
+ * out of stack.  Real code stays far below it. */
+#define FE_MAX_EXPR_DEPTH 1000
+/* The same for statements nested inside a region: blocks, loops, IFs, and
+ * each ELSE IF of a chain (it nests in the ELSE of the one before). */
+#define FE_MAX_STMT_DEPTH 200
+
 /* ---- CST helpers (fe_common.c) ------------------------------------------ */
 
 typedef struct FeCtx {
