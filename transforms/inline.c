@@ -586,10 +586,13 @@ static int nest_depth(const IrStmtList *l)
   int max = 0;
   for (int i = 0; i < l->n; i++) {
     const IrStmt *s = l->v[i];
-    int d = s->kind == IR_S_DO ? 1 + nest_depth(&s->u.loop.body)
-          : s->kind == IR_S_IF ? nest_depth(&s->u.cond.then) : 0;
-    if (s->kind == IR_S_IF && nest_depth(&s->u.cond.els) > d)
-      d = nest_depth(&s->u.cond.els);
+    int d = 0;
+    if (s->kind == IR_S_DO)
+      d = 1 + nest_depth(&s->u.loop.body);
+    if (s->kind == IR_S_IF) {
+      int t = nest_depth(&s->u.cond.then), e = nest_depth(&s->u.cond.els);
+      d = t > e ? t : e;
+    }
     if (d > max)
       max = d;
   }

@@ -2147,10 +2147,9 @@ static void scan_items(CFe *c, Seq *seq)
   }
 }
 
-/* Host code is searched, not lowered: declarations are recorded, pragmas
- * handled, and statements that can hold others searched in turn. */
 static void scan_node_inside(CFe *c, TSNode n, Seq *rest);
 
+/* Search host statement n, at most MAX_HOST_DEPTH statements deep. */
 static void scan_node(CFe *c, TSNode n, Seq *rest)
 {
   if (c->host_depth == MAX_HOST_DEPTH) {
@@ -2166,6 +2165,8 @@ static void scan_node(CFe *c, TSNode n, Seq *rest)
   c->host_depth--;
 }
 
+/* Host code is searched, not lowered: declarations are recorded, pragmas
+ * handled, and statements that can hold others searched in turn. */
 static void scan_node_inside(CFe *c, TSNode n, Seq *rest)
 {
   const char *t = ts_node_type(n);

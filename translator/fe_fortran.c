@@ -108,10 +108,10 @@ static void check_items(FortranFe *f, const Directive *d)
 static Directive *read_directive(FortranFe *f, int line, int *last)
 {
   Directive *d = dir_read(f->cx.file, line, DIR_FORTRAN, last);
-  if (d)
+  if (d) {
     ir_arena_on_free(free_directive, d);
-  if (d)
     check_items(f, d);        /* reported; the directive still opens what it opens */
+  }
   return d;
 }
 
@@ -267,8 +267,6 @@ static IrExpr *runtime_bound(FortranFe *f, IrSym *array, int dim, bool upper, TS
   return ir_var(b, b->loc);
 }
 
-/* Is s an array the IR can hold?  If not, report it at `at` (the first
- * time: one error per array) and say no. */
 static HighRank *high_rank_of(FortranFe *f, const IrSym *s)
 {
   for (int i = 0; i < f->nhigh_rank; i++)
@@ -277,6 +275,8 @@ static HighRank *high_rank_of(FortranFe *f, const IrSym *s)
   return NULL;
 }
 
+/* Is s an array the IR can hold?  If not, report it at `at` (the first
+ * time: one error per array) and say no. */
 static bool usable_rank(FortranFe *f, const IrSym *s, Loc at, int width)
 {
   HighRank *h = high_rank_of(f, s);
@@ -1231,11 +1231,10 @@ static void leave_construct(FortranFe *f)
     f->stmt_too_deep = false;
 }
 
-/* if_statement: 'if' (cond) 'then' stmts elseif_clause* else_clause? end_if_statement
- *             | 'if' (cond) stmt                       (logical IF)
- * elseif_clause: 'else' 'if' (cond) 'then' stmts;  else_clause: 'else' stmts */
 static IrStmt *lower_if_clauses(FortranFe *f, TSNode n, uint32_t clause);
 
+/* The IF (clause 0) or ELSE IF (clause > 0) of if_statement n and the
+ * clauses after it: one construct level more. */
 static IrStmt *lower_if_chain(FortranFe *f, TSNode n, uint32_t clause)
 {
   if (!enter_construct(f, clause ? ts_node_named_child(n, clause) : n))
@@ -1245,8 +1244,9 @@ static IrStmt *lower_if_chain(FortranFe *f, TSNode n, uint32_t clause)
   return s;
 }
 
-/* The IF (clause 0) or ELSE IF (clause > 0) of if_statement n and the
- * clauses after it. */
+/* if_statement: 'if' (cond) 'then' stmts elseif_clause* else_clause? end_if_statement
+ *             | 'if' (cond) stmt                       (logical IF)
+ * elseif_clause: 'else' 'if' (cond) 'then' stmts;  else_clause: 'else' stmts */
 static IrStmt *lower_if_clauses(FortranFe *f, TSNode n, uint32_t clause)
 {
   IrStmt *s = ir_stmt(IR_S_IF, fe_loc(&f->cx, n));
