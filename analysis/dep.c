@@ -167,6 +167,31 @@ static void collect_stmts(Collect *c, IrStmtList *l)
   c->guard = guard;
 }
 
+/* The first loop of l nested deeper than DEP_MAX_DEPTH when l is inside
+ * `depth` loops, or NULL. */
+static IrStmt *too_deep(IrStmtList *l, int depth)
+{
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i], *bad = NULL;
+    if (s->kind == IR_S_DO)
+      bad = depth == DEP_MAX_DEPTH ? s : too_deep(&s->u.loop.body, depth + 1);
+    else if (s->kind == IR_S_IF && !(bad = too_deep(&s->u.cond.then, depth)))
+      bad = too_deep(&s->u.cond.els, depth);
+    if (bad)
+      return bad;
+  }
+  return NULL;
+}
+
+bool dep_check_depth(IrStmtList *body)
+{
+  IrStmt *bad = too_deep(body, 0);
+  if (bad)
+    diag_at(DIAG_ERROR, bad->loc, 1, "loop nest deeper than %d levels in a region is not "
+            "supported", DEP_MAX_DEPTH);
+  return !bad;
+}
+
 /* ---- pair tests ------------------------------------------------------------- */
 
 static long gcd(long a, long b)

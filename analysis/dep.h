@@ -63,6 +63,12 @@ typedef struct DepGraph {
   Dep *deps;
 } DepGraph;
 
+/* The analyses and transforms keep the loops around a statement in arrays
+ * of DEP_MAX_DEPTH: check, before any of them runs, that no loop of `body`
+ * is nested deeper; if one is, report it (the first such loop) and return
+ * false. */
+bool dep_check_depth(IrStmtList *body);
+
 /* Collect the accesses of `body` and test every pair.  g->variant and
  * g->nvariant must be set by the caller; the rest is filled here. */
 void dep_build(IrStmtList *body, DepGraph *g);

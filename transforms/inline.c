@@ -13,7 +13,9 @@
  *     the dummy's dimensions line up with the actual's (same extents, and
  *     the element starts at the lower bound of every dimension the dummy
  *     spans): WRF's `call wsm52d(t(ims,kms,j))` with `t(ims:ime,kms:kme)`.
- *     d(s1,..,sn) becomes a(e1+s1-l1, .., en+sn-ln, e(n+1), ..);
+ *     d(s1,..,sn) becomes a(e1+s1-l1, .., en+sn-ln, e(n+1), ..).  The
+ *     dummy's bounds must be expressions of the callee's scalars: not
+ *     assumed-size (how far it reaches is unknown) nor assumed-shape;
  *   - the callee's locals become new locals of the caller (renamed
  *     `callee_name`), so privatization sees them as work arrays;
  *   - named constants and module variables visible at the call stay.
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "affine.h"
+#include "dep.h"
 #include "inline.h"
 #include "report.h"
 
@@ -75,12 +78,15 @@ static bool same_affine(const IrExpr *a, const IrExpr *b)
   return a && b && aff_build(a, &x) && aff_build(b, &y) && x.c == y.c && aff_same_terms(&x, &y);
 }
 
-/* hi - lo of dimension d, as an affine form comparison of two arrays. */
+/* hi - lo of dimension d, as an affine form comparison of two arrays.  An
+ * assumed-size dimension (no upper bound) has no extent to compare. */
 static bool same_extent(const IrSym *a, int da, const IrSym *b, int db, Inline *in)
 {
+  if (!a->hi[da] || !a->lo[da] || !b->hi[db] || !b->lo[db])
+    return false;
   IrExpr *ea = ir_binary(IR_OP_SUB, clone_expr(in, a->hi[da]), clone_expr(in, a->lo[da]), a->loc);
   IrExpr *eb = ir_binary(IR_OP_SUB, b->hi[db], b->lo[db], b->loc);
-  return a->hi[da] && b->hi[db] && same_affine(ea, eb);
+  return same_affine(ea, eb);
 }
 
 /* ---- symbols ------------------------------------------------------------------- */
@@ -175,6 +181,11 @@ static Binding *bind_other(Inline *in, IrSym *s)
   if (s->is_saved) {
     fail(in, s->loc, ir_printf("its local '%s' keeps its value from one call to the next (SAVE, "
                                "DATA or an initializer)", s->name));
+    return NULL;
+  }
+  if (s->bound_of && !s->is_module) {
+    fail(in, s->loc, ir_printf("its local array '%s' has bounds known only at run time "
+                               "(allocatable), which is not supported yet", s->bound_of->name));
     return NULL;
   }
   if (s->is_module) {
@@ -418,6 +429,29 @@ static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to)
 
 /* ---- binding the arguments --------------------------------------------------------- */
 
+static bool is_runtime_bound(const IrExpr *e)
+{
+  return e && e->kind == IR_E_VAR && e->u.var->bound_of;
+}
+
+/* Why dummy array d cannot be mapped onto actual a, or NULL.  Its bounds
+ * must be expressions of the callee's scalars: an assumed-size dummy does
+ * not say how far it reaches into the actual, and the bounds of an
+ * assumed-shape one exist only in the callee's descriptor at run time. */
+static const char *unsupported_shape(const IrSym *d, const IrSym *a)
+{
+  if (!d->hi[d->rank - 1])
+    return ir_printf("dummy '%s' is assumed-size (%s(%s*)): which elements of '%s' it reaches "
+                     "is not known, and sequence association with assumed-size dummies is not "
+                     "supported yet", d->name, d->name, d->rank > 1 ? "..., " : "", a->name);
+  for (int k = 0; k < d->rank; k++)
+    if (is_runtime_bound(d->lo[k]) || is_runtime_bound(d->hi[k]))
+      return ir_printf("dummy '%s' is assumed-shape (%s(:%s)): its bounds exist only at run "
+                       "time, and inlining assumed-shape dummies is not supported yet", d->name,
+                       d->name, d->rank > 1 ? ", ..." : "");
+  return NULL;
+}
+
 /* An array actual for array dummy d: the whole array or one element. */
 static bool bind_array(Inline *in, Binding *b, IrExpr *actual)
 {
@@ -429,6 +463,9 @@ static bool bind_array(Inline *in, Binding *b, IrExpr *actual)
   if (d->rank > a->rank)
     return fail(in, actual->loc, ir_printf("dummy '%s' has more dimensions than the actual '%s'",
                 d->name, a->name));
+  const char *shape_problem = unsupported_shape(d, a);
+  if (shape_problem)
+    return fail(in, actual->loc, shape_problem);
   b->array = a;
   b->nfirst = a->rank;
   for (int k = 0; k < a->rank; k++)
@@ -543,6 +580,25 @@ typedef struct Site {
 
 static bool inline_list(Site *site, IrStmtList *l, int depth);
 
+/* How many loops deep the statements of l nest. */
+static int nest_depth(const IrStmtList *l)
+{
+  int max = 0;
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *s = l->v[i];
+    int d = 0;
+    if (s->kind == IR_S_DO)
+      d = 1 + nest_depth(&s->u.loop.body);
+    if (s->kind == IR_S_IF) {
+      int t = nest_depth(&s->u.cond.then), e = nest_depth(&s->u.cond.els);
+      d = t > e ? t : e;
+    }
+    if (d > max)
+      max = d;
+  }
+  return max;
+}
+
 static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
 {
   Program *p = site->prog;
@@ -566,6 +622,13 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
   clone_list(&in, &callee->body, &body);
   if (!in.ok || !inline_list(site, &body, depth + 1))
     return false;
+  int loops = nest_depth(&body);
+  if (site->naround + loops > DEP_MAX_DEPTH) {
+    diag_at(DIAG_ERROR, call->loc, 1, "cannot inline '%s' here: its %d nested loops inside the %d "
+            "loops around the call make a loop nest deeper than %d levels, which is not "
+            "supported in a region", callee->name, loops, site->naround, DEP_MAX_DEPTH);
+    return false;
+  }
   report_at(REPORT_INFO, caller->name, call->loc, "Routine '%s' inlined", callee->name);
   for (int i = 0; i < body.n; i++)
     ir_list_push(out, body.v[i]);
@@ -613,9 +676,16 @@ bool xf_inline_program(Program *p)
   for (int r = 0; r < p->nroutines; r++)
     for (int i = 0; i < p->routines[r]->nregions; i++) {
       Site site = { p, p->routines[r], &p->routines[r]->regions[i]->body, { NULL }, 0 };
-      ok &= inline_list(&site, site.region_body, 0);
+      /* the user's own nests first, so that a call is blamed only for the
+       * loops it adds (expand_call); inlining is the last pass to deepen a
+       * nest, and the analyses rely on the limit, so check it once more */
+      if (!dep_check_depth(site.region_body) || !inline_list(&site, site.region_body, 0)) {
+        ok = false;
+        continue;
+      }
       if (ok)
         ir_walk_exprs(site.region_body, present_visit, &ok);
+      ok = ok && dep_check_depth(site.region_body);
     }
   return ok;
 }

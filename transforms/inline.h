@@ -5,7 +5,10 @@
 #include "ir.h"
 
 /* Inline every call inside every region of p (transforms/inline.c says
- * what is supported).  False when a call could not be inlined (reported). */
+ * what is supported).  No region, before or after, may nest loops deeper
+ * than the analyses support (dep_check_depth); a call whose loops would
+ * make it so is refused.  False when a call could not be inlined or a nest
+ * is too deep (reported). */
 bool xf_inline_program(Program *p);
 
 #endif

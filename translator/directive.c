@@ -77,6 +77,7 @@ typedef struct Parser {
   TokKind prev_kind;
   Directive *dir;             /* being built; freed by the caller on error */
   const char *item;           /* the list item being parsed, for messages */
+  int nesting;                /* parentheses and signs open in a bound (DIR_MAX_EXPR_DEPTH) */
   char found[48];             /* buffer for found() */
 } Parser;
 
@@ -303,6 +304,7 @@ static DirExpr *new_expr(DirExprKind kind, Loc loc) {
   DirExpr *e = xcalloc(1, sizeof *e);
   e->kind = kind;
   e->loc = loc;
+  e->depth = 1;
   return e;
 }
 
@@ -355,11 +357,20 @@ static DirExpr *primary_error(Parser *p) {
   return NULL;
 }
 
+static DirExpr *too_deep(Parser *p) {
+  error_here(p, "bound expression in '%s' nested more than %d levels deep; simplify it",
+             p->item ? p->item : "", DIR_MAX_EXPR_DEPTH);
+  return NULL;
+}
+
 /* paren := '(' expr ')' */
 static DirExpr *parse_paren(Parser *p) {
   Token open = p->tok;
+  if (p->nesting == DIR_MAX_EXPR_DEPTH) return too_deep(p);
   next(p);
+  p->nesting++;
   DirExpr *e = parse_expr(p);
+  p->nesting--;
   if (!e) return NULL;
   if (p->tok.kind == T_RPAREN) {
     next(p);
@@ -404,17 +415,18 @@ static DirExpr *parse_primary(Parser *p) {
 
 /* unary := '-' unary | '+' unary | primary */
 static DirExpr *parse_unary(Parser *p) {
-  if (p->tok.kind == T_PLUS) {
-    next(p);
-    return parse_unary(p);
-  }
-  if (p->tok.kind != T_MINUS) return parse_primary(p);
+  if (p->tok.kind != T_PLUS && p->tok.kind != T_MINUS) return parse_primary(p);
+  if (p->nesting == DIR_MAX_EXPR_DEPTH) return too_deep(p);
+  bool minus = p->tok.kind == T_MINUS;
   Loc loc = loc_at(p, p->tok.start);
   next(p);
+  p->nesting++;
   DirExpr *operand = parse_unary(p);
-  if (!operand) return NULL;
+  p->nesting--;
+  if (!operand || !minus) return operand;
   DirExpr *e = new_expr(DIR_E_NEG, loc);
   e->u.operand = operand;
+  e->depth = operand->depth + 1;
   return e;
 }
 
@@ -435,7 +447,12 @@ static DirExpr *parse_binary(Parser *p, int level) {
     e->u.bin.op = op;
     e->u.bin.lhs = lhs;
     e->u.bin.rhs = rhs;
+    e->depth = 1 + (lhs->depth > rhs->depth ? lhs->depth : rhs->depth);
     lhs = e;
+    if (e->depth > DIR_MAX_EXPR_DEPTH) {
+      free_expr(e);
+      return too_deep(p);
+    }
   }
   return lhs;
 }

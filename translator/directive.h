@@ -44,6 +44,11 @@ typedef enum DirClauseKind {
   DIR_UPDATE_HOST, DIR_UPDATE_DEVICE, DIR_PRIVATE
 } DirClauseKind;
 
+/* Bounds nested deeper (parentheses, signs, or a left-deep chain of
+ * operators) are refused with a message: the parser and every reader of a
+ * DirExpr recurse. */
+#define DIR_MAX_EXPR_DEPTH 1000
+
 /* A bound expression inside a list item.  Read u.X only where kind says so:
  * DIR_E_NAME->name  DIR_E_INT->ival  DIR_E_BINARY->bin (op is one of + - * /)
  * DIR_E_NEG->operand. */
@@ -52,6 +57,8 @@ typedef struct DirExpr DirExpr;
 struct DirExpr {
   DirExprKind kind;
   Loc loc;
+  int depth;             /* levels of the tree from here down (1: a leaf), at most
+                            DIR_MAX_EXPR_DEPTH: every reader recurses over it */
   union {
     char *name;                                    /* lower-cased for Fortran */
     long ival;

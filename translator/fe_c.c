@@ -40,11 +40,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dep.h"
 #include "frontend.h"
 
 const TSLanguage *tree_sitter_c(void);
 
-#define MAX_LOOP_DEPTH 64
+/* The analyses' limit (dep.h), reported here where the user wrote the loop. */
+#define MAX_LOOP_DEPTH DEP_MAX_DEPTH
+/* Host code is searched for pragmas recursively (scan_node): far deeper
+ * than any real code, well within the stack. */
+#define MAX_HOST_DEPTH 5000
 
 /* ---- the reader's state -------------------------------------------------- */
 
@@ -118,6 +123,12 @@ typedef struct CFe {
   int nhost_dirs;
   TSNode extent;                  /* the node reaching furthest among those taken (see seq_take) */
   uint32_t extent_end;
+  int expr_depth;                 /* lower_expr calls open (FE_MAX_EXPR_DEPTH) */
+  bool expr_too_deep;             /* reported for the expression being lowered */
+  int host_depth;                 /* scan_node calls open (MAX_HOST_DEPTH) */
+  bool host_too_deep;             /* reported (once per file) */
+  int stmt_depth;                 /* lower_stmt calls open (FE_MAX_STMT_DEPTH) */
+  bool stmt_too_deep;             /* reported for the outermost statement being lowered */
   bool quiet;                     /* record the first error in quiet_msg instead of printing */
   const char *quiet_msg;
 } CFe;
@@ -1343,7 +1354,7 @@ static const struct { const char *type, *what; } unsupported_exprs[] = {
   { "initializer_list", "initializer lists are" },
 };
 
-static IrExpr *lower_expr(CFe *c, TSNode n)
+static IrExpr *lower_expr_node(CFe *c, TSNode n)
 {
   const char *t = ts_node_type(n);
   if (strcmp(t, "identifier") == 0)
@@ -1381,6 +1392,24 @@ static IrExpr *lower_expr(CFe *c, TSNode n)
     }
   unsupported(c, n, ir_printf("this expression ('%s') is", t));
   return NULL;
+}
+
+/* Lower expression n, at most FE_MAX_EXPR_DEPTH levels deep.  One error
+ * per expression: the operands beside a too deep one may be too deep too. */
+static IrExpr *lower_expr(CFe *c, TSNode n)
+{
+  if (c->expr_depth == FE_MAX_EXPR_DEPTH) {
+    if (!c->expr_too_deep)
+      err_at(c, fe_loc(&c->fe, n), 1, "expression nested more than %d levels deep; split it into "
+             "several statements (line %d)", FE_MAX_EXPR_DEPTH, line_of(c, n));
+    c->expr_too_deep = true;
+    return NULL;
+  }
+  c->expr_depth++;
+  IrExpr *e = lower_expr_node(c, n);
+  if (--c->expr_depth == 0)
+    c->expr_too_deep = false;
+  return e;
 }
 
 /* ---- statements in a region ------------------------------------------------------------ */
@@ -1764,7 +1793,8 @@ static IrStmt *lower_for(CFe *c, TSNode n, Seq *rest, Directive *advice)
     return NULL;
   }
   if (c->nloops == MAX_LOOP_DEPTH) {
-    err(c, n, "loops nested more than %d deep (line %d)", MAX_LOOP_DEPTH, line_of(c, n));
+    err(c, n, "loop nest deeper than %d levels in a region is not supported (line %d)",
+        MAX_LOOP_DEPTH, line_of(c, n));
     return NULL;
   }
   scope_push(c);
@@ -1820,7 +1850,7 @@ static IrStmt *lower_jump(CFe *c, TSNode n, IrStmtKind kind)
 }
 
 /* statement: one of the kinds below; anything else is refused by name. */
-static void lower_stmt(CFe *c, TSNode n, Seq *rest, Directive *advice, IrStmtList *out)
+static void lower_stmt_node(CFe *c, TSNode n, Seq *rest, Directive *advice, IrStmtList *out)
 {
   const char *t = ts_node_type(n);
   if (advice && strcmp(t, "for_statement") != 0) {
@@ -1851,6 +1881,24 @@ static void lower_stmt(CFe *c, TSNode n, Seq *rest, Directive *advice, IrStmtLis
         "run with -cpp", line_of(c, n));
   else
     unsupported(c, n, describe(n, true));
+}
+
+/* Lower statement n, at most FE_MAX_STMT_DEPTH statements deep (a block
+ * counts, and so does each `else if`).  One error per outermost statement. */
+static void lower_stmt(CFe *c, TSNode n, Seq *rest, Directive *advice, IrStmtList *out)
+{
+  if (c->stmt_depth == FE_MAX_STMT_DEPTH) {
+    if (!c->stmt_too_deep)
+      err_at(c, fe_loc(&c->fe, n), 1, "statements nested more than %d levels deep in a region "
+             "(each block and each 'else if' counts as one); split or flatten them (line %d)",
+             FE_MAX_STMT_DEPTH, line_of(c, n));
+    c->stmt_too_deep = true;
+    return;
+  }
+  c->stmt_depth++;
+  lower_stmt_node(c, n, rest, advice, out);
+  if (--c->stmt_depth == 0)
+    c->stmt_too_deep = false;
 }
 
 /* A pragma met inside a region: `do` advises the next loop (set *advice);
@@ -2099,9 +2147,27 @@ static void scan_items(CFe *c, Seq *seq)
   }
 }
 
+static void scan_node_inside(CFe *c, TSNode n, Seq *rest);
+
+/* Search host statement n, at most MAX_HOST_DEPTH statements deep. */
+static void scan_node(CFe *c, TSNode n, Seq *rest)
+{
+  if (c->host_depth == MAX_HOST_DEPTH) {
+    if (!c->host_too_deep)
+      err_at(c, fe_loc(&c->fe, n), 1, "statements nested more than %d levels deep (each block "
+             "and each 'else if' counts as one); s2s-cuda cannot search them for directives "
+             "(line %d)", MAX_HOST_DEPTH, line_of(c, n));
+    c->host_too_deep = true;
+    return;
+  }
+  c->host_depth++;
+  scan_node_inside(c, n, rest);
+  c->host_depth--;
+}
+
 /* Host code is searched, not lowered: declarations are recorded, pragmas
  * handled, and statements that can hold others searched in turn. */
-static void scan_node(CFe *c, TSNode n, Seq *rest)
+static void scan_node_inside(CFe *c, TSNode n, Seq *rest)
 {
   const char *t = ts_node_type(n);
   if (strcmp(t, "declaration") == 0) {
@@ -2267,21 +2333,26 @@ static bool is_stray_else(CFe *c, TSNode n)
   return fe_is(n, "type_identifier") && strcmp(fe_text(&c->fe, n), "else") == 0;
 }
 
-static bool find_syntax_error(CFe *c, TSNode n, TSNode *out)
+/* Looking for the first syntax error under a node (fe_walk: the host code
+ * searched may nest deeper than recursion could follow). */
+typedef struct SyntaxSearch {
+  CFe *c;
+  TSNode found;
+} SyntaxSearch;
+
+static FeWalk find_syntax_error(TSNode n, void *ctx)
 {
-  if ((ts_node_is_missing(n) && !is_excused(c, n)) || fe_is(n, "ERROR") || is_stray_else(c, n)) {
-    *out = n;
-    return true;
+  SyntaxSearch *s = ctx;
+  if ((ts_node_is_missing(n) && !is_excused(s->c, n)) || fe_is(n, "ERROR") ||
+      is_stray_else(s->c, n)) {
+    s->found = n;
+    return FE_WALK_STOP;
   }
   if (!ts_node_has_error(n) && !fe_is(n, "declaration") && !fe_is(n, "compound_statement") &&
       !fe_is(n, "function_definition") && !strstr(ts_node_type(n), "_statement") &&
       !fe_is(n, "else_clause") && strncmp(ts_node_type(n), "preproc_", 8) != 0)
-    return false;
-  uint32_t count = ts_node_child_count(n);
-  for (uint32_t i = 0; i < count; i++)
-    if (find_syntax_error(c, ts_node_child(n, i), out))
-      return true;
-  return false;
+    return FE_WALK_SKIP;
+  return FE_WALK_INTO;
 }
 
 /* Does the text of n hold a `#pragma stencil` line? */
@@ -2303,8 +2374,13 @@ static bool check_syntax(CFe *c, TSNode root)
   bool bad = false;
   uint32_t count = ts_node_child_count(root);
   for (uint32_t i = 0; i < count; i++) {
-    TSNode item = ts_node_child(root, i), at;
-    if (!has_directives(c, item) || !find_syntax_error(c, item, &at))
+    TSNode item = ts_node_child(root, i);
+    SyntaxSearch search = { .c = c };
+    if (!has_directives(c, item))
+      continue;
+    fe_walk(item, find_syntax_error, &search);
+    TSNode at = search.found;
+    if (ts_node_is_null(at))
       continue;
     if (is_stray_else(c, at))
       err(c, at, "syntax error: 'else' cannot follow here; a body that starts with a '#pragma' "

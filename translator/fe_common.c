@@ -64,26 +64,45 @@ void fe_error(const FeCtx *cx, TSNode n, const char *fmt, ...)
   va_end(ap);
 }
 
-/* Depth-first search for the first ERROR or MISSING node. */
-static bool find_syntax_error(TSNode n, TSNode *out)
+void fe_walk(TSNode n, FeWalk (*fn)(TSNode n, void *ctx), void *ctx)
+{
+  TSTreeCursor cur = ts_tree_cursor_new(n);
+  long depth = 0;     /* below n; counted here: ts_tree_cursor_current_depth is not O(1) */
+  for (;;) {
+    FeWalk w = fn(ts_tree_cursor_current_node(&cur), ctx);
+    if (w == FE_WALK_STOP)
+      break;
+    if (w == FE_WALK_INTO && ts_tree_cursor_goto_first_child(&cur)) {
+      depth++;
+      continue;
+    }
+    /* up until a node with a next sibling; done when back at n */
+    bool more = false;
+    while (depth > 0 && !(more = ts_tree_cursor_goto_next_sibling(&cur))) {
+      ts_tree_cursor_goto_parent(&cur);
+      depth--;
+    }
+    if (!more)
+      break;
+  }
+  ts_tree_cursor_delete(&cur);
+}
+
+/* The first ERROR or MISSING node, depth first (only subtrees with errors). */
+static FeWalk find_syntax_error(TSNode n, void *ctx)
 {
   if (ts_node_is_missing(n) || fe_is(n, "ERROR")) {
-    *out = n;
-    return true;
+    *(TSNode *)ctx = n;
+    return FE_WALK_STOP;
   }
-  if (!ts_node_has_error(n))
-    return false;
-  uint32_t count = ts_node_child_count(n);
-  for (uint32_t i = 0; i < count; i++)
-    if (find_syntax_error(ts_node_child(n, i), out))
-      return true;
-  return false;
+  return ts_node_has_error(n) ? FE_WALK_INTO : FE_WALK_SKIP;
 }
 
 bool fe_syntax_errors(const FeCtx *cx, TSNode root)
 {
-  TSNode bad;
-  if (!find_syntax_error(root, &bad))
+  TSNode bad = { 0 };
+  fe_walk(root, find_syntax_error, &bad);
+  if (ts_node_is_null(bad))
     return false;
   if (ts_node_is_missing(bad))
     fe_error(cx, bad, "syntax error: expected '%s' here", ts_node_type(bad));

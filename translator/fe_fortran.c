@@ -30,6 +30,8 @@ typedef struct StmtFn {
   int nargs;
   const char *args[8];       /* dummy names */
   TSNode rhs;
+  bool recursive;            /* refers to itself, maybe through others: reported,
+                                never expanded */
 } StmtFn;
 
 typedef struct StmtFns {
@@ -59,6 +61,10 @@ typedef struct FortranFe {
   IrHostDirective *open_data[16];
   bool whole_array_ok;       /* lowering the actual arguments of a call */
   const StmtFnScope *scope;  /* lowering a statement function's expression */
+  int expr_depth;            /* lower_expr calls open (FE_MAX_EXPR_DEPTH) */
+  bool expr_too_deep;        /* reported for the expression being lowered */
+  int stmt_depth;            /* IF and DO constructs open (FE_MAX_STMT_DEPTH) */
+  bool stmt_too_deep;        /* reported for the outermost construct being lowered */
   bool inlining;             /* lowering the body of a routine a region calls */
   int ncalls;                /* names of the subroutines regions call (to lower their bodies) */
   const char **calls;
@@ -66,7 +72,16 @@ typedef struct FortranFe {
   TSNode *routine_nodes;
   int nclaimed_ends;         /* lines of `end region` comments that tree-sitter placed */
   int *claimed_ends;         /* outside the block of their region (see trailing_end) */
+  int nhigh_rank;            /* arrays of rank above IR_MAX_RANK (the IR cannot hold their */
+  struct HighRank *high_rank;/* bounds): fine in host code, an error where a region or a
+                                directive names them */
 } FortranFe;
+
+typedef struct HighRank {
+  IrSym *sym;                /* declared with rank 0 and no bounds */
+  int rank;                  /* as declared */
+  bool reported;             /* one error per array */
+} HighRank;
 
 static IrExpr *lower_expr(FortranFe *f, TSNode n);
 static IrSym *env_kind(FortranFe *f, const char *name, TSNode at);
@@ -78,11 +93,27 @@ static void free_directive(void *d)
   dir_free(d);
 }
 
+static bool usable_rank(FortranFe *f, const IrSym *s, Loc at, int width);
+
+/* A directive's clause items must not name an array the IR cannot hold. */
+static void check_items(FortranFe *f, const Directive *d)
+{
+  for (int c = 0; c < d->nclauses; c++)
+    for (int i = 0; i < d->clauses[c].nitems; i++) {
+      const DirItem *it = &d->clauses[c].items[i];
+      IrSym *s = f->routine ? ir_lookup(f->routine, it->name) : NULL;
+      if (s)
+        usable_rank(f, s, it->loc, (int)strlen(it->name));
+    }
+}
+
 static Directive *read_directive(FortranFe *f, int line, int *last)
 {
   Directive *d = dir_read(f->cx.file, line, DIR_FORTRAN, last);
-  if (d)
+  if (d) {
     ir_arena_on_free(free_directive, d);
+    check_items(f, d);        /* reported; the directive still opens what it opens */
+  }
   return d;
 }
 
@@ -238,12 +269,36 @@ static IrExpr *runtime_bound(FortranFe *f, IrSym *array, int dim, bool upper, TS
   return ir_var(b, b->loc);
 }
 
+static HighRank *high_rank_of(FortranFe *f, const IrSym *s)
+{
+  for (int i = 0; i < f->nhigh_rank; i++)
+    if (f->high_rank[i].sym == s)
+      return &f->high_rank[i];
+  return NULL;
+}
+
+/* Is s an array the IR can hold?  If not, report it at `at` (the first
+ * time: one error per array) and say no. */
+static bool usable_rank(FortranFe *f, const IrSym *s, Loc at, int width)
+{
+  HighRank *h = high_rank_of(f, s);
+  if (!h)
+    return true;
+  if (!h->reported)
+    diag_at(DIAG_ERROR, at, width, "array '%s' has rank %d (declared at line %d); arrays of "
+            "rank more than %d are supported only in host code, not in regions or directives",
+            s->name, h->rank, diag_user_line(s->loc), IR_MAX_RANK);
+  h->reported = true;
+  return false;
+}
+
 static bool read_shape(FortranFe *f, IrSym *s, TSNode list)
 {
   uint32_t count = ts_node_named_child_count(list);
   if (count > IR_MAX_RANK) {
-    fe_error(&f->cx, list, "arrays of rank %u are not supported (at most %d)", count, IR_MAX_RANK);
-    return false;
+    HighRank h = { s, (int)count, false };
+    IR_PUSH(f->high_rank, f->nhigh_rank, h);
+    return true;
   }
   s->rank = (int)count;
   for (uint32_t i = 0; i < count; i++) {
@@ -700,6 +755,34 @@ static const StmtFn *find_stmt_fn(FortranFe *f, const char *name)
   return NULL;
 }
 
+/* Looking, in a COMMON statement, for an array declarator `name(...)`. */
+typedef struct CommonArray {
+  FortranFe *f;
+  const char *name;
+  bool found;
+} CommonArray;
+
+static FeWalk find_common_array(TSNode n, void *ctx)
+{
+  CommonArray *c = ctx;
+  if (!fe_is(n, "sized_declarator"))
+    return FE_WALK_INTO;
+  c->found |= !strcmp(fe_text_lower(&c->f->cx, ts_node_named_child(n, 0)), c->name);
+  return c->found ? FE_WALK_STOP : FE_WALK_SKIP;
+}
+
+/* Does a COMMON statement before `stmt` give `name` dimensions?  (The
+ * symbol table does not record them: such an array looks like a scalar.) */
+static bool dimensioned_in_common(FortranFe *f, TSNode stmt, const char *name)
+{
+  CommonArray c = { f, name, false };
+  for (TSNode p = ts_node_prev_named_sibling(stmt); !ts_node_is_null(p) && !c.found;
+       p = ts_node_prev_named_sibling(p))
+    if (fe_is(p, "common_statement"))
+      fe_walk(p, find_common_array, &c);
+  return c.found;
+}
+
 /* assignment_statement `f(x, y) = expr` in the specification part, with f
  * not an array: a statement function.  Record it. */
 static bool read_stmt_fn(FortranFe *f, TSNode n)
@@ -711,7 +794,7 @@ static bool read_stmt_fn(FortranFe *f, TSNode n)
     return false;
   char *name = fe_text_lower(&f->cx, ts_node_named_child(lhs, 0));
   IrSym *s = ir_lookup(f->routine, name);
-  if (s && s->rank)
+  if ((s && (s->rank || high_rank_of(f, s))) || dimensioned_in_common(f, n, name))
     return false;                 /* an array element: the first executable statement */
   TSNode list = fe_child_of_type(lhs, "argument_list");
   StmtFn fn = { .name = name, .rhs = ts_node_child_by_field_name(n, "right", 5) };
@@ -732,10 +815,124 @@ static bool read_stmt_fn(FortranFe *f, TSNode n)
   return true;
 }
 
+/* The statement functions one statement function refers to: by index in
+ * the routine's list, with the first reference to each. */
+typedef struct StmtFnRefs {
+  FortranFe *f;
+  const StmtFns *fns;
+  int n;
+  int *to;
+  TSNode *at;
+} StmtFnRefs;
+
+static FeWalk collect_stmt_fn_ref(TSNode n, void *ctx)
+{
+  StmtFnRefs *r = ctx;
+  if (!fe_is(n, "call_expression"))
+    return FE_WALK_INTO;
+  TSNode id = ts_node_named_child(n, 0);
+  char *name = fe_text_lower(&r->f->cx, id);
+  for (int j = 0; j < r->fns->n; j++)
+    if (!strcmp(r->fns->v[j].name, name)) {
+      for (int k = 0; k < r->n; k++)
+        if (r->to[k] == j)
+          return FE_WALK_INTO;
+      r->to[r->n] = j;
+      r->at[r->n++] = id;
+    }
+  return FE_WALK_INTO;
+}
+
+/* A path of references from statement function `from` back to `target`,
+ * breadth first: fills via[] (the functions after `from`, ending with
+ * `target`) and returns its length, or 0 when there is none. */
+static int path_back(const StmtFnRefs *refs, int nfns, int from, int target, int *via)
+{
+  int *pred = ir_alloc(sizeof *pred * (size_t)nfns), *queue = ir_alloc(sizeof *queue * (size_t)nfns);
+  for (int j = 0; j < nfns; j++)
+    pred[j] = -2;
+  int head = 0, tail = 0;
+  queue[tail++] = from;
+  pred[from] = -1;
+  while (head < tail) {
+    int u = queue[head++];
+    for (int k = 0; k < refs[u].n; k++) {
+      int v = refs[u].to[k];
+      if (v == target) {
+        int len = 0;
+        for (int w = u; w != from; w = pred[w])
+          via[len++] = w;
+        for (int a = 0, b = len - 1; a < b; a++, b--) {
+          int t = via[a];
+          via[a] = via[b];
+          via[b] = t;
+        }
+        via[len++] = target;
+        return len;
+      }
+      if (pred[v] == -2) {
+        pred[v] = u;
+        queue[tail++] = v;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Report recursive statement function i (the path of references via[0..n)
+ * leads from it back to itself) at its reference to via[0]. */
+static void report_recursion(FortranFe *f, StmtFns *fns, const StmtFnRefs *refs, int i,
+                             const int *via, int n)
+{
+  TSNode at = { 0 };
+  for (int k = 0; k < refs[i].n; k++)
+    if (refs[i].to[k] == via[0])
+      at = refs[i].at[k];
+  const char *name = fns->v[i].name;
+  if (n == 1) {
+    fe_error(&f->cx, at, "statement function '%s' refers to itself; statement functions cannot "
+             "be recursive", name);
+  } else {
+    char *chain = ir_strdup(name);
+    for (int k = 0; k < n; k++)
+      chain = ir_printf("%s -> %s", chain, fns->v[via[k]].name);
+    fe_error(&f->cx, at, "statement function '%s' refers to itself through '%s' (%s); statement "
+             "functions cannot be recursive", name, fns->v[via[0]].name, chain);
+  }
+  fns->v[i].recursive = true;
+  for (int k = 0; k < n; k++)
+    fns->v[via[k]].recursive = true;
+}
+
+/* Fortran forbids a statement function to refer to itself, directly or
+ * through others (expanding it would never end).  Report each cycle once,
+ * at the definition of its first function; the functions on it are never
+ * expanded. */
+static void check_stmt_fn_recursion(FortranFe *f)
+{
+  StmtFns *fns = f->routine->frontend_private;
+  if (!fns)
+    return;
+  StmtFnRefs *refs = ir_alloc(sizeof *refs * (size_t)fns->n);
+  for (int i = 0; i < fns->n; i++) {
+    refs[i] = (StmtFnRefs){ f, fns, 0, ir_alloc(sizeof(int) * (size_t)fns->n),
+                            ir_alloc(sizeof(TSNode) * (size_t)fns->n) };
+    fe_walk(fns->v[i].rhs, collect_stmt_fn_ref, &refs[i]);
+  }
+  int *via = ir_alloc(sizeof *via * (size_t)(fns->n + 1));
+  for (int i = 0; i < fns->n; i++) {
+    int n = fns->v[i].recursive ? 0 : path_back(refs, fns->n, i, i, via);
+    if (n)
+      report_recursion(f, fns, refs, i, via, n);
+  }
+}
+
 /* A use of statement function fn: its expression with the actuals (as the
  * dummies' types) in place of the dummies, as the function's type. */
 static IrExpr *expand_stmt_fn(FortranFe *f, const StmtFn *fn, TSNode n, IrExpr **args, int nargs)
 {
+  if (fn->recursive)
+    return NULL;               /* reported at its definition */
   if (nargs != fn->nargs) {
     fe_error(&f->cx, n, "statement function '%s' takes %d argument%s, not %d", fn->name,
              fn->nargs, fn->nargs == 1 ? "" : "s", nargs);
@@ -791,6 +988,8 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
   TSNode list = fe_child_of_type(n, "argument_list");
   char *name = fe_text_lower(&f->cx, id);
   IrSym *s = lookup(f, name);
+  if (s && !usable_rank(f, s, fe_loc(&f->cx, id), fe_width(&f->cx, id)))
+    return NULL;
   if (s && s->rank > 0)
     return lower_element(f, s, n, list);
   if (s && s->type != IR_T_VOID && s->kind == IR_SYM_VAR && !find_intrinsic(name) &&
@@ -841,7 +1040,7 @@ static IrExpr *lower_identifier(FortranFe *f, TSNode n)
         return f->scope->actual[i];
   }
   IrSym *s = resolve(f, n);
-  if (!s)
+  if (!s || !usable_rank(f, s, fe_loc(&f->cx, n), fe_width(&f->cx, n)))
     return NULL;
   if (s->rank > 0 && !f->whole_array_ok) {
     fe_error(&f->cx, n, "whole array '%s' used inside a region: array syntax is not supported "
@@ -851,7 +1050,7 @@ static IrExpr *lower_identifier(FortranFe *f, TSNode n)
   return ir_var(s, fe_loc(&f->cx, n));
 }
 
-static IrExpr *lower_expr(FortranFe *f, TSNode n)
+static IrExpr *lower_expr_node(FortranFe *f, TSNode n)
 {
   const char *type = ts_node_type(n);
   if (!strcmp(type, "number_literal"))
@@ -874,6 +1073,25 @@ static IrExpr *lower_expr(FortranFe *f, TSNode n)
   }
   fe_error(&f->cx, n, "%s is not supported inside a region", type);
   return NULL;
+}
+
+/* Lower expression n, at most FE_MAX_EXPR_DEPTH levels deep (counting the
+ * expressions of statement functions it uses).  One error per expression:
+ * the operands beside a too deep one may be too deep as well. */
+static IrExpr *lower_expr(FortranFe *f, TSNode n)
+{
+  if (f->expr_depth == FE_MAX_EXPR_DEPTH) {
+    if (!f->expr_too_deep)
+      diag_at(DIAG_ERROR, fe_loc(&f->cx, n), 1, "expression nested more than %d levels deep; "
+              "split it into several statements", FE_MAX_EXPR_DEPTH);
+    f->expr_too_deep = true;
+    return NULL;
+  }
+  f->expr_depth++;
+  IrExpr *e = lower_expr_node(f, n);
+  if (--f->expr_depth == 0)
+    f->expr_too_deep = false;
+  return e;
 }
 
 /* ---- statements ------------------------------------------------------- */
@@ -993,10 +1211,45 @@ static uint32_t find_child(TSNode n, uint32_t from, const char *t1, const char *
   return count;
 }
 
+/* Enter construct n (an IF, ELSE IF or DO): false, reported once per
+ * outermost construct, when that would nest more than FE_MAX_STMT_DEPTH
+ * deep.  Every true is matched by a leave_construct. */
+static bool enter_construct(FortranFe *f, TSNode n)
+{
+  if (f->stmt_depth == FE_MAX_STMT_DEPTH) {
+    if (!f->stmt_too_deep)
+      diag_at(DIAG_ERROR, fe_loc(&f->cx, n), 1, "statements nested more than %d levels deep in a "
+              "region (each ELSE IF counts as one); split or flatten them", FE_MAX_STMT_DEPTH);
+    f->stmt_too_deep = true;
+    return false;
+  }
+  f->stmt_depth++;
+  return true;
+}
+
+static void leave_construct(FortranFe *f)
+{
+  if (--f->stmt_depth == 0)
+    f->stmt_too_deep = false;
+}
+
+static IrStmt *lower_if_clauses(FortranFe *f, TSNode n, uint32_t clause);
+
+/* The IF (clause 0) or ELSE IF (clause > 0) of if_statement n and the
+ * clauses after it: one construct level more. */
+static IrStmt *lower_if_chain(FortranFe *f, TSNode n, uint32_t clause)
+{
+  if (!enter_construct(f, clause ? ts_node_named_child(n, clause) : n))
+    return NULL;
+  IrStmt *s = lower_if_clauses(f, n, clause);
+  leave_construct(f);
+  return s;
+}
+
 /* if_statement: 'if' (cond) 'then' stmts elseif_clause* else_clause? end_if_statement
  *             | 'if' (cond) stmt                       (logical IF)
  * elseif_clause: 'else' 'if' (cond) 'then' stmts;  else_clause: 'else' stmts */
-static IrStmt *lower_if_chain(FortranFe *f, TSNode n, uint32_t clause)
+static IrStmt *lower_if_clauses(FortranFe *f, TSNode n, uint32_t clause)
 {
   IrStmt *s = ir_stmt(IR_S_IF, fe_loc(&f->cx, n));
   TSNode head = clause ? ts_node_named_child(n, clause) : n;
@@ -1083,8 +1336,13 @@ static IrStmt *lower_stmt(FortranFe *f, TSNode n, bool *skip)
   *skip = false;
   if (!strcmp(type, "assignment_statement"))
     return lower_assignment(f, n);
-  if (!strcmp(type, "do_loop"))
-    return lower_do(f, n);
+  if (!strcmp(type, "do_loop")) {
+    if (!enter_construct(f, n))
+      return NULL;
+    IrStmt *s = lower_do(f, n);
+    leave_construct(f);
+    return s;
+  }
   if (!strcmp(type, "if_statement"))
     return lower_if_chain(f, n, 0);
   if (!strcmp(type, "keyword_statement"))
@@ -1303,8 +1561,6 @@ static void add_host_directive(FortranFe *f, Directive *d, TSNode n, int last)
   IR_PUSH(f->routine->host_dirs, f->routine->nhost_dirs, h);
 }
 
-static void scan_host(FortranFe *f, TSNode parent);
-
 /* A directive comment in host code (child i of parent).  Returns the index
  * of the last child it consumed. */
 static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
@@ -1346,19 +1602,37 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
   return consumed;
 }
 
-/* Walk host code looking for directives; regions are lowered where found. */
-static void scan_host(FortranFe *f, TSNode parent)
+/* Walk host code looking for directives; regions are lowered where found.
+ * The nodes being searched are on an explicit stack, not the C stack: host
+ * code is not lowered, so nothing bounds how deep its expressions nest. */
+typedef struct HostFrame {
+  TSNode parent;
+  uint32_t next, count;        /* named children: the next one to look at, how many */
+} HostFrame;
+
+static void scan_host(FortranFe *f, TSNode root)
 {
-  uint32_t count = ts_node_named_child_count(parent);
-  for (uint32_t i = 0; i < count; i++) {
-    TSNode c = ts_node_named_child(parent, i);
+  int n = 0, cap = 16;
+  HostFrame *stack = xmalloc(sizeof *stack * (size_t)cap);
+  stack[n++] = (HostFrame){ root, 0, ts_node_named_child_count(root) };
+  while (n) {
+    HostFrame *top = &stack[n - 1];
+    if (top->next >= top->count) {
+      n--;
+      continue;
+    }
+    uint32_t i = top->next++;
+    TSNode c = ts_node_named_child(top->parent, i);
     if (fe_is(c, "comment")) {
       if (dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN))
-        i = host_directive(f, parent, i);
+        top->next = host_directive(f, top->parent, i) + 1;
     } else if (ts_node_named_child_count(c)) {
-      scan_host(f, c);
+      if (n == cap)
+        stack = xrealloc(stack, sizeof *stack * (size_t)(cap *= 2));
+      stack[n++] = (HostFrame){ c, 0, ts_node_named_child_count(c) };
     }
   }
+  free(stack);
 }
 
 /* ---- routines and modules ----------------------------------------------- */
@@ -1453,6 +1727,7 @@ static void lower_routine(FortranFe *f, TSNode n)
     s->is_saved |= !s->is_dummy;
   r->body_start_line = i < count ? fe_first_line(&f->cx, ts_node_named_child(n, i)) : r->last_line;
   apply_implicit_types(f);
+  check_stmt_fn_recursion(f);
   r->implicit_none = f->implicit_none;
   IR_PUSH(f->routine_nodes, f->nroutine_nodes, n);
   scan_host(f, n);

@@ -20,6 +20,15 @@
 Program *fe_fortran(int file);
 Program *fe_c(int file);
 
+/* Expressions inside a region are lowered recursively, and every later
+ * pass walks them recursively too: deeper nesting (a sum of more terms, or
+ * more parentheses) is refused where it is lowered, so that no pass can run
+ * out of stack.  Real code stays far below it. */
+#define FE_MAX_EXPR_DEPTH 1000
+/* The same for statements nested inside a region: blocks, loops, IFs, and
+ * each ELSE IF of a chain (it nests in the ELSE of the one before). */
+#define FE_MAX_STMT_DEPTH 200
+
 /* ---- CST helpers (fe_common.c) ------------------------------------------ */
 
 typedef struct FeCtx {
@@ -38,6 +47,12 @@ char *fe_text_lower(const FeCtx *cx, TSNode n);
 bool fe_is(TSNode n, const char *type);
 /* First named child of the given type, or a null node. */
 TSNode fe_child_of_type(TSNode n, const char *type);
+/* Visit n and the nodes under it in pre-order, with a tree cursor rather
+ * than recursion: expressions of user code may nest thousands of levels
+ * deep.  fn answers whether to go into the node's children, skip them, or
+ * stop the whole walk. */
+typedef enum FeWalk { FE_WALK_INTO, FE_WALK_SKIP, FE_WALK_STOP } FeWalk;
+void fe_walk(TSNode n, FeWalk (*fn)(TSNode n, void *ctx), void *ctx);
 /* Report an error at node n with a caret under it. */
 void fe_error(const FeCtx *cx, TSNode n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Report the first syntax error (ERROR or MISSING node) under root, if any.

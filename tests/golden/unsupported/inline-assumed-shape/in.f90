@@ -1,0 +1,21 @@
+! An assumed-shape dummy x(:) gets its bounds only at run time: inlining it is refused.
+module m
+  implicit none
+contains
+  subroutine outer(q, n)
+    integer, intent(in) :: n
+    real, intent(inout) :: q(n)
+!$stencil region
+    call scale(q, n)
+!$stencil end region
+  end subroutine outer
+
+  subroutine scale(x, n)
+    integer, intent(in) :: n
+    real, intent(inout) :: x(:)
+    integer :: i
+    do i = 1, n
+      x(i) = 2.0 * x(i)
+    end do
+  end subroutine scale
+end module m
