@@ -430,10 +430,12 @@ static bool check_c_aliasing(MapCtx *m)
       const IrSym *b = p->arrays[k].sym;
       if (k == i || !b->is_dummy || b->is_restrict || b->type != a->sym->type)
         continue;
+      /* not `independent`: it would also waive the dependence tests of
+       * the loop, and the advice must lead to a correct kernel */
       diag_at(DIAG_ERROR, a->sym->loc, (int)strlen(a->sym->name), "the region writes '%s' and "
-              "uses '%s', pointer parameters that may overlap; declare them restrict (as in "
-              "'%s *restrict %s') or put '#pragma stencil do independent' before the loop",
-              a->sym->name, b->name, ir_type_c(a->sym->type), a->sym->name);
+              "uses '%s', pointer parameters that may overlap; if they never do, declare them "
+              "restrict (as in '%s *restrict %s'): the loops are then still checked for "
+              "dependences", a->sym->name, b->name, ir_type_c(a->sym->type), a->sym->name);
       return false;
     }
   }
