@@ -85,6 +85,27 @@ static Program *parse(const char *decls, const char *body)
   return fe_fortran(file);
 }
 
+/* Parse and plan a case; *msgs gets the diagnostics and, with
+ * with_report, the feedback report too (caller frees).  Returns the
+ * planning result; the program is in *out. */
+static bool plan_case(const char *name, const char *decls, const char *body, bool with_report,
+                      Program **out, char **msgs)
+{
+  size_t len = 0;
+  *msgs = NULL;
+  FILE *f = open_memstream(msgs, &len);
+  diag_set_stream(f);
+  Program *p = parse(decls, body);
+  ck_assert_msg(p != NULL, "case %s does not parse", name);
+  bool ok = xf_plan_program(p);
+  if (with_report)
+    report_print(f);
+  fclose(f);
+  diag_set_stream(stderr);
+  *out = p;
+  return ok;
+}
+
 static char *describe_all(const DepGraph *g)
 {
   char *out = NULL;
@@ -152,15 +173,9 @@ static const MapCase map_cases[] = {
 START_TEST(test_map_case)
 {
   const MapCase *c = &map_cases[_i];
-  char *errs = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&errs, &len);
-  diag_set_stream(f);
-  Program *p = parse("", c->body);
-  ck_assert_msg(p != NULL, "case %s does not parse", c->name);
-  bool ok = xf_plan_program(p);
-  fclose(f);
-  diag_set_stream(stderr);
+  char *errs;
+  Program *p;
+  bool ok = plan_case(c->name, "", c->body, false, &p, &errs);
   ck_assert_msg(ok == c->ok, "case %s: planning %s:\n%s", c->name, ok ? "succeeded" : "failed", errs);
   if (c->message)
     ck_assert_msg(strstr(errs, c->message), "case %s: diagnostics lack '%s':\n%s", c->name,
@@ -343,15 +358,9 @@ static const ClauseCase clause_cases[] = {
 START_TEST(test_clause_case)
 {
   const ClauseCase *c = &clause_cases[_i];
-  char *errs = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&errs, &len);
-  diag_set_stream(f);
-  Program *p = parse(c->decls, c->body);
-  ck_assert_msg(p != NULL, "case %s does not parse", c->name);
-  bool ok = xf_plan_program(p);
-  fclose(f);
-  diag_set_stream(stderr);
+  char *errs;
+  Program *p;
+  bool ok = plan_case(c->name, c->decls, c->body, false, &p, &errs);
   ck_assert_msg(ok, "case %s: planning failed:\n%s", c->name, errs);
   RegionPlan *plan = p->routines[0]->regions[0]->analysis;
   const ArrayPlan *a = NULL;
@@ -425,16 +434,9 @@ static const IndependentCase independent_cases[] = {
 START_TEST(test_independent_case)
 {
   const IndependentCase *c = &independent_cases[_i];
-  char *errs = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&errs, &len);
-  diag_set_stream(f);
-  Program *p = parse("real :: w(10)\n", c->body);
-  ck_assert_msg(p != NULL, "case %s does not parse", c->name);
-  bool ok = xf_plan_program(p);
-  report_print(f);
-  fclose(f);
-  diag_set_stream(stderr);
+  char *errs;
+  Program *p;
+  bool ok = plan_case(c->name, "real :: w(10)\n", c->body, true, &p, &errs);
   ck_assert_msg(ok == c->ok, "case %s: planning %s:\n%s", c->name, ok ? "succeeded" : "failed", errs);
   if (c->message)
     ck_assert_msg(strstr(errs, c->message), "case %s: messages lack '%s':\n%s", c->name,
