@@ -1,3 +1,4 @@
+! vector(nblock), a variable length: error at the name; the length must be an integer like 128.
 subroutine fall_flux(qrs, vt, delz, fall, its, ite, kts, kte, nblock)
   implicit none
   integer, intent(in) :: its, ite, kts, kte, nblock

@@ -1,4 +1,4 @@
-/* Horizontal diffusion of one model level, WRF-style C port. */
+/* A bare index tten[k] in a C data clause: error; a sub-array needs start:length (tten[k:1]). */
 void hdiff_level(int its, int ite, int jts, int jte, float khdif,
                  const float *t, float *tten, int k)
 {

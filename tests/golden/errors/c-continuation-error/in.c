@@ -1,4 +1,4 @@
-/* Rain evaporation below cloud base. */
+/* A clause list left open on the last '\' continuation line: error there, note at its '('. */
 void rain_evap(int n, int nz, float dt, const float *qs, float *q, float *qr, float *t)
 {
   const float xlv = 2.5e6f, cp = 1004.5f, evap_rate = 1.0e-3f;

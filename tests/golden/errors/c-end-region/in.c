@@ -1,4 +1,4 @@
-/* Column-integrated water path. */
+/* '#pragma stencil end region' in C: error; the region covers the next statement or block. */
 void water_path(int n, int nz, const float *qc, const float *rho, const float *dz, float *lwp)
 {
 #pragma stencil region copyin(qc[0:n*nz], rho[0:n*nz], dz[0:n*nz]) copyout(lwp[0:n])

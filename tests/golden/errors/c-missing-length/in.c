@@ -1,4 +1,4 @@
-/* Saturation mixing ratio for a column block. */
+/* A C sub-array t[0:] without a length: error at the ']'; C sub-arrays are [start:length]. */
 #include <math.h>
 
 void qsat_block(int n, int nz, const float *p, const float *t, float *qs)

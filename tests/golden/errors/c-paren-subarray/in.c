@@ -1,4 +1,4 @@
-/* Explicit vertical mixing of a tracer, one column per thread. */
+/* A C sub-array written with parentheses, q(0:n*nz): error at the '('; write q[start:length]. */
 void vmix(int n, int nz, float dt, const float *kz, const float *dz, float *q, float *qnew)
 {
 #pragma stencil region copyin(kz[0:n*nz], dz[0:n*nz], q(0:n*nz)) copyout(qnew[0:n*nz])

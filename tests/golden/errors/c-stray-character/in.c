@@ -1,4 +1,4 @@
-/* Virtual temperature on one slab. */
+/* A stray ';' at the end of a C region pragma: error at the ';'. */
 void virtual_temp(int n, const float *t, const float *q, float *tv)
 {
 #pragma stencil region copyin(t[0:n], q[0:n]) copyout(tv[0:n]) ;

@@ -1,3 +1,4 @@
+! copyout on '!$stencil update' in a data region: error; update takes host(...) or device(...).
 subroutine output_step(t, tout, nsteps, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte, nsteps

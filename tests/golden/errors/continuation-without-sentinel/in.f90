@@ -1,3 +1,4 @@
+! A directive continued with '&' onto a plain line (no '!$stencil' sentinel): error at the '&'.
 subroutine diffuse_q(q, q_new, kh, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

@@ -1,3 +1,4 @@
+! A derived-type component grid%t_2 in a data clause: error at the '%'; name a plain array.
 subroutine nudge_grid(grid, tobs, gt, its, ite, kts, kte)
   use module_domain, only : domain
   implicit none

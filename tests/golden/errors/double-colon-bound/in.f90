@@ -1,3 +1,4 @@
+! A section 'kts::' in a clause: error at the extra ':'; a section is lo:hi, lo:, :hi or :.
 subroutine vert_avg(w, wavg, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

@@ -1,3 +1,4 @@
+! The same array qc in copyin and copy of one region: error at the second, note at the first.
 subroutine warm_rain(qc, qr, den, dt, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

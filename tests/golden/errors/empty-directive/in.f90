@@ -1,3 +1,4 @@
+! A bare '!$stencil' line: error 'empty directive', listing the directives expected.
 subroutine surface_flux(tsk, t1, ust, hfx, its, ite)
   implicit none
   integer, intent(in) :: its, ite

@@ -1,3 +1,4 @@
+! An empty clause list copyout(): error at the ')'; name at least one array.
 subroutine cloud_fraction(qc, qi, cldfra, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

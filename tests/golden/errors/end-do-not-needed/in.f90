@@ -1,3 +1,4 @@
+! '!$stencil end do' after a 'do' directive: error, the do directive covers only the next loop.
 subroutine relax_bdy(t, tbdy, w, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

@@ -1,3 +1,5 @@
+! A misspelled clause (copyim) on the continuation line of a region directive: the error's
+! line, column and excerpt are those of the continuation line, not the directive's first line.
 subroutine wsm5_column(t, q, qci, qrs, den, delz, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

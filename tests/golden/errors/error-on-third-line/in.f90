@@ -1,3 +1,5 @@
+! A missing ',' in a subscript on the third line of a directive continued with '!$stencil&' (and
+! a comment after the first '&'): the error's line, column and excerpt are those of the third line.
 subroutine wsm5_tend(t, q, qci, qrs, rslope, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

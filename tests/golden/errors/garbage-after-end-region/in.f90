@@ -1,3 +1,4 @@
+! A clause after 'end region' (copyout(t)): error 'garbage after end region' at it.
 subroutine theta_to_t(th, pii, t, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

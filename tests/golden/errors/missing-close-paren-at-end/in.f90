@@ -1,3 +1,4 @@
+! The copyin list is not closed by the end of the line: error at the end, note at its '('.
 subroutine add_tend(th, thten, dt, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

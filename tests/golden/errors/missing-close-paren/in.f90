@@ -1,3 +1,4 @@
+! copy(u, v is not closed before the next clause: error at 'copyin', the token found instead.
 subroutine pbl_mix(u, v, exch_h, dz, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

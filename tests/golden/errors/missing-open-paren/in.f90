@@ -1,3 +1,4 @@
+! 'copyin q, qs' without parentheses: error, '(' expected after the clause name.
 subroutine rh_diag(q, qs, rh, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

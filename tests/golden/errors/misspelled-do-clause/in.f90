@@ -1,3 +1,4 @@
+! A misspelled clause 'paralel' on '!$stencil do': error listing the clauses of do.
 subroutine slope_rain(qr, den, denfac, t, rslope, vt, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

@@ -1,3 +1,4 @@
+! '!$stencil end regoin': error, 'region' or 'data' expected after 'end'.
 subroutine ice_fallout(qi, vti, delz, dt, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

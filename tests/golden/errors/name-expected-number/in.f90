@@ -1,3 +1,4 @@
+! A number (2) in the list of copyout: error, an array name expected.
 subroutine zero_tend(rthraten, rqvblten, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

@@ -1,3 +1,4 @@
+! private(xmelt) on a region directive: error, private is a clause of '!$stencil do' only.
 subroutine melt(t, qs, qr, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

@@ -1,3 +1,4 @@
+! '!$stencil do seq parallel': error at 'parallel', the two clauses contradict each other.
 subroutine sedimentation(qr, vt, delz, dt, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

@@ -1,3 +1,4 @@
+! A strided section a(its:ite:2, :) in copyin: error at the stride's ':'; no strides.
 subroutine coarse_copy(a, b, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

@@ -1,3 +1,4 @@
+! An extra '(' in a bound, q((its-1:ite+1, kts:kte)): error at the ':', note at that '('.
 subroutine advect_x(u, q, qten, rdx, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

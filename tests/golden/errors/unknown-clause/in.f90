@@ -1,3 +1,4 @@
+! A misspelled region clause 'copyinn': error listing the clauses of region.
 subroutine hdiff2d(t, tten, khdif, its, ite, jts, jte, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, jts, jte, kts, kte

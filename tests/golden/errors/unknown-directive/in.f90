@@ -1,3 +1,4 @@
+! A misspelled directive '!$stencil regoin': error listing the directives.
 subroutine qsat_column(p, t, qs, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

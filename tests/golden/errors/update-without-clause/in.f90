@@ -1,3 +1,4 @@
+! '!$stencil update' with neither host(...) nor device(...): error at 'update'.
 subroutine physics_driver(t, q, nsteps, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte, nsteps

@@ -1,3 +1,4 @@
+! vector(4096), more threads than a CUDA block can have (1024): error at the length.
 subroutine precip_sum(rain, rainncv, its, ite, jts, jte)
   implicit none
   integer, intent(in) :: its, ite, jts, jte

@@ -1,3 +1,4 @@
+! vector(0) after a comma ('do parallel, vector(0)'): error, the length must be positive.
 subroutine sat_adjust(t, q, qs, its, ite, kts, kte)
   implicit none
   integer, intent(in) :: its, ite, kts, kte

@@ -1,7 +1,7 @@
-#include <math.h>
-
 /* A pointer indexed with a linearized subscript, read-only; the size of its
  * GPU copy comes from the subscript range. */
+#include <math.h>
+
 void rowscale(int n, int m, const double *restrict w, double a[restrict n][m], double *restrict s)
 {
   int i, j;

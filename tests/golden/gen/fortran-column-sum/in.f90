@@ -1,3 +1,5 @@
+! A column sum: the inner i loop (the sum into s) runs sequentially in each thread;
+! one kernel over (k,j).
 subroutine red(im, km, jm, a, b)
   implicit none
   integer, intent(in) :: im, km, jm

@@ -1,3 +1,5 @@
+! A data region (copy u, create v) around a time loop of two regions, then 'update host' of a
+! section of u: begin/end and update entry points, and one kernel per region.
 program relax
   implicit none
   integer, parameter :: n = 64, nsteps = 4

@@ -3,12 +3,12 @@
  * CPU emulation. */
 #include "s2s_rt.h"
 
-/* ==== region ex_r1: in.f90 lines 8-16 ==== */
+/* ==== region ex_r1: in.f90 lines 10-18 ==== */
 
 #define S2S_b(i0) b[((long)(i0) - s2s_b_lo0)]
 #define S2S_a(i0) a[((long)(i0) - s2s_a_lo0)]
 
-/* ex_r1: the loop nest at in.f90:9 */
+/* ex_r1: the loop nest at in.f90:11 */
 __global__ void ex_r1(float *__restrict__ b, long s2s_b_lo0,
     float *__restrict__ a, long s2s_a_lo0,
     float s2s_in_s, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
@@ -20,40 +20,40 @@ __global__ void ex_r1(float *__restrict__ b, long s2s_b_lo0,
     return;
   float s;
   s = s2s_in_s; /* firstprivate */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:9 */
-  S2S_b(i) = s; /* line 10 */
-  s = 2.0f; /* line 12 */
-  S2S_a(i) = s; /* line 14 */
+  const int i = 1 + (int)s2s_x * 1; /* in.f90:11 */
+  S2S_b(i) = s; /* line 12 */
+  s = 2.0f; /* line 14 */
+  S2S_a(i) = s; /* line 16 */
 }
 
 extern "C" void s2s_ex_r1(float *b, float *a, const int *s2s_p_n, const float *s2s_p_s)
 {
-  static S2sRegion s2s_region = S2S_REGION("ex_r1", "ex", "in.f90", 8);
+  static S2sRegion s2s_region = S2S_REGION("ex_r1", "ex", "in.f90", 10);
   const int n = *s2s_p_n;
   const float s = *s2s_p_s;
   s2s_region_begin(&s2s_region);
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
-  float *d_b = (float *)s2s_data_begin(&s2s_region, 8, &s2s_b, S2S_COPYOUT);
+  float *d_b = (float *)s2s_data_begin(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
-  float *d_a = (float *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPYOUT);
+  float *d_a = (float *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[0] = s2s_max<long>(0, ((long)(n) - (long)(1) + 1) / 1);
     dim3 s2s_block(128, 1, 1);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 9, s2s_trip[0], 128, 0),
-                  s2s_grid_dim(&s2s_region, 9, s2s_trip[1], 1, 1),
-                  s2s_grid_dim(&s2s_region, 9, s2s_trip[2], 1, 2));
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 11, s2s_trip[0], 128, 0),
+                  s2s_grid_dim(&s2s_region, 11, s2s_trip[1], 1, 1),
+                  s2s_grid_dim(&s2s_region, 11, s2s_trip[2], 1, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 9, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 11, s2s_grid, s2s_block);
       S2S_LAUNCH(ex_r1, s2s_grid, s2s_block,
       d_b, s2s_b.lo[0],
       d_a, s2s_a.lo[0],
       s, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 9);
+      s2s_kernel_end(&s2s_region, 11);
     }
   }
-  s2s_data_end(&s2s_region, 8, &s2s_a, S2S_COPYOUT);
-  s2s_data_end(&s2s_region, 8, &s2s_b, S2S_COPYOUT);
+  s2s_data_end(&s2s_region, 10, &s2s_a, S2S_COPYOUT);
+  s2s_data_end(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   s2s_region_end(&s2s_region);
 }
 

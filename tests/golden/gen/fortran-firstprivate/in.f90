@@ -1,3 +1,5 @@
+! A scalar set on the host, read by one loop and reassigned before the next: the two loops fuse
+! and s is firstprivate (each thread starts from the host's value).
 subroutine ex(n, a, b)
   implicit none
   integer, intent(in) :: n

@@ -1,3 +1,5 @@
+! Three j/k/i nests: the k loops of the first two fuse, the third's would run a dependence
+! backwards and does not; j and i fuse across all three, k runs sequentially in each thread.
 subroutine fu(im, km, jm, a, b, c)
   implicit none
   integer, intent(in) :: im, km, jm

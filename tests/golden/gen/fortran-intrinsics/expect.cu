@@ -3,14 +3,14 @@
  * CPU emulation. */
 #include "s2s_rt.h"
 
-/* ==== region physics_r1: in.f90 lines 18-32 ==== */
+/* ==== region physics_r1: in.f90 lines 20-34 ==== */
 
 #define S2S_t(i0) t[((long)(i0) - s2s_t_lo0)]
 #define S2S_qv(i0) qv[((long)(i0) - s2s_qv_lo0)]
 #define S2S_p(i0) p[((long)(i0) - s2s_p_lo0)]
 #define S2S_out8(i0) out8[((long)(i0) - s2s_out8_lo0)]
 
-/* physics_r1: the loop nest at in.f90:19 */
+/* physics_r1: the loop nest at in.f90:21 */
 __global__ void physics_r1(float *__restrict__ t, long s2s_t_lo0,
     float *__restrict__ qv, long s2s_qv_lo0,
     float *__restrict__ p, long s2s_p_lo0,
@@ -25,58 +25,58 @@ __global__ void physics_r1(float *__restrict__ t, long s2s_t_lo0,
   float es;
   float x;
   int m;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:19 */
-  es = (611.2f * expf(((17.67f * (S2S_t(i) - 273.15f)) / (S2S_t(i) - 29.65f)))); /* line 20 */
-  x = s2s_max(S2S_qv(i), s2s_max(1.0e-12f, ((0.622f * es) / (S2S_p(i) - es)))); /* line 21 */
-  m = (((int)roundf((x * 1.0e6f)) + (i % 3)) - ((int)(-2.5f))); /* line 22 */
-  if (((flag != 0) == (((S2S_t(i) > 273.15f) && (!(x >= 1.0f))) != 0))) { /* line 23 */
-    S2S_qv(i) = (s2s_powi(s2s_sign(x, (S2S_p(i) - 5.0e4f)), (int)2) + (((float)m) * 1.0e-9f)); /* line 24 */
+  const int i = 1 + (int)s2s_x * 1; /* in.f90:21 */
+  es = (611.2f * expf(((17.67f * (S2S_t(i) - 273.15f)) / (S2S_t(i) - 29.65f)))); /* line 22 */
+  x = s2s_max(S2S_qv(i), s2s_max(1.0e-12f, ((0.622f * es) / (S2S_p(i) - es)))); /* line 23 */
+  m = (((int)roundf((x * 1.0e6f)) + (i % 3)) - ((int)(-2.5f))); /* line 24 */
+  if (((flag != 0) == (((S2S_t(i) > 273.15f) && (!(x >= 1.0f))) != 0))) { /* line 25 */
+    S2S_qv(i) = (s2s_powi(s2s_sign(x, (S2S_p(i) - 5.0e4f)), (int)2) + (((float)m) * 1.0e-9f)); /* line 26 */
   } else {
-    if ((S2S_t(i) < 200.0f)) { /* line 25 */
-      S2S_qv(i) = (powf(fabsf(x), 1.5f) / sqrtf(S2S_p(i))); /* line 26 */
+    if ((S2S_t(i) < 200.0f)) { /* line 27 */
+      S2S_qv(i) = (powf(fabsf(x), 1.5f) / sqrtf(S2S_p(i))); /* line 28 */
     } else {
-      S2S_qv(i) = s2s_min(x, ((((float)2.5e6f) / ((float)461.6f)) * 1.0e-6f)); /* line 28 */
+      S2S_qv(i) = s2s_min(x, ((((float)2.5e6f) / ((float)461.6f)) * 1.0e-6f)); /* line 30 */
     }
   }
-  S2S_out8(i) = ((((double)x) * 2.0) + (1.0e-3 * (flag ? 1.0e0 : (-1.0e0)))); /* line 30 */
+  S2S_out8(i) = ((((double)x) * 2.0) + (1.0e-3 * (flag ? 1.0e0 : (-1.0e0)))); /* line 32 */
 }
 
 extern "C" void s2s_physics_r1(float *t, float *qv, float *p, double *out8, const int *s2s_p_n, const int *s2s_p_flag)
 {
-  static S2sRegion s2s_region = S2S_REGION("physics_r1", "physics", "in.f90", 18);
+  static S2sRegion s2s_region = S2S_REGION("physics_r1", "physics", "in.f90", 20);
   const int n = *s2s_p_n;
   const int flag = *s2s_p_flag;
   s2s_region_begin(&s2s_region);
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
-  float *d_t = (float *)s2s_data_begin(&s2s_region, 18, &s2s_t, S2S_COPYIN);
+  float *d_t = (float *)s2s_data_begin(&s2s_region, 20, &s2s_t, S2S_COPYIN);
   S2sArray s2s_qv = { "qv", (void *)qv, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
-  float *d_qv = (float *)s2s_data_begin(&s2s_region, 18, &s2s_qv, S2S_COPY);
+  float *d_qv = (float *)s2s_data_begin(&s2s_region, 20, &s2s_qv, S2S_COPY);
   S2sArray s2s_p = { "p", (void *)p, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
-  float *d_p = (float *)s2s_data_begin(&s2s_region, 18, &s2s_p, S2S_COPYIN);
+  float *d_p = (float *)s2s_data_begin(&s2s_region, 20, &s2s_p, S2S_COPYIN);
   S2sArray s2s_out8 = { "out8", (void *)out8, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
-  double *d_out8 = (double *)s2s_data_begin(&s2s_region, 18, &s2s_out8, S2S_COPYOUT);
+  double *d_out8 = (double *)s2s_data_begin(&s2s_region, 20, &s2s_out8, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[0] = s2s_max<long>(0, ((long)(n) - (long)(1) + 1) / 1);
     dim3 s2s_block(128, 1, 1);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 19, s2s_trip[0], 128, 0),
-                  s2s_grid_dim(&s2s_region, 19, s2s_trip[1], 1, 1),
-                  s2s_grid_dim(&s2s_region, 19, s2s_trip[2], 1, 2));
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 21, s2s_trip[0], 128, 0),
+                  s2s_grid_dim(&s2s_region, 21, s2s_trip[1], 1, 1),
+                  s2s_grid_dim(&s2s_region, 21, s2s_trip[2], 1, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 19, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 21, s2s_grid, s2s_block);
       S2S_LAUNCH(physics_r1, s2s_grid, s2s_block,
       d_t, s2s_t.lo[0],
       d_qv, s2s_qv.lo[0],
       d_p, s2s_p.lo[0],
       d_out8, s2s_out8.lo[0],
       flag, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 19);
+      s2s_kernel_end(&s2s_region, 21);
     }
   }
-  s2s_data_end(&s2s_region, 18, &s2s_out8, S2S_COPYOUT);
-  s2s_data_end(&s2s_region, 18, &s2s_p, S2S_COPYIN);
-  s2s_data_end(&s2s_region, 18, &s2s_qv, S2S_COPY);
-  s2s_data_end(&s2s_region, 18, &s2s_t, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 20, &s2s_out8, S2S_COPYOUT);
+  s2s_data_end(&s2s_region, 20, &s2s_p, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 20, &s2s_qv, S2S_COPY);
+  s2s_data_end(&s2s_region, 20, &s2s_t, S2S_COPYIN);
   s2s_region_end(&s2s_region);
 }
 

@@ -1,3 +1,5 @@
+! Intrinsics (exp, 3-argument max, nint, mod, int, sign, **, abs, sqrt, dble, merge), logical
+! operators, real(8) and module parameters in a region: each maps to its CUDA form.
 module consts
   implicit none
   real, parameter :: xlv = 2.5e6, rv = 461.6

@@ -3,11 +3,11 @@
  * CPU emulation. */
 #include "s2s_rt.h"
 
-/* ==== region s_r1: in.f90 lines 11-15 ==== */
+/* ==== region s_r1: in.f90 lines 13-17 ==== */
 
 #define S2S_a(i0) a[((long)(i0) - s2s_a_lo0)]
 
-/* s_r1: the loop nest at in.f90:12 */
+/* s_r1: the loop nest at in.f90:14 */
 __global__ void s_r1(double *__restrict__ a, long s2s_a_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
@@ -16,33 +16,33 @@ __global__ void s_r1(double *__restrict__ a, long s2s_a_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:12 */
-  S2S_a(i) = ((S2S_a(i) * 2.0) + ((double)1.0f)); /* line 13 */
+  const int i = 1 + (int)s2s_x * 1; /* in.f90:14 */
+  S2S_a(i) = ((S2S_a(i) * 2.0) + ((double)1.0f)); /* line 15 */
 }
 
 extern "C" void s2s_s_r1(double *a, const int *s2s_p_n)
 {
-  static S2sRegion s2s_region = S2S_REGION("s_r1", "s", "in.f90", 11);
+  static S2sRegion s2s_region = S2S_REGION("s_r1", "s", "in.f90", 13);
   const int n = *s2s_p_n;
   s2s_region_begin(&s2s_region);
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
-  double *d_a = (double *)s2s_data_begin(&s2s_region, 11, &s2s_a, S2S_COPY);
+  double *d_a = (double *)s2s_data_begin(&s2s_region, 13, &s2s_a, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[0] = s2s_max<long>(0, ((long)(n) - (long)(1) + 1) / 1);
     dim3 s2s_block(128, 1, 1);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 12, s2s_trip[0], 128, 0),
-                  s2s_grid_dim(&s2s_region, 12, s2s_trip[1], 1, 1),
-                  s2s_grid_dim(&s2s_region, 12, s2s_trip[2], 1, 2));
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 14, s2s_trip[0], 128, 0),
+                  s2s_grid_dim(&s2s_region, 14, s2s_trip[1], 1, 1),
+                  s2s_grid_dim(&s2s_region, 14, s2s_trip[2], 1, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 12, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 14, s2s_grid, s2s_block);
       S2S_LAUNCH(s_r1, s2s_grid, s2s_block,
       d_a, s2s_a.lo[0],
       s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 12);
+      s2s_kernel_end(&s2s_region, 14);
     }
   }
-  s2s_data_end(&s2s_region, 11, &s2s_a, S2S_COPY);
+  s2s_data_end(&s2s_region, 13, &s2s_a, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
 

@@ -1,3 +1,5 @@
+! Kind parameters from kind(1.0d0), selected_real_kind(6) and iso_fortran_env's real64:
+! real(dp) is double, 2.0_wp a double literal, 1.0_sp a float.
 module kinds
   use iso_fortran_env, only: real64
   implicit none

@@ -3,7 +3,7 @@
  * CPU emulation. */
 #include "s2s_rt.h"
 
-/* ==== region tri_r1: in.f90 lines 8-36 ==== */
+/* ==== region tri_r1: in.f90 lines 10-38 ==== */
 
 #define S2S_c(i0, i1, i2) c[((long)(i0) - s2s_c_lo0) + s2s_c_n0 * (((long)(i1) - s2s_c_lo1) + s2s_c_n1 * (((long)(i2) - s2s_c_lo2)))]
 #define S2S_b(i0, i1, i2) b[((long)(i0) - s2s_b_lo0) + s2s_b_n0 * (((long)(i1) - s2s_b_lo1) + s2s_b_n1 * (((long)(i2) - s2s_b_lo2)))]
@@ -13,7 +13,7 @@
 #define S2S_a(i0, i1, i2) a[((long)(i0) - s2s_a_lo0) + s2s_a_n0 * (((long)(i1) - s2s_a_lo1) + s2s_a_n1 * (((long)(i2) - s2s_a_lo2)))]
 #define S2S_x(i0, i1, i2) x[((long)(i0) - s2s_x_lo0) + s2s_x_n0 * (((long)(i1) - s2s_x_lo1) + s2s_x_n1 * (((long)(i2) - s2s_x_lo2)))]
 
-/* tri_r1: the loop nest at in.f90:9 */
+/* tri_r1: the loop nest at in.f90:11 */
 __global__ void tri_r1(float *__restrict__ c, long s2s_c_lo0, long s2s_c_lo1, long s2s_c_lo2, long s2s_c_n0, long s2s_c_n1,
     float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_lo2, long s2s_b_n0, long s2s_b_n1,
     float *__restrict__ cp, long s2s_cp_lo0, long s2s_cp_lo1, long s2s_cp_lo2, long s2s_cp_n0, long s2s_cp_n1,
@@ -30,58 +30,58 @@ __global__ void tri_r1(float *__restrict__ c, long s2s_c_lo0, long s2s_c_lo1, lo
     return;
   int k;
   float m;
-  const int j = 1 + (int)s2s_y * 1; /* in.f90:9 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:10 */
-  S2S_cp(i, 1, j) = (S2S_c(i, 1, j) / S2S_b(i, 1, j)); /* line 11 */
-  S2S_dp(i, 1, j) = (S2S_d(i, 1, j) / S2S_b(i, 1, j)); /* line 12 */
-  { /* in.f90:15 */
+  const int j = 1 + (int)s2s_y * 1; /* in.f90:11 */
+  const int i = 1 + (int)s2s_x * 1; /* in.f90:12 */
+  S2S_cp(i, 1, j) = (S2S_c(i, 1, j) / S2S_b(i, 1, j)); /* line 13 */
+  S2S_dp(i, 1, j) = (S2S_d(i, 1, j) / S2S_b(i, 1, j)); /* line 14 */
+  { /* in.f90:17 */
     const int s2s_last_k = km;
     for (k = 2; k <= s2s_last_k; k += 1) {
-      m = (1.0f / (S2S_b(i, k, j) - (S2S_a(i, k, j) * S2S_cp(i, (k - 1), j)))); /* line 18 */
-      S2S_cp(i, k, j) = (S2S_c(i, k, j) * m); /* line 19 */
-      S2S_dp(i, k, j) = ((S2S_d(i, k, j) - (S2S_a(i, k, j) * S2S_dp(i, (k - 1), j))) * m); /* line 20 */
+      m = (1.0f / (S2S_b(i, k, j) - (S2S_a(i, k, j) * S2S_cp(i, (k - 1), j)))); /* line 20 */
+      S2S_cp(i, k, j) = (S2S_c(i, k, j) * m); /* line 21 */
+      S2S_dp(i, k, j) = ((S2S_d(i, k, j) - (S2S_a(i, k, j) * S2S_dp(i, (k - 1), j))) * m); /* line 22 */
     }
   }
-  S2S_x(i, km, j) = S2S_dp(i, km, j); /* line 26 */
-  { /* in.f90:29 */
+  S2S_x(i, km, j) = S2S_dp(i, km, j); /* line 28 */
+  { /* in.f90:31 */
     const int s2s_last_k = 1;
     for (k = (km - 1); k >= s2s_last_k; k += -1) {
-      S2S_x(i, k, j) = (S2S_dp(i, k, j) - (S2S_cp(i, k, j) * S2S_x(i, (k + 1), j))); /* line 32 */
+      S2S_x(i, k, j) = (S2S_dp(i, k, j) - (S2S_cp(i, k, j) * S2S_x(i, (k + 1), j))); /* line 34 */
     }
   }
 }
 
 extern "C" void s2s_tri_r1(float *c, float *b, float *cp, float *d, float *dp, float *a, float *x, const int *s2s_p_jm, const int *s2s_p_im, const int *s2s_p_km)
 {
-  static S2sRegion s2s_region = S2S_REGION("tri_r1", "tri", "in.f90", 8);
+  static S2sRegion s2s_region = S2S_REGION("tri_r1", "tri", "in.f90", 10);
   const int jm = *s2s_p_jm;
   const int im = *s2s_p_im;
   const int km = *s2s_p_km;
   s2s_region_begin(&s2s_region);
   S2sArray s2s_c = { "c", (void *)c, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
-  float *d_c = (float *)s2s_data_begin(&s2s_region, 8, &s2s_c, S2S_COPYIN);
+  float *d_c = (float *)s2s_data_begin(&s2s_region, 10, &s2s_c, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
-  float *d_b = (float *)s2s_data_begin(&s2s_region, 8, &s2s_b, S2S_COPYIN);
+  float *d_b = (float *)s2s_data_begin(&s2s_region, 10, &s2s_b, S2S_COPYIN);
   S2sArray s2s_cp = { "cp", (void *)cp, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
-  float *d_cp = (float *)s2s_data_begin(&s2s_region, 8, &s2s_cp, S2S_COPY);
+  float *d_cp = (float *)s2s_data_begin(&s2s_region, 10, &s2s_cp, S2S_COPY);
   S2sArray s2s_d = { "d", (void *)d, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
-  float *d_d = (float *)s2s_data_begin(&s2s_region, 8, &s2s_d, S2S_COPYIN);
+  float *d_d = (float *)s2s_data_begin(&s2s_region, 10, &s2s_d, S2S_COPYIN);
   S2sArray s2s_dp = { "dp", (void *)dp, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(s2s_min(1, km), 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
-  float *d_dp = (float *)s2s_data_begin(&s2s_region, 8, &s2s_dp, S2S_COPY);
+  float *d_dp = (float *)s2s_data_begin(&s2s_region, 10, &s2s_dp, S2S_COPY);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
-  float *d_a = (float *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPYIN);
+  float *d_a = (float *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   S2sArray s2s_x = { "x", (void *)x, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(s2s_min(km, 1), 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
-  float *d_x = (float *)s2s_data_begin(&s2s_region, 8, &s2s_x, S2S_COPY);
+  float *d_x = (float *)s2s_data_begin(&s2s_region, 10, &s2s_x, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[1] = s2s_max<long>(0, ((long)(jm) - (long)(1) + 1) / 1);
     s2s_trip[0] = s2s_max<long>(0, ((long)(im) - (long)(1) + 1) / 1);
     dim3 s2s_block(128, 1, 1);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 9, s2s_trip[0], 128, 0),
-                  s2s_grid_dim(&s2s_region, 9, s2s_trip[1], 1, 1),
-                  s2s_grid_dim(&s2s_region, 9, s2s_trip[2], 1, 2));
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 11, s2s_trip[0], 128, 0),
+                  s2s_grid_dim(&s2s_region, 11, s2s_trip[1], 1, 1),
+                  s2s_grid_dim(&s2s_region, 11, s2s_trip[2], 1, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 9, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 11, s2s_grid, s2s_block);
       S2S_LAUNCH(tri_r1, s2s_grid, s2s_block,
       d_c, s2s_c.lo[0], s2s_c.lo[1], s2s_c.lo[2], s2s_c.ext[0], s2s_c.ext[1],
       d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.lo[2], s2s_b.ext[0], s2s_b.ext[1],
@@ -91,16 +91,16 @@ extern "C" void s2s_tri_r1(float *c, float *b, float *cp, float *d, float *dp, f
       d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.lo[2], s2s_a.ext[0], s2s_a.ext[1],
       d_x, s2s_x.lo[0], s2s_x.lo[1], s2s_x.lo[2], s2s_x.ext[0], s2s_x.ext[1],
       km, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 9);
+      s2s_kernel_end(&s2s_region, 11);
     }
   }
-  s2s_data_end(&s2s_region, 8, &s2s_x, S2S_COPY);
-  s2s_data_end(&s2s_region, 8, &s2s_a, S2S_COPYIN);
-  s2s_data_end(&s2s_region, 8, &s2s_dp, S2S_COPY);
-  s2s_data_end(&s2s_region, 8, &s2s_d, S2S_COPYIN);
-  s2s_data_end(&s2s_region, 8, &s2s_cp, S2S_COPY);
-  s2s_data_end(&s2s_region, 8, &s2s_b, S2S_COPYIN);
-  s2s_data_end(&s2s_region, 8, &s2s_c, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 10, &s2s_x, S2S_COPY);
+  s2s_data_end(&s2s_region, 10, &s2s_a, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 10, &s2s_dp, S2S_COPY);
+  s2s_data_end(&s2s_region, 10, &s2s_d, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 10, &s2s_cp, S2S_COPY);
+  s2s_data_end(&s2s_region, 10, &s2s_b, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 10, &s2s_c, S2S_COPYIN);
   s2s_region_end(&s2s_region);
 }
 

@@ -1,3 +1,5 @@
+! A Thomas solve written k outermost: j and i are interchanged outward and the four nests fuse
+! into one kernel over (i,j); the k recurrences run sequentially in each thread.
 subroutine tri(im, km, jm, a, b, c, d, cp, dp, x)
   implicit none
   integer, intent(in) :: im, km, jm

@@ -3,13 +3,13 @@
  * CPU emulation. */
 #include "s2s_rt.h"
 
-/* ==== region two_r1: in.f90 lines 8-19 ==== */
+/* ==== region two_r1: in.f90 lines 9-20 ==== */
 
 #define S2S_a(i0, i1) a[((long)(i0) - s2s_a_lo0) + s2s_a_n0 * (((long)(i1) - s2s_a_lo1))]
 #define S2S_b(i0, i1) b[((long)(i0) - s2s_b_lo0) + s2s_b_n0 * (((long)(i1) - s2s_b_lo1))]
 #define S2S_c(i0, i1) c[((long)(i0) - s2s_c_lo0) + s2s_c_n0 * (((long)(i1) - s2s_c_lo1))]
 
-/* two_r1_k1: the loop nest at in.f90:9 */
+/* two_r1_k1: the loop nest at in.f90:10 */
 __global__ void two_r1_k1(float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
     float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
     float *__restrict__ c, long s2s_c_lo0, long s2s_c_lo1, long s2s_c_n0,
@@ -20,12 +20,12 @@ __global__ void two_r1_k1(float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int j = 1 + (int)s2s_y * 1; /* in.f90:9 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:10 */
-  S2S_b(i, j) = (2.0f * S2S_a(i, j)); /* line 11 */
+  const int j = 1 + (int)s2s_y * 1; /* in.f90:10 */
+  const int i = 1 + (int)s2s_x * 1; /* in.f90:11 */
+  S2S_b(i, j) = (2.0f * S2S_a(i, j)); /* line 12 */
 }
 
-/* two_r1_k2: the loop nest at in.f90:14 */
+/* two_r1_k2: the loop nest at in.f90:15 */
 __global__ void two_r1_k2(float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
     float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
     float *__restrict__ c, long s2s_c_lo0, long s2s_c_lo1, long s2s_c_n0,
@@ -36,39 +36,39 @@ __global__ void two_r1_k2(float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int j = 2 + (int)s2s_y * 1; /* in.f90:14 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:15 */
-  S2S_c(i, j) = (S2S_b(i, j) - S2S_b(i, (j - 1))); /* line 16 */
+  const int j = 2 + (int)s2s_y * 1; /* in.f90:15 */
+  const int i = 1 + (int)s2s_x * 1; /* in.f90:16 */
+  S2S_c(i, j) = (S2S_b(i, j) - S2S_b(i, (j - 1))); /* line 17 */
 }
 
 extern "C" void s2s_two_r1(float *a, float *b, float *c, const int *s2s_p_m, const int *s2s_p_n)
 {
-  static S2sRegion s2s_region = S2S_REGION("two_r1", "two", "in.f90", 8);
+  static S2sRegion s2s_region = S2S_REGION("two_r1", "two", "in.f90", 9);
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
   s2s_region_begin(&s2s_region);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
-  float *d_a = (float *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPYIN);
+  float *d_a = (float *)s2s_data_begin(&s2s_region, 9, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
-  float *d_b = (float *)s2s_data_begin(&s2s_region, 8, &s2s_b, S2S_COPY);
+  float *d_b = (float *)s2s_data_begin(&s2s_region, 9, &s2s_b, S2S_COPY);
   S2sArray s2s_c = { "c", (void *)c, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
-  float *d_c = (float *)s2s_data_begin(&s2s_region, 8, &s2s_c, S2S_COPYOUT);
+  float *d_c = (float *)s2s_data_begin(&s2s_region, 9, &s2s_c, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[1] = s2s_max<long>(0, ((long)(m) - (long)(1) + 1) / 1);
     s2s_trip[0] = s2s_max<long>(0, ((long)(n) - (long)(1) + 1) / 1);
     dim3 s2s_block(128, 1, 1);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 9, s2s_trip[0], 128, 0),
-                  s2s_grid_dim(&s2s_region, 9, s2s_trip[1], 1, 1),
-                  s2s_grid_dim(&s2s_region, 9, s2s_trip[2], 1, 2));
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 10, s2s_trip[0], 128, 0),
+                  s2s_grid_dim(&s2s_region, 10, s2s_trip[1], 1, 1),
+                  s2s_grid_dim(&s2s_region, 10, s2s_trip[2], 1, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 9, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 10, s2s_grid, s2s_block);
       S2S_LAUNCH(two_r1_k1, s2s_grid, s2s_block,
       d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
       d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.ext[0],
       d_c, s2s_c.lo[0], s2s_c.lo[1], s2s_c.ext[0],
       s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 9);
+      s2s_kernel_end(&s2s_region, 10);
     }
   }
   {
@@ -76,22 +76,22 @@ extern "C" void s2s_two_r1(float *a, float *b, float *c, const int *s2s_p_m, con
     s2s_trip[1] = s2s_max<long>(0, ((long)(m) - (long)(2) + 1) / 1);
     s2s_trip[0] = s2s_max<long>(0, ((long)(n) - (long)(1) + 1) / 1);
     dim3 s2s_block(128, 1, 1);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 14, s2s_trip[0], 128, 0),
-                  s2s_grid_dim(&s2s_region, 14, s2s_trip[1], 1, 1),
-                  s2s_grid_dim(&s2s_region, 14, s2s_trip[2], 1, 2));
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 15, s2s_trip[0], 128, 0),
+                  s2s_grid_dim(&s2s_region, 15, s2s_trip[1], 1, 1),
+                  s2s_grid_dim(&s2s_region, 15, s2s_trip[2], 1, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 14, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 15, s2s_grid, s2s_block);
       S2S_LAUNCH(two_r1_k2, s2s_grid, s2s_block,
       d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
       d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.ext[0],
       d_c, s2s_c.lo[0], s2s_c.lo[1], s2s_c.ext[0],
       s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 14);
+      s2s_kernel_end(&s2s_region, 15);
     }
   }
-  s2s_data_end(&s2s_region, 8, &s2s_c, S2S_COPYOUT);
-  s2s_data_end(&s2s_region, 8, &s2s_b, S2S_COPY);
-  s2s_data_end(&s2s_region, 8, &s2s_a, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 9, &s2s_c, S2S_COPYOUT);
+  s2s_data_end(&s2s_region, 9, &s2s_b, S2S_COPY);
+  s2s_data_end(&s2s_region, 9, &s2s_a, S2S_COPYIN);
   s2s_region_end(&s2s_region);
 }
 

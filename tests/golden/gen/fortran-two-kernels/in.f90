@@ -1,3 +1,4 @@
+! The second nest reads b(i,j-1), which the first writes: the region splits into two kernels.
 subroutine two(n, m, a, b, c)
   implicit none
   integer, intent(in) :: n, m

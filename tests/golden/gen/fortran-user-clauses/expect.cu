@@ -3,12 +3,12 @@
  * CPU emulation. */
 #include "s2s_rt.h"
 
-/* ==== region scale_r1: in.f90 lines 8-19 ==== */
+/* ==== region scale_r1: in.f90 lines 10-21 ==== */
 
 #define S2S_a(i0, i1, i2) a[((long)(i0) - s2s_a_lo0) + s2s_a_n0 * (((long)(i1) - s2s_a_lo1) + s2s_a_n1 * (((long)(i2) - s2s_a_lo2)))]
 #define S2S_b(i0, i1, i2) b[((long)(i0) - s2s_b_lo0) + s2s_b_n0 * (((long)(i1) - s2s_b_lo1) + s2s_b_n1 * (((long)(i2) - s2s_b_lo2)))]
 
-/* scale_r1: the loop nest at in.f90:11 */
+/* scale_r1: the loop nest at in.f90:13 */
 __global__ void scale_r1(double *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_lo2, long s2s_a_n0, long s2s_a_n1,
     double *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_lo2, long s2s_b_n0, long s2s_b_n1,
     int jts, int kts, int its, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
@@ -18,15 +18,15 @@ __global__ void scale_r1(double *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int j = jts + (int)s2s_z * 1; /* in.f90:11 */
-  const int k = kts + (int)s2s_y * 1; /* in.f90:12 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:14 */
-  S2S_b(i, k, j) = (2.0e0 * S2S_a(i, k, j)); /* line 15 */
+  const int j = jts + (int)s2s_z * 1; /* in.f90:13 */
+  const int k = kts + (int)s2s_y * 1; /* in.f90:14 */
+  const int i = its + (int)s2s_x * 1; /* in.f90:16 */
+  S2S_b(i, k, j) = (2.0e0 * S2S_a(i, k, j)); /* line 17 */
 }
 
 extern "C" void s2s_scale_r1(double *a, double *b, const int *s2s_p_jts, const int *s2s_p_jte, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms, const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
 {
-  static S2sRegion s2s_region = S2S_REGION("scale_r1", "scale", "in.f90", 8);
+  static S2sRegion s2s_region = S2S_REGION("scale_r1", "scale", "in.f90", 10);
   const int jts = *s2s_p_jts;
   const int jte = *s2s_p_jte;
   const int kts = *s2s_p_kts;
@@ -41,29 +41,29 @@ extern "C" void s2s_scale_r1(double *a, double *b, const int *s2s_p_jts, const i
   const int jme = *s2s_p_jme;
   s2s_region_begin(&s2s_region);
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(ims, ims), s2s_max<long>(kms, kms), s2s_max<long>(jms, jms) }, { s2s_min<long>(ime, ime), s2s_min<long>(kme, kme), s2s_min<long>(jme, jme) } };
-  double *d_a = (double *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPYIN);
+  double *d_a = (double *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
-  double *d_b = (double *)s2s_data_begin(&s2s_region, 9, &s2s_b, S2S_COPYIN);
+  double *d_b = (double *)s2s_data_begin(&s2s_region, 11, &s2s_b, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[2] = s2s_max<long>(0, ((long)(jte) - (long)(jts) + 1) / 1);
     s2s_trip[1] = s2s_max<long>(0, ((long)(kte) - (long)(kts) + 1) / 1);
     s2s_trip[0] = s2s_max<long>(0, ((long)(ite) - (long)(its) + 1) / 1);
     dim3 s2s_block(64, 1, 1);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 11, s2s_trip[0], 64, 0),
-                  s2s_grid_dim(&s2s_region, 11, s2s_trip[1], 1, 1),
-                  s2s_grid_dim(&s2s_region, 11, s2s_trip[2], 1, 2));
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 13, s2s_trip[0], 64, 0),
+                  s2s_grid_dim(&s2s_region, 13, s2s_trip[1], 1, 1),
+                  s2s_grid_dim(&s2s_region, 13, s2s_trip[2], 1, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 11, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 13, s2s_grid, s2s_block);
       S2S_LAUNCH(scale_r1, s2s_grid, s2s_block,
       d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.lo[2], s2s_a.ext[0], s2s_a.ext[1],
       d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.lo[2], s2s_b.ext[0], s2s_b.ext[1],
       jts, kts, its, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 11);
+      s2s_kernel_end(&s2s_region, 13);
     }
   }
-  s2s_data_end(&s2s_region, 9, &s2s_b, S2S_COPYIN);
-  s2s_data_end(&s2s_region, 8, &s2s_a, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 11, &s2s_b, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   s2s_region_end(&s2s_region);
 }
 

@@ -1,3 +1,5 @@
+! User clauses: copyin a(:,:,:), a tile section of b on a continuation line, do parallel and
+! vector(64): a 3-D grid of 64-thread blocks, and a warning that copyin(b) loses b's writes.
 subroutine scale(ims, ime, kms, kme, jms, jme, its, ite, kts, kte, jts, jte, a, b)
   implicit none
   integer, intent(in) :: ims, ime, kms, kme, jms, jme

@@ -3,14 +3,14 @@
  * CPU emulation. */
 #include "s2s_rt.h"
 
-/* ==== region loc_r1: in.f90 lines 8-20 ==== */
+/* ==== region loc_r1: in.f90 lines 10-22 ==== */
 
 #define S2S_a(i0, i1) a[((long)(i0) - s2s_a_lo0) + s2s_a_n0 * (((long)(i1) - s2s_a_lo1))]
 #define S2S_work(i0, i1) s2s_p_work
 #define S2S_keep(i0, i1) keep[((long)(i0) - s2s_keep_lo0) + s2s_keep_n0 * (((long)(i1) - s2s_keep_lo1))]
 #define S2S_b(i0, i1) b[((long)(i0) - s2s_b_lo0) + s2s_b_n0 * (((long)(i1) - s2s_b_lo1))]
 
-/* loc_r1: the loop nest at in.f90:9 */
+/* loc_r1: the loop nest at in.f90:11 */
 __global__ void loc_r1(float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
     float *__restrict__ keep, long s2s_keep_lo0, long s2s_keep_lo1, long s2s_keep_n0,
     float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
@@ -22,46 +22,46 @@ __global__ void loc_r1(float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, lo
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float s2s_p_work; /* array 'work' scalarized */
-  const int k = 1 + (int)s2s_y * 1; /* in.f90:9 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:10 */
-  S2S_work(i, k) = (2.0f * S2S_a(i, k)); /* line 11 */
-  S2S_keep(i, k) = S2S_work(i, k); /* line 12 */
-  S2S_b(i, k) = (S2S_work(i, k) + 1.0f); /* line 17 */
+  const int k = 1 + (int)s2s_y * 1; /* in.f90:11 */
+  const int i = 1 + (int)s2s_x * 1; /* in.f90:12 */
+  S2S_work(i, k) = (2.0f * S2S_a(i, k)); /* line 13 */
+  S2S_keep(i, k) = S2S_work(i, k); /* line 14 */
+  S2S_b(i, k) = (S2S_work(i, k) + 1.0f); /* line 19 */
 }
 
 extern "C" void s2s_loc_r1(float *a, float *keep, float *b, const int *s2s_p_km, const int *s2s_p_im)
 {
-  static S2sRegion s2s_region = S2S_REGION("loc_r1", "loc", "in.f90", 8);
+  static S2sRegion s2s_region = S2S_REGION("loc_r1", "loc", "in.f90", 10);
   const int km = *s2s_p_km;
   const int im = *s2s_p_im;
   s2s_region_begin(&s2s_region);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
-  float *d_a = (float *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPYIN);
+  float *d_a = (float *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   S2sArray s2s_keep = { "keep", (void *)keep, sizeof(float), 2, { 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
-  float *d_keep = (float *)s2s_data_begin(&s2s_region, 8, &s2s_keep, S2S_COPYOUT);
+  float *d_keep = (float *)s2s_data_begin(&s2s_region, 10, &s2s_keep, S2S_COPYOUT);
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
-  float *d_b = (float *)s2s_data_begin(&s2s_region, 8, &s2s_b, S2S_COPYOUT);
+  float *d_b = (float *)s2s_data_begin(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[1] = s2s_max<long>(0, ((long)(km) - (long)(1) + 1) / 1);
     s2s_trip[0] = s2s_max<long>(0, ((long)(im) - (long)(1) + 1) / 1);
     dim3 s2s_block(128, 1, 1);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 9, s2s_trip[0], 128, 0),
-                  s2s_grid_dim(&s2s_region, 9, s2s_trip[1], 1, 1),
-                  s2s_grid_dim(&s2s_region, 9, s2s_trip[2], 1, 2));
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 11, s2s_trip[0], 128, 0),
+                  s2s_grid_dim(&s2s_region, 11, s2s_trip[1], 1, 1),
+                  s2s_grid_dim(&s2s_region, 11, s2s_trip[2], 1, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 9, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 11, s2s_grid, s2s_block);
       S2S_LAUNCH(loc_r1, s2s_grid, s2s_block,
       d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
       d_keep, s2s_keep.lo[0], s2s_keep.lo[1], s2s_keep.ext[0],
       d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.ext[0],
       s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 9);
+      s2s_kernel_end(&s2s_region, 11);
     }
   }
-  s2s_data_end(&s2s_region, 8, &s2s_b, S2S_COPYOUT);
-  s2s_data_end(&s2s_region, 8, &s2s_keep, S2S_COPYOUT);
-  s2s_data_end(&s2s_region, 8, &s2s_a, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
+  s2s_data_end(&s2s_region, 10, &s2s_keep, S2S_COPYOUT);
+  s2s_data_end(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   s2s_region_end(&s2s_region);
 }
 

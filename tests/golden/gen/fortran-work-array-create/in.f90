@@ -1,3 +1,5 @@
+! A local work array used only inside the region is scalarized (no device copy); keep, read
+! after the region, is copied out.
 subroutine loc(im, km, a, b)
   implicit none
   integer, intent(in) :: im, km

@@ -1,3 +1,4 @@
+! Array syntax a(:,j) = b(:,j) in a region: one error per section; write the loop explicitly.
 subroutine tend(n, m, a, b)
   implicit none
   integer, intent(in) :: n, m

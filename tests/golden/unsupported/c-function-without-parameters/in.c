@@ -1,4 +1,4 @@
-/* Saturation mixing ratio for a column block. */
+/* A function definition with no parameter list (void qsat_bl): one error at it, no crash. */
 #include <math.h>
 
 void qsat_bl

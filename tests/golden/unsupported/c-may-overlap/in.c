@@ -1,3 +1,4 @@
+/* x and y, pointer parameters without restrict, may overlap: refused, advising restrict. */
 void axpy(int n, float a, const float *x, float *y)
 {
 #pragma stencil region

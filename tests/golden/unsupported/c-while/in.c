@@ -1,3 +1,4 @@
+/* A while loop inside a C stencil region: refused at the while. */
 void halve(int n, double *restrict x)
 {
 #pragma stencil region

@@ -1,3 +1,4 @@
+! A call in a region of a subroutine not in this file: refused; only same-file routines inline.
 subroutine tend(n, m, a, b)
   implicit none
   integer, intent(in) :: n, m

@@ -1,3 +1,4 @@
+! A call that omits a non-optional dummy (scale) of the callee: inlining it is refused.
 module m
   implicit none
 contains

@@ -1,3 +1,4 @@
+! The callee has a local with an initializer (implicitly SAVE): inlining it is refused.
 module m
   implicit none
 contains

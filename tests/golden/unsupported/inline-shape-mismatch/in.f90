@@ -1,3 +1,5 @@
+! A call passing q(its,kts,j) to a dummy of the tile's shape, whose leading extent is not q's:
+! the dummy does not map onto the actual element for element, inlining is refused.
 module m
   implicit none
 contains

@@ -1,3 +1,4 @@
+! A name (cp) from a module of another file used in a region: refused, not declared here.
 subroutine heat(n, t)
   use physical_constants, only: cp
   implicit none

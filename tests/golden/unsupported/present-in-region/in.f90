@@ -1,3 +1,4 @@
+! present() of an optional dummy inside a region: refused, it is known only on the host.
 subroutine accumulate(n, a, extra)
   implicit none
   integer, intent(in) :: n

@@ -1,3 +1,4 @@
+! A running sum a(i) = a(i-1) + b(i): a loop-carried flow dependence, no parallel loop: refused.
 subroutine cumulate(n, a, b)
   implicit none
   integer, intent(in) :: n

@@ -1,3 +1,4 @@
+! A scalar assigned in the region and read after it: refused, its value would be lost.
 subroutine tend(n, m, a, b)
   implicit none
   integer, intent(in) :: n, m

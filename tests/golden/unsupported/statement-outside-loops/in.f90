@@ -1,3 +1,4 @@
+! An array element assigned in a region outside every loop: refused, no thread owns it.
 subroutine tend(n, m, a, b)
   implicit none
   integer, intent(in) :: n, m
