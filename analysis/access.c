@@ -795,7 +795,7 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
   scan_writes(&c, &g->body);
   ir_walk_exprs(&g->body, scan_expr, &c);
   DepGraph dg = { .nvariant = c.nwritten, .variant = c.written };
-  dep_build(&g->body, &dg);
+  dep_collect(&g->body, &dg);
   bool ok = apply_user_clauses(g, lang, plan);
   for (int i = 0; i < dg.nacc; i++) {
     ArrayPlan *a = array_plan(plan, dg.acc[i].ref->u.elem.sym);

@@ -345,24 +345,80 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
   g->deps[g->ndeps++] = d;
 }
 
-void dep_build(IrStmtList *body, DepGraph *g)
+void dep_collect(IrStmtList *body, DepGraph *g)
 {
   Collect c = { .g = g };
   g->nacc = g->ndeps = 0;
   g->acc = NULL;
   g->deps = NULL;
   collect_stmts(&c, body);
+}
+
+/* The accesses of one array, in program order: only these pair up. */
+typedef struct ArrayAccesses {
+  const IrSym *sym;
+  int n, cap;
+  int *idx;                 /* indices into acc[] */
+  UT_hash_handle hh;
+} ArrayAccesses;
+
+/* Bucket the accesses by array; pos[i] is access i's place in its bucket. */
+static ArrayAccesses *bucket_by_array(const DepGraph *g, int *pos)
+{
+  ArrayAccesses *table = NULL;
+  for (int i = 0; i < g->nacc; i++) {
+    const IrSym *sym = g->acc[i].ref->u.elem.sym;
+    ArrayAccesses *b;
+    HASH_FIND_PTR(table, &sym, b);
+    if (!b) {
+      b = xcalloc(1, sizeof *b);
+      b->sym = sym;
+      HASH_ADD_PTR(table, sym, b);
+    }
+    if (b->n == b->cap) {
+      b->cap = b->cap ? 2 * b->cap : 8;
+      b->idx = xrealloc(b->idx, sizeof *b->idx * (size_t)b->cap);
+    }
+    pos[i] = b->n;
+    b->idx[b->n++] = i;
+  }
+  return table;
+}
+
+static void free_buckets(ArrayAccesses *table)
+{
+  ArrayAccesses *b, *tmp;
+  HASH_ITER(hh, table, b, tmp) {
+    HASH_DEL(table, b);
+    free(b->idx);
+    free(b);
+  }
+}
+
+/* Pairs are tested, and deps[] filled, in the order (i, j), i <= j, over
+ * acc[]; only accesses of one array are paired, so the work is the sum
+ * over arrays of their accesses squared, not the square of all of them. */
+void dep_build(IrStmtList *body, DepGraph *g)
+{
+  dep_collect(body, g);
+  int *pos = xmalloc(sizeof *pos * (size_t)(g->nacc ? g->nacc : 1));
+  ArrayAccesses *table = bucket_by_array(g, pos);
   int cap = 0;
-  for (int i = 0; i < g->nacc; i++)
-    for (int j = i; j < g->nacc; j++) {
-      if (g->acc[i].ref->u.elem.sym != g->acc[j].ref->u.elem.sym)
-        continue;
+  for (int i = 0; i < g->nacc; i++) {
+    const IrSym *sym = g->acc[i].ref->u.elem.sym;
+    ArrayAccesses *b;
+    HASH_FIND_PTR(table, &sym, b);
+    for (int p = pos[i]; p < b->n; p++) {
+      int j = b->idx[p];
       if (!g->acc[i].write && !g->acc[j].write)
         continue;
       if (i == j && !g->acc[i].write)
         continue;
       test_pair(g, i, j, &cap);
     }
+  }
+  free_buckets(table);
+  free(pos);
 }
 
 void dep_free(DepGraph *g)

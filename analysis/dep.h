@@ -63,6 +63,10 @@ typedef struct DepGraph {
 /* Collect the accesses of `body` and test every pair.  g->variant and
  * g->nvariant must be set by the caller; the rest is filled here. */
 void dep_build(IrStmtList *body, DepGraph *g);
+
+/* Only collect the accesses of `body` (acc[], as dep_build fills it; no
+ * deps): for the questions that need no pair tests, at linear cost. */
+void dep_collect(IrStmtList *body, DepGraph *g);
 void dep_free(DepGraph *g);
 
 /* Index of loop `loop` among the common loops of d, or -1. */

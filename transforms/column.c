@@ -530,7 +530,7 @@ int column_indices(const ColumnCtx *cx, IrStmtList *stmts, IrSym **out)
   IrStmt *stack[DEP_MAX_DEPTH];
   walk_loops(stmts, stack, 0, collect_iv, &ivs);
   DepGraph g = { .nvariant = cx->nwritten, .variant = cx->written };
-  dep_build(stmts, &g);
+  dep_collect(stmts, &g);
   int n = 0;
   for (int i = 0; i < ivs.n; i++) {
     const char *why;

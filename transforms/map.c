@@ -456,7 +456,7 @@ static bool scalar_flows_into(const MapCtx *m, IrStmt *next)
 static int pick_x(const MapCtx *m, const Group *g)
 {
   DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_build((IrStmtList *)&g->stmts, &dg);
+  dep_collect((IrStmtList *)&g->stmts, &dg);
   int best = g->nc - 1, best_n = -1;
   for (int i = g->nc - 1; i >= 0; i--) {
     int n = stride1_refs(&dg, g->c[i]);
@@ -501,7 +501,7 @@ static void note_split(const MapCtx *m, const Group *cur, Group *alone, const Gr
   if (lost) {
     ColumnCtx cx = column_ctx(m);
     DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-    dep_build((IrStmtList *)&merged->stmts, &dg);
+    dep_collect((IrStmtList *)&merged->stmts, &dg);
     column_index(&cx, (IrStmtList *)&merged->stmts, &dg, lost, &why, &where);
     dep_free(&dg);
   }
@@ -514,7 +514,7 @@ static void note_split(const MapCtx *m, const Group *cur, Group *alone, const Gr
 static bool group_mentions(const Group *g, const IrSym *a)
 {
   DepGraph dg = { 0 };
-  dep_build((IrStmtList *)&g->stmts, &dg);
+  dep_collect((IrStmtList *)&g->stmts, &dg);
   bool found = false;
   for (int i = 0; i < dg.nacc && !found; i++)
     found = dg.acc[i].ref->u.elem.sym == a;
@@ -729,7 +729,7 @@ static bool column_kernel(MapCtx *m, Group *g, KernelPlan *k)
     report_at(REPORT_INFO, routine_of(m), first[i]->loc, "Loop is parallelizable");
   report_sequential(m, g);
   DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_build(&g->stmts, &dg);
+  dep_collect(&g->stmts, &dg);
   assign_axes(k, &dg);
   dep_free(&dg);
   int threads = k->block[0] * k->block[1] * k->block[2];
@@ -772,7 +772,7 @@ static int plan_groups(MapCtx *m, Group **out)
 static bool private_shape(const Group *g, ArrayPlan *a)
 {
   DepGraph dg = { 0 };
-  dep_build((IrStmtList *)&g->stmts, &dg);
+  dep_collect((IrStmtList *)&g->stmts, &dg);
   bool ok = true;
   for (int d = 0; d < a->sym->rank && ok; d++) {
     IrSym *col = NULL;
