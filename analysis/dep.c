@@ -354,44 +354,41 @@ void dep_collect(IrStmtList *body, DepGraph *g)
   collect_stmts(&c, body);
 }
 
-/* The accesses of one array, in program order: only these pair up. */
-typedef struct ArrayAccesses {
-  const IrSym *sym;
-  int n, cap;
-  int *idx;                 /* indices into acc[] */
-  UT_hash_handle hh;
-} ArrayAccesses;
-
-/* Bucket the accesses by array; pos[i] is access i's place in its bucket. */
-static ArrayAccesses *bucket_by_array(const DepGraph *g, int *pos)
+DepArray *dep_arrays(const DepGraph *g)
 {
-  ArrayAccesses *table = NULL;
+  DepArray *table = NULL;
   for (int i = 0; i < g->nacc; i++) {
     const IrSym *sym = g->acc[i].ref->u.elem.sym;
-    ArrayAccesses *b;
-    HASH_FIND_PTR(table, &sym, b);
-    if (!b) {
-      b = xcalloc(1, sizeof *b);
-      b->sym = sym;
-      HASH_ADD_PTR(table, sym, b);
+    DepArray *a = dep_array(table, sym);
+    if (!a) {
+      a = xcalloc(1, sizeof *a);
+      a->sym = sym;
+      HASH_ADD_PTR(table, sym, a);
     }
-    if (b->n == b->cap) {
-      b->cap = b->cap ? 2 * b->cap : 8;
-      b->idx = xrealloc(b->idx, sizeof *b->idx * (size_t)b->cap);
+    if (a->n == a->cap) {
+      a->cap = a->cap ? 2 * a->cap : 8;
+      a->idx = xrealloc(a->idx, sizeof *a->idx * (size_t)a->cap);
     }
-    pos[i] = b->n;
-    b->idx[b->n++] = i;
+    a->idx[a->n++] = i;
+    a->written |= g->acc[i].write;
   }
   return table;
 }
 
-static void free_buckets(ArrayAccesses *table)
+DepArray *dep_array(DepArray *table, const IrSym *sym)
 {
-  ArrayAccesses *b, *tmp;
-  HASH_ITER(hh, table, b, tmp) {
-    HASH_DEL(table, b);
-    free(b->idx);
-    free(b);
+  DepArray *a;
+  HASH_FIND_PTR(table, &sym, a);
+  return a;
+}
+
+void dep_arrays_free(DepArray *table)
+{
+  DepArray *a, *tmp;
+  HASH_ITER(hh, table, a, tmp) {
+    HASH_DEL(table, a);
+    free(a->idx);
+    free(a);
   }
 }
 
@@ -401,15 +398,16 @@ static void free_buckets(ArrayAccesses *table)
 void dep_build(IrStmtList *body, DepGraph *g)
 {
   dep_collect(body, g);
+  DepArray *arrays = dep_arrays(g), *a, *tmp;
   int *pos = xmalloc(sizeof *pos * (size_t)(g->nacc ? g->nacc : 1));
-  ArrayAccesses *table = bucket_by_array(g, pos);
+  HASH_ITER(hh, arrays, a, tmp)
+    for (int p = 0; p < a->n; p++)
+      pos[a->idx[p]] = p;       /* access i's place among its array's */
   int cap = 0;
   for (int i = 0; i < g->nacc; i++) {
-    const IrSym *sym = g->acc[i].ref->u.elem.sym;
-    ArrayAccesses *b;
-    HASH_FIND_PTR(table, &sym, b);
-    for (int p = pos[i]; p < b->n; p++) {
-      int j = b->idx[p];
+    a = dep_array(arrays, g->acc[i].ref->u.elem.sym);
+    for (int p = pos[i]; p < a->n; p++) {
+      int j = a->idx[p];
       if (!g->acc[i].write && !g->acc[j].write)
         continue;
       if (i == j && !g->acc[i].write)
@@ -417,7 +415,7 @@ void dep_build(IrStmtList *body, DepGraph *g)
       test_pair(g, i, j, &cap);
     }
   }
-  free_buckets(table);
+  dep_arrays_free(arrays);
   free(pos);
 }
 

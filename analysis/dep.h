@@ -67,6 +67,21 @@ void dep_build(IrStmtList *body, DepGraph *g);
 /* Only collect the accesses of `body` (acc[], as dep_build fills it; no
  * deps): for the questions that need no pair tests, at linear cost. */
 void dep_collect(IrStmtList *body, DepGraph *g);
+
+/* The accesses of g grouped by array: a uthash table keyed by the array's
+ * symbol, iterated (HASH_ITER) in the order of each array's first access;
+ * idx[] lists its accesses in program order.  dep_arrays_free releases. */
+typedef struct DepArray {
+  const IrSym *sym;
+  int n, cap;
+  int *idx;                 /* indices into acc[] */
+  bool written;             /* one of them writes */
+  UT_hash_handle hh;
+} DepArray;
+
+DepArray *dep_arrays(const DepGraph *g);
+DepArray *dep_array(DepArray *table, const IrSym *sym);   /* NULL: no access */
+void dep_arrays_free(DepArray *table);
 void dep_free(DepGraph *g);
 
 /* Index of loop `loop` among the common loops of d, or -1. */

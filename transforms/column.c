@@ -290,20 +290,23 @@ static const char *ref_text(IrLang lang, const IrExpr *ref)
   return ir_strdup(buf);
 }
 
+/* Arrays in the order of their first access, each one's accesses in
+ * order: the first that breaks the condition is the one reported. */
 static void check_arrays(Check *c, const DepGraph *g)
 {
-  for (int i = 0; i < g->nacc && c->ok; i++) {
-    IrSym *arr = g->acc[i].ref->u.elem.sym;
+  DepArray *arrays = dep_arrays(g), *a, *tmp;
+  HASH_ITER(hh, arrays, a, tmp) {
+    IrSym *arr = (IrSym *)a->sym;
+    if (!c->ok)
+      break;
     if (in_list(c->cx->private_arrays, c->cx->nprivate_arrays, arr))
       continue;
-    bool written = false;
-    for (int k = 0; k < g->nacc; k++)
-      written |= g->acc[k].write && g->acc[k].ref->u.elem.sym == arr;
-    if (!written)
+    if (!a->written)
       continue;
     int dim = -1;
-    for (int k = 0; k < g->nacc && c->ok; k++)
-      if (g->acc[k].ref->u.elem.sym == arr && !column_access(&g->acc[k], c->v, &dim)) {
+    for (int p = 0; p < a->n && c->ok; p++) {
+      int k = a->idx[p];
+      if (!column_access(&g->acc[k], c->v, &dim)) {
         bool inside = false;
         for (int l = 0; l < g->acc[k].nloops; l++)
           inside |= g->acc[k].loops[l]->u.loop.iv == c->v;
@@ -315,7 +318,9 @@ static void check_arrays(Check *c, const DepGraph *g)
                          ref_text(c->cx->lang, g->acc[k].ref), c->v->name,
                          g->acc[k].write ? "writes" : "reads", arr->name));
       }
+    }
   }
+  dep_arrays_free(arrays);
 }
 
 static bool assigns(const IrStmtList *l, const IrSym *s)
