@@ -398,6 +398,13 @@ void dep_arrays_free(DepArray *table)
 void dep_build(IrStmtList *body, DepGraph *g)
 {
   dep_collect(body, g);
+  dep_test(g);
+}
+
+void dep_test(DepGraph *g)
+{
+  g->ndeps = 0;
+  g->deps = NULL;
   DepArray *arrays = dep_arrays(g), *a, *tmp;
   int *pos = xmalloc(sizeof *pos * (size_t)(g->nacc ? g->nacc : 1));
   HASH_ITER(hh, arrays, a, tmp)
@@ -417,6 +424,21 @@ void dep_build(IrStmtList *body, DepGraph *g)
   }
   dep_arrays_free(arrays);
   free(pos);
+}
+
+void dep_within(const DepGraph *all, const IrStmt *loop, DepGraph *g)
+{
+  g->nvariant = all->nvariant;
+  g->variant = all->variant;
+  g->nacc = 0;
+  g->acc = xmalloc(sizeof *g->acc * (size_t)(all->nacc ? all->nacc : 1));
+  for (int i = 0; i < all->nacc; i++)
+    for (int l = 0; l < all->acc[i].nloops; l++)
+      if (all->acc[i].loops[l] == loop) {
+        g->acc[g->nacc++] = all->acc[i];
+        break;
+      }
+  dep_test(g);
 }
 
 void dep_free(DepGraph *g)

@@ -68,6 +68,16 @@ void dep_build(IrStmtList *body, DepGraph *g);
  * deps): for the questions that need no pair tests, at linear cost. */
 void dep_collect(IrStmtList *body, DepGraph *g);
 
+/* Test every pair of g->acc (as dep_collect left it, or a part of it) and
+ * fill deps[]: dep_build is dep_collect then dep_test. */
+void dep_test(DepGraph *g);
+
+/* The graph of the accesses of `all` that lie inside `loop`, in their
+ * order: every dependence of `all` that loop can carry (dep_crosses) is
+ * here, in the same order, at the cost of the loop's own accesses.  The
+ * indices in deps[] are into this graph's acc[]. */
+void dep_within(const DepGraph *all, const IrStmt *loop, DepGraph *g);
+
 /* The accesses of g grouped by array: a uthash table keyed by the array's
  * symbol, iterated (HASH_ITER) in the order of each array's first access;
  * idx[] lists its accesses in program order.  dep_arrays_free releases. */

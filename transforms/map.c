@@ -611,7 +611,7 @@ static void report_sequential(const MapCtx *m, Group *g)
 {
   ColumnCtx cx = column_ctx(m);
   DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_build(&g->stmts, &dg);
+  dep_collect(&g->stmts, &dg);
   IrSym *seen[DEP_MAX_DEPTH];
   int nseen = 0;
   /* loops of the group, in order */
@@ -643,13 +643,15 @@ static void report_sequential(const MapCtx *m, Group *g)
     const char *why = "";
     Loc where = s->loc;
     column_index(&cx, &g->stmts, &dg, iv, &why, &where);
-    const Dep *d = blocking_dep(m, &dg, s);
+    DepGraph in;           /* the dependences loop s can carry: only its own accesses */
+    dep_within(&dg, s, &in);
+    const Dep *d = blocking_dep(m, &in, s);
     Loc at = { m->prog->file, diag_user_line(s->loc), 0 };
     if (d) {
       char text[300];
-      dep_describe(&dg, d, text, sizeof text);
+      dep_describe(&in, d, text, sizeof text);
       why = ir_printf("loop carried dependence of %s at line %d", text,
-                      diag_user_line(dg.acc[d->dst].stmt->loc));
+                      diag_user_line(in.acc[d->dst].stmt->loc));
       report_add(REPORT_NOTE, routine_of(m), at, "Loop carried dependence of %s keeps loop '%s' "
                  "sequential in each thread", text, iv->name);
     } else {
@@ -660,6 +662,7 @@ static void report_sequential(const MapCtx *m, Group *g)
     if (s->u.loop.advice && s->u.loop.advice->parallel)
       diag_at(DIAG_ERROR, s->loc, 1, "loop '%s' is marked parallel but cannot run in parallel: %s",
               iv->name, why);
+    dep_free(&in);
   }
   dep_free(&dg);
 }
