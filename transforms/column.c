@@ -505,6 +505,9 @@ static const IrStmt *under_kernel(const IrStmtList *l, const IrSym *v, const IrS
   return NULL;
 }
 
+/* split_groups asks the same question statement by statement through a
+ * ColumnRun (run_column_index, below): a condition changed here must be
+ * changed there too; check_dep compares the two answers. */
 bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrSym *v,
                   const char **why, Loc *where)
 {
@@ -875,4 +878,558 @@ static void fuse_list(const ColumnCtx *cx, IrStmtList *l)
 void column_fuse(const ColumnCtx *cx, IrStmtList *body)
 {
   fuse_list(cx, body);
+}
+
+/* ---- column indices of a growing run of statements ---------------------------- */
+
+/* split_groups (map.c) asks, statement after statement, for the column
+ * indices of the current group plus the next statement.  column_indices
+ * looks at the whole group each time: a region of n nests costs n^2.  But
+ * for one index v the conditions of column_index are facts of single
+ * statements, combined over the run:
+ *   - a loop header, `kernel` or CYCLE/EXIT that rules v out in one
+ *     statement rules it out in every run that holds the statement;
+ *   - `independent` must be on every loop over v;
+ *   - an array written anywhere in the run needs v in one dimension of
+ *     every access, the dimension its first access fixes: per array, that
+ *     dimension and whether an access broke it, replayed statement by
+ *     statement in order;
+ *   - a scalar assigned in a loop over v (in any statement) must not be
+ *     read outside those loops, nor before it is assigned in them (in any).
+ * A ColumnRun keeps these per index (RunIv) and per array and scalar, and
+ * the facts of each statement (StmtFacts: once per statement and index),
+ * so trying or adding a statement costs in proportion to the statement.
+ * The index candidates are those column_indices sees: the first
+ * DEP_MAX_DEPTH loop indices in the order of the walk.  Tables and facts
+ * live in the IR arena; column_scope_free releases the access lists. */
+
+typedef struct SymSet {
+  const IrSym *sym;
+  UT_hash_handle hh;
+} SymSet;
+
+static bool set_has(SymSet *set, const IrSym *sym)
+{
+  SymSet *e;
+  HASH_FIND_PTR(set, &sym, e);
+  return e != NULL;
+}
+
+/* Adds sym; false if it was there already. */
+static bool set_add(SymSet **set, const IrSym *sym)
+{
+  if (set_has(*set, sym))
+    return false;
+  SymSet *e = ir_alloc(sizeof *e);
+  e->sym = sym;
+  HASH_ADD_PTR(*set, sym, e);
+  return true;
+}
+
+/* A growing list of symbols without repeats, in the order added. */
+typedef struct SymSeq {
+  int n, cap;
+  IrSym **v;
+  SymSet *set;
+} SymSeq;
+
+static void list_add(SymSeq *l, IrSym *s)
+{
+  if (!set_add(&l->set, s))
+    return;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    IrSym **v = ir_alloc(sizeof *v * (size_t)l->cap);
+    if (l->n)
+      memcpy(v, l->v, sizeof *v * (size_t)l->n);
+    l->v = v;
+  }
+  l->v[l->n++] = s;
+}
+
+/* The accesses of one array in one statement. */
+typedef struct StmtArray {
+  const IrSym *sym;
+  bool written;
+  int n;
+  int *idx;                 /* into the statement's acc[] */
+} StmtArray;
+
+/* A written scalar of a statement, for one index v. */
+typedef struct StmtScalar {
+  const IrSym *sym;
+  bool assigned;            /* assigned inside a loop over v */
+  bool bad;                 /* read outside the loops over v that assign it, or before */
+} StmtScalar;
+
+/* One statement, one index v. */
+typedef struct StmtIv {
+  IrSym *v;
+  bool fails;               /* a loop header, `kernel` or CYCLE/EXIT rules v out */
+  bool all_independent;     /* every loop over v asserts `independent` */
+  int stride1;              /* references with v at unit stride in their fastest dimension */
+  bool *inside;             /* per access: inside a loop over v */
+  unsigned *exact;          /* per access: the dimensions whose subscript is v itself */
+  int nscalars;
+  StmtScalar *scalars;
+} StmtIv;
+
+typedef struct StmtFacts {
+  IrStmt *s;
+  IrStmtList one;           /* { s } */
+  DepGraph g;               /* its accesses */
+  SymSeq ivs;              /* its loop indices, in the order of the walk */
+  int narrays;
+  StmtArray *arrays;        /* in the order of their first access */
+  SymSeq reads;            /* written scalars it mentions */
+  int nfacts;
+  StmtIv **facts;           /* per index asked */
+  UT_hash_handle hh;        /* in ColumnScope.stmts, keyed by s */
+} StmtFacts;
+
+struct ColumnScope {
+  ColumnCtx cx;
+  SymSet *written;          /* cx.written */
+  SymSet *private_arrays;   /* cx.private_arrays */
+  StmtFacts *stmts;
+};
+
+/* The state of one array, for one index, after the run's accesses. */
+typedef struct IvArray {
+  const IrSym *sym;
+  int dim;                  /* the dimension the first access fixed, -1 none yet */
+  bool broken;              /* an access was not a column access */
+  UT_hash_handle hh;
+} IvArray;
+
+typedef struct IvScalar {
+  const IrSym *sym;
+  bool assigned, bad;       /* in some statement of the run (see StmtScalar) */
+  UT_hash_handle hh;
+} IvScalar;
+
+/* The conditions of column_index(run, v), summarized. */
+typedef struct RunIv {
+  IrSym *v;
+  bool fails, all_independent;
+  int stride1;
+  int nbroken;              /* arrays written in the run, not private, broken */
+  int nbad;                 /* scalars assigned and bad */
+  IvArray *arrays;
+  IvScalar *scalars;
+} RunIv;
+
+typedef struct RunArray {
+  const IrSym *sym;
+  bool written;
+  UT_hash_handle hh;
+} RunArray;
+
+struct ColumnRun {
+  ColumnScope *scope;
+  int nstmts;
+  StmtFacts **stmts;
+  SymSeq ivs;              /* loop indices, in the order of the walk */
+  int nruniv;
+  RunIv **runiv;            /* per index asked */
+  RunArray *arrays;         /* every array accessed */
+};
+
+ColumnScope *column_scope_new(const ColumnCtx *cx)
+{
+  ColumnScope *sc = ir_alloc(sizeof *sc);
+  sc->cx = *cx;
+  for (int i = 0; i < cx->nwritten; i++)
+    set_add(&sc->written, cx->written[i]);
+  for (int i = 0; i < cx->nprivate_arrays; i++)
+    set_add(&sc->private_arrays, cx->private_arrays[i]);
+  return sc;
+}
+
+void column_scope_free(ColumnScope *sc)
+{
+  StmtFacts *f, *tmp;
+  HASH_ITER(hh, sc->stmts, f, tmp)
+    dep_free(&f->g);
+  sc->stmts = NULL;
+}
+
+/* ---- facts of one statement ---- */
+
+static void add_iv(IrStmt *loop, IrStmt *same, void *ctx)
+{
+  (void)same;
+  list_add(ctx, loop->u.loop.iv);
+}
+
+typedef struct ReadsCtx {
+  SymSet *written;
+  SymSeq *reads;
+} ReadsCtx;
+
+static void add_read(IrExpr *e, IrStmt *in, void *ctx)
+{
+  ReadsCtx *r = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR && set_has(r->written, e->u.var))
+    list_add(r->reads, e->u.var);
+}
+
+static StmtFacts *stmt_facts(ColumnScope *sc, IrStmt *s)
+{
+  StmtFacts *f;
+  HASH_FIND_PTR(sc->stmts, &s, f);
+  if (f)
+    return f;
+  f = ir_alloc(sizeof *f);
+  f->s = s;
+  ir_list_push(&f->one, s);
+  dep_collect(&f->one, &f->g);
+  IrStmt *stack[DEP_MAX_DEPTH];
+  walk_loops(&f->one, stack, 0, add_iv, &f->ivs);
+  DepArray *arrays = dep_arrays(&f->g), *a, *tmp;
+  f->arrays = ir_alloc(sizeof *f->arrays * (size_t)(HASH_COUNT(arrays) + 1));
+  HASH_ITER(hh, arrays, a, tmp) {
+    StmtArray *sa = &f->arrays[f->narrays++];
+    sa->sym = a->sym;
+    sa->written = a->written;
+    sa->n = a->n;
+    sa->idx = ir_alloc(sizeof *sa->idx * (size_t)a->n);
+    memcpy(sa->idx, a->idx, sizeof *sa->idx * (size_t)a->n);
+  }
+  dep_arrays_free(arrays);
+  ReadsCtx r = { sc->written, &f->reads };
+  ir_walk_exprs(&f->one, add_read, &r);
+  HASH_ADD_PTR(sc->stmts, s, f);
+  return f;
+}
+
+/* Scalars assigned in l as assigns() sees them: assignments, loop indices. */
+static void assigned_scalars(const IrStmtList *l, SymSeq *out)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *t = l->v[i];
+    if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR)
+      list_add(out, t->u.assign.lhs->u.var);
+    if (t->kind == IR_S_DO) {
+      list_add(out, t->u.loop.iv);
+      assigned_scalars(&t->u.loop.body, out);
+    }
+    if (t->kind == IR_S_IF) {
+      assigned_scalars(&t->u.cond.then, out);
+      assigned_scalars(&t->u.cond.els, out);
+    }
+  }
+}
+
+/* Scalars assigned inside loops over v: those assigned_in_v_loop finds. */
+static void assigned_in_v_loops(const IrStmtList *l, const IrSym *v, SymSeq *out)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *t = l->v[i];
+    if (t->kind == IR_S_DO && t->u.loop.iv == v)
+      assigned_scalars(&t->u.loop.body, out);
+    else if (t->kind == IR_S_DO)
+      assigned_in_v_loops(&t->u.loop.body, v, out);
+    if (t->kind == IR_S_IF) {
+      assigned_in_v_loops(&t->u.cond.then, v, out);
+      assigned_in_v_loops(&t->u.cond.els, v, out);
+    }
+  }
+}
+
+/* The written scalars of f that check_scalars could look at for v: those
+ * assigned in a loop over v, and those whose reads scan_uses rejects. */
+static void scalar_facts(ColumnScope *sc, StmtFacts *f, StmtIv *fv)
+{
+  Check c = { &sc->cx, fv->v, &f->one, true, NULL, { 0, 0, 0 }, true, 0 };
+  SymSet *bad = NULL;
+  for (int i = 0; i < f->reads.n; i++) {
+    ScalarUse u = { &c, f->reads.v[i], { 0, 0, 0 }, false, NULL };
+    scan_uses(&f->one, &u);
+    if (u.found || u.exposed)
+      set_add(&bad, f->reads.v[i]);
+  }
+  SymSeq assigned = { 0 };
+  assigned_in_v_loops(&f->one, fv->v, &assigned);
+  fv->scalars = ir_alloc(sizeof *fv->scalars * (size_t)(assigned.n + f->reads.n + 1));
+  for (int i = 0; i < assigned.n; i++)
+    if (set_has(sc->written, assigned.v[i]))
+      fv->scalars[fv->nscalars++] = (StmtScalar){ assigned.v[i], true, set_has(bad, assigned.v[i]) };
+  for (int i = 0; i < f->reads.n; i++)
+    if (set_has(bad, f->reads.v[i]) && !set_has(assigned.set, f->reads.v[i]))
+      fv->scalars[fv->nscalars++] = (StmtScalar){ f->reads.v[i], false, true };
+}
+
+/* The dimensions of ref whose subscript is v itself (see column_access). */
+_Static_assert(IR_MAX_RANK <= 32, "a dimension mask is an unsigned");
+static unsigned exact_dims(const IrExpr *ref, const IrSym *v)
+{
+  unsigned dims = 0;
+  for (int d = 0; d < ref->u.elem.n; d++) {
+    Affine f;
+    if (aff_build(ref->u.elem.sub[d], &f) && f.n == 1 && f.c == 0 && f.t[0].var == v &&
+        f.t[0].coef == 1 && !f.t[0].scale)
+      dims |= 1u << d;
+  }
+  return dims;
+}
+
+static bool unit_stride(const IrExpr *ref, const IrSym *v)
+{
+  Affine f;
+  if (!ref->u.elem.n || !aff_build(ref->u.elem.sub[0], &f))
+    return false;
+  const AffTerm *t = aff_term(&f, v);
+  return t && !t->scale && (t->coef == 1 || t->coef == -1);
+}
+
+static StmtIv *stmt_iv(ColumnScope *sc, StmtFacts *f, IrSym *v)
+{
+  for (int i = 0; i < f->nfacts; i++)
+    if (f->facts[i]->v == v)
+      return f->facts[i];
+  StmtIv *fv = ir_alloc(sizeof *fv);
+  fv->v = v;
+  Check c = { &sc->cx, v, &f->one, true, NULL, { 0, 0, 0 }, true, 0 };
+  if (under_kernel(&f->one, v, NULL))
+    fail(&c, f->s->loc, "");
+  IrStmt *stack[DEP_MAX_DEPTH];
+  walk_loops(&f->one, stack, 0, check_loop, &c);
+  fv->fails = !c.ok || loop_exit(&f->one, v, false);
+  fv->all_independent = c.all_independent;
+  fv->inside = ir_alloc(sizeof *fv->inside * (size_t)(f->g.nacc + 1));
+  fv->exact = ir_alloc(sizeof *fv->exact * (size_t)(f->g.nacc + 1));
+  for (int i = 0; i < f->g.nacc; i++) {
+    const Access *a = &f->g.acc[i];
+    for (int l = 0; l < a->nloops; l++)
+      fv->inside[i] |= a->loops[l]->u.loop.iv == v;
+    fv->exact[i] = exact_dims(a->ref, v);
+    fv->stride1 += unit_stride(a->ref, v);
+  }
+  scalar_facts(sc, f, fv);
+  IR_PUSH(f->facts, f->nfacts, fv);
+  return fv;
+}
+
+/* ---- the run ---- */
+
+ColumnRun *column_run_new(ColumnScope *sc)
+{
+  ColumnRun *r = ir_alloc(sizeof *r);
+  r->scope = sc;
+  return r;
+}
+
+static bool run_written(const ColumnRun *r, const IrSym *sym)
+{
+  RunArray *a;
+  HASH_FIND_PTR(r->arrays, &sym, a);
+  return a && a->written;
+}
+
+/* One more access of an array, as check_arrays replays them: the first
+ * fixes the dimension, each must be inside a loop over v with v there. */
+static void replay_access(bool inside, unsigned exact, int *dim, bool *broken)
+{
+  if (*broken)
+    return;
+  if (!inside || !exact || (*dim >= 0 && !(exact & (1u << *dim)))) {
+    *broken = true;
+    return;
+  }
+  if (*dim < 0)
+    for (*dim = 0; !(exact & (1u << *dim)); ++*dim)
+      ;
+}
+
+static bool counts_broken(const ColumnRun *r, const IrSym *sym, bool written, bool broken)
+{
+  return written && broken && !set_has(r->scope->private_arrays, sym);
+}
+
+static IvArray *iv_array(RunIv *ri, const IrSym *sym)
+{
+  IvArray *e;
+  HASH_FIND_PTR(ri->arrays, &sym, e);
+  if (!e) {
+    e = ir_alloc(sizeof *e);
+    e->sym = sym;
+    e->dim = -1;
+    HASH_ADD_PTR(ri->arrays, sym, e);
+  }
+  return e;
+}
+
+static IvScalar *iv_scalar(RunIv *ri, const IrSym *sym)
+{
+  IvScalar *e;
+  HASH_FIND_PTR(ri->scalars, &sym, e);
+  if (!e) {
+    e = ir_alloc(sizeof *e);
+    e->sym = sym;
+    HASH_ADD_PTR(ri->scalars, sym, e);
+  }
+  return e;
+}
+
+/* Add statement f to the summary ri (the arrays' written flags of the run
+ * are those before f; run_add_arrays updates them after). */
+static void run_iv_add(const ColumnRun *r, RunIv *ri, StmtFacts *f, const StmtIv *fv)
+{
+  ri->fails |= fv->fails;
+  ri->all_independent &= fv->all_independent;
+  ri->stride1 += fv->stride1;
+  for (int i = 0; i < f->narrays; i++) {
+    const StmtArray *sa = &f->arrays[i];
+    IvArray *e = iv_array(ri, sa->sym);
+    bool written = run_written(r, sa->sym), was = e->broken;
+    for (int p = 0; p < sa->n; p++)
+      replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &e->dim, &e->broken);
+    ri->nbroken += counts_broken(r, sa->sym, written, e->broken) -
+                   counts_broken(r, sa->sym, written, was);
+  }
+  for (int i = 0; i < fv->nscalars; i++) {
+    IvScalar *e = iv_scalar(ri, fv->scalars[i].sym);
+    bool was = e->assigned && e->bad;
+    e->assigned |= fv->scalars[i].assigned;
+    e->bad |= fv->scalars[i].bad;
+    ri->nbad += (e->assigned && e->bad) - was;
+  }
+}
+
+/* The arrays f accesses join the run; those it writes first count now. */
+static void run_add_arrays(ColumnRun *r, const StmtFacts *f)
+{
+  for (int i = 0; i < f->narrays; i++) {
+    const StmtArray *sa = &f->arrays[i];
+    RunArray *a;
+    HASH_FIND_PTR(r->arrays, &sa->sym, a);
+    if (!a) {
+      a = ir_alloc(sizeof *a);
+      a->sym = sa->sym;
+      HASH_ADD_PTR(r->arrays, sym, a);
+    }
+    if (a->written || !sa->written)
+      continue;
+    a->written = true;
+    for (int k = 0; k < r->nruniv; k++) {
+      IvArray *e = iv_array(r->runiv[k], sa->sym);
+      r->runiv[k]->nbroken += counts_broken(r, sa->sym, true, e->broken);
+    }
+  }
+}
+
+/* The summary of the run for index v, made from its statements when first asked. */
+static RunIv *run_iv(ColumnRun *r, IrSym *v)
+{
+  for (int i = 0; i < r->nruniv; i++)
+    if (r->runiv[i]->v == v)
+      return r->runiv[i];
+  RunIv *ri = ir_alloc(sizeof *ri);
+  ri->v = v;
+  ri->all_independent = true;
+  if (set_has(r->scope->written, v))
+    iv_scalar(ri, v)->assigned = true;  /* check_scalars always looks at v itself */
+  /* replay with the written flags of the whole run: count broken arrays at the end */
+  for (int i = 0; i < r->nstmts; i++) {
+    StmtFacts *f = r->stmts[i];
+    StmtIv *fv = stmt_iv(r->scope, f, v);
+    ri->fails |= fv->fails;
+    ri->all_independent &= fv->all_independent;
+    ri->stride1 += fv->stride1;
+    for (int k = 0; k < f->narrays; k++) {
+      const StmtArray *sa = &f->arrays[k];
+      IvArray *e = iv_array(ri, sa->sym);
+      for (int p = 0; p < sa->n; p++)
+        replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &e->dim, &e->broken);
+    }
+    for (int k = 0; k < fv->nscalars; k++) {
+      IvScalar *e = iv_scalar(ri, fv->scalars[k].sym);
+      e->assigned |= fv->scalars[k].assigned;
+      e->bad |= fv->scalars[k].bad;
+    }
+  }
+  IvArray *a, *ta;
+  HASH_ITER(hh, ri->arrays, a, ta)
+    ri->nbroken += counts_broken(r, a->sym, run_written(r, a->sym), a->broken);
+  IvScalar *s, *ts;
+  HASH_ITER(hh, ri->scalars, s, ts)
+    ri->nbad += s->assigned && s->bad;
+  IR_PUSH(r->runiv, r->nruniv, ri);
+  return ri;
+}
+
+void column_run_push(ColumnRun *r, IrStmt *s)
+{
+  StmtFacts *f = stmt_facts(r->scope, s);
+  for (int i = 0; i < r->nruniv; i++)
+    run_iv_add(r, r->runiv[i], f, stmt_iv(r->scope, f, r->runiv[i]->v));
+  run_add_arrays(r, f);
+  for (int i = 0; i < f->ivs.n; i++)
+    list_add(&r->ivs, f->ivs.v[i]);
+  IR_PUSH(r->stmts, r->nstmts, f);
+}
+
+/* Would v be a column index of the run plus f (NULL: the run alone)?
+ * column_index's answer, from the summaries (keep the two in step). */
+static bool run_column_index(ColumnRun *r, StmtFacts *f, IrSym *v)
+{
+  RunIv *ri = run_iv(r, v);
+  bool fails = ri->fails, all_independent = ri->all_independent;
+  int nbroken = ri->nbroken, nbad = ri->nbad;
+  if (f) {
+    const StmtIv *fv = stmt_iv(r->scope, f, v);
+    fails |= fv->fails;
+    all_independent &= fv->all_independent;
+    for (int i = 0; i < f->narrays; i++) {
+      const StmtArray *sa = &f->arrays[i];
+      IvArray *e;
+      HASH_FIND_PTR(ri->arrays, &sa->sym, e);
+      int dim = e ? e->dim : -1;
+      bool broken = e && e->broken, written = run_written(r, sa->sym), was = broken;
+      for (int p = 0; p < sa->n; p++)
+        replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &dim, &broken);
+      nbroken += counts_broken(r, sa->sym, written || sa->written, broken) -
+                 counts_broken(r, sa->sym, written, was);
+    }
+    for (int i = 0; i < fv->nscalars; i++) {
+      IvScalar *e;
+      HASH_FIND_PTR(ri->scalars, &fv->scalars[i].sym, e);
+      bool assigned = e && e->assigned, bad = e && e->bad;
+      nbad += ((assigned || fv->scalars[i].assigned) && (bad || fv->scalars[i].bad)) -
+              (assigned && bad);
+    }
+  }
+  return !fails && (all_independent || !nbroken) && !nbad;
+}
+
+int column_run_indices(ColumnRun *r, IrStmt *extra, IrSym **out)
+{
+  StmtFacts *f = extra ? stmt_facts(r->scope, extra) : NULL;
+  /* the candidates, as column_indices collects them */
+  IrSym *ivs[DEP_MAX_DEPTH];
+  int nivs = 0;
+  for (int i = 0; i < r->ivs.n && nivs < DEP_MAX_DEPTH; i++)
+    ivs[nivs++] = r->ivs.v[i];
+  for (int i = 0; f && i < f->ivs.n && nivs < DEP_MAX_DEPTH; i++)
+    if (!set_has(r->ivs.set, f->ivs.v[i]))
+      ivs[nivs++] = f->ivs.v[i];
+  int n = 0;
+  for (int i = 0; i < nivs && n < 3; i++)
+    if (run_column_index(r, f, ivs[i]))
+      out[n++] = ivs[i];
+  return n;
+}
+
+int column_run_stride1(ColumnRun *r, IrSym *v)
+{
+  return run_iv(r, v)->stride1;
+}
+
+bool column_run_mentions(const ColumnRun *r, const IrSym *array)
+{
+  RunArray *a;
+  HASH_FIND_PTR(r->arrays, &array, a);
+  return a != NULL;
 }

@@ -392,6 +392,7 @@ typedef struct Group {
   bool loops;            /* has at least one loop */
   const char *split_note;/* why a kernel starts here (the feedback line), or NULL */
   Loc split_at;
+  ColumnRun *run;        /* in split_groups: the column facts of stmts, else NULL */
 } Group;
 
 static ColumnCtx column_ctx(const MapCtx *m)
@@ -435,7 +436,7 @@ static bool writes_array(const IrStmt *s)
 
 static Group group_of(const MapCtx *m, IrStmtList *base, IrStmt *extra)
 {
-  Group g = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 } };
+  Group g = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 }, NULL };
   for (int i = 0; base && i < base->n; i++)
     ir_list_push(&g.stmts, base->v[i]);
   if (extra)
@@ -456,10 +457,11 @@ static bool scalar_flows_into(const MapCtx *m, IrStmt *next)
 static int pick_x(const MapCtx *m, const Group *g)
 {
   DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_collect((IrStmtList *)&g->stmts, &dg);
+  if (!g->run)
+    dep_collect((IrStmtList *)&g->stmts, &dg);
   int best = g->nc - 1, best_n = -1;
   for (int i = g->nc - 1; i >= 0; i--) {
-    int n = stride1_refs(&dg, g->c[i]);
+    int n = g->run ? column_run_stride1(g->run, g->c[i]) : stride1_refs(&dg, g->c[i]);
     if (n > best_n) {
       best = i;
       best_n = n;
@@ -513,6 +515,8 @@ static void note_split(const MapCtx *m, const Group *cur, Group *alone, const Gr
 
 static bool group_mentions(const Group *g, const IrSym *a)
 {
+  if (g->run)
+    return column_run_mentions(g->run, a);
   DepGraph dg = { 0 };
   dep_collect((IrStmtList *)&g->stmts, &dg);
   bool found = false;
@@ -527,11 +531,46 @@ static bool group_mentions(const Group *g, const IrSym *a)
 static bool private_array_shared(const MapCtx *m, const Group *cur, IrStmt *s)
 {
   IrStmtList one = { 1, 1, &s };
-  Group alone = { one, 0, { NULL }, false, NULL, { 0, 0, 0 } };
+  Group alone = { one, 0, { NULL }, false, NULL, { 0, 0, 0 }, NULL };
   for (int i = 0; i < m->nprivate_arrays; i++)
     if (group_mentions(&alone, m->private_arrays[i]) && group_mentions(cur, m->private_arrays[i]))
       return true;
   return false;
+}
+
+/* The group of s alone, with its run of column facts. */
+static Group group_alone(ColumnScope *scope, IrStmt *s)
+{
+  Group g = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 }, column_run_new(scope) };
+  ir_list_push(&g.stmts, s);
+  column_run_push(g.run, s);
+  g.loops = has_loops(&g.stmts);
+  g.nc = g.loops ? column_run_indices(g.run, NULL, g.c) : 0;
+  return g;
+}
+
+/* The group cur + s (group_of(cur, s)), from cur's run without adding s
+ * to it (so it has no run of its own).  The statement list shares cur's
+ * storage: pushing s writes only past cur's end. */
+static Group group_plus(const Group *cur, IrStmt *s, const Group *alone)
+{
+  Group g = { cur->stmts, 0, { NULL }, cur->loops || alone->loops, NULL, { 0, 0, 0 }, NULL };
+  ir_list_push(&g.stmts, s);
+  g.nc = g.loops ? column_run_indices(cur->run, s, g.c) : 0;
+  return g;
+}
+
+static void push_group(Group **v, int *n, int *cap, Group g)
+{
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 8;
+    Group *grown = ir_alloc(sizeof *grown * (size_t)*cap);
+    if (*n)
+      memcpy(grown, *v, sizeof *grown * (size_t)*n);
+    *v = grown;
+  }
+  g.run = NULL;          /* the runs end with split_groups */
+  (*v)[(*n)++] = g;
 }
 
 /* Split l into groups greedily: a statement joins the current group unless
@@ -540,31 +579,40 @@ static bool private_array_shared(const MapCtx *m, const Group *cur, IrStmt *s)
  * of columns (i, j) with i along threadIdx.x is what the restructuring aims
  * for, and a kernel boundary costs a launch and a trip through memory, so k
  * loops are not split off just to run in parallel.
- * Statements without loops join (unless they assign array elements). */
+ * Statements without loops join (unless they assign array elements).
+ * The column indices of each candidate group come from the current
+ * group's run (column_run_indices), in time proportional to the statement
+ * tried, not to the group. */
 static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
 {
   Group *groups = NULL;
-  int n = 0;
-  Group cur = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 } };
+  int n = 0, cap = 0;
+  ColumnCtx cx = column_ctx(m);
+  ColumnScope *scope = column_scope_new(&cx);
+  Group cur = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 }, column_run_new(scope) };
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
-    Group alone = group_of(m, NULL, s);
-    Group merged = group_of(m, &cur.stmts, s);
+    Group alone = group_alone(scope, s);
+    Group merged = group_plus(&cur, s, &alone);
     bool lone = !alone.loops && writes_array(s);
     bool join = !cur.stmts.n || (!alone.loops && !lone) || (!cur.loops && !writes_array(cur.stmts.v[0])) ||
                 scalar_flows_into(m, s) || private_array_shared(m, &cur, s) ||
                 merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc) ||
                 (merged.nc >= 2 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone));
     if (join) {
+      ColumnRun *run = cur.run;
+      column_run_push(run, s);
       cur = merged;
+      cur.run = run;
       continue;
     }
     note_split(m, &cur, &alone, &merged, s);
-    IR_PUSH(groups, n, cur);
+    push_group(&groups, &n, &cap, cur);
     cur = alone;
   }
   if (cur.stmts.n)
-    IR_PUSH(groups, n, cur);
+    push_group(&groups, &n, &cap, cur);
+  column_scope_free(scope);
   *out = groups;
   return n;
 }
