@@ -1027,7 +1027,7 @@ typedef struct RunArray {
 
 struct ColumnRun {
   ColumnScope *scope;
-  int nstmts;
+  int nstmts, cap;
   StmtFacts **stmts;
   SymSeq ivs;              /* loop indices, in the order of the walk */
   int nruniv;
@@ -1368,7 +1368,14 @@ void column_run_push(ColumnRun *r, IrStmt *s)
   run_add_arrays(r, f);
   for (int i = 0; i < f->ivs.n; i++)
     list_add(&r->ivs, f->ivs.v[i]);
-  IR_PUSH(r->stmts, r->nstmts, f);
+  if (r->nstmts == r->cap) {       /* doubling: IR_PUSH copies at every push */
+    r->cap = r->cap ? 2 * r->cap : 8;
+    StmtFacts **v = ir_alloc(sizeof *v * (size_t)r->cap);
+    if (r->nstmts)
+      memcpy(v, r->stmts, sizeof *v * (size_t)r->nstmts);
+    r->stmts = v;
+  }
+  r->stmts[r->nstmts++] = f;
 }
 
 /* Would v be a column index of the run plus f (NULL: the run alone)?

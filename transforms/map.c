@@ -560,6 +560,7 @@ static Group group_plus(const Group *cur, IrStmt *s, const Group *alone)
   return g;
 }
 
+/* Append g to a doubling array (IR_PUSH copies the array at every push). */
 static void push_group(Group **v, int *n, int *cap, Group g)
 {
   if (*n == *cap) {
@@ -645,10 +646,10 @@ static int distribute(const MapCtx *m, Group *g, Group **out)
   if (n < 2)
     return 1;
   Group *wrapped = NULL;
-  int nw = 0;
+  int nw = 0, cap = 0;
   for (int i = 0; i < n; i++) {
     Group w = group_of(m, NULL, wrap_loop(loop, &parts[i].stmts));
-    IR_PUSH(wrapped, nw, w);
+    push_group(&wrapped, &nw, &cap, w);
   }
   *out = wrapped;
   return nw;
@@ -806,12 +807,12 @@ static ArrayPlan *array_of(RegionPlan *p, const IrSym *s)
 static int plan_groups(MapCtx *m, Group **out)
 {
   Group *top, *groups = NULL;
-  int ntop = split_groups(m, &m->region->body, &top), n = 0;
+  int ntop = split_groups(m, &m->region->body, &top), n = 0, cap = 0;
   for (int i = 0; i < ntop; i++) {
     Group *parts;
     int np = distribute(m, &top[i], &parts);
     for (int k = 0; k < np; k++)
-      IR_PUSH(groups, n, parts[k]);
+      push_group(&groups, &n, &cap, parts[k]);
   }
   *out = groups;
   return n;
