@@ -291,8 +291,7 @@ static DimResult test_dim(const DepGraph *dg, const Access *a, const Access *b, 
   return (d && (g.c - f.c) % d) ? DIM_INDEPENDENT : DIM_NO_INFO;
 }
 
-/* Test the pair (ia, ib); append a Dep unless they are independent. */
-static void test_pair(DepGraph *g, int ia, int ib, int *cap)
+bool dep_pair(const DepGraph *g, int ia, int ib, Dep *out)
 {
   const Access *a = &g->acc[ia], *b = &g->acc[ib];
   Dep d = { .src = ia, .dst = ib, .affine = true };
@@ -304,7 +303,7 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
     DimResult r = test_dim(g, a, b, d.ncommon, a->ref->u.elem.sub[k], b->ref->u.elem.sub[k],
                            &level, &dist);
     if (r == DIM_INDEPENDENT)
-      return;
+      return false;
     Affine probe;
     if (!subscript_affine(g, a, a->ref->u.elem.sub[k], &probe) ||
         !subscript_affine(g, b, b->ref->u.elem.sub[k], &probe))
@@ -312,7 +311,7 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
     if (r != DIM_DISTANCE)
       continue;
     if (d.known[level] && d.dist[level] != dist)
-      return;  /* two dimensions demand different distances: never the same element */
+      return false;  /* two dimensions demand different distances: never the same element */
     d.known[level] = true;
     d.dist[level] = dist;
   }
@@ -336,8 +335,18 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
     for (int l = 0; l < d.ncommon; l++)
       all_zero &= d.known[l] && d.dist[l] == 0;
     if (all_zero)
-      return;
+      return false;
   }
+  *out = d;
+  return true;
+}
+
+/* Test the pair (ia, ib); append a Dep unless they are independent. */
+static void test_pair(DepGraph *g, int ia, int ib, int *cap)
+{
+  Dep d;
+  if (!dep_pair(g, ia, ib, &d))
+    return;
   if (g->ndeps == *cap) {
     *cap = *cap ? 2 * *cap : 32;
     g->deps = xrealloc(g->deps, sizeof *g->deps * (size_t)*cap);
@@ -348,6 +357,16 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
 void dep_collect(IrStmtList *body, DepGraph *g)
 {
   Collect c = { .g = g };
+  g->nacc = g->ndeps = 0;
+  g->acc = NULL;
+  g->deps = NULL;
+  collect_stmts(&c, body);
+}
+
+void dep_collect_in(IrStmtList *body, IrStmt *loop, DepGraph *g)
+{
+  Collect c = { .g = g, .nloops = 1 };
+  c.loops[0] = loop;
   g->nacc = g->ndeps = 0;
   g->acc = NULL;
   g->deps = NULL;

@@ -68,9 +68,19 @@ void dep_build(IrStmtList *body, DepGraph *g);
  * deps): for the questions that need no pair tests, at linear cost. */
 void dep_collect(IrStmtList *body, DepGraph *g);
 
+/* The accesses of `body` as if it were the body of `loop` (the outermost
+ * of their loops): what dep_collect of that loop gives, less the loop's
+ * own bounds. */
+void dep_collect_in(IrStmtList *body, IrStmt *loop, DepGraph *g);
+
 /* Test every pair of g->acc (as dep_collect left it, or a part of it) and
  * fill deps[]: dep_build is dep_collect then dep_test. */
 void dep_test(DepGraph *g);
+
+/* The dependence between g->acc[ia] and g->acc[ib] (ia first in program
+ * order, one of them writes), as dep_build lists it: false if the tests
+ * prove them independent. */
+bool dep_pair(const DepGraph *g, int ia, int ib, Dep *out);
 
 /* The graph of the accesses of `all` that lie inside `loop`, in their
  * order: every dependence of `all` that loop can carry (dep_crosses) is

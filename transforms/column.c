@@ -750,6 +750,71 @@ void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int 
   }
 }
 
+/* ---- sets and lists (hash tables in the IR arena) ----------------------------- */
+
+/* A set of pointers: symbols, statements. */
+typedef struct PtrSet {
+  const void *key;
+  UT_hash_handle hh;
+} PtrSet;
+
+static bool set_has(PtrSet *set, const void *key)
+{
+  PtrSet *e;
+  HASH_FIND_PTR(set, &key, e);
+  return e != NULL;
+}
+
+/* Adds key; false if it was there already. */
+static bool set_add(PtrSet **set, const void *key)
+{
+  if (set_has(*set, key))
+    return false;
+  PtrSet *e = ir_alloc(sizeof *e);
+  e->key = key;
+  HASH_ADD_PTR(*set, key, e);
+  return true;
+}
+
+/* A growing list of symbols without repeats, in the order added. */
+typedef struct SymSeq {
+  int n, cap;
+  IrSym **v;
+  PtrSet *set;
+} SymSeq;
+
+static void list_add(SymSeq *l, IrSym *s)
+{
+  if (!set_add(&l->set, s))
+    return;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    IrSym **v = ir_alloc(sizeof *v * (size_t)l->cap);
+    if (l->n)
+      memcpy(v, l->v, sizeof *v * (size_t)l->n);
+    l->v = v;
+  }
+  l->v[l->n++] = s;
+}
+
+/* Scalars assigned in l as assigns() sees them: assignments, loop indices. */
+static void assigned_scalars(const IrStmtList *l, SymSeq *out)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *t = l->v[i];
+    if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR)
+      list_add(out, t->u.assign.lhs->u.var);
+    if (t->kind == IR_S_DO) {
+      list_add(out, t->u.loop.iv);
+      assigned_scalars(&t->u.loop.body, out);
+    }
+    if (t->kind == IR_S_IF) {
+      assigned_scalars(&t->u.cond.then, out);
+      assigned_scalars(&t->u.cond.els, out);
+    }
+  }
+}
+
 /* ---- fusion of adjacent sequential loops inside a thread ------------------------- */
 
 static bool same_header(const IrStmt *a, const IrStmt *b)
@@ -835,34 +900,272 @@ static bool fusion_legal(const ColumnCtx *cx, IrStmt *x, IrStmt *y, const char *
   return ok;
 }
 
-static void fuse_list(const ColumnCtx *cx, IrStmtList *l)
+/* fuse_list fuses runs of loops, each time the loop fused so far (x) and
+ * the next (y).  fusion_legal looks at the whole fused body: every pair of
+ * its accesses and a walk per scalar, so a run of n loops costs n^2 or
+ * more.  But only some pairs can make it false: one end in x's body and the
+ * other in y's, or one end in the fused loop's bounds (no loop level) and
+ * the other in x's body.  A FuseChain keeps what x has (accesses as in the
+ * fused loop, by array; statements; the scalars it assigns and mentions),
+ * so that trying y costs in proportion to y and to x's accesses of the
+ * arrays y uses, with fusion_legal's answers. */
+
+typedef struct ChainArray {     /* x's accesses of one array */
+  const IrSym *sym;
+  int n, nwrites, cap, capw;
+  int *all, *writes;            /* indices into the chain's acc[] */
+  UT_hash_handle hh;
+} ChainArray;
+
+typedef struct FuseChain {
+  const ColumnCtx *cx;
+  PtrSet *written;              /* cx->written */
+  IrStmt *loop;                 /* x, NULL before the first try */
+  IrStmt *fused;                /* x's header: the outermost loop of the accesses */
+  DepGraph g;                   /* the bounds' accesses, x's, then y's while it is tried */
+  int nbound, nx, cap;          /* acc[0..nbound) bounds, [nbound..nx) x's body */
+  bool bound_dep;               /* a dependence between the bounds and x's body */
+  ChainArray *arrays;
+  PtrSet *stmts;                /* x's statements, nested ones too */
+  PtrSet *assigned, *mentioned; /* written scalars (not the index) x assigns, mentions */
+  PtrSet *y_assigned, *y_mentioned;
+} FuseChain;
+
+static void chain_clear(FuseChain *ch)
+{
+  ChainArray *a, *tmp;
+  HASH_ITER(hh, ch->arrays, a, tmp) {
+    HASH_DEL(ch->arrays, a);
+    free(a->all);
+    free(a->writes);
+    free(a);
+  }
+  dep_free(&ch->g);
+  FuseChain empty = { .cx = ch->cx, .written = ch->written };
+  *ch = empty;
+}
+
+static void push_index(int **v, int *n, int *cap, int i)
+{
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 8;
+    *v = xrealloc(*v, sizeof **v * (size_t)*cap);
+  }
+  (*v)[(*n)++] = i;
+}
+
+/* acc[from..to) become x's. */
+static void chain_index(FuseChain *ch, int from, int to)
+{
+  for (int i = from; i < to; i++) {
+    const IrSym *sym = ch->g.acc[i].ref->u.elem.sym;
+    ChainArray *a;
+    HASH_FIND_PTR(ch->arrays, &sym, a);
+    if (!a) {
+      a = xcalloc(1, sizeof *a);
+      a->sym = sym;
+      HASH_ADD_PTR(ch->arrays, sym, a);
+    }
+    push_index(&a->all, &a->n, &a->cap, i);
+    if (ch->g.acc[i].write)
+      push_index(&a->writes, &a->nwrites, &a->capw, i);
+  }
+  ch->nx = to;
+}
+
+/* Is there a dependence between a bound access and acc[from..to)? */
+static bool bound_dep(const FuseChain *ch, int from, int to)
+{
+  Dep d;
+  for (int b = 0; b < ch->nbound; b++)
+    for (int i = from; i < to; i++)
+      if (ch->g.acc[b].ref->u.elem.sym == ch->g.acc[i].ref->u.elem.sym &&
+          (ch->g.acc[b].write || ch->g.acc[i].write) && dep_pair(&ch->g, b, i, &d))
+        return true;
+  return false;
+}
+
+static void stmts_of(const IrStmtList *l, PtrSet **set)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *t = l->v[i];
+    set_add(set, t);
+    if (t->kind == IR_S_DO)
+      stmts_of(&t->u.loop.body, set);
+    if (t->kind == IR_S_IF) {
+      stmts_of(&t->u.cond.then, set);
+      stmts_of(&t->u.cond.els, set);
+    }
+  }
+}
+
+typedef struct Mentioned {
+  PtrSet *written, **out;
+  const IrSym *iv;
+} Mentioned;
+
+static void mentioned_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  Mentioned *m = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR && e->u.var != m->iv && set_has(m->written, e->u.var))
+    set_add(m->out, e->u.var);
+}
+
+/* The written scalars (not iv) body assigns and mentions, as share_scalars
+ * sees them (assigns(), mention_visit). */
+static void body_scalars(const FuseChain *ch, IrStmtList *body, const IrSym *iv,
+                         PtrSet **assigned, PtrSet **mentioned)
+{
+  SymSeq a = { 0 };
+  assigned_scalars(body, &a);
+  for (int i = 0; i < a.n; i++)
+    if (a.v[i] != iv && set_has(ch->written, a.v[i]))
+      set_add(assigned, a.v[i]);
+  Mentioned m = { ch->written, mentioned, iv };
+  ir_walk_exprs(body, mentioned_visit, &m);
+}
+
+/* share_scalars(x's body, y's body): a scalar assigned in one, used in the other. */
+static bool chain_shares(const FuseChain *ch)
+{
+  PtrSet *e, *tmp;
+  HASH_ITER(hh, ch->y_assigned, e, tmp)
+    if (set_has(ch->assigned, e->key) || set_has(ch->mentioned, e->key))
+      return true;
+  HASH_ITER(hh, ch->y_mentioned, e, tmp)
+    if (set_has(ch->assigned, e->key))
+      return true;
+  return false;
+}
+
+static void chain_start(FuseChain *ch, IrStmt *x)
+{
+  chain_clear(ch);
+  ch->loop = x;
+  ch->fused = ir_stmt(IR_S_DO, x->loc);
+  ch->fused->u.loop = x->u.loop;        /* as fusion_legal's fused loop, x's body for now */
+  IrStmtList one = { 1, 1, &ch->fused };
+  DepGraph g = { .nvariant = ch->cx->nwritten, .variant = ch->cx->written };
+  dep_collect(&one, &g);
+  ch->g = g;
+  ch->cap = g.nacc;
+  while (ch->nbound < g.nacc && !g.acc[ch->nbound].nloops)
+    ch->nbound++;
+  chain_index(ch, ch->nbound, g.nacc);
+  ch->bound_dep = bound_dep(ch, ch->nbound, g.nacc);
+  stmts_of(&x->u.loop.body, &ch->stmts);
+  body_scalars(ch, &x->u.loop.body, x->u.loop.iv, &ch->assigned, &ch->mentioned);
+}
+
+/* Append y's accesses; false if y shares a statement with x (then only
+ * fusion_legal knows which pairs count). */
+static bool chain_add_y(FuseChain *ch, IrStmt *y)
+{
+  DepGraph yg;
+  dep_collect_in(&y->u.loop.body, ch->fused, &yg);
+  bool shared = false;
+  for (int i = 0; i < yg.nacc && !shared; i++)
+    shared = set_has(ch->stmts, yg.acc[i].stmt);
+  if (ch->g.nacc + yg.nacc > ch->cap) {
+    ch->cap = 2 * (ch->g.nacc + yg.nacc);
+    ch->g.acc = xrealloc(ch->g.acc, sizeof *ch->g.acc * (size_t)ch->cap);
+  }
+  if (yg.nacc)
+    memcpy(ch->g.acc + ch->g.nacc, yg.acc, sizeof *yg.acc * (size_t)yg.nacc);
+  ch->g.nacc += yg.nacc;
+  dep_free(&yg);
+  return !shared;
+}
+
+/* Does every dependence between x's accesses and y's go forward (or stay
+ * in one iteration, x first) along the fused loop? */
+static bool chain_forward(const FuseChain *ch)
+{
+  for (int j = ch->nx; j < ch->g.nacc; j++) {
+    const IrSym *sym = ch->g.acc[j].ref->u.elem.sym;
+    ChainArray *a;
+    HASH_FIND_PTR(ch->arrays, &sym, a);
+    if (!a)
+      continue;
+    int n = ch->g.acc[j].write ? a->n : a->nwrites;
+    const int *xs = ch->g.acc[j].write ? a->all : a->writes;
+    for (int k = 0; k < n; k++) {
+      Dep d;
+      if (!dep_pair(&ch->g, xs[k], j, &d))
+        continue;
+      bool src_x = d.src < ch->nx;
+      int l = dep_loop_level(&ch->g, &d, ch->fused);
+      if (l < 0 || !d.known[l] || (src_x ? d.dist[l] < 0 : d.dist[l] != 0))
+        return false;
+    }
+  }
+  return true;
+}
+
+/* fusion_legal(x, y), x the chain's loop (the chain starts there if not). */
+static bool chain_fusion_legal(FuseChain *ch, IrStmt *x, IrStmt *y, const char **why)
+{
+  if (ch->loop != x)
+    chain_start(ch, x);
+  ch->g.nacc = ch->nx;
+  ch->y_assigned = ch->y_mentioned = NULL;
+  body_scalars(ch, &y->u.loop.body, x->u.loop.iv, &ch->y_assigned, &ch->y_mentioned);
+  if (chain_shares(ch)) {
+    *why = "a scalar assigned in one loop is used in the other";
+    return false;
+  }
+  if (!chain_add_y(ch, y))
+    return fusion_legal(ch->cx, x, y, why);
+  if (ch->bound_dep || !chain_forward(ch)) {
+    *why = "a dependence between them would run backwards";
+    return false;
+  }
+  return true;
+}
+
+/* x and y were fused into f: y's accesses, statements and scalars are x's now. */
+static void chain_absorb(FuseChain *ch, IrStmt *f, IrStmt *y)
+{
+  int from = ch->nx;
+  chain_index(ch, from, ch->g.nacc);
+  ch->bound_dep |= bound_dep(ch, from, ch->g.nacc);
+  stmts_of(&y->u.loop.body, &ch->stmts);
+  PtrSet *e, *tmp;
+  HASH_ITER(hh, ch->y_assigned, e, tmp)
+    set_add(&ch->assigned, e->key);
+  HASH_ITER(hh, ch->y_mentioned, e, tmp)
+    set_add(&ch->mentioned, e->key);
+  ch->loop = f;
+}
+
+static void fuse_list(const ColumnCtx *cx, PtrSet *written, IrStmtList *l)
 {
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
     if (s->kind == IR_S_DO)
-      fuse_list(cx, &s->u.loop.body);
+      fuse_list(cx, written, &s->u.loop.body);
     if (s->kind == IR_S_IF) {
-      fuse_list(cx, &s->u.cond.then);
-      fuse_list(cx, &s->u.cond.els);
+      fuse_list(cx, written, &s->u.cond.then);
+      fuse_list(cx, written, &s->u.cond.els);
     }
   }
+  FuseChain chain = { .cx = cx, .written = written };
   int k = 0;
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
     IrStmt *prev = k ? l->v[k - 1] : NULL;
     const char *why = NULL;
     if (prev && prev->kind == IR_S_DO && s->kind == IR_S_DO && same_header(prev, s)) {
-      if (fusion_legal(cx, prev, s, &why)) {
+      if (chain_fusion_legal(&chain, prev, s, &why)) {
         IrStmt *f = ir_stmt(IR_S_DO, prev->loc);
-        f->u.loop = prev->u.loop;
-        memset(&f->u.loop.body, 0, sizeof f->u.loop.body);
-        for (int t = 0; t < prev->u.loop.body.n; t++)
-          ir_list_push(&f->u.loop.body, prev->u.loop.body.v[t]);
+        f->u.loop = prev->u.loop;  /* and prev's body list: prev is replaced, s's body goes on its end */
         for (int t = 0; t < s->u.loop.body.n; t++)
           ir_list_push(&f->u.loop.body, s->u.loop.body.v[t]);
         report_at(REPORT_INFO, cx->routine, s->loc,
                    "Loops at lines %d,%d fused (loop %s, inside each thread)",
                    diag_user_line(prev->loc), diag_user_line(s->loc), s->u.loop.iv->name);
+        chain_absorb(&chain, f, s);
         l->v[k - 1] = f;
         continue;
       }
@@ -873,11 +1176,15 @@ static void fuse_list(const ColumnCtx *cx, IrStmtList *l)
     l->v[k++] = s;
   }
   l->n = k;
+  chain_clear(&chain);
 }
 
 void column_fuse(const ColumnCtx *cx, IrStmtList *body)
 {
-  fuse_list(cx, body);
+  PtrSet *written = NULL;
+  for (int i = 0; i < cx->nwritten; i++)
+    set_add(&written, cx->written[i]);
+  fuse_list(cx, written, body);
 }
 
 /* ---- column indices of a growing run of statements ---------------------------- */
@@ -902,50 +1209,6 @@ void column_fuse(const ColumnCtx *cx, IrStmtList *body)
  * The index candidates are those column_indices sees: the first
  * DEP_MAX_DEPTH loop indices in the order of the walk.  Tables and facts
  * live in the IR arena; column_scope_free releases the access lists. */
-
-typedef struct SymSet {
-  const IrSym *sym;
-  UT_hash_handle hh;
-} SymSet;
-
-static bool set_has(SymSet *set, const IrSym *sym)
-{
-  SymSet *e;
-  HASH_FIND_PTR(set, &sym, e);
-  return e != NULL;
-}
-
-/* Adds sym; false if it was there already. */
-static bool set_add(SymSet **set, const IrSym *sym)
-{
-  if (set_has(*set, sym))
-    return false;
-  SymSet *e = ir_alloc(sizeof *e);
-  e->sym = sym;
-  HASH_ADD_PTR(*set, sym, e);
-  return true;
-}
-
-/* A growing list of symbols without repeats, in the order added. */
-typedef struct SymSeq {
-  int n, cap;
-  IrSym **v;
-  SymSet *set;
-} SymSeq;
-
-static void list_add(SymSeq *l, IrSym *s)
-{
-  if (!set_add(&l->set, s))
-    return;
-  if (l->n == l->cap) {
-    l->cap = l->cap ? 2 * l->cap : 8;
-    IrSym **v = ir_alloc(sizeof *v * (size_t)l->cap);
-    if (l->n)
-      memcpy(v, l->v, sizeof *v * (size_t)l->n);
-    l->v = v;
-  }
-  l->v[l->n++] = s;
-}
 
 /* The accesses of one array in one statement. */
 typedef struct StmtArray {
@@ -989,8 +1252,8 @@ typedef struct StmtFacts {
 
 struct ColumnScope {
   ColumnCtx cx;
-  SymSet *written;          /* cx.written */
-  SymSet *private_arrays;   /* cx.private_arrays */
+  PtrSet *written;          /* cx.written */
+  PtrSet *private_arrays;   /* cx.private_arrays */
   StmtFacts *stmts;
 };
 
@@ -1063,7 +1326,7 @@ static void add_iv(IrStmt *loop, IrStmt *same, void *ctx)
 }
 
 typedef struct ReadsCtx {
-  SymSet *written;
+  PtrSet *written;
   SymSeq *reads;
 } ReadsCtx;
 
@@ -1104,24 +1367,6 @@ static StmtFacts *stmt_facts(ColumnScope *sc, IrStmt *s)
   return f;
 }
 
-/* Scalars assigned in l as assigns() sees them: assignments, loop indices. */
-static void assigned_scalars(const IrStmtList *l, SymSeq *out)
-{
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *t = l->v[i];
-    if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR)
-      list_add(out, t->u.assign.lhs->u.var);
-    if (t->kind == IR_S_DO) {
-      list_add(out, t->u.loop.iv);
-      assigned_scalars(&t->u.loop.body, out);
-    }
-    if (t->kind == IR_S_IF) {
-      assigned_scalars(&t->u.cond.then, out);
-      assigned_scalars(&t->u.cond.els, out);
-    }
-  }
-}
-
 /* Scalars assigned inside loops over v: those assigned_in_v_loop finds. */
 static void assigned_in_v_loops(const IrStmtList *l, const IrSym *v, SymSeq *out)
 {
@@ -1143,7 +1388,7 @@ static void assigned_in_v_loops(const IrStmtList *l, const IrSym *v, SymSeq *out
 static void scalar_facts(ColumnScope *sc, StmtFacts *f, StmtIv *fv)
 {
   Check c = { &sc->cx, fv->v, &f->one, true, NULL, { 0, 0, 0 }, true, 0 };
-  SymSet *bad = NULL;
+  PtrSet *bad = NULL;
   for (int i = 0; i < f->reads.n; i++) {
     ScalarUse u = { &c, f->reads.v[i], { 0, 0, 0 }, false, NULL };
     scan_uses(&f->one, &u);
