@@ -792,6 +792,19 @@ void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
   }
 }
 
+/* The accesses of `sym` alone, in order (acc[] only): the questions about
+ * one array scan its accesses, and scanning the region's for every array
+ * costs arrays x accesses. */
+static DepGraph accesses_of(const DepGraph *dg, DepArray *by_array, const IrSym *sym)
+{
+  DepGraph one = { .nvariant = dg->nvariant, .variant = dg->variant };
+  DepArray *a = dep_array(by_array, sym);
+  one.acc = xmalloc(sizeof *one.acc * (size_t)(a ? a->n : 1));
+  for (int p = 0; a && p < a->n; p++)
+    one.acc[one.nacc++] = dg->acc[a->idx[p]];
+  return one;
+}
+
 bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
 {
   IrLang lang = prog->lang;
@@ -801,38 +814,43 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
   DepGraph dg = { .nvariant = c.nwritten, .variant = c.written };
   dep_collect(&g->body, &dg);
   bool ok = apply_user_clauses(g, lang, plan);
-  for (int i = 0; i < dg.nacc; i++) {
-    ArrayPlan *a = array_plan(plan, dg.acc[i].ref->u.elem.sym);
-    if (dg.acc[i].write)
-      a->written = true;
-    else
-      a->read = true;
+  DepArray *by_array = dep_arrays(&dg), *arr, *tmp;
+  HASH_ITER(hh, by_array, arr, tmp) {      /* arrays in the order of their first access */
+    ArrayPlan *a = array_plan(plan, (IrSym *)arr->sym);
+    for (int p = 0; p < arr->n; p++)
+      if (dg.acc[arr->idx[p]].write)
+        a->written = true;
+      else
+        a->read = true;
   }
   BoxCtx b = { c.written, c.nwritten };
   for (int i = 0; ok && i < plan->narrays; i++) {
     ArrayPlan *a = &plan->arrays[i];
+    DepGraph one = accesses_of(&dg, by_array, a->sym);
     if (a->user_clause) {
-      check_user_clause(a, &dg);
+      check_user_clause(a, &one);
     } else {
       a->clause_line = diag_user_line(g->dir->loc);
-      infer_clause(a, &dg);
+      infer_clause(a, &one);
       /* a local work array the host never touches: no copy back, and no
        * copy in either when the region writes every element before reading it */
       if (a->written && !host_uses(prog, g, a->sym))
-        a->clause = a->clause == DIR_COPYOUT || written_before_read(a->sym, &dg) ? DIR_CREATE
-                                                                                : DIR_COPYIN;
-      if (!accessed_box(&b, &dg, a->sym, a->box_lo, a->box_hi)) {
+        a->clause = a->clause == DIR_COPYOUT || written_before_read(a->sym, &one) ? DIR_CREATE
+                                                                                 : DIR_COPYIN;
+      if (!accessed_box(&b, &one, a->sym, a->box_lo, a->box_hi)) {
         diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
                 "subscripts are not affine in the loop indices and its bounds are not declared; "
                 "add a clause such as copy(%s%s) to the region", a->sym->name, a->sym->name,
                 a->sym->is_pointer ? "[0:n]" : "(1:n)");
         ok = false;
+        dep_free(&one);
         break;
       }
     }
     a->privatizable = a->written && !a->user_clause && lang == IR_FORTRAN &&
-                      !host_uses(prog, g, a->sym) && written_before_read(a->sym, &dg) &&
+                      !host_uses(prog, g, a->sym) && written_before_read(a->sym, &one) &&
                       declared_bounds(a->sym);
+    dep_free(&one);
     for (int d = 0; d < a->sym->rank; d++) {
       add_bound_inputs(&c, a->sym->lo[d]);
       add_bound_inputs(&c, a->sym->hi[d]);
@@ -845,6 +863,7 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       add_sym(&plan->inputs, &plan->ninputs, c.read[i]);
   for (int i = 0; i < c.nwritten; i++)
     add_sym(&plan->privates, &plan->nprivates, c.written[i]);
+  dep_arrays_free(by_array);
   dep_free(&dg);
   return ok;
 }
