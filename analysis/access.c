@@ -792,19 +792,6 @@ void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
   }
 }
 
-/* The accesses of `sym` alone, in order (acc[] only): the questions about
- * one array scan its accesses, and scanning the region's for every array
- * costs arrays x accesses. */
-static DepGraph accesses_of(const DepGraph *dg, DepArray *by_array, const IrSym *sym)
-{
-  DepGraph one = { .nvariant = dg->nvariant, .variant = dg->variant };
-  DepArray *a = dep_array(by_array, sym);
-  one.acc = xmalloc(sizeof *one.acc * (size_t)(a ? a->n : 1));
-  for (int p = 0; a && p < a->n; p++)
-    one.acc[one.nacc++] = dg->acc[a->idx[p]];
-  return one;
-}
-
 bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
 {
   IrLang lang = prog->lang;
@@ -826,7 +813,8 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
   BoxCtx b = { c.written, c.nwritten };
   for (int i = 0; ok && i < plan->narrays; i++) {
     ArrayPlan *a = &plan->arrays[i];
-    DepGraph one = accesses_of(&dg, by_array, a->sym);
+    DepGraph one;      /* the questions below are about this array: its accesses */
+    dep_array_graph(&dg, by_array, a->sym, &one);
     if (a->user_clause) {
       check_user_clause(a, &one);
     } else {

@@ -401,6 +401,18 @@ DepArray *dep_array(DepArray *table, const IrSym *sym)
   return a;
 }
 
+void dep_array_graph(const DepGraph *all, DepArray *by_array, const IrSym *sym, DepGraph *g)
+{
+  DepArray *a = dep_array(by_array, sym);
+  g->nvariant = all->nvariant;
+  g->variant = all->variant;
+  g->nacc = g->ndeps = 0;
+  g->deps = NULL;
+  g->acc = xmalloc(sizeof *g->acc * (size_t)(a ? a->n : 1));
+  for (int p = 0; a && p < a->n; p++)
+    g->acc[g->nacc++] = all->acc[a->idx[p]];
+}
+
 void dep_arrays_free(DepArray *table)
 {
   DepArray *a, *tmp;

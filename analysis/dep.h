@@ -102,6 +102,11 @@ typedef struct DepArray {
 DepArray *dep_arrays(const DepGraph *g);
 DepArray *dep_array(DepArray *table, const IrSym *sym);   /* NULL: no access */
 void dep_arrays_free(DepArray *table);
+
+/* The accesses of `all` to one array, in order (acc[] only): for the
+ * questions about that array, which then cost its accesses, not all.
+ * by_array is dep_arrays(all). */
+void dep_array_graph(const DepGraph *all, DepArray *by_array, const IrSym *sym, DepGraph *g);
 void dep_free(DepGraph *g);
 
 /* Index of loop `loop` among the common loops of d, or -1. */

@@ -820,11 +820,11 @@ static int plan_groups(MapCtx *m, Group **out)
 
 /* The shape of private array a in group g: each dimension either holds the
  * same column index, unshifted, in every reference (it is dropped: the
- * thread's own), or mentions no column index.  False otherwise. */
-static bool private_shape(const Group *g, ArrayPlan *a)
+ * thread's own), or mentions no column index.  False otherwise.
+ * `accesses`: the group's accesses of a (or all of its accesses). */
+static bool private_shape(const Group *g, const DepGraph *accesses, ArrayPlan *a)
 {
-  DepGraph dg = { 0 };
-  dep_collect((IrStmtList *)&g->stmts, &dg);
+  DepGraph dg = *accesses;
   bool ok = true;
   for (int d = 0; d < a->sym->rank && ok; d++) {
     IrSym *col = NULL;
@@ -851,7 +851,6 @@ static bool private_shape(const Group *g, ArrayPlan *a)
       ok = false;
     a->column_dim[d] = col != NULL;
   }
-  dep_free(&dg);
   if (!ok)
     return false;
   long elems = 1;
@@ -869,6 +868,54 @@ static bool private_shape(const Group *g, ArrayPlan *a)
   return true;
 }
 
+/* Where each array of the region lives: how many groups mention it, the
+ * last of them, and each group's accesses, collected once (asking
+ * group_mentions for every array and group costs arrays x groups x
+ * accesses). */
+typedef struct ArrayHome {
+  const IrSym *sym;
+  int homes, home;
+  UT_hash_handle hh;
+} ArrayHome;
+
+typedef struct GroupAccesses {
+  DepGraph *g;             /* per group */
+  DepArray **by_array;     /* per group: dep_arrays(g) */
+  ArrayHome *homes;
+} GroupAccesses;
+
+static GroupAccesses *group_accesses(Group *groups, int n)
+{
+  GroupAccesses *ga = ir_alloc(sizeof *ga);
+  ga->g = ir_alloc(sizeof *ga->g * (size_t)(n + 1));
+  ga->by_array = ir_alloc(sizeof *ga->by_array * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) {
+    dep_collect(&groups[i].stmts, &ga->g[i]);
+    ga->by_array[i] = dep_arrays(&ga->g[i]);
+    DepArray *a, *tmp;
+    HASH_ITER(hh, ga->by_array[i], a, tmp) {
+      ArrayHome *h;
+      HASH_FIND_PTR(ga->homes, &a->sym, h);
+      if (!h) {
+        h = ir_alloc(sizeof *h);
+        h->sym = a->sym;
+        HASH_ADD_PTR(ga->homes, sym, h);
+      }
+      h->homes++;
+      h->home = i;
+    }
+  }
+  return ga;
+}
+
+static void group_accesses_free(GroupAccesses *ga, int n)
+{
+  for (int i = 0; i < n; i++) {
+    dep_arrays_free(ga->by_array[i]);
+    dep_free(&ga->g[i]);
+  }
+}
+
 /* Privatization and grouping depend on each other: private arrays do not
  * tie columns together (more column indices), and a private array must
  * live in one kernel with a shape that drops only column dimensions.  Start
@@ -884,18 +931,20 @@ static int plan_privatized(MapCtx *m, Group **groups)
       IR_PUSH(m->private_arrays, m->nprivate_arrays, p->arrays[i].sym);
   for (;;) {
     int n = plan_groups(m, groups), keep = 0;
+    GroupAccesses *ga = group_accesses(*groups, n);
     for (int i = 0; i < m->nprivate_arrays; i++) {
       ArrayPlan *a = array_of(p, m->private_arrays[i]);
-      int home = -1, homes = 0;
-      for (int g = 0; g < n; g++)
-        if (group_mentions(&(*groups)[g], a->sym)) {
-          home = g;
-          homes++;
-        }
-      if (homes == 1 && (*groups)[home].nc && private_shape(&(*groups)[home], a))
+      ArrayHome *h;
+      HASH_FIND_PTR(ga->homes, &a->sym, h);
+      int home = h ? h->home : -1, homes = h ? h->homes : 0;
+      DepGraph mine = { 0 };
+      if (homes == 1)
+        dep_array_graph(&ga->g[home], ga->by_array[home], a->sym, &mine);
+      if (homes == 1 && (*groups)[home].nc && private_shape(&(*groups)[home], &mine, a))
         m->private_arrays[keep++] = a->sym;
-
+      dep_free(&mine);
     }
+    group_accesses_free(ga, n);
     if (keep == m->nprivate_arrays)
       return n;
     m->nprivate_arrays = keep;

@@ -16,6 +16,8 @@ runs).  Shapes:
              fused into one inside the thread
   f-ksplit   every other nest has a recurrence along k: in one kernel k
              would be sequential, so the region splits into N kernels
+  f-private  nest pairs in a j loop: the first fills a local work array,
+             the second reads it (n / 2 arrays, each privatized per column)
   c-flat2    C, N `for k / for i` nests in a `{ }` block after
              `#pragma stencil region`
   c-level3   C, N `for j / for k / for i` nests
@@ -121,6 +123,25 @@ def gen_f_ksplit(n):
     return out
 
 
+def gen_f_private(n):
+    """Pairs of nests inside a j loop: the first fills a local work array
+    (privatized per column), the second reads it; n / 2 work arrays."""
+    works = ["w%d" % t for t in range(0, n, 2)]
+    out = fortran_head(["a", "b"], ["its:ite", "kts:kte", "jts:jte"])
+    out.insert(-1, "  real :: %s" % ", ".join("%s(its:ite,kts:kte)" % w for w in works))
+    out += ["!$stencil region", "  do j = jts, jte"]
+    for t in range(n):
+        w = "w%d" % (t - t % 2)
+        out += ["    do k = kts, kte", "      do i = its, ite"]
+        if t % 2 == 0:
+            out.append("        %s(i,k) = b(i,k,j) * %d.0" % (w, t % 7 + 1))
+        else:
+            out.append("        a(i,k,j) = a(i,k,j) + %s(i,k)" % w)
+        out += ["      end do", "    end do"]
+    out += ["  end do", "!$stencil end region", "end subroutine"]
+    return out
+
+
 def c_stmt(t, sub):
     if t % 2 == 0:
         return "a%s = a%s + %d.0f * b%s;" % (sub, sub, t % 7 + 1, sub)
@@ -158,6 +179,7 @@ SHAPES = {
     "f-arrays": (gen_f_arrays, "f90"),
     "f-krec": (gen_f_krec, "f90"),
     "f-ksplit": (gen_f_ksplit, "f90"),
+    "f-private": (gen_f_private, "f90"),
     "c-flat2": (gen_c_flat2, "c"),
     "c-level3": (gen_c_level3, "c"),
 }
