@@ -16,6 +16,7 @@ runs).  Shapes:
              fused into one inside the thread
   f-ksplit   every other nest has a recurrence along k: in one kernel k
              would be sequential, so the region splits into N kernels
+  f-scalars  each nest assigns a temporary scalar (60, reused) then uses it
   f-private  nest pairs in a j loop: the first fills a local work array,
              the second reads it (n / 2 arrays, each privatized per column)
   c-flat2    C, N `for k / for i` nests in a `{ }` block after
@@ -123,6 +124,26 @@ def gen_f_ksplit(n):
     return out
 
 
+def gen_f_scalars(n):
+    """Each nest computes a temporary scalar first (60 of them, reused in
+    turn: more than 128 in one kernel hits a fixed limit of column.c)."""
+    temps = ["t%d" % t for t in range(min(n, 60))]
+    out = fortran_head(["a", "b", "c"], ["its:ite", "kts:kte"])
+    out.insert(-1, "  real :: %s" % ", ".join(temps))
+    out.append("!$stencil region")
+    for t in range(n):
+        tmp = temps[t % len(temps)]
+        out += ["  do k = kts, kte", "    do i = its, ite",
+                "      %s = b(i,k) * %d.0" % (tmp, t % 7 + 1)]
+        if t % 2 == 0:
+            out.append("      a(i,k) = a(i,k) + %s" % tmp)
+        else:
+            out.append("      c(i,k) = c(i,k) * 0.5 + a(i,k) * %s" % tmp)
+        out += ["    end do", "  end do"]
+    out += ["!$stencil end region", "end subroutine"]
+    return out
+
+
 def gen_f_private(n):
     """Pairs of nests inside a j loop: the first fills a local work array
     (privatized per column), the second reads it; n / 2 work arrays."""
@@ -179,6 +200,7 @@ SHAPES = {
     "f-arrays": (gen_f_arrays, "f90"),
     "f-krec": (gen_f_krec, "f90"),
     "f-ksplit": (gen_f_ksplit, "f90"),
+    "f-scalars": (gen_f_scalars, "f90"),
     "f-private": (gen_f_private, "f90"),
     "c-flat2": (gen_c_flat2, "c"),
     "c-level3": (gen_c_level3, "c"),
