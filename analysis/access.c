@@ -34,15 +34,19 @@ static void add_sym(IrSym ***v, int *n, IrSym *s)
     IR_PUSH(*v, *n, s);
 }
 
+/* arrays[] grows only here, by doubling: a full one has a power of two
+ * elements (copying it for every new array costs the square of them). */
 static ArrayPlan *array_plan(RegionPlan *p, IrSym *s)
 {
   for (int i = 0; i < p->narrays; i++)
     if (p->arrays[i].sym == s)
       return &p->arrays[i];
-  ArrayPlan *v = ir_alloc(sizeof *v * (size_t)(p->narrays + 1));
-  if (p->narrays)
-    memcpy(v, p->arrays, sizeof *v * (size_t)p->narrays);
-  p->arrays = v;
+  if ((p->narrays & (p->narrays - 1)) == 0) {
+    ArrayPlan *v = ir_alloc(sizeof *v * (size_t)(p->narrays ? 2 * p->narrays : 1));
+    if (p->narrays)
+      memcpy(v, p->arrays, sizeof *v * (size_t)p->narrays);
+    p->arrays = v;
+  }
   ArrayPlan *a = &p->arrays[p->narrays++];
   a->sym = s;
   a->clause = DIR_COPY;
@@ -998,40 +1002,46 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
   scan_writes(&c, &g->body);
   ir_walk_exprs(&g->body, scan_expr, &c);
   DepGraph dg = { .nvariant = c.nwritten, .variant = c.written };
-  dep_build(&g->body, &dg);
+  dep_collect(&g->body, &dg);
   bool ok = apply_user_clauses(g, lang, plan);
-  for (int i = 0; i < dg.nacc; i++) {
-    ArrayPlan *a = array_plan(plan, dg.acc[i].ref->u.elem.sym);
-    if (dg.acc[i].write)
-      a->written = true;
-    else
-      a->read = true;
+  DepArray *by_array = dep_arrays(&dg), *arr, *tmp;
+  HASH_ITER(hh, by_array, arr, tmp) {      /* arrays in the order of their first access */
+    ArrayPlan *a = array_plan(plan, (IrSym *)arr->sym);
+    for (int p = 0; p < arr->n; p++)
+      if (dg.acc[arr->idx[p]].write)
+        a->written = true;
+      else
+        a->read = true;
   }
   BoxCtx b = { c.written, c.nwritten };
   for (int i = 0; ok && i < plan->narrays; i++) {
     ArrayPlan *a = &plan->arrays[i];
+    DepGraph one;      /* the questions below are about this array: its accesses */
+    dep_array_graph(&dg, by_array, a->sym, &one);
     if (a->user_clause) {
-      check_user_clause(a, &dg);
+      check_user_clause(a, &one);
     } else {
       a->clause_line = diag_user_line(g->dir->loc);
-      infer_clause(a, &b, &dg, lang);
+      infer_clause(a, &b, &one, lang);
       /* a local work array the host never touches: no copy back, and no
        * copy in either when the region writes every element before reading it */
       if (a->written && !host_uses(prog, g, a->sym))
-        a->clause = a->clause == DIR_COPYOUT || written_before_read(a->sym, &dg) ? DIR_CREATE
-                                                                                : DIR_COPYIN;
-      if (!accessed_box(&b, &dg, a->sym, a->box_lo, a->box_hi)) {
+        a->clause = a->clause == DIR_COPYOUT || written_before_read(a->sym, &one) ? DIR_CREATE
+                                                                                 : DIR_COPYIN;
+      if (!accessed_box(&b, &one, a->sym, a->box_lo, a->box_hi)) {
         diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
                 "subscripts are not affine in the loop indices and its bounds are not declared; "
                 "add a clause such as copy(%s%s) to the region", a->sym->name, a->sym->name,
                 a->sym->is_pointer ? "[0:n]" : "(1:n)");
         ok = false;
+        dep_free(&one);
         break;
       }
     }
     if (a->written)
-      a->not_private_why = not_private_because(prog, g, a, &dg);
+      a->not_private_why = not_private_because(prog, g, a, &one);
     a->privatizable = a->written && !a->not_private_why;
+    dep_free(&one);
     for (int d = 0; d < a->sym->rank; d++) {
       add_bound_inputs(&c, a->sym->lo[d]);
       add_bound_inputs(&c, a->sym->hi[d]);
@@ -1044,6 +1054,7 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       add_sym(&plan->inputs, &plan->ninputs, c.read[i]);
   for (int i = 0; i < c.nwritten; i++)
     add_sym(&plan->privates, &plan->nprivates, c.written[i]);
+  dep_arrays_free(by_array);
   dep_free(&dg);
   return ok;
 }

@@ -361,8 +361,7 @@ static DimResult test_dim(const DepGraph *dg, const Access *a, const Access *b, 
   return (d && (g.c - f.c) % d) ? DIM_INDEPENDENT : DIM_NO_INFO;
 }
 
-/* Test the pair (ia, ib); append a Dep unless they are independent. */
-static void test_pair(DepGraph *g, int ia, int ib, int *cap)
+bool dep_pair(const DepGraph *g, int ia, int ib, Dep *out)
 {
   const Access *a = &g->acc[ia], *b = &g->acc[ib];
   Dep d = { .src = ia, .dst = ib, .affine = true };
@@ -374,7 +373,7 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
     DimResult r = test_dim(g, a, b, d.ncommon, a->ref->u.elem.sub[k], b->ref->u.elem.sub[k],
                            &level, &dist);
     if (r == DIM_INDEPENDENT)
-      return;
+      return false;
     Affine probe;
     if (!subscript_affine(g, a, a->ref->u.elem.sub[k], &probe) ||
         !subscript_affine(g, b, b->ref->u.elem.sub[k], &probe))
@@ -382,7 +381,7 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
     if (r != DIM_DISTANCE)
       continue;
     if (d.known[level] && d.dist[level] != dist)
-      return;  /* two dimensions demand different distances: never the same element */
+      return false;  /* two dimensions demand different distances: never the same element */
     d.known[level] = true;
     d.dist[level] = dist;
   }
@@ -406,8 +405,18 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
     for (int l = 0; l < d.ncommon; l++)
       all_zero &= d.known[l] && d.dist[l] == 0;
     if (all_zero)
-      return;
+      return false;
   }
+  *out = d;
+  return true;
+}
+
+/* Test the pair (ia, ib); append a Dep unless they are independent. */
+static void test_pair(DepGraph *g, int ia, int ib, int *cap)
+{
+  Dep d;
+  if (!dep_pair(g, ia, ib, &d))
+    return;
   if (g->ndeps == *cap) {
     *cap = *cap ? 2 * *cap : 32;
     g->deps = xrealloc(g->deps, sizeof *g->deps * (size_t)*cap);
@@ -415,24 +424,122 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
   g->deps[g->ndeps++] = d;
 }
 
-void dep_build(IrStmtList *body, DepGraph *g)
+void dep_collect(IrStmtList *body, DepGraph *g)
 {
   Collect c = { .g = g };
   g->nacc = g->ndeps = 0;
   g->acc = NULL;
   g->deps = NULL;
   collect_stmts(&c, body);
+}
+
+void dep_collect_in(IrStmtList *body, IrStmt *loop, DepGraph *g)
+{
+  Collect c = { .g = g, .nloops = 1 };
+  c.loops[0] = loop;
+  g->nacc = g->ndeps = 0;
+  g->acc = NULL;
+  g->deps = NULL;
+  collect_stmts(&c, body);
+}
+
+DepArray *dep_arrays(const DepGraph *g)
+{
+  DepArray *table = NULL;
+  for (int i = 0; i < g->nacc; i++) {
+    const IrSym *sym = g->acc[i].ref->u.elem.sym;
+    DepArray *a = dep_array(table, sym);
+    if (!a) {
+      a = xcalloc(1, sizeof *a);
+      a->sym = sym;
+      HASH_ADD_PTR(table, sym, a);
+    }
+    if (a->n == a->cap) {
+      a->cap = a->cap ? 2 * a->cap : 8;
+      a->idx = xrealloc(a->idx, sizeof *a->idx * (size_t)a->cap);
+    }
+    a->idx[a->n++] = i;
+    a->written |= g->acc[i].write;
+  }
+  return table;
+}
+
+DepArray *dep_array(DepArray *table, const IrSym *sym)
+{
+  DepArray *a;
+  HASH_FIND_PTR(table, &sym, a);
+  return a;
+}
+
+void dep_array_graph(const DepGraph *all, DepArray *by_array, const IrSym *sym, DepGraph *g)
+{
+  DepArray *a = dep_array(by_array, sym);
+  g->nvariant = all->nvariant;
+  g->variant = all->variant;
+  g->nacc = g->ndeps = 0;
+  g->deps = NULL;
+  g->acc = xmalloc(sizeof *g->acc * (size_t)(a ? a->n : 1));
+  for (int p = 0; a && p < a->n; p++)
+    g->acc[g->nacc++] = all->acc[a->idx[p]];
+}
+
+void dep_arrays_free(DepArray *table)
+{
+  DepArray *a, *tmp;
+  HASH_ITER(hh, table, a, tmp) {
+    HASH_DEL(table, a);
+    free(a->idx);
+    free(a);
+  }
+}
+
+/* Pairs are tested, and deps[] filled, in the order (i, j), i <= j, over
+ * acc[]; only accesses of one array are paired, so the work is the sum
+ * over arrays of their accesses squared, not the square of all of them. */
+void dep_build(IrStmtList *body, DepGraph *g)
+{
+  dep_collect(body, g);
+  dep_test(g);
+}
+
+void dep_test(DepGraph *g)
+{
+  g->ndeps = 0;
+  g->deps = NULL;
+  DepArray *arrays = dep_arrays(g), *a, *tmp;
+  int *pos = xmalloc(sizeof *pos * (size_t)(g->nacc ? g->nacc : 1));
+  HASH_ITER(hh, arrays, a, tmp)
+    for (int p = 0; p < a->n; p++)
+      pos[a->idx[p]] = p;       /* access i's place among its array's */
   int cap = 0;
-  for (int i = 0; i < g->nacc; i++)
-    for (int j = i; j < g->nacc; j++) {
-      if (g->acc[i].ref->u.elem.sym != g->acc[j].ref->u.elem.sym)
-        continue;
+  for (int i = 0; i < g->nacc; i++) {
+    a = dep_array(arrays, g->acc[i].ref->u.elem.sym);
+    for (int p = pos[i]; p < a->n; p++) {
+      int j = a->idx[p];
       if (!g->acc[i].write && !g->acc[j].write)
         continue;
       if (i == j && !g->acc[i].write)
         continue;
       test_pair(g, i, j, &cap);
     }
+  }
+  dep_arrays_free(arrays);
+  free(pos);
+}
+
+void dep_within(const DepGraph *all, const IrStmt *loop, DepGraph *g)
+{
+  g->nvariant = all->nvariant;
+  g->variant = all->variant;
+  g->nacc = 0;
+  g->acc = xmalloc(sizeof *g->acc * (size_t)(all->nacc ? all->nacc : 1));
+  for (int i = 0; i < all->nacc; i++)
+    for (int l = 0; l < all->acc[i].nloops; l++)
+      if (all->acc[i].loops[l] == loop) {
+        g->acc[g->nacc++] = all->acc[i];
+        break;
+      }
+  dep_test(g);
 }
 
 void dep_free(DepGraph *g)

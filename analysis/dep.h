@@ -72,6 +72,50 @@ bool dep_check_depth(IrStmtList *body);
 /* Collect the accesses of `body` and test every pair.  g->variant and
  * g->nvariant must be set by the caller; the rest is filled here. */
 void dep_build(IrStmtList *body, DepGraph *g);
+
+/* Only collect the accesses of `body` (acc[], as dep_build fills it; no
+ * deps): for the questions that need no pair tests, at linear cost. */
+void dep_collect(IrStmtList *body, DepGraph *g);
+
+/* The accesses of `body` as if it were the body of `loop` (the outermost
+ * of their loops): what dep_collect of that loop gives, less the loop's
+ * own bounds. */
+void dep_collect_in(IrStmtList *body, IrStmt *loop, DepGraph *g);
+
+/* Test every pair of g->acc (as dep_collect left it, or a part of it) and
+ * fill deps[]: dep_build is dep_collect then dep_test. */
+void dep_test(DepGraph *g);
+
+/* The dependence between g->acc[ia] and g->acc[ib] (ia first in program
+ * order, one of them writes), as dep_build lists it: false if the tests
+ * prove them independent. */
+bool dep_pair(const DepGraph *g, int ia, int ib, Dep *out);
+
+/* The graph of the accesses of `all` that lie inside `loop`, in their
+ * order: every dependence of `all` that loop can carry (dep_crosses) is
+ * here, in the same order, at the cost of the loop's own accesses.  The
+ * indices in deps[] are into this graph's acc[]. */
+void dep_within(const DepGraph *all, const IrStmt *loop, DepGraph *g);
+
+/* The accesses of g grouped by array: a uthash table keyed by the array's
+ * symbol, iterated (HASH_ITER) in the order of each array's first access;
+ * idx[] lists its accesses in program order.  dep_arrays_free releases. */
+typedef struct DepArray {
+  const IrSym *sym;
+  int n, cap;
+  int *idx;                 /* indices into acc[] */
+  bool written;             /* one of them writes */
+  UT_hash_handle hh;
+} DepArray;
+
+DepArray *dep_arrays(const DepGraph *g);
+DepArray *dep_array(DepArray *table, const IrSym *sym);   /* NULL: no access */
+void dep_arrays_free(DepArray *table);
+
+/* The accesses of `all` to one array, in order (acc[] only): for the
+ * questions about that array, which then cost its accesses, not all.
+ * by_array is dep_arrays(all). */
+void dep_array_graph(const DepGraph *all, DepArray *by_array, const IrSym *sym, DepGraph *g);
 void dep_free(DepGraph *g);
 
 /* Index of loop `loop` among the common loops of d, or -1. */

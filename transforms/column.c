@@ -274,20 +274,23 @@ static bool column_access(const Access *a, const IrSym *v, int *dim)
   return false;
 }
 
+/* Arrays in the order of their first access, each one's accesses in
+ * order: the first that breaks the condition is the one reported. */
 static void check_arrays(Check *c, const DepGraph *g)
 {
-  for (int i = 0; i < g->nacc && c->ok; i++) {
-    IrSym *arr = g->acc[i].ref->u.elem.sym;
+  DepArray *arrays = dep_arrays(g), *a, *tmp;
+  HASH_ITER(hh, arrays, a, tmp) {
+    IrSym *arr = (IrSym *)a->sym;
+    if (!c->ok)
+      break;
     if (in_list(c->cx->private_arrays, c->cx->nprivate_arrays, arr))
       continue;
-    bool written = false;
-    for (int k = 0; k < g->nacc; k++)
-      written |= g->acc[k].write && g->acc[k].ref->u.elem.sym == arr;
-    if (!written)
+    if (!a->written)
       continue;
     int dim = -1;
-    for (int k = 0; k < g->nacc && c->ok; k++)
-      if (g->acc[k].ref->u.elem.sym == arr && !column_access(&g->acc[k], c->v, &dim)) {
+    for (int p = 0; p < a->n && c->ok; p++) {
+      int k = a->idx[p];
+      if (!column_access(&g->acc[k], c->v, &dim)) {
         bool inside = false;
         for (int l = 0; l < g->acc[k].nloops; l++)
           inside |= g->acc[k].loops[l]->u.loop.iv == c->v;
@@ -299,7 +302,9 @@ static void check_arrays(Check *c, const DepGraph *g)
                          an_ref_text(g->acc[k].ref, c->cx->lang), c->v->name,
                          g->acc[k].write ? "writes" : "reads", arr->name));
       }
+    }
   }
+  dep_arrays_free(arrays);
 }
 
 const Access *xf_shared_write(const DepGraph *g, const IrSym *v, IrSym *const *priv, int npriv)
@@ -528,6 +533,9 @@ static const IrStmt *under_kernel(const IrStmtList *l, const IrSym *v, const IrS
   return NULL;
 }
 
+/* split_groups asks the same question statement by statement through a
+ * ColumnRun (run_column_index, below): a condition changed here must be
+ * changed there too; check_dep compares the two answers. */
 bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrSym *v,
                   const char **why, Loc *where)
 {
@@ -560,7 +568,7 @@ int column_indices(const ColumnCtx *cx, IrStmtList *stmts, IrSym **out)
   IrStmt *stack[DEP_MAX_DEPTH];
   walk_loops(stmts, stack, 0, collect_iv, &ivs);
   DepGraph g = { .nvariant = cx->nwritten, .variant = cx->written };
-  dep_build(stmts, &g);
+  dep_collect(stmts, &g);
   int n = 0;
   for (int i = 0; i < ivs.n; i++) {
     const char *why;
@@ -772,6 +780,71 @@ void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int 
   }
 }
 
+/* ---- sets and lists (hash tables in the IR arena) ----------------------------- */
+
+/* A set of pointers: symbols, statements. */
+typedef struct PtrSet {
+  const void *key;
+  UT_hash_handle hh;
+} PtrSet;
+
+static bool set_has(PtrSet *set, const void *key)
+{
+  PtrSet *e;
+  HASH_FIND_PTR(set, &key, e);
+  return e != NULL;
+}
+
+/* Adds key; false if it was there already. */
+static bool set_add(PtrSet **set, const void *key)
+{
+  if (set_has(*set, key))
+    return false;
+  PtrSet *e = ir_alloc(sizeof *e);
+  e->key = key;
+  HASH_ADD_PTR(*set, key, e);
+  return true;
+}
+
+/* A growing list of symbols without repeats, in the order added. */
+typedef struct SymSeq {
+  int n, cap;
+  IrSym **v;
+  PtrSet *set;
+} SymSeq;
+
+static void list_add(SymSeq *l, IrSym *s)
+{
+  if (!set_add(&l->set, s))
+    return;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    IrSym **v = ir_alloc(sizeof *v * (size_t)l->cap);
+    if (l->n)
+      memcpy(v, l->v, sizeof *v * (size_t)l->n);
+    l->v = v;
+  }
+  l->v[l->n++] = s;
+}
+
+/* Scalars assigned in l as assigns() sees them: assignments, loop indices. */
+static void assigned_scalars(const IrStmtList *l, SymSeq *out)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *t = l->v[i];
+    if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR)
+      list_add(out, t->u.assign.lhs->u.var);
+    if (t->kind == IR_S_DO) {
+      list_add(out, t->u.loop.iv);
+      assigned_scalars(&t->u.loop.body, out);
+    }
+    if (t->kind == IR_S_IF) {
+      assigned_scalars(&t->u.cond.then, out);
+      assigned_scalars(&t->u.cond.els, out);
+    }
+  }
+}
+
 /* ---- fusion of adjacent sequential loops inside a thread ------------------------- */
 
 static bool same_header(const IrStmt *a, const IrStmt *b)
@@ -857,34 +930,272 @@ static bool fusion_legal(const ColumnCtx *cx, IrStmt *x, IrStmt *y, const char *
   return ok;
 }
 
-static void fuse_list(const ColumnCtx *cx, IrStmtList *l)
+/* fuse_list fuses runs of loops, each time the loop fused so far (x) and
+ * the next (y).  fusion_legal looks at the whole fused body: every pair of
+ * its accesses and a walk per scalar, so a run of n loops costs n^2 or
+ * more.  But only some pairs can make it false: one end in x's body and the
+ * other in y's, or one end in the fused loop's bounds (no loop level) and
+ * the other in x's body.  A FuseChain keeps what x has (accesses as in the
+ * fused loop, by array; statements; the scalars it assigns and mentions),
+ * so that trying y costs in proportion to y and to x's accesses of the
+ * arrays y uses, with fusion_legal's answers. */
+
+typedef struct ChainArray {     /* x's accesses of one array */
+  const IrSym *sym;
+  int n, nwrites, cap, capw;
+  int *all, *writes;            /* indices into the chain's acc[] */
+  UT_hash_handle hh;
+} ChainArray;
+
+typedef struct FuseChain {
+  const ColumnCtx *cx;
+  PtrSet *written;              /* cx->written */
+  IrStmt *loop;                 /* x, NULL before the first try */
+  IrStmt *fused;                /* x's header: the outermost loop of the accesses */
+  DepGraph g;                   /* the bounds' accesses, x's, then y's while it is tried */
+  int nbound, nx, cap;          /* acc[0..nbound) bounds, [nbound..nx) x's body */
+  bool bound_dep;               /* a dependence between the bounds and x's body */
+  ChainArray *arrays;
+  PtrSet *stmts;                /* x's statements, nested ones too */
+  PtrSet *assigned, *mentioned; /* written scalars (not the index) x assigns, mentions */
+  PtrSet *y_assigned, *y_mentioned;
+} FuseChain;
+
+static void chain_clear(FuseChain *ch)
+{
+  ChainArray *a, *tmp;
+  HASH_ITER(hh, ch->arrays, a, tmp) {
+    HASH_DEL(ch->arrays, a);
+    free(a->all);
+    free(a->writes);
+    free(a);
+  }
+  dep_free(&ch->g);
+  FuseChain empty = { .cx = ch->cx, .written = ch->written };
+  *ch = empty;
+}
+
+static void push_index(int **v, int *n, int *cap, int i)
+{
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 8;
+    *v = xrealloc(*v, sizeof **v * (size_t)*cap);
+  }
+  (*v)[(*n)++] = i;
+}
+
+/* acc[from..to) become x's. */
+static void chain_index(FuseChain *ch, int from, int to)
+{
+  for (int i = from; i < to; i++) {
+    const IrSym *sym = ch->g.acc[i].ref->u.elem.sym;
+    ChainArray *a;
+    HASH_FIND_PTR(ch->arrays, &sym, a);
+    if (!a) {
+      a = xcalloc(1, sizeof *a);
+      a->sym = sym;
+      HASH_ADD_PTR(ch->arrays, sym, a);
+    }
+    push_index(&a->all, &a->n, &a->cap, i);
+    if (ch->g.acc[i].write)
+      push_index(&a->writes, &a->nwrites, &a->capw, i);
+  }
+  ch->nx = to;
+}
+
+/* Is there a dependence between a bound access and acc[from..to)? */
+static bool bound_dep(const FuseChain *ch, int from, int to)
+{
+  Dep d;
+  for (int b = 0; b < ch->nbound; b++)
+    for (int i = from; i < to; i++)
+      if (ch->g.acc[b].ref->u.elem.sym == ch->g.acc[i].ref->u.elem.sym &&
+          (ch->g.acc[b].write || ch->g.acc[i].write) && dep_pair(&ch->g, b, i, &d))
+        return true;
+  return false;
+}
+
+static void stmts_of(const IrStmtList *l, PtrSet **set)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *t = l->v[i];
+    set_add(set, t);
+    if (t->kind == IR_S_DO)
+      stmts_of(&t->u.loop.body, set);
+    if (t->kind == IR_S_IF) {
+      stmts_of(&t->u.cond.then, set);
+      stmts_of(&t->u.cond.els, set);
+    }
+  }
+}
+
+typedef struct Mentioned {
+  PtrSet *written, **out;
+  const IrSym *iv;
+} Mentioned;
+
+static void mentioned_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  Mentioned *m = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR && e->u.var != m->iv && set_has(m->written, e->u.var))
+    set_add(m->out, e->u.var);
+}
+
+/* The written scalars (not iv) body assigns and mentions, as share_scalars
+ * sees them (assigns(), mention_visit). */
+static void body_scalars(const FuseChain *ch, IrStmtList *body, const IrSym *iv,
+                         PtrSet **assigned, PtrSet **mentioned)
+{
+  SymSeq a = { 0 };
+  assigned_scalars(body, &a);
+  for (int i = 0; i < a.n; i++)
+    if (a.v[i] != iv && set_has(ch->written, a.v[i]))
+      set_add(assigned, a.v[i]);
+  Mentioned m = { ch->written, mentioned, iv };
+  ir_walk_exprs(body, mentioned_visit, &m);
+}
+
+/* share_scalars(x's body, y's body): a scalar assigned in one, used in the other. */
+static bool chain_shares(const FuseChain *ch)
+{
+  PtrSet *e, *tmp;
+  HASH_ITER(hh, ch->y_assigned, e, tmp)
+    if (set_has(ch->assigned, e->key) || set_has(ch->mentioned, e->key))
+      return true;
+  HASH_ITER(hh, ch->y_mentioned, e, tmp)
+    if (set_has(ch->assigned, e->key))
+      return true;
+  return false;
+}
+
+static void chain_start(FuseChain *ch, IrStmt *x)
+{
+  chain_clear(ch);
+  ch->loop = x;
+  ch->fused = ir_stmt(IR_S_DO, x->loc);
+  ch->fused->u.loop = x->u.loop;        /* as fusion_legal's fused loop, x's body for now */
+  IrStmtList one = { 1, 1, &ch->fused };
+  DepGraph g = { .nvariant = ch->cx->nwritten, .variant = ch->cx->written };
+  dep_collect(&one, &g);
+  ch->g = g;
+  ch->cap = g.nacc;
+  while (ch->nbound < g.nacc && !g.acc[ch->nbound].nloops)
+    ch->nbound++;
+  chain_index(ch, ch->nbound, g.nacc);
+  ch->bound_dep = bound_dep(ch, ch->nbound, g.nacc);
+  stmts_of(&x->u.loop.body, &ch->stmts);
+  body_scalars(ch, &x->u.loop.body, x->u.loop.iv, &ch->assigned, &ch->mentioned);
+}
+
+/* Append y's accesses; false if y shares a statement with x (then only
+ * fusion_legal knows which pairs count). */
+static bool chain_add_y(FuseChain *ch, IrStmt *y)
+{
+  DepGraph yg;
+  dep_collect_in(&y->u.loop.body, ch->fused, &yg);
+  bool shared = false;
+  for (int i = 0; i < yg.nacc && !shared; i++)
+    shared = set_has(ch->stmts, yg.acc[i].stmt);
+  if (ch->g.nacc + yg.nacc > ch->cap) {
+    ch->cap = 2 * (ch->g.nacc + yg.nacc);
+    ch->g.acc = xrealloc(ch->g.acc, sizeof *ch->g.acc * (size_t)ch->cap);
+  }
+  if (yg.nacc)
+    memcpy(ch->g.acc + ch->g.nacc, yg.acc, sizeof *yg.acc * (size_t)yg.nacc);
+  ch->g.nacc += yg.nacc;
+  dep_free(&yg);
+  return !shared;
+}
+
+/* Does every dependence between x's accesses and y's go forward (or stay
+ * in one iteration, x first) along the fused loop? */
+static bool chain_forward(const FuseChain *ch)
+{
+  for (int j = ch->nx; j < ch->g.nacc; j++) {
+    const IrSym *sym = ch->g.acc[j].ref->u.elem.sym;
+    ChainArray *a;
+    HASH_FIND_PTR(ch->arrays, &sym, a);
+    if (!a)
+      continue;
+    int n = ch->g.acc[j].write ? a->n : a->nwrites;
+    const int *xs = ch->g.acc[j].write ? a->all : a->writes;
+    for (int k = 0; k < n; k++) {
+      Dep d;
+      if (!dep_pair(&ch->g, xs[k], j, &d))
+        continue;
+      bool src_x = d.src < ch->nx;
+      int l = dep_loop_level(&ch->g, &d, ch->fused);
+      if (l < 0 || !d.known[l] || (src_x ? d.dist[l] < 0 : d.dist[l] != 0))
+        return false;
+    }
+  }
+  return true;
+}
+
+/* fusion_legal(x, y), x the chain's loop (the chain starts there if not). */
+static bool chain_fusion_legal(FuseChain *ch, IrStmt *x, IrStmt *y, const char **why)
+{
+  if (ch->loop != x)
+    chain_start(ch, x);
+  ch->g.nacc = ch->nx;
+  ch->y_assigned = ch->y_mentioned = NULL;
+  body_scalars(ch, &y->u.loop.body, x->u.loop.iv, &ch->y_assigned, &ch->y_mentioned);
+  if (chain_shares(ch)) {
+    *why = "a scalar assigned in one loop is used in the other";
+    return false;
+  }
+  if (!chain_add_y(ch, y))
+    return fusion_legal(ch->cx, x, y, why);
+  if (ch->bound_dep || !chain_forward(ch)) {
+    *why = "a dependence between them would run backwards";
+    return false;
+  }
+  return true;
+}
+
+/* x and y were fused into f: y's accesses, statements and scalars are x's now. */
+static void chain_absorb(FuseChain *ch, IrStmt *f, IrStmt *y)
+{
+  int from = ch->nx;
+  chain_index(ch, from, ch->g.nacc);
+  ch->bound_dep |= bound_dep(ch, from, ch->g.nacc);
+  stmts_of(&y->u.loop.body, &ch->stmts);
+  PtrSet *e, *tmp;
+  HASH_ITER(hh, ch->y_assigned, e, tmp)
+    set_add(&ch->assigned, e->key);
+  HASH_ITER(hh, ch->y_mentioned, e, tmp)
+    set_add(&ch->mentioned, e->key);
+  ch->loop = f;
+}
+
+static void fuse_list(const ColumnCtx *cx, PtrSet *written, IrStmtList *l)
 {
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
     if (s->kind == IR_S_DO)
-      fuse_list(cx, &s->u.loop.body);
+      fuse_list(cx, written, &s->u.loop.body);
     if (s->kind == IR_S_IF) {
-      fuse_list(cx, &s->u.cond.then);
-      fuse_list(cx, &s->u.cond.els);
+      fuse_list(cx, written, &s->u.cond.then);
+      fuse_list(cx, written, &s->u.cond.els);
     }
   }
+  FuseChain chain = { .cx = cx, .written = written };
   int k = 0;
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
     IrStmt *prev = k ? l->v[k - 1] : NULL;
     const char *why = NULL;
     if (prev && prev->kind == IR_S_DO && s->kind == IR_S_DO && same_header(prev, s)) {
-      if (fusion_legal(cx, prev, s, &why)) {
+      if (chain_fusion_legal(&chain, prev, s, &why)) {
         IrStmt *f = ir_stmt(IR_S_DO, prev->loc);
-        f->u.loop = prev->u.loop;
-        memset(&f->u.loop.body, 0, sizeof f->u.loop.body);
-        for (int t = 0; t < prev->u.loop.body.n; t++)
-          ir_list_push(&f->u.loop.body, prev->u.loop.body.v[t]);
+        f->u.loop = prev->u.loop;  /* and prev's body list: prev is replaced, s's body goes on its end */
         for (int t = 0; t < s->u.loop.body.n; t++)
           ir_list_push(&f->u.loop.body, s->u.loop.body.v[t]);
         report_at(REPORT_INFO, cx->routine, s->loc,
                    "Loops at lines %d,%d fused (loop %s, inside each thread)",
                    diag_user_line(prev->loc), diag_user_line(s->loc), s->u.loop.iv->name);
+        chain_absorb(&chain, f, s);
         l->v[k - 1] = f;
         continue;
       }
@@ -895,9 +1206,520 @@ static void fuse_list(const ColumnCtx *cx, IrStmtList *l)
     l->v[k++] = s;
   }
   l->n = k;
+  chain_clear(&chain);
 }
 
 void column_fuse(const ColumnCtx *cx, IrStmtList *body)
 {
-  fuse_list(cx, body);
+  PtrSet *written = NULL;
+  for (int i = 0; i < cx->nwritten; i++)
+    set_add(&written, cx->written[i]);
+  fuse_list(cx, written, body);
+}
+
+/* ---- column indices of a growing run of statements ---------------------------- */
+
+/* split_groups (map.c) asks, statement after statement, for the column
+ * indices of the current group plus the next statement.  column_indices
+ * looks at the whole group each time: a region of n nests costs n^2.  But
+ * for one index v the conditions of column_index are facts of single
+ * statements, combined over the run:
+ *   - a loop header, `kernel` or CYCLE/EXIT that rules v out in one
+ *     statement rules it out in every run that holds the statement;
+ *   - `independent` must be on every loop over v;
+ *   - an array written anywhere in the run needs v in one dimension of
+ *     every access, the dimension its first access fixes: per array, that
+ *     dimension and whether an access broke it, replayed statement by
+ *     statement in order;
+ *   - a scalar assigned in a loop over v (in any statement) must not be
+ *     read outside those loops, nor before it is assigned in them (in any).
+ * A ColumnRun keeps these per index (RunIv) and per array and scalar, and
+ * the facts of each statement (StmtFacts: once per statement and index),
+ * so trying or adding a statement costs in proportion to the statement.
+ * The index candidates are those column_indices sees: the first
+ * DEP_MAX_DEPTH loop indices in the order of the walk.  Tables and facts
+ * live in the IR arena; column_scope_free releases the access lists. */
+
+/* The accesses of one array in one statement. */
+typedef struct StmtArray {
+  const IrSym *sym;
+  bool written;
+  int n;
+  int *idx;                 /* into the statement's acc[] */
+} StmtArray;
+
+/* A written scalar of a statement, for one index v. */
+typedef struct StmtScalar {
+  const IrSym *sym;
+  bool assigned;            /* assigned inside a loop over v */
+  bool bad;                 /* read outside the loops over v that assign it, or before */
+} StmtScalar;
+
+/* One statement, one index v. */
+typedef struct StmtIv {
+  IrSym *v;
+  bool fails;               /* a loop header, `kernel` or CYCLE/EXIT rules v out */
+  bool all_independent;     /* every loop over v asserts `independent` */
+  bool shared_write;        /* a write, to an array not private, whose subscripts do not
+                               mention v (check_shared_writes) */
+  int stride1;              /* references with v at unit stride in their fastest dimension */
+  bool *inside;             /* per access: inside a loop over v */
+  unsigned *exact;          /* per access: the dimensions whose subscript is v itself */
+  int nscalars;
+  StmtScalar *scalars;
+} StmtIv;
+
+typedef struct StmtFacts {
+  IrStmt *s;
+  IrStmtList one;           /* { s } */
+  DepGraph g;               /* its accesses */
+  SymSeq ivs;              /* its loop indices, in the order of the walk */
+  int narrays;
+  StmtArray *arrays;        /* in the order of their first access */
+  SymSeq reads;            /* written scalars it mentions */
+  int nfacts;
+  StmtIv **facts;           /* per index asked */
+  UT_hash_handle hh;        /* in ColumnScope.stmts, keyed by s */
+} StmtFacts;
+
+struct ColumnScope {
+  ColumnCtx cx;
+  PtrSet *written;          /* cx.written */
+  PtrSet *private_arrays;   /* cx.private_arrays */
+  StmtFacts *stmts;
+};
+
+/* The state of one array, for one index, after the run's accesses. */
+typedef struct IvArray {
+  const IrSym *sym;
+  int dim;                  /* the dimension the first access fixed, -1 none yet */
+  bool broken;              /* an access was not a column access */
+  UT_hash_handle hh;
+} IvArray;
+
+typedef struct IvScalar {
+  const IrSym *sym;
+  bool assigned, bad;       /* in some statement of the run (see StmtScalar) */
+  UT_hash_handle hh;
+} IvScalar;
+
+/* The conditions of column_index(run, v), summarized. */
+typedef struct RunIv {
+  IrSym *v;
+  bool fails, all_independent, shared_write;
+  int stride1;
+  int nbroken;              /* arrays written in the run, not private, broken */
+  int nbad;                 /* scalars assigned and bad */
+  IvArray *arrays;
+  IvScalar *scalars;
+} RunIv;
+
+typedef struct RunArray {
+  const IrSym *sym;
+  bool written;
+  UT_hash_handle hh;
+} RunArray;
+
+struct ColumnRun {
+  ColumnScope *scope;
+  int nstmts, cap;
+  StmtFacts **stmts;
+  SymSeq ivs;              /* loop indices, in the order of the walk */
+  int nruniv;
+  RunIv **runiv;            /* per index asked */
+  RunArray *arrays;         /* every array accessed */
+};
+
+ColumnScope *column_scope_new(const ColumnCtx *cx)
+{
+  ColumnScope *sc = ir_alloc(sizeof *sc);
+  sc->cx = *cx;
+  for (int i = 0; i < cx->nwritten; i++)
+    set_add(&sc->written, cx->written[i]);
+  for (int i = 0; i < cx->nprivate_arrays; i++)
+    set_add(&sc->private_arrays, cx->private_arrays[i]);
+  return sc;
+}
+
+void column_scope_free(ColumnScope *sc)
+{
+  StmtFacts *f, *tmp;
+  HASH_ITER(hh, sc->stmts, f, tmp)
+    dep_free(&f->g);
+  sc->stmts = NULL;
+}
+
+/* ---- facts of one statement ---- */
+
+static void add_iv(IrStmt *loop, IrStmt *same, void *ctx)
+{
+  (void)same;
+  list_add(ctx, loop->u.loop.iv);
+}
+
+typedef struct ReadsCtx {
+  PtrSet *written;
+  SymSeq *reads;
+} ReadsCtx;
+
+static void add_read(IrExpr *e, IrStmt *in, void *ctx)
+{
+  ReadsCtx *r = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR && set_has(r->written, e->u.var))
+    list_add(r->reads, e->u.var);
+}
+
+static StmtFacts *stmt_facts(ColumnScope *sc, IrStmt *s)
+{
+  StmtFacts *f;
+  HASH_FIND_PTR(sc->stmts, &s, f);
+  if (f)
+    return f;
+  f = ir_alloc(sizeof *f);
+  f->s = s;
+  ir_list_push(&f->one, s);
+  dep_collect(&f->one, &f->g);
+  IrStmt *stack[DEP_MAX_DEPTH];
+  walk_loops(&f->one, stack, 0, add_iv, &f->ivs);
+  DepArray *arrays = dep_arrays(&f->g), *a, *tmp;
+  f->arrays = ir_alloc(sizeof *f->arrays * (size_t)(HASH_COUNT(arrays) + 1));
+  HASH_ITER(hh, arrays, a, tmp) {
+    StmtArray *sa = &f->arrays[f->narrays++];
+    sa->sym = a->sym;
+    sa->written = a->written;
+    sa->n = a->n;
+    sa->idx = ir_alloc(sizeof *sa->idx * (size_t)a->n);
+    memcpy(sa->idx, a->idx, sizeof *sa->idx * (size_t)a->n);
+  }
+  dep_arrays_free(arrays);
+  ReadsCtx r = { sc->written, &f->reads };
+  ir_walk_exprs(&f->one, add_read, &r);
+  HASH_ADD_PTR(sc->stmts, s, f);
+  return f;
+}
+
+/* Scalars assigned inside loops over v: those assigned_in_v_loop finds. */
+static void assigned_in_v_loops(const IrStmtList *l, const IrSym *v, SymSeq *out)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *t = l->v[i];
+    if (t->kind == IR_S_DO && t->u.loop.iv == v)
+      assigned_scalars(&t->u.loop.body, out);
+    else if (t->kind == IR_S_DO)
+      assigned_in_v_loops(&t->u.loop.body, v, out);
+    if (t->kind == IR_S_IF) {
+      assigned_in_v_loops(&t->u.cond.then, v, out);
+      assigned_in_v_loops(&t->u.cond.els, v, out);
+    }
+  }
+}
+
+/* The written scalars of f that check_scalars could look at for v: those
+ * assigned in a loop over v, and those whose reads scan_uses rejects. */
+static void scalar_facts(ColumnScope *sc, StmtFacts *f, StmtIv *fv)
+{
+  Check c = { &sc->cx, fv->v, &f->one, true, NULL, { 0, 0, 0 }, true, 0 };
+  PtrSet *bad = NULL;
+  for (int i = 0; i < f->reads.n; i++) {
+    ScalarUse u = { &c, f->reads.v[i], { 0, 0, 0 }, false, NULL };
+    scan_uses(&f->one, &u);
+    if (u.found || u.exposed)
+      set_add(&bad, f->reads.v[i]);
+  }
+  SymSeq assigned = { 0 };
+  assigned_in_v_loops(&f->one, fv->v, &assigned);
+  fv->scalars = ir_alloc(sizeof *fv->scalars * (size_t)(assigned.n + f->reads.n + 1));
+  for (int i = 0; i < assigned.n; i++)
+    if (set_has(sc->written, assigned.v[i]))
+      fv->scalars[fv->nscalars++] = (StmtScalar){ assigned.v[i], true, set_has(bad, assigned.v[i]) };
+  for (int i = 0; i < f->reads.n; i++)
+    if (set_has(bad, f->reads.v[i]) && !set_has(assigned.set, f->reads.v[i]))
+      fv->scalars[fv->nscalars++] = (StmtScalar){ f->reads.v[i], false, true };
+}
+
+/* The dimensions of ref whose subscript is v itself (see column_access). */
+_Static_assert(IR_MAX_RANK <= 32, "a dimension mask is an unsigned");
+static unsigned exact_dims(const IrExpr *ref, const IrSym *v)
+{
+  unsigned dims = 0;
+  for (int d = 0; d < ref->u.elem.n; d++) {
+    Affine f;
+    if (aff_build(ref->u.elem.sub[d], &f) && f.n == 1 && f.c == 0 && f.t[0].var == v &&
+        f.t[0].coef == 1 && !f.t[0].scale)
+      dims |= 1u << d;
+  }
+  return dims;
+}
+
+static bool unit_stride(const IrExpr *ref, const IrSym *v)
+{
+  Affine f;
+  if (!ref->u.elem.n || !aff_build(ref->u.elem.sub[0], &f))
+    return false;
+  const AffTerm *t = aff_term(&f, v);
+  return t && !t->scale && (t->coef == 1 || t->coef == -1);
+}
+
+static StmtIv *stmt_iv(ColumnScope *sc, StmtFacts *f, IrSym *v)
+{
+  for (int i = 0; i < f->nfacts; i++)
+    if (f->facts[i]->v == v)
+      return f->facts[i];
+  StmtIv *fv = ir_alloc(sizeof *fv);
+  fv->v = v;
+  Check c = { &sc->cx, v, &f->one, true, NULL, { 0, 0, 0 }, true, 0 };
+  if (under_kernel(&f->one, v, NULL))
+    fail(&c, f->s->loc, "");
+  IrStmt *stack[DEP_MAX_DEPTH];
+  walk_loops(&f->one, stack, 0, check_loop, &c);
+  fv->fails = !c.ok || loop_exit(&f->one, v, false);
+  fv->all_independent = c.all_independent;
+  fv->shared_write = xf_shared_write(&f->g, v, sc->cx.private_arrays, sc->cx.nprivate_arrays) != NULL;
+  fv->inside = ir_alloc(sizeof *fv->inside * (size_t)(f->g.nacc + 1));
+  fv->exact = ir_alloc(sizeof *fv->exact * (size_t)(f->g.nacc + 1));
+  for (int i = 0; i < f->g.nacc; i++) {
+    const Access *a = &f->g.acc[i];
+    for (int l = 0; l < a->nloops; l++)
+      fv->inside[i] |= a->loops[l]->u.loop.iv == v;
+    fv->exact[i] = exact_dims(a->ref, v);
+    fv->stride1 += unit_stride(a->ref, v);
+  }
+  scalar_facts(sc, f, fv);
+  IR_PUSH(f->facts, f->nfacts, fv);
+  return fv;
+}
+
+/* ---- the run ---- */
+
+ColumnRun *column_run_new(ColumnScope *sc)
+{
+  ColumnRun *r = ir_alloc(sizeof *r);
+  r->scope = sc;
+  return r;
+}
+
+static bool run_written(const ColumnRun *r, const IrSym *sym)
+{
+  RunArray *a;
+  HASH_FIND_PTR(r->arrays, &sym, a);
+  return a && a->written;
+}
+
+/* One more access of an array, as check_arrays replays them: the first
+ * fixes the dimension, each must be inside a loop over v with v there. */
+static void replay_access(bool inside, unsigned exact, int *dim, bool *broken)
+{
+  if (*broken)
+    return;
+  if (!inside || !exact || (*dim >= 0 && !(exact & (1u << *dim)))) {
+    *broken = true;
+    return;
+  }
+  if (*dim < 0)
+    for (*dim = 0; !(exact & (1u << *dim)); ++*dim)
+      ;
+}
+
+static bool counts_broken(const ColumnRun *r, const IrSym *sym, bool written, bool broken)
+{
+  return written && broken && !set_has(r->scope->private_arrays, sym);
+}
+
+static IvArray *iv_array(RunIv *ri, const IrSym *sym)
+{
+  IvArray *e;
+  HASH_FIND_PTR(ri->arrays, &sym, e);
+  if (!e) {
+    e = ir_alloc(sizeof *e);
+    e->sym = sym;
+    e->dim = -1;
+    HASH_ADD_PTR(ri->arrays, sym, e);
+  }
+  return e;
+}
+
+static IvScalar *iv_scalar(RunIv *ri, const IrSym *sym)
+{
+  IvScalar *e;
+  HASH_FIND_PTR(ri->scalars, &sym, e);
+  if (!e) {
+    e = ir_alloc(sizeof *e);
+    e->sym = sym;
+    HASH_ADD_PTR(ri->scalars, sym, e);
+  }
+  return e;
+}
+
+/* Add statement f to the summary ri (the arrays' written flags of the run
+ * are those before f; run_add_arrays updates them after). */
+static void run_iv_add(const ColumnRun *r, RunIv *ri, StmtFacts *f, const StmtIv *fv)
+{
+  ri->fails |= fv->fails;
+  ri->all_independent &= fv->all_independent;
+  ri->shared_write |= fv->shared_write;
+  ri->stride1 += fv->stride1;
+  for (int i = 0; i < f->narrays; i++) {
+    const StmtArray *sa = &f->arrays[i];
+    IvArray *e = iv_array(ri, sa->sym);
+    bool written = run_written(r, sa->sym), was = e->broken;
+    for (int p = 0; p < sa->n; p++)
+      replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &e->dim, &e->broken);
+    ri->nbroken += counts_broken(r, sa->sym, written, e->broken) -
+                   counts_broken(r, sa->sym, written, was);
+  }
+  for (int i = 0; i < fv->nscalars; i++) {
+    IvScalar *e = iv_scalar(ri, fv->scalars[i].sym);
+    bool was = e->assigned && e->bad;
+    e->assigned |= fv->scalars[i].assigned;
+    e->bad |= fv->scalars[i].bad;
+    ri->nbad += (e->assigned && e->bad) - was;
+  }
+}
+
+/* The arrays f accesses join the run; those it writes first count now. */
+static void run_add_arrays(ColumnRun *r, const StmtFacts *f)
+{
+  for (int i = 0; i < f->narrays; i++) {
+    const StmtArray *sa = &f->arrays[i];
+    RunArray *a;
+    HASH_FIND_PTR(r->arrays, &sa->sym, a);
+    if (!a) {
+      a = ir_alloc(sizeof *a);
+      a->sym = sa->sym;
+      HASH_ADD_PTR(r->arrays, sym, a);
+    }
+    if (a->written || !sa->written)
+      continue;
+    a->written = true;
+    for (int k = 0; k < r->nruniv; k++) {
+      IvArray *e = iv_array(r->runiv[k], sa->sym);
+      r->runiv[k]->nbroken += counts_broken(r, sa->sym, true, e->broken);
+    }
+  }
+}
+
+/* The summary of the run for index v, made from its statements when first asked. */
+static RunIv *run_iv(ColumnRun *r, IrSym *v)
+{
+  for (int i = 0; i < r->nruniv; i++)
+    if (r->runiv[i]->v == v)
+      return r->runiv[i];
+  RunIv *ri = ir_alloc(sizeof *ri);
+  ri->v = v;
+  ri->all_independent = true;
+  if (set_has(r->scope->written, v))
+    iv_scalar(ri, v)->assigned = true;  /* check_scalars always looks at v itself */
+  /* replay with the written flags of the whole run: count broken arrays at the end */
+  for (int i = 0; i < r->nstmts; i++) {
+    StmtFacts *f = r->stmts[i];
+    StmtIv *fv = stmt_iv(r->scope, f, v);
+    ri->fails |= fv->fails;
+    ri->all_independent &= fv->all_independent;
+    ri->shared_write |= fv->shared_write;
+    ri->stride1 += fv->stride1;
+    for (int k = 0; k < f->narrays; k++) {
+      const StmtArray *sa = &f->arrays[k];
+      IvArray *e = iv_array(ri, sa->sym);
+      for (int p = 0; p < sa->n; p++)
+        replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &e->dim, &e->broken);
+    }
+    for (int k = 0; k < fv->nscalars; k++) {
+      IvScalar *e = iv_scalar(ri, fv->scalars[k].sym);
+      e->assigned |= fv->scalars[k].assigned;
+      e->bad |= fv->scalars[k].bad;
+    }
+  }
+  IvArray *a, *ta;
+  HASH_ITER(hh, ri->arrays, a, ta)
+    ri->nbroken += counts_broken(r, a->sym, run_written(r, a->sym), a->broken);
+  IvScalar *s, *ts;
+  HASH_ITER(hh, ri->scalars, s, ts)
+    ri->nbad += s->assigned && s->bad;
+  IR_PUSH(r->runiv, r->nruniv, ri);
+  return ri;
+}
+
+void column_run_push(ColumnRun *r, IrStmt *s)
+{
+  StmtFacts *f = stmt_facts(r->scope, s);
+  for (int i = 0; i < r->nruniv; i++)
+    run_iv_add(r, r->runiv[i], f, stmt_iv(r->scope, f, r->runiv[i]->v));
+  run_add_arrays(r, f);
+  for (int i = 0; i < f->ivs.n; i++)
+    list_add(&r->ivs, f->ivs.v[i]);
+  if (r->nstmts == r->cap) {       /* doubling: IR_PUSH copies at every push */
+    r->cap = r->cap ? 2 * r->cap : 8;
+    StmtFacts **v = ir_alloc(sizeof *v * (size_t)r->cap);
+    if (r->nstmts)
+      memcpy(v, r->stmts, sizeof *v * (size_t)r->nstmts);
+    r->stmts = v;
+  }
+  r->stmts[r->nstmts++] = f;
+}
+
+/* Would v be a column index of the run plus f (NULL: the run alone)?
+ * column_index's answer, from the summaries (keep the two in step). */
+static bool run_column_index(ColumnRun *r, StmtFacts *f, IrSym *v)
+{
+  RunIv *ri = run_iv(r, v);
+  bool fails = ri->fails, all_independent = ri->all_independent, shared = ri->shared_write;
+  int nbroken = ri->nbroken, nbad = ri->nbad;
+  if (f) {
+    const StmtIv *fv = stmt_iv(r->scope, f, v);
+    fails |= fv->fails;
+    all_independent &= fv->all_independent;
+    shared |= fv->shared_write;
+    for (int i = 0; i < f->narrays; i++) {
+      const StmtArray *sa = &f->arrays[i];
+      IvArray *e;
+      HASH_FIND_PTR(ri->arrays, &sa->sym, e);
+      int dim = e ? e->dim : -1;
+      bool broken = e && e->broken, written = run_written(r, sa->sym), was = broken;
+      for (int p = 0; p < sa->n; p++)
+        replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &dim, &broken);
+      nbroken += counts_broken(r, sa->sym, written || sa->written, broken) -
+                 counts_broken(r, sa->sym, written, was);
+    }
+    for (int i = 0; i < fv->nscalars; i++) {
+      IvScalar *e;
+      HASH_FIND_PTR(ri->scalars, &fv->scalars[i].sym, e);
+      bool assigned = e && e->assigned, bad = e && e->bad;
+      nbad += ((assigned || fv->scalars[i].assigned) && (bad || fv->scalars[i].bad)) -
+              (assigned && bad);
+    }
+  }
+  /* as column_index: `independent` stands in for the array conditions,
+   * except for a store to the same elements in every iteration */
+  return !fails && (all_independent ? !shared : !nbroken) && !nbad;
+}
+
+int column_run_indices(ColumnRun *r, IrStmt *extra, IrSym **out)
+{
+  StmtFacts *f = extra ? stmt_facts(r->scope, extra) : NULL;
+  /* the candidates, as column_indices collects them */
+  IrSym *ivs[DEP_MAX_DEPTH];
+  int nivs = 0;
+  for (int i = 0; i < r->ivs.n && nivs < DEP_MAX_DEPTH; i++)
+    ivs[nivs++] = r->ivs.v[i];
+  for (int i = 0; f && i < f->ivs.n && nivs < DEP_MAX_DEPTH; i++)
+    if (!set_has(r->ivs.set, f->ivs.v[i]))
+      ivs[nivs++] = f->ivs.v[i];
+  int n = 0;
+  for (int i = 0; i < nivs && n < 3; i++)
+    if (run_column_index(r, f, ivs[i]))
+      out[n++] = ivs[i];
+  return n;
+}
+
+int column_run_stride1(ColumnRun *r, IrSym *v)
+{
+  return run_iv(r, v)->stride1;
+}
+
+bool column_run_mentions(const ColumnRun *r, const IrSym *array)
+{
+  RunArray *a;
+  HASH_FIND_PTR(r->arrays, &array, a);
+  return a != NULL;
 }

@@ -28,13 +28,38 @@ const Access *xf_shared_write(const DepGraph *g, const IrSym *v, IrSym *const *p
  * ... it cannot be kept per thread: REASON". */
 const char *xf_shared_write_text(const ColumnCtx *cx, const IrSym *v, const Access *w);
 
-/* Can loop index v be a column index of stmts (g: their dependence graph)?
- * If not, *why and *where say why, for the report. */
+/* Can loop index v be a column index of stmts (g: their accesses, as
+ * dep_collect or dep_build leaves them)?  If not, *why and *where say
+ * why, for the report. */
 bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrSym *v,
                   const char **why, Loc *where);
 
 /* All column indices of stmts (at most 3), outermost loops' first. */
 int column_indices(const ColumnCtx *cx, IrStmtList *stmts, IrSym **out);
+
+/* The column indices of a run of statements that grows one statement at a
+ * time (split_groups), each question answered in time proportional to the
+ * statement it adds, with the answers of column_indices.  A scope holds
+ * what the runs of one statement list share (the facts of each
+ * statement); it must outlive them.  Runs live in the IR arena. */
+typedef struct ColumnScope ColumnScope;
+typedef struct ColumnRun ColumnRun;
+
+ColumnScope *column_scope_new(const ColumnCtx *cx);
+void column_scope_free(ColumnScope *sc);
+ColumnRun *column_run_new(ColumnScope *sc);
+void column_run_push(ColumnRun *r, IrStmt *s);
+
+/* column_indices of the run's statements plus `extra` (NULL: none),
+ * without adding it. */
+int column_run_indices(ColumnRun *r, IrStmt *extra, IrSym **out);
+
+/* How many references of the run have v at unit stride in their fastest
+ * dimension (what pick_x compares). */
+int column_run_stride1(ColumnRun *r, IrSym *v);
+
+/* Does the run access array a? */
+bool column_run_mentions(const ColumnRun *r, const IrSym *a);
 
 /* The range a column index covers: the union of its loops' ranges. */
 typedef struct ColumnRange {

@@ -453,6 +453,7 @@ typedef struct Group {
   bool loops;            /* has at least one loop */
   const char *split_note;/* why a kernel starts here (the feedback line), or NULL */
   Loc split_at;
+  ColumnRun *run;        /* in split_groups: the column facts of stmts, else NULL */
 } Group;
 
 static ColumnCtx column_ctx(const MapCtx *m)
@@ -496,7 +497,7 @@ static bool writes_array(const IrStmt *s)
 
 static Group group_of(const MapCtx *m, IrStmtList *base, IrStmt *extra)
 {
-  Group g = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 } };
+  Group g = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 }, NULL };
   for (int i = 0; base && i < base->n; i++)
     ir_list_push(&g.stmts, base->v[i]);
   if (extra)
@@ -517,10 +518,11 @@ static bool scalar_flows_into(const MapCtx *m, IrStmt *next)
 static int pick_x(const MapCtx *m, const Group *g)
 {
   DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_build((IrStmtList *)&g->stmts, &dg);
+  if (!g->run)
+    dep_collect((IrStmtList *)&g->stmts, &dg);
   int best = g->nc - 1, best_n = -1;
   for (int i = g->nc - 1; i >= 0; i--) {
-    int n = stride1_refs(&dg, g->c[i]);
+    int n = g->run ? column_run_stride1(g->run, g->c[i]) : stride1_refs(&dg, g->c[i]);
     if (n > best_n) {
       best = i;
       best_n = n;
@@ -562,7 +564,7 @@ static void note_split(const MapCtx *m, const Group *cur, Group *alone, const Gr
   if (lost) {
     ColumnCtx cx = column_ctx(m);
     DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-    dep_build((IrStmtList *)&merged->stmts, &dg);
+    dep_collect((IrStmtList *)&merged->stmts, &dg);
     column_index(&cx, (IrStmtList *)&merged->stmts, &dg, lost, &why, &where);
     dep_free(&dg);
   }
@@ -574,8 +576,10 @@ static void note_split(const MapCtx *m, const Group *cur, Group *alone, const Gr
 
 static bool group_mentions(const Group *g, const IrSym *a)
 {
+  if (g->run)
+    return column_run_mentions(g->run, a);
   DepGraph dg = { 0 };
-  dep_build((IrStmtList *)&g->stmts, &dg);
+  dep_collect((IrStmtList *)&g->stmts, &dg);
   bool found = false;
   for (int i = 0; i < dg.nacc && !found; i++)
     found = dg.acc[i].ref->u.elem.sym == a;
@@ -588,11 +592,47 @@ static bool group_mentions(const Group *g, const IrSym *a)
 static bool private_array_shared(const MapCtx *m, const Group *cur, IrStmt *s)
 {
   IrStmtList one = { 1, 1, &s };
-  Group alone = { one, 0, { NULL }, false, NULL, { 0, 0, 0 } };
+  Group alone = { one, 0, { NULL }, false, NULL, { 0, 0, 0 }, NULL };
   for (int i = 0; i < m->nprivate_arrays; i++)
     if (group_mentions(&alone, m->private_arrays[i]) && group_mentions(cur, m->private_arrays[i]))
       return true;
   return false;
+}
+
+/* The group of s alone, with its run of column facts. */
+static Group group_alone(ColumnScope *scope, IrStmt *s)
+{
+  Group g = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 }, column_run_new(scope) };
+  ir_list_push(&g.stmts, s);
+  column_run_push(g.run, s);
+  g.loops = has_loops(&g.stmts);
+  g.nc = g.loops ? column_run_indices(g.run, NULL, g.c) : 0;
+  return g;
+}
+
+/* The group cur + s (group_of(cur, s)), from cur's run without adding s
+ * to it (so it has no run of its own).  The statement list shares cur's
+ * storage: pushing s writes only past cur's end. */
+static Group group_plus(const Group *cur, IrStmt *s, const Group *alone)
+{
+  Group g = { cur->stmts, 0, { NULL }, cur->loops || alone->loops, NULL, { 0, 0, 0 }, NULL };
+  ir_list_push(&g.stmts, s);
+  g.nc = g.loops ? column_run_indices(cur->run, s, g.c) : 0;
+  return g;
+}
+
+/* Append g to a doubling array (IR_PUSH copies the array at every push). */
+static void push_group(Group **v, int *n, int *cap, Group g)
+{
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 8;
+    Group *grown = ir_alloc(sizeof *grown * (size_t)*cap);
+    if (*n)
+      memcpy(grown, *v, sizeof *grown * (size_t)*n);
+    *v = grown;
+  }
+  g.run = NULL;          /* the runs end with split_groups */
+  (*v)[(*n)++] = g;
 }
 
 /* Split l into groups greedily: a statement joins the current group unless
@@ -601,31 +641,40 @@ static bool private_array_shared(const MapCtx *m, const Group *cur, IrStmt *s)
  * of columns (i, j) with i along threadIdx.x is what the restructuring aims
  * for, and a kernel boundary costs a launch and a trip through memory, so k
  * loops are not split off just to run in parallel.
- * Statements without loops join (unless they assign array elements). */
+ * Statements without loops join (unless they assign array elements).
+ * The column indices of each candidate group come from the current
+ * group's run (column_run_indices), in time proportional to the statement
+ * tried, not to the group. */
 static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
 {
   Group *groups = NULL;
-  int n = 0;
-  Group cur = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 } };
+  int n = 0, cap = 0;
+  ColumnCtx cx = column_ctx(m);
+  ColumnScope *scope = column_scope_new(&cx);
+  Group cur = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 }, column_run_new(scope) };
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
-    Group alone = group_of(m, NULL, s);
-    Group merged = group_of(m, &cur.stmts, s);
+    Group alone = group_alone(scope, s);
+    Group merged = group_plus(&cur, s, &alone);
     bool lone = !alone.loops && writes_array(s);
     bool join = !cur.stmts.n || (!alone.loops && !lone) || (!cur.loops && !writes_array(cur.stmts.v[0])) ||
                 scalar_flows_into(m, s) || private_array_shared(m, &cur, s) ||
                 merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc) ||
                 (merged.nc >= 2 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone));
     if (join) {
+      ColumnRun *run = cur.run;
+      column_run_push(run, s);
       cur = merged;
+      cur.run = run;
       continue;
     }
     note_split(m, &cur, &alone, &merged, s);
-    IR_PUSH(groups, n, cur);
+    push_group(&groups, &n, &cap, cur);
     cur = alone;
   }
   if (cur.stmts.n)
-    IR_PUSH(groups, n, cur);
+    push_group(&groups, &n, &cap, cur);
+  column_scope_free(scope);
   *out = groups;
   return n;
 }
@@ -658,10 +707,10 @@ static int distribute(const MapCtx *m, Group *g, Group **out)
   if (n < 2)
     return 1;
   Group *wrapped = NULL;
-  int nw = 0;
+  int nw = 0, cap = 0;
   for (int i = 0; i < n; i++) {
     Group w = group_of(m, NULL, wrap_loop(loop, &parts[i].stmts));
-    IR_PUSH(wrapped, nw, w);
+    push_group(&wrapped, &nw, &cap, w);
   }
   *out = wrapped;
   return nw;
@@ -672,7 +721,7 @@ static void report_sequential(const MapCtx *m, Group *g)
 {
   ColumnCtx cx = column_ctx(m);
   DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_build(&g->stmts, &dg);
+  dep_collect(&g->stmts, &dg);
   IrSym *seen[DEP_MAX_DEPTH];
   int nseen = 0;
   /* loops of the group, in order */
@@ -704,13 +753,15 @@ static void report_sequential(const MapCtx *m, Group *g)
     const char *why = "";
     Loc where = s->loc;
     column_index(&cx, &g->stmts, &dg, iv, &why, &where);
-    const Dep *d = blocking_dep(m, &dg, s);
+    DepGraph in;           /* the dependences loop s can carry: only its own accesses */
+    dep_within(&dg, s, &in);
+    const Dep *d = blocking_dep(m, &in, s);
     Loc at = { m->prog->file, diag_user_line(s->loc), 0 };
     if (d) {
       char text[300];
-      dep_describe(&dg, d, text, sizeof text);
+      dep_describe(&in, d, text, sizeof text);
       why = ir_printf("loop carried dependence of %s at line %d", text,
-                      diag_user_line(dg.acc[d->dst].stmt->loc));
+                      diag_user_line(in.acc[d->dst].stmt->loc));
       report_add(REPORT_NOTE, routine_of(m), at, "Loop carried dependence of %s keeps loop '%s' "
                  "sequential in each thread", text, iv->name);
     } else {
@@ -721,6 +772,7 @@ static void report_sequential(const MapCtx *m, Group *g)
     if (s->u.loop.advice && s->u.loop.advice->parallel)
       diag_at(DIAG_ERROR, s->loc, 1, "loop '%s' is marked parallel but cannot run in parallel: %s",
               iv->name, why);
+    dep_free(&in);
   }
   dep_free(&dg);
 }
@@ -790,7 +842,7 @@ static bool column_kernel(MapCtx *m, Group *g, KernelPlan *k)
     report_at(REPORT_INFO, routine_of(m), first[i]->loc, "Loop is parallelizable");
   report_sequential(m, g);
   DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_build(&g->stmts, &dg);
+  dep_collect(&g->stmts, &dg);
   assign_axes(k, &dg);
   dep_free(&dg);
   int threads = k->block[0] * k->block[1] * k->block[2];
@@ -816,12 +868,12 @@ static ArrayPlan *array_of(RegionPlan *p, const IrSym *s)
 static int plan_groups(MapCtx *m, Group **out)
 {
   Group *top, *groups = NULL;
-  int ntop = split_groups(m, &m->region->body, &top), n = 0;
+  int ntop = split_groups(m, &m->region->body, &top), n = 0, cap = 0;
   for (int i = 0; i < ntop; i++) {
     Group *parts;
     int np = distribute(m, &top[i], &parts);
     for (int k = 0; k < np; k++)
-      IR_PUSH(groups, n, parts[k]);
+      push_group(&groups, &n, &cap, parts[k]);
   }
   *out = groups;
   return n;
@@ -829,11 +881,11 @@ static int plan_groups(MapCtx *m, Group **out)
 
 /* The shape of private array a in group g: each dimension either holds the
  * same column index, unshifted, in every reference (it is dropped: the
- * thread's own), or mentions no column index.  False otherwise. */
-static bool private_shape(const Group *g, ArrayPlan *a)
+ * thread's own), or mentions no column index.  False otherwise.
+ * `accesses`: the group's accesses of a (or all of its accesses). */
+static bool private_shape(const Group *g, const DepGraph *accesses, ArrayPlan *a)
 {
-  DepGraph dg = { 0 };
-  dep_build((IrStmtList *)&g->stmts, &dg);
+  DepGraph dg = *accesses;
   bool ok = true;
   for (int d = 0; d < a->sym->rank && ok; d++) {
     IrSym *col = NULL;
@@ -860,7 +912,6 @@ static bool private_shape(const Group *g, ArrayPlan *a)
       ok = false;
     a->column_dim[d] = col != NULL;
   }
-  dep_free(&dg);
   if (!ok)
     return false;
   long elems = 1;
@@ -878,6 +929,54 @@ static bool private_shape(const Group *g, ArrayPlan *a)
   return true;
 }
 
+/* Where each array of the region lives: how many groups mention it, the
+ * last of them, and each group's accesses, collected once (asking
+ * group_mentions for every array and group costs arrays x groups x
+ * accesses). */
+typedef struct ArrayHome {
+  const IrSym *sym;
+  int homes, home;
+  UT_hash_handle hh;
+} ArrayHome;
+
+typedef struct GroupAccesses {
+  DepGraph *g;             /* per group */
+  DepArray **by_array;     /* per group: dep_arrays(g) */
+  ArrayHome *homes;
+} GroupAccesses;
+
+static GroupAccesses *group_accesses(Group *groups, int n)
+{
+  GroupAccesses *ga = ir_alloc(sizeof *ga);
+  ga->g = ir_alloc(sizeof *ga->g * (size_t)(n + 1));
+  ga->by_array = ir_alloc(sizeof *ga->by_array * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) {
+    dep_collect(&groups[i].stmts, &ga->g[i]);
+    ga->by_array[i] = dep_arrays(&ga->g[i]);
+    DepArray *a, *tmp;
+    HASH_ITER(hh, ga->by_array[i], a, tmp) {
+      ArrayHome *h;
+      HASH_FIND_PTR(ga->homes, &a->sym, h);
+      if (!h) {
+        h = ir_alloc(sizeof *h);
+        h->sym = a->sym;
+        HASH_ADD_PTR(ga->homes, sym, h);
+      }
+      h->homes++;
+      h->home = i;
+    }
+  }
+  return ga;
+}
+
+static void group_accesses_free(GroupAccesses *ga, int n)
+{
+  for (int i = 0; i < n; i++) {
+    dep_arrays_free(ga->by_array[i]);
+    dep_free(&ga->g[i]);
+  }
+}
+
 /* Privatization and grouping depend on each other: private arrays do not
  * tie columns together (more column indices), and a private array must
  * live in one kernel with a shape that drops only column dimensions.  Start
@@ -893,15 +992,16 @@ static int plan_privatized(MapCtx *m, Group **groups)
       IR_PUSH(m->private_arrays, m->nprivate_arrays, p->arrays[i].sym);
   for (;;) {
     int n = plan_groups(m, groups), keep = 0;
+    GroupAccesses *ga = group_accesses(*groups, n);
     for (int i = 0; i < m->nprivate_arrays; i++) {
       ArrayPlan *a = array_of(p, m->private_arrays[i]);
-      int home = -1, homes = 0;
-      for (int g = 0; g < n; g++)
-        if (group_mentions(&(*groups)[g], a->sym)) {
-          home = g;
-          homes++;
-        }
-      if (homes == 1 && (*groups)[home].nc && private_shape(&(*groups)[home], a))
+      ArrayHome *h;
+      HASH_FIND_PTR(ga->homes, &a->sym, h);
+      int home = h ? h->home : -1, homes = h ? h->homes : 0;
+      DepGraph mine = { 0 };
+      if (homes == 1)
+        dep_array_graph(&ga->g[home], ga->by_array[home], a->sym, &mine);
+      if (homes == 1 && (*groups)[home].nc && private_shape(&(*groups)[home], &mine, a))
         m->private_arrays[keep++] = a->sym;
       else if (homes > 1)
         a->not_private_why = ir_printf("it is used by %d kernels, and a copy per thread lives "
@@ -911,8 +1011,9 @@ static int plan_privatized(MapCtx *m, Group **groups)
       else
         a->not_private_why = "a subscript uses a column index shifted or together with other "
                              "values, so a thread would need another column's element";
-
+      dep_free(&mine);
     }
+    group_accesses_free(ga, n);
     if (keep == m->nprivate_arrays)
       return n;
     m->nprivate_arrays = keep;

@@ -25,6 +25,8 @@ typedef struct Emit {
   IrRegion *region;     /* region being emitted */
   int loop_depth;       /* sequential loops open around the statement being emitted */
   bool ok;
+  const KernelPlan *body_of;  /* the kernel whose body's symbols `body_syms` holds */
+  IrSymSet *body_syms;
 } Emit;
 
 static void out(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -307,16 +309,28 @@ static Storage storage_of(const ArrayPlan *a)
   return STORE_SCALAR;
 }
 
-static bool kernel_uses_array(const KernelPlan *k, const IrSym *a)
+/* Does the kernel body mention s?  The region's arrays and inputs are each
+ * asked about: the body's symbols are collected once per kernel, not
+ * walked once per symbol. */
+static bool body_mentions(Emit *e, const KernelPlan *k, const IrSym *s)
 {
-  return ir_list_mentions(k->body, a);
+  if (e->body_of != k) {
+    e->body_of = k;
+    e->body_syms = ir_list_symbols(k->body);
+  }
+  return ir_symset_has(e->body_syms, s);
+}
+
+static bool kernel_uses_array(Emit *e, const KernelPlan *k, const IrSym *a)
+{
+  return body_mentions(e, k, a);
 }
 
 /* Does the kernel receive array a (device copy, or scratch it uses)? */
-static bool kernel_gets(const KernelPlan *k, const ArrayPlan *a)
+static bool kernel_gets(Emit *e, const KernelPlan *k, const ArrayPlan *a)
 {
   Storage st = storage_of(a);
-  return st == STORE_DEVICE || (st == STORE_SCRATCH && kernel_uses_array(k, a->sym));
+  return st == STORE_DEVICE || (st == STORE_SCRATCH && kernel_uses_array(e, k, a->sym));
 }
 
 /* The indexing macro of a privatized array: the column dimensions are the
@@ -380,12 +394,12 @@ static void emit_index_macro(Emit *e, const IrSym *a)
 
 /* Does the kernel read scalar s?  (its body, or the first index of a
  * mapped loop; the trip counts are computed by the launcher) */
-static bool kernel_uses(const KernelPlan *k, const IrSym *s)
+static bool kernel_uses(Emit *e, const KernelPlan *k, const IrSym *s)
 {
   for (int i = 0; i < k->nmapped; i++)
     if (ir_expr_mentions(k->mapped[i]->u.loop.lo, s))
       return true;
-  return ir_list_mentions(k->body, s);
+  return body_mentions(e, k, s);
 }
 
 /* Parameters shared by the kernel definition and its launch. */
@@ -394,7 +408,7 @@ static void emit_kernel_params(Emit *e, const RegionPlan *p, const KernelPlan *k
   const char *sep = "";
   for (int i = 0; i < p->narrays; i++) {
     const IrSym *a = p->arrays[i].sym;
-    if (!kernel_gets(k, &p->arrays[i]))
+    if (!kernel_gets(e, k, &p->arrays[i]))
       continue;
     if (storage_of(&p->arrays[i]) == STORE_SCRATCH)
       out(e, "%s%s *__restrict__ s2s_p_%s", sep, elem_ctype(a), a->name);
@@ -407,7 +421,7 @@ static void emit_kernel_params(Emit *e, const RegionPlan *p, const KernelPlan *k
     sep = ",\n    ";
   }
   for (int i = 0; i < p->ninputs; i++) {
-    if (!kernel_uses(k, p->inputs[i]))
+    if (!kernel_uses(e, k, p->inputs[i]))
       continue;
     out(e, "%s%s %s", sep, ir_type_c(p->inputs[i]->type), cname(p->inputs[i]));
     sep = ", ";
@@ -423,7 +437,7 @@ static void emit_launch_args(Emit *e, const RegionPlan *p, const KernelPlan *k)
 {
   for (int i = 0; i < p->narrays; i++) {
     const IrSym *a = p->arrays[i].sym;
-    if (!kernel_gets(k, &p->arrays[i]))
+    if (!kernel_gets(e, k, &p->arrays[i]))
       continue;
     out(e, "d_%s", a->name);
     for (int d = 0; d < a->rank; d++)
@@ -433,7 +447,7 @@ static void emit_launch_args(Emit *e, const RegionPlan *p, const KernelPlan *k)
     out(e, ",\n      ");
   }
   for (int i = 0; i < p->ninputs; i++)
-    if (kernel_uses(k, p->inputs[i]))
+    if (kernel_uses(e, k, p->inputs[i]))
       out(e, "%s, ", cname(p->inputs[i]));
   for (int i = 0; i < k->nfirstprivate; i++)
     out(e, "%s, ", cname(k->firstprivate[i]));
@@ -446,7 +460,7 @@ static void emit_private_storage(Emit *e, const RegionPlan *p, const KernelPlan 
   bool scratch = false;
   for (int i = 0; i < p->narrays; i++) {
     const ArrayPlan *a = &p->arrays[i];
-    if (!a->privatized || !kernel_uses_array(k, a->sym))
+    if (!a->privatized || !kernel_uses_array(e, k, a->sym))
       continue;
     Storage st = storage_of(a);
     if (st == STORE_SCALAR)
@@ -523,7 +537,15 @@ static void add_arg(HostCall *c, HostArgKind kind, IrSym *s)
   HostArg a = { kind, s, s->bound_of ? s->bound_dim : 0 };
   if (s->bound_of)
     a.kind = s->bound_is_upper ? HOST_ARG_UBOUND : HOST_ARG_LBOUND;
-  IR_PUSH(c->args, c->nargs, a);
+  /* args[] grows only here, by doubling (IR_PUSH copies at every push): a
+   * full one has a power of two elements */
+  if ((c->nargs & (c->nargs - 1)) == 0) {
+    HostArg *v = ir_alloc(sizeof *v * (size_t)(c->nargs ? 2 * c->nargs : 1));
+    if (c->nargs)
+      memcpy(v, c->args, sizeof *v * (size_t)c->nargs);
+    c->args = v;
+  }
+  c->args[c->nargs++] = a;
 }
 
 /* Launcher parameter list; Fortran passes everything by reference. */
@@ -650,7 +672,7 @@ static void emit_scratch(Emit *e, const RegionPlan *p, const KernelPlan *k, int 
 {
   for (int i = 0; i < p->narrays; i++) {
     const ArrayPlan *a = &p->arrays[i];
-    if (storage_of(a) != STORE_SCRATCH || !kernel_uses_array(k, a->sym))
+    if (storage_of(a) != STORE_SCRATCH || !kernel_uses_array(e, k, a->sym))
       continue;
     const char *n = a->sym->name;
     if (!alloc) {
@@ -888,7 +910,7 @@ static void emit_host_directives(Emit *e, IrRoutine *r)
 
 bool emit_cuda(Program *p, FILE *f, HostCalls *calls)
 {
-  Emit e = { p, f, calls, NULL, 0, true };
+  Emit e = { p, f, calls, NULL, 0, true, NULL, NULL };
   out(&e, "/* Generated by s2s-cuda from %s; edit the source and translate again rather than\n"
           " * editing this file.  Builds with nvcc for a GPU, or with g++ -DS2S_EMULATE for the\n"
           " * CPU emulation. */\n#include \"s2s_rt.h\"\n\n", p->path);

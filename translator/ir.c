@@ -320,6 +320,32 @@ bool ir_list_mentions(IrStmtList *l, const IrSym *s)
   return m.found;
 }
 
+static void symbol_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  IrSymSet **set = ctx;
+  (void)in;
+  const IrSym *s = e->kind == IR_E_VAR ? e->u.var : e->kind == IR_E_ELEM ? e->u.elem.sym : NULL;
+  if (!s || ir_symset_has(*set, s))
+    return;
+  IrSymSet *entry = ir_alloc(sizeof *entry);
+  entry->sym = s;
+  HASH_ADD_PTR(*set, sym, entry);
+}
+
+IrSymSet *ir_list_symbols(IrStmtList *l)
+{
+  IrSymSet *set = NULL;
+  ir_walk_exprs(l, symbol_visit, &set);
+  return set;
+}
+
+bool ir_symset_has(IrSymSet *set, const IrSym *s)
+{
+  IrSymSet *entry;
+  HASH_FIND_PTR(set, &s, entry);
+  return entry != NULL;
+}
+
 static void expr_walk(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx)
 {
   if (!e)

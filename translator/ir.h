@@ -297,6 +297,15 @@ bool ir_expr_mentions(const IrExpr *e, const IrSym *s);
  * both sides of assignments, call arguments)? */
 bool ir_list_mentions(IrStmtList *l, const IrSym *s);
 
+/* The symbols a statement list mentions (as ir_list_mentions sees them),
+ * for asking about many symbols with one walk: a uthash set in the arena. */
+typedef struct IrSymSet {
+  const IrSym *sym;
+  UT_hash_handle hh;
+} IrSymSet;
+IrSymSet *ir_list_symbols(IrStmtList *l);
+bool ir_symset_has(IrSymSet *set, const IrSym *s);
+
 /* Visit every expression node of a statement list, pre-order; statements'
  * own expressions (loop bounds, test, lhs, rhs) included. */
 typedef void (*IrExprVisit)(IrExpr *e, IrStmt *in, void *ctx);
