@@ -1187,7 +1187,12 @@ static void fuse_list(const ColumnCtx *cx, PtrSet *written, IrStmtList *l)
     IrStmt *prev = k ? l->v[k - 1] : NULL;
     const char *why = NULL;
     if (prev && prev->kind == IR_S_DO && s->kind == IR_S_DO && same_header(prev, s)) {
-      if (chain_fusion_legal(&chain, prev, s, &why)) {
+      /* a CYCLE or EXIT of either loop would, fused, also skip the other's
+       * statements (found by random differential testing) */
+      if (loop_exit(&prev->u.loop.body, prev->u.loop.iv, true) ||
+          loop_exit(&s->u.loop.body, s->u.loop.iv, true))
+        why = "a CYCLE or EXIT in one of them would also skip the other's statements";
+      else if (chain_fusion_legal(&chain, prev, s, &why)) {
         IrStmt *f = ir_stmt(IR_S_DO, prev->loc);
         f->u.loop = prev->u.loop;  /* and prev's body list: prev is replaced, s's body goes on its end */
         for (int t = 0; t < s->u.loop.body.n; t++)
