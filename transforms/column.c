@@ -40,9 +40,12 @@
 
 /* ---- scalars: assigned before read? ------------------------------------------ */
 
+/* The scalars surely assigned so far.  Growable: a fixed capacity that
+ * dropped entries made assigned scalars look exposed (and the firstprivate
+ * loop of map.c never end).  Copies share nothing (defs_copy). */
 typedef struct DefSet {
-  int n;
-  IrSym *v[128];
+  int n, cap;
+  IrSym **v;                 /* arena */
 } DefSet;
 
 static bool defined(const DefSet *d, const IrSym *s)
@@ -55,8 +58,24 @@ static bool defined(const DefSet *d, const IrSym *s)
 
 static void define(DefSet *d, IrSym *s)
 {
-  if (!defined(d, s) && d->n < 128)
-    d->v[d->n++] = s;
+  if (defined(d, s))
+    return;
+  if (d->n == d->cap) {
+    d->cap = d->cap ? 2 * d->cap : 16;
+    IrSym **v = ir_alloc(sizeof *v * (size_t)d->cap);
+    if (d->n)
+      memcpy(v, d->v, sizeof *v * (size_t)d->n);
+    d->v = v;
+  }
+  d->v[d->n++] = s;
+}
+
+static DefSet defs_copy(const DefSet *d)
+{
+  DefSet c = { 0, 0, NULL };
+  for (int i = 0; i < d->n; i++)
+    define(&c, d->v[i]);
+  return c;
 }
 
 typedef struct Exposed {
@@ -103,7 +122,7 @@ static IrExpr *exposed_list(IrSym *const *vars, int nvars, IrStmtList *l, DefSet
       if ((bad = exposed_in(vars, nvars, d, s->u.loop.lo)) ||
           (bad = exposed_in(vars, nvars, d, s->u.loop.hi)))
         return bad;
-      DefSet inner = *d;   /* the body may run zero times: its assignments do not count after */
+      DefSet inner = defs_copy(d); /* the body may run zero times: its assignments do not count after */
       define(&inner, s->u.loop.iv);
       if ((bad = exposed_list(vars, nvars, &s->u.loop.body, &inner)))
         return bad;
@@ -113,7 +132,7 @@ static IrExpr *exposed_list(IrSym *const *vars, int nvars, IrStmtList *l, DefSet
     case IR_S_IF: {
       if ((bad = exposed_in(vars, nvars, d, s->u.cond.test)))
         return bad;
-      DefSet t = *d, e = *d;
+      DefSet t = defs_copy(d), e = defs_copy(d);
       if ((bad = exposed_list(vars, nvars, &s->u.cond.then, &t)) ||
           (bad = exposed_list(vars, nvars, &s->u.cond.els, &e)))
         return bad;
@@ -135,7 +154,7 @@ static IrExpr *exposed_list(IrSym *const *vars, int nvars, IrStmtList *l, DefSet
 IrExpr *xf_first_exposed(IrStmtList *l, IrSym *const *vars, int nvars, IrSym *const *assigned,
                          int nassigned)
 {
-  DefSet d = { 0 };
+  DefSet d = { 0, 0, NULL };
   for (int i = 0; i < nassigned; i++)
     define(&d, assigned[i]);
   return exposed_list(vars, nvars, l, &d);

@@ -225,7 +225,7 @@ static void refuse_loop(MapCtx *m, const IrStmt *loop, const DepGraph *dg, const
  * names and arrays (array privatization is not implemented) are errors. */
 typedef struct SymList {
   int n;
-  IrSym *v[64];
+  IrSym **v;                 /* arena; grows (a dropped entry made the firstprivate loop endless) */
 } SymList;
 
 static void add_unique(SymList *l, IrSym *s)
@@ -233,8 +233,7 @@ static void add_unique(SymList *l, IrSym *s)
   for (int i = 0; i < l->n; i++)
     if (l->v[i] == s)
       return;
-  if (l->n < 64)
-    l->v[l->n++] = s;
+  IR_PUSH(l->v, l->n, s);
 }
 
 static bool private_list(MapCtx *m, const Directive *adv, SymList *defs)
