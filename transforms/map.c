@@ -284,7 +284,7 @@ static bool is_mapped_loop(const KernelPlan *k, const IrStmt *loop)
 static const char *independent_refused(const MapCtx *m, IrStmtList *group, const IrSym *v)
 {
   DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_build(group, &dg);
+  dep_collect(group, &dg);   /* the accesses are all xf_shared_write reads */
   const Access *w = xf_shared_write(&dg, v, m->private_arrays, m->nprivate_arrays);
   ColumnCtx cx = column_ctx(m);
   const char *why = w ? ir_printf(": %s", xf_shared_write_text(&cx, v, w)) : "";
