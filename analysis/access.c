@@ -34,19 +34,13 @@ static void add_sym(IrSym ***v, int *n, IrSym *s)
     IR_PUSH(*v, *n, s);
 }
 
-/* arrays[] grows only here, by doubling: a full one has a power of two
- * elements (copying it for every new array costs the square of them). */
 static ArrayPlan *array_plan(RegionPlan *p, IrSym *s)
 {
   for (int i = 0; i < p->narrays; i++)
     if (p->arrays[i].sym == s)
       return &p->arrays[i];
-  if ((p->narrays & (p->narrays - 1)) == 0) {
-    ArrayPlan *v = ir_alloc(sizeof *v * (size_t)(p->narrays ? 2 * p->narrays : 1));
-    if (p->narrays)
-      memcpy(v, p->arrays, sizeof *v * (size_t)p->narrays);
-    p->arrays = v;
-  }
+  p->arrays = ir_reserve(p->arrays, sizeof *p->arrays, p->narrays, &p->arrays_cap);
+  memset(&p->arrays[p->narrays], 0, sizeof p->arrays[0]);
   ArrayPlan *a = &p->arrays[p->narrays++];
   a->sym = s;
   a->clause = DIR_COPY;

@@ -60,7 +60,7 @@ typedef struct KernelPlan {
 typedef struct RegionPlan {
   int nkernels;
   KernelPlan *kernels;
-  int narrays;
+  int narrays, arrays_cap;
   ArrayPlan *arrays;
   int ninputs;
   IrSym **inputs;

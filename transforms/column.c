@@ -58,16 +58,8 @@ static bool defined(const DefSet *d, const IrSym *s)
 
 static void define(DefSet *d, IrSym *s)
 {
-  if (defined(d, s))
-    return;
-  if (d->n == d->cap) {
-    d->cap = d->cap ? 2 * d->cap : 16;
-    IrSym **v = ir_alloc(sizeof *v * (size_t)d->cap);
-    if (d->n)
-      memcpy(v, d->v, sizeof *v * (size_t)d->n);
-    d->v = v;
-  }
-  d->v[d->n++] = s;
+  if (!defined(d, s))
+    IR_APPEND(d->v, d->n, d->cap, s);
 }
 
 static DefSet defs_copy(const DefSet *d)
@@ -834,16 +826,8 @@ typedef struct SymSeq {
 
 static void list_add(SymSeq *l, IrSym *s)
 {
-  if (!set_add(&l->set, s))
-    return;
-  if (l->n == l->cap) {
-    l->cap = l->cap ? 2 * l->cap : 8;
-    IrSym **v = ir_alloc(sizeof *v * (size_t)l->cap);
-    if (l->n)
-      memcpy(v, l->v, sizeof *v * (size_t)l->n);
-    l->v = v;
-  }
-  l->v[l->n++] = s;
+  if (set_add(&l->set, s))
+    IR_APPEND(l->v, l->n, l->cap, s);
 }
 
 /* Scalars assigned in l as assigns() sees them: assignments, loop indices. */
@@ -1672,14 +1656,7 @@ void column_run_push(ColumnRun *r, IrStmt *s)
   run_add_arrays(r, f);
   for (int i = 0; i < f->ivs.n; i++)
     list_add(&r->ivs, f->ivs.v[i]);
-  if (r->nstmts == r->cap) {       /* doubling: IR_PUSH copies at every push */
-    r->cap = r->cap ? 2 * r->cap : 8;
-    StmtFacts **v = ir_alloc(sizeof *v * (size_t)r->cap);
-    if (r->nstmts)
-      memcpy(v, r->stmts, sizeof *v * (size_t)r->nstmts);
-    r->stmts = v;
-  }
-  r->stmts[r->nstmts++] = f;
+  IR_APPEND(r->stmts, r->nstmts, r->cap, f);
 }
 
 /* Would v be a column index of the run plus f (NULL: the run alone)?

@@ -620,18 +620,10 @@ static Group group_plus(const Group *cur, IrStmt *s, const Group *alone)
   return g;
 }
 
-/* Append g to a doubling array (IR_PUSH copies the array at every push). */
 static void push_group(Group **v, int *n, int *cap, Group g)
 {
-  if (*n == *cap) {
-    *cap = *cap ? 2 * *cap : 8;
-    Group *grown = ir_alloc(sizeof *grown * (size_t)*cap);
-    if (*n)
-      memcpy(grown, *v, sizeof *grown * (size_t)*n);
-    *v = grown;
-  }
   g.run = NULL;          /* the runs end with split_groups */
-  (*v)[(*n)++] = g;
+  IR_APPEND(*v, *n, *cap, g);
 }
 
 /* Split l into groups greedily: a statement joins the current group unless

@@ -44,7 +44,7 @@ typedef struct HostCall {
   HostCallKind kind;
   IrRoutine *routine;
   char *function;        /* the extern "C" name, e.g. s2s_diffuse_r1 */
-  int nargs;
+  int nargs, args_cap;
   HostArg *args;
   int first_line, last_line; /* user lines replaced (DATA_END in C: 0, see stmt_last_line) */
   int stmt_last_line;    /* C data: the call goes after this line */

@@ -537,15 +537,7 @@ static void add_arg(HostCall *c, HostArgKind kind, IrSym *s)
   HostArg a = { kind, s, s->bound_of ? s->bound_dim : 0 };
   if (s->bound_of)
     a.kind = s->bound_is_upper ? HOST_ARG_UBOUND : HOST_ARG_LBOUND;
-  /* args[] grows only here, by doubling (IR_PUSH copies at every push): a
-   * full one has a power of two elements */
-  if ((c->nargs & (c->nargs - 1)) == 0) {
-    HostArg *v = ir_alloc(sizeof *v * (size_t)(c->nargs ? 2 * c->nargs : 1));
-    if (c->nargs)
-      memcpy(v, c->args, sizeof *v * (size_t)c->nargs);
-    c->args = v;
-  }
-  c->args[c->nargs++] = a;
+  IR_APPEND(c->args, c->nargs, c->args_cap, a);
 }
 
 /* Launcher parameter list; Fortran passes everything by reference. */

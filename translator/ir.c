@@ -95,17 +95,20 @@ void ir_arena_free(void)
 
 /* ---- construction ----------------------------------------------------------- */
 
+void *ir_reserve(void *old, size_t elem, int n, int *cap)
+{
+  if (n < *cap)
+    return old;
+  *cap = *cap ? 2 * *cap : 8;
+  void *v = ir_alloc(elem * (size_t)*cap);
+  if (n)
+    memcpy(v, old, elem * (size_t)n);
+  return v;
+}
+
 void ir_list_push(IrStmtList *l, IrStmt *s)
 {
-  if (l->n == l->cap) {
-    int cap = l->cap ? 2 * l->cap : 8;
-    IrStmt **v = ir_alloc(sizeof *v * (size_t)cap);
-    if (l->n)
-      memcpy(v, l->v, sizeof *v * (size_t)l->n);
-    l->v = v;
-    l->cap = cap;
-  }
-  l->v[l->n++] = s;
+  IR_APPEND(l->v, l->n, l->cap, s);
 }
 
 void *ir_grow(const void *old, size_t elem, int n)

@@ -269,6 +269,13 @@ void *ir_grow(const void *old, size_t elem, int n);
 #define IR_PUSH(arr, n, x) \
   do { (arr) = ir_grow((arr), sizeof *(arr), (n)); (arr)[(n)++] = (x); } while (0)
 
+/* Room for element n of an arena array that may grow long: doubles *cap
+ * when n reaches it (amortized O(1) per element, where IR_PUSH copies the
+ * whole array every time).  Returns the array, moved or not. */
+void *ir_reserve(void *old, size_t elem, int n, int *cap);
+#define IR_APPEND(arr, n, cap, x) \
+  do { (arr) = ir_reserve((arr), sizeof *(arr), (n), &(cap)); (arr)[(n)++] = (x); } while (0)
+
 IrExpr *ir_expr_new(IrExprKind kind, IrType type, Loc loc);
 IrExpr *ir_int(long v, Loc loc);
 IrExpr *ir_var(IrSym *s, Loc loc);
