@@ -15,7 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include "affine.h"
-#include "plan.h"
+#include "access.h"
 #include "report.h"
 
 /* ---- symbol sets -------------------------------------------------------- */

@@ -70,36 +70,4 @@ typedef struct RegionPlan {
   IrSym **params;
 } RegionPlan;
 
-/* access.c: fill arrays/inputs/privates/params of `plan` from the region's
- * body and clauses.  False on errors (reported). */
-bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan);
-
-/* access.c: the feedback lines for the data clauses (and privatized
- * arrays), once the mapping has decided which arrays are privatized. */
-void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan);
-
-/* The first line in [from, to] of the host text that mentions
- * `name` (a whole word; comments and directive lines skipped), or 0.  With
- * stop_at_assignment, a mention that assigns the name (`name =`) ends the
- * search with 0: the old value is dead there. */
-int an_host_mention(const Program *p, int from, int to, const char *name, bool stop_at_assignment);
-
-/* access.c: the box of array `a` for a user clause item, or from the
- * accesses.  Also used for data/update directives on the host. */
-bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExpr **lo, IrExpr **hi);
-
-/* access.c: print a box like `t(its-1:ite+1,kts:kte)` or `a[0:n]`. */
-void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang lang, char *buf,
-                 size_t size);
-
-/* A reference as the user wrote it: `b(i,j-1)` or `b[j-1][i]` (arena). */
-const char *an_ref_text(const IrExpr *ref, IrLang lang);
-
-/* Print an IR expression as source text (Fortran or C spelling), folded
- * where it is affine. */
-void an_expr_text(const IrExpr *e, IrLang lang, char *buf, size_t size);
-
-/* Print hi - lo + 1, folded: the number of elements from lo to hi. */
-void an_extent_text(const IrExpr *lo, const IrExpr *hi, char *buf, size_t size);
-
 #endif

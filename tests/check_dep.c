@@ -13,7 +13,7 @@
 #include <string.h>
 #include "dep.h"
 #include "frontend.h"
-#include "plan.h"
+#include "access.h"
 #include "report.h"
 #include "column.h"
 #include "transforms.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../translator/diag.h"
+#include "diag.h"
 
 static char *captured;
 static size_t captured_len;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../translator/directive.h"
+#include "directive.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../translator/frontend.h"
+#include "frontend.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

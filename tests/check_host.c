@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../translator/emit.h"
+#include "emit.h"
 
 /* ---- building programs --------------------------------------------------- */
 

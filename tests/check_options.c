@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../translator/options.h"
-#include "../translator/source.h"
+#include "options.h"
+#include "source.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "affine.h"
+#include "access.h"
 #include "column.h"
 #include "report.h"
 

@@ -29,7 +29,7 @@
 #include <string.h>
 #include <strings.h>
 #include "affine.h"
-#include "plan.h"
+#include "access.h"
 #include "report.h"
 #include "column.h"
 #include "inline.h"

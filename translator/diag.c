@@ -91,7 +91,7 @@ char *xasprintf(const char *fmt, ...) {
 
 /* __FILE__ is what the build passed to the compiler; in a VPATH build that
  * starts with "../".  Drop such prefixes so the message names the file as it
- * is in the repository (translator/x.c). */
+ * is in the repository (translator/ir/ir.c). */
 static const char *repo_path(const char *file) {
   for (;;) {
     if (strncmp(file, "./", 2) == 0) file += 2;

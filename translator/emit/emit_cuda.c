@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "emit.h"
-#include "plan.h"
+#include "access.h"
 
 typedef struct Emit {
   Program *prog;

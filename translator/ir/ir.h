@@ -204,7 +204,7 @@ typedef struct IrRegion {
                                    the end of the statement it applies to (C) */
   IrStmtList body;
   struct IrRoutine *routine;
-  void *analysis;               /* RegionInfo (analysis/access.h), owned by the arena */
+  void *analysis;               /* RegionPlan (analysis/plan.h), owned by the arena */
 } IrRegion;
 
 typedef struct IrModule {
