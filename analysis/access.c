@@ -1049,6 +1049,9 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
   for (int i = 0; i < c.nwritten; i++)
     add_sym(&plan->privates, &plan->nprivates, c.written[i]);
   dep_arrays_free(by_array);
-  dep_free(&dg);
+  /* kept: the region's access list, the one later passes query */
+  plan->acc = dg;
+  plan->acc.nvariant = plan->nprivates;
+  plan->acc.variant = plan->privates;
   return ok;
 }

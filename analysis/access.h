@@ -14,7 +14,7 @@
 #include "plan.h"
 
 /* fill arrays/inputs/privates/params of `plan` from the region's
- * body and clauses.  False on errors (reported). */
+ * body and clauses, and keep the region's access list in plan->acc.  False on errors (reported). */
 bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan);
 
 /* the feedback lines for the data clauses (and privatized

@@ -23,6 +23,8 @@
 #include "affine.h"
 #include "dep.h"
 
+DepStats dep_stats;
+
 typedef struct Collect {
   DepGraph *g;
   int cap;
@@ -363,6 +365,7 @@ static DimResult test_dim(const DepGraph *dg, const Access *a, const Access *b, 
 
 bool dep_pair(const DepGraph *g, int ia, int ib, Dep *out)
 {
+  dep_stats.pairs++;
   const Access *a = &g->acc[ia], *b = &g->acc[ib];
   Dep d = { .src = ia, .dst = ib, .affine = true };
   d.ncommon = common_loops(a, b);
@@ -426,6 +429,7 @@ static void test_pair(DepGraph *g, int ia, int ib, int *cap)
 
 void dep_collect(IrStmtList *body, DepGraph *g)
 {
+  dep_stats.collected++;
   Collect c = { .g = g };
   g->nacc = g->ndeps = 0;
   g->acc = NULL;
@@ -435,6 +439,7 @@ void dep_collect(IrStmtList *body, DepGraph *g)
 
 void dep_collect_in(IrStmtList *body, IrStmt *loop, DepGraph *g)
 {
+  dep_stats.collected++;
   Collect c = { .g = g, .nloops = 1 };
   c.loops[0] = loop;
   g->nacc = g->ndeps = 0;
@@ -504,6 +509,7 @@ void dep_build(IrStmtList *body, DepGraph *g)
 
 void dep_test(DepGraph *g)
 {
+  dep_stats.graphs++;
   g->ndeps = 0;
   g->deps = NULL;
   DepArray *arrays = dep_arrays(g), *a, *tmp;

@@ -63,6 +63,15 @@ typedef struct DepGraph {
   Dep *deps;
 } DepGraph;
 
+/* Work done, for S2S_STATS=1 (pipeline.c): access lists collected (walks
+ * of the IR: dep_collect, dep_collect_in), dependence graphs built
+ * (dep_test, also inside dep_build and dep_within) and pairs of accesses
+ * tested (there and dep_pair). */
+typedef struct DepStats {
+  long collected, graphs, pairs;
+} DepStats;
+extern DepStats dep_stats;
+
 /* The analyses and transforms keep the loops around a statement in arrays
  * of DEP_MAX_DEPTH: check, before any of them runs, that no loop of `body`
  * is nested deeper; if one is, report it (the first such loop) and return

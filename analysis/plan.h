@@ -1,14 +1,18 @@
-/* plan.h — everything the emitter needs to know about one region.
+/* plan.h — everything the passes decide about one region, and what the
+ * emitter reads.
  *
- * RegionPlan is filled by xf_plan_program (transforms/map.c) from the
- * analyses (access.c: what each array and scalar is used for, the boxes
- * touched, the data clauses; dep.c: which loops carry dependences) and the
- * mapping decisions.  The CUDA emitter only reads it.
+ * RegionPlan hangs off IrRegion.analysis.  The region passes of the
+ * driver's pass table (translator/main.c; transforms/transforms.h) fill it
+ * in order, each the fields marked with its name below: "accesses" (the
+ * access list, data clauses, scalars), "group" (kernels and privatized
+ * arrays), then per kernel "columnize", "fuse" and "map".  Analyses are
+ * computed once and kept here; later passes query them.
  *
- *   kernels[]   one per top-level loop nest of the region, in order; each
- *               maps up to three perfectly nested, dependence-free loops to
- *               the grid (mapped[0] outermost); the loops inside run
- *               sequentially in each thread.
+ *   kernels[]   in order; each maps up to three loops to the grid
+ *               (mapped[0] outermost): the synthetic loops over its column
+ *               indices around the thread body, or the perfectly nested,
+ *               dependence-free outer loops of a single nest; the loops
+ *               inside run sequentially in each thread.
  *   arrays[]    every array the region touches, with its data clause
  *               (written by the user or inferred) and the box (sub-array)
  *               to move, as host-evaluable IR expressions.
@@ -47,7 +51,27 @@ typedef struct ArrayPlan {
 
 typedef struct KernelPlan {
   char *name;                /* <routine>_r<N>_k<M> */
-  IrStmt *nest;              /* outermost loop of the nest */
+  /* pass "group": the region's statements this kernel runs, in order, and
+   * the loop indices whose iterations become threads (column indices,
+   * column.c), 0 for a plain loop nest (mapped by its perfectly nested
+   * dependence-free outer loops) */
+  IrStmtList stmts;
+  int ncolumns;
+  IrSym *columns[3];
+  bool has_loops;            /* stmts contain a loop */
+  const char *split_note;    /* why the region splits before this kernel, or NULL */
+  Loc split_at;
+  DepGraph acc;              /* the accesses of stmts (dep_collect order); dependences
+                                (acc.deps) are tested on first need: kernel_deps() */
+  bool deps_tested;
+  /* pass "columnize": the range of each column index, the first loop over
+   * it, and the thread body (stmts with the column loops replaced by their
+   * bodies); pass "fuse" fuses loops inside it */
+  IrExpr *column_lo[3], *column_hi[3];
+  IrStmt *column_loop[3];
+  IrStmtList thread;
+  /* pass "map" */
+  IrStmt *nest;              /* outermost loop of the kernel */
   int nmapped;
   IrStmt *mapped[3];         /* outermost first */
   int axis[3];               /* grid axis of each mapped loop: 0 = x, 1 = y, 2 = z */
@@ -58,6 +82,19 @@ typedef struct KernelPlan {
 } KernelPlan;
 
 typedef struct RegionPlan {
+  /* pass "accesses": every array reference of the region body, in program
+   * order, collected once (dep_collect); stmt_first[i] is the first access
+   * of body statement i (stmt_first[body.n] == acc.nacc), so the accesses of
+   * a run of body statements are a slice.  slices_exact is false when a
+   * CYCLE or EXIT outside every loop of the region makes a slice differ
+   * from collecting the run alone (then runs are collected). */
+  DepGraph acc;
+  int *stmt_first;
+  struct BodyStmt *owner;    /* statement -> index of the body statement it lies in */
+  bool slices_exact;
+  /* pass "group": the arrays privatized per thread (ArrayPlan.privatized) */
+  int nprivate_arrays;
+  IrSym **private_arrays;
   int nkernels;
   KernelPlan *kernels;
   int narrays, arrays_cap;

@@ -65,7 +65,7 @@ START_TEST(test_defaults) {
   ck_assert(!opts.driver);
   ck_assert(!opts.minfo);
   ck_assert_ptr_null(opts.output);
-  ck_assert_int_eq(opts.dump_ir, DUMP_NONE);
+  ck_assert_ptr_null(opts.dump_ir);
   ck_assert_str_eq(errors(), "");
 }
 END_TEST
@@ -120,16 +120,24 @@ START_TEST(test_report_options) {
   ck_assert_int_eq(parse("-Minfo", "--report=json", "r.json", "--dump-ir=plan", "x.c"), OPTIONS_OK);
   ck_assert(opts.minfo);
   ck_assert_str_eq(opts.report_json, "r.json");
-  ck_assert_int_eq(opts.dump_ir, DUMP_PLAN);
+  ck_assert_str_eq(opts.dump_ir, "plan");
   ck_assert_int_eq(opts.ninputs, 1);
   options_free(&opts);
   ck_assert_int_eq(parse("-Minfo=accel", "--report-json=-", "--dump-ir=parse", "x.c"), OPTIONS_OK);
   ck_assert(opts.minfo);
   ck_assert_str_eq(opts.report_json, "-");
-  ck_assert_int_eq(opts.dump_ir, DUMP_PARSE);
+  ck_assert_str_eq(opts.dump_ir, "parse");
   options_free(&opts);
-  ck_assert_int_eq(parse("--dump-ir=emit", "x.c"), OPTIONS_OK);
-  ck_assert_int_eq(opts.dump_ir, DUMP_EMIT);
+  /* every pass of the table can be dumped after */
+  static const char *const pass[] = { "parse", "inline", "accesses", "group", "columnize", "fuse",
+                                      "map", "emit-cuda", "emit-host" };
+  for (size_t i = 0; i < sizeof pass / sizeof *pass; i++) {
+    options_free(&opts);
+    char *arg = xasprintf("--dump-ir=%s", pass[i]);
+    ck_assert_int_eq(parse(arg, "x.c"), OPTIONS_OK);
+    ck_assert_str_eq(opts.dump_ir, pass[i]);
+    free(arg);
+  }
 }
 END_TEST
 
@@ -219,6 +227,15 @@ START_TEST(test_help) {
 }
 END_TEST
 
+/* --dump-ir=list: the pass table, in order, one name per line, then exit. */
+START_TEST(test_dump_list) {
+  ck_assert_int_eq(parse("--dump-ir=list"), OPTIONS_EXIT);
+  ck_assert_str_eq(out_text, "parse\ninline\naccesses\ngroup\ncolumnize\nfuse\nmap\nemit-cuda\n"
+                             "emit-host\n");
+  ck_assert_str_eq(errors(), "");
+}
+END_TEST
+
 START_TEST(test_version) {
   ck_assert_int_eq(parse("--version"), OPTIONS_EXIT);
   char want[64];
@@ -241,7 +258,7 @@ static const struct {
   { { "-D", "=1", "x.f90" }, "'-D' needs a macro name" },
   { { "x.txt" }, "cannot tell the language of 'x.txt' from its name; use --lang=fortran or --lang=c" },
   { { "--lang=cobol", "x.f90" }, "unknown language 'cobol' in --lang (known: fortran, c)" },
-  { { "--dump-ir=cuda", "x.f90" }, "unknown pass 'cuda' in --dump-ir (known: parse, plan, emit)" },
+  { { "--dump-ir=cuda", "x.f90" }, "unknown pass 'cuda' in --dump-ir (--dump-ir=list prints them)" },
   { { "-Minfo=inline", "x.f90" }, "unknown -Minfo category 'inline'" },
   { { "--report=xml", "r", "x.f90" }, "unknown report format in '--report=xml'" },
   { { "x.f90", "--report=json" }, "missing file name after '--report=json'" },
@@ -348,6 +365,7 @@ static Suite *options_suite(void) {
   tcase_add_test(good, test_double_dash);
   tcase_add_test(good, test_mode);
   tcase_add_test(good, test_help);
+  tcase_add_test(good, test_dump_list);
   tcase_add_test(good, test_version);
   suite_add_tcase(s, good);
   TCase *usage = tcase_create("usage");

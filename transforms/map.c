@@ -35,13 +35,125 @@
 #include "inline.h"
 #include "transforms.h"
 
+/* What the planning functions of one region share; the state itself is
+ * the region's plan (plan.h). */
 typedef struct MapCtx {
   Program *prog;
   IrRegion *region;
   RegionPlan *plan;
-  IrSym **private_arrays;   /* arrays privatized so far (see plan_region) */
-  int nprivate_arrays;
 } MapCtx;
+
+static MapCtx map_ctx(Program *p, IrRegion *g)
+{
+  MapCtx m = { p, g, g->analysis };
+  return m;
+}
+
+/* ---- the analyses kept in the plan ---------------------------------------- */
+
+/* Which statement of the region body each statement of the region lies in
+ * (the body statement itself included). */
+typedef struct BodyStmt {
+  const IrStmt *s;
+  int top;                   /* index in the region body */
+  UT_hash_handle hh;
+} BodyStmt;
+
+static void own_stmts(BodyStmt **owner, const IrStmtList *l, int top)
+{
+  for (int i = 0; i < l->n; i++) {
+    const IrStmt *s = l->v[i];
+    BodyStmt *b = ir_alloc(sizeof *b);
+    b->s = s;
+    b->top = top;
+    HASH_ADD_PTR(*owner, s, b);
+    if (s->kind == IR_S_DO)
+      own_stmts(owner, &s->u.loop.body, top);
+    if (s->kind == IR_S_IF) {
+      own_stmts(owner, &s->u.cond.then, top);
+      own_stmts(owner, &s->u.cond.els, top);
+    }
+  }
+}
+
+/* A CYCLE or EXIT outside every loop (in s, or in IFs of s): dep_collect
+ * makes the statements after it conditional, so collecting a run of
+ * statements that starts after it differs from a slice of the whole. */
+static bool jumps_outside_loops(const IrStmt *s)
+{
+  if (s->kind == IR_S_CYCLE || s->kind == IR_S_EXIT)
+    return true;
+  if (s->kind != IR_S_IF)
+    return false;
+  for (int i = 0; i < s->u.cond.then.n; i++)
+    if (jumps_outside_loops(s->u.cond.then.v[i]))
+      return true;
+  for (int i = 0; i < s->u.cond.els.n; i++)
+    if (jumps_outside_loops(s->u.cond.els.v[i]))
+      return true;
+  return false;
+}
+
+/* plan->stmt_first, plan->owner and slices_exact, from the access list
+ * that an_region_accesses kept (accesses are in program order, so those of
+ * one body statement are contiguous). */
+static void index_body_accesses(IrRegion *g, RegionPlan *p)
+{
+  for (int i = 0; i < g->body.n; i++)
+    own_stmts(&p->owner, &(IrStmtList){ 1, 1, &g->body.v[i] }, i);
+  p->stmt_first = ir_alloc(sizeof *p->stmt_first * (size_t)(g->body.n + 1));
+  int next = 0;
+  for (int a = 0; a < p->acc.nacc; a++) {
+    const IrStmt *s = p->acc.acc[a].stmt;
+    BodyStmt *b;
+    HASH_FIND_PTR(p->owner, &s, b);
+    if (!b)
+      S2S_BUG("access at line %d outside the region body", diag_user_line(s->loc));
+    while (next <= b->top)
+      p->stmt_first[next++] = a;
+  }
+  while (next <= g->body.n)
+    p->stmt_first[next++] = p->acc.nacc;
+  p->slices_exact = true;
+  for (int i = 0; i < g->body.n; i++)
+    p->slices_exact &= !jumps_outside_loops(g->body.v[i]);
+}
+
+/* The accesses of stmts, as dep_collect gives them: a copy of a slice of
+ * the region's list when stmts is a run of the region body's statements,
+ * else collected (the statements of a distributed loop). */
+static void accesses_of(const MapCtx *m, const IrStmtList *stmts, DepGraph *out)
+{
+  const RegionPlan *p = m->plan;
+  const IrStmtList *body = &m->region->body;
+  *out = (DepGraph){ .nvariant = p->nprivates, .variant = p->privates };
+  BodyStmt *b = NULL;
+  if (p->slices_exact && stmts->n)
+    HASH_FIND_PTR(p->owner, &stmts->v[0], b);
+  int first = b && body->v[b->top] == stmts->v[0] ? b->top : -1;
+  bool run = first >= 0 && first + stmts->n <= body->n;
+  for (int i = 1; run && i < stmts->n; i++)
+    run = body->v[first + i] == stmts->v[i];
+  if (!run) {
+    dep_collect((IrStmtList *)stmts, out);
+    return;
+  }
+  int lo = p->stmt_first[first], hi = p->stmt_first[first + stmts->n];
+  out->nacc = hi - lo;
+  out->acc = xmalloc(sizeof *out->acc * (size_t)(out->nacc ? out->nacc : 1));
+  if (out->nacc)
+    memcpy(out->acc, p->acc.acc + lo, sizeof *out->acc * (size_t)out->nacc);
+}
+
+/* The dependence graph of kernel k: its accesses, the pairs tested on
+ * first need. */
+static const DepGraph *kernel_deps(KernelPlan *k)
+{
+  if (!k->deps_tested)
+    dep_test(&k->acc);
+  k->deps_tested = true;
+  return &k->acc;
+}
 
 static const char *routine_of(const MapCtx *m)
 {
@@ -85,8 +197,8 @@ static bool check_private_scalars(MapCtx *m)
 
 static bool is_private_array(const MapCtx *m, const IrSym *a)
 {
-  for (int i = 0; i < m->nprivate_arrays; i++)
-    if (m->private_arrays[i] == a)
+  for (int i = 0; i < m->plan->nprivate_arrays; i++)
+    if (m->plan->private_arrays[i] == a)
       return true;
   return false;
 }
@@ -199,7 +311,7 @@ static const char *refusal_advice(const MapCtx *m, const IrStmt *loop, const Dep
     if (a->ref->u.elem.sym != arr)
       continue;
     DepGraph one = { .nacc = 1, .acc = (Access *)a };
-    const Access *w = xf_shared_write(&one, loop->u.loop.iv, m->private_arrays, m->nprivate_arrays);
+    const Access *w = xf_shared_write(&one, loop->u.loop.iv, m->plan->private_arrays, m->plan->nprivate_arrays);
     if (w) {
       ColumnCtx cx = column_ctx(m);
       return ir_printf("; 'independent' would not help: %s",
@@ -281,48 +393,42 @@ static bool is_mapped_loop(const KernelPlan *k, const IrStmt *loop)
 /* Why an asserted loop over v is not a column index of `group`, when the
  * reason is a store to the same elements in every iteration (the one thing
  * `independent` cannot vouch for), else "". */
-static const char *independent_refused(const MapCtx *m, IrStmtList *group, const IrSym *v)
+static const char *independent_refused(const MapCtx *m, const KernelPlan *k, const IrSym *v)
 {
-  DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_collect(group, &dg);   /* the accesses are all xf_shared_write reads */
-  const Access *w = xf_shared_write(&dg, v, m->private_arrays, m->nprivate_arrays);
+  const Access *w = xf_shared_write(&k->acc, v, m->plan->private_arrays, m->plan->nprivate_arrays);
   ColumnCtx cx = column_ctx(m);
-  const char *why = w ? ir_printf(": %s", xf_shared_write_text(&cx, v, w)) : "";
-  dep_free(&dg);
-  return why;
+  return w ? ir_printf(": %s", xf_shared_write_text(&cx, v, w)) : "";
 }
 
-/* Advice that asked for parallelism on a loop that stays sequential: say
- * so (group: all the statements of the kernel, for the reason). */
-static void check_unused_advice(MapCtx *m, const KernelPlan *k, const IrStmtList *l, IrStmtList *group)
+/* Advice that asked for parallelism on a loop of l (statements of kernel
+ * k) that stays sequential: say so. */
+static void check_unused_advice(MapCtx *m, const KernelPlan *k, const IrStmtList *l)
 {
   for (int i = 0; i < l->n; i++) {
     const IrStmt *s = l->v[i];
     if (s->kind == IR_S_IF) {
-      check_unused_advice(m, k, &s->u.cond.then, group);
-      check_unused_advice(m, k, &s->u.cond.els, group);
+      check_unused_advice(m, k, &s->u.cond.then);
+      check_unused_advice(m, k, &s->u.cond.els);
     }
     if (s->kind != IR_S_DO)
       continue;
     const Directive *adv = s->u.loop.advice;
     if (adv && (adv->parallel || adv->vector || adv->independent) && !is_mapped_loop(k, s)) {
-      const char *why = adv->independent ? independent_refused(m, group, s->u.loop.iv) : "";
+      const char *why = adv->independent ? independent_refused(m, k, s->u.loop.iv) : "";
       report_at(REPORT_WARNING, routine_of(m), s->loc, "'%s' on loop '%s' is not followed: the loop runs "
              "sequentially in each thread%s", adv->parallel ? "parallel"
              : adv->vector ? "vector" : "independent", s->u.loop.iv->name, *why ? why :
              " (only the outermost perfectly nested parallel loops, at most three, are mapped to "
              "the grid)");
     }
-    check_unused_advice(m, k, &s->u.loop.body, group);
+    check_unused_advice(m, k, &s->u.loop.body);
   }
 }
 
 static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
 {
   RegionPlan *p = m->plan;
-  DepGraph dg = { .nvariant = p->nprivates, .variant = p->privates };
-  IrStmtList one = { 1, 1, (IrStmt *[]){ nest } };
-  dep_build(&one, &dg);
+  const DepGraph *dg = kernel_deps(k);
   k->nest = nest;
   IrStmt *loop = nest;
   bool ok = true;
@@ -334,9 +440,9 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
     }
     if (adv && adv->seq)
       break;
-    const Dep *d = adv && adv->independent ? NULL : blocking_dep(m, &dg, loop);
+    const Dep *d = adv && adv->independent ? NULL : blocking_dep(m, dg, loop);
     const Access *shared = adv && adv->independent
-                         ? xf_shared_write(&dg, loop->u.loop.iv, m->private_arrays, m->nprivate_arrays)
+                         ? xf_shared_write(dg, loop->u.loop.iv, m->plan->private_arrays, m->plan->nprivate_arrays)
                          : NULL;
     if (shared) {
       /* the assertion covers the references that carry the index, not a
@@ -355,11 +461,11 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
     }
     if (d) {
       if (k->nmapped == 0 || (adv && adv->parallel)) {
-        refuse_loop(m, loop, &dg, d);
+        refuse_loop(m, loop, dg, d);
         ok = false;
       } else {
         char why[300];
-        dep_describe(&dg, d, why, sizeof why);
+        dep_describe(dg, d, why, sizeof why);
         report_at(REPORT_NOTE, routine_of(m), loop->loc, "Loop carried dependence of %s keeps loop '%s' "
                "sequential in each thread", why, loop->u.loop.iv->name);
       }
@@ -397,9 +503,9 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
     }
   }
   if (ok) {
-    assign_axes(k, &dg);
+    assign_axes(k, dg);
     int threads = k->block[0] * k->block[1] * k->block[2];
-    check_unused_advice(m, k, &one, &one);
+    check_unused_advice(m, k, &k->stmts);
     if (threads > 1024) {
       diag_at(DIAG_ERROR, nest->loc, 1, "the vector lengths ask for %d threads per block; "
               "CUDA allows at most 1024", threads);
@@ -407,7 +513,6 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
     } else
       report_kernel(m, k);
   }
-  dep_free(&dg);
   return ok;
 }
 
@@ -458,7 +563,7 @@ typedef struct Group {
 static ColumnCtx column_ctx(const MapCtx *m)
 {
   ColumnCtx cx = { m->prog->file, m->prog->lang, routine_of(m), m->plan->privates, m->plan->nprivates,
-                   m->private_arrays, m->nprivate_arrays, m->plan };
+                   m->plan->private_arrays, m->plan->nprivate_arrays, m->plan };
   return cx;
 }
 
@@ -516,9 +621,9 @@ static bool scalar_flows_into(const MapCtx *m, IrStmt *next)
 /* Stride-1 choice and axes for the column indices of a group. */
 static int pick_x(const MapCtx *m, const Group *g)
 {
-  DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
+  DepGraph dg = { 0 };
   if (!g->run)
-    dep_collect((IrStmtList *)&g->stmts, &dg);
+    accesses_of(m, &g->stmts, &dg);
   int best = g->nc - 1, best_n = -1;
   for (int i = g->nc - 1; i >= 0; i--) {
     int n = g->run ? column_run_stride1(g->run, g->c[i]) : stride1_refs(&dg, g->c[i]);
@@ -562,8 +667,8 @@ static void note_split(const MapCtx *m, const Group *cur, Group *alone, const Gr
   Loc where = s->loc;
   if (lost) {
     ColumnCtx cx = column_ctx(m);
-    DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-    dep_collect((IrStmtList *)&merged->stmts, &dg);
+    DepGraph dg;
+    accesses_of(m, &merged->stmts, &dg);
     column_index(&cx, (IrStmtList *)&merged->stmts, &dg, lost, &why, &where);
     dep_free(&dg);
   }
@@ -573,12 +678,12 @@ static void note_split(const MapCtx *m, const Group *cur, Group *alone, const Gr
                                 lost ? lost->name : "?", why, diag_user_line(where));
 }
 
-static bool group_mentions(const Group *g, const IrSym *a)
+static bool group_mentions(const MapCtx *m, const Group *g, const IrSym *a)
 {
   if (g->run)
     return column_run_mentions(g->run, a);
-  DepGraph dg = { 0 };
-  dep_collect((IrStmtList *)&g->stmts, &dg);
+  DepGraph dg;
+  accesses_of(m, &g->stmts, &dg);
   bool found = false;
   for (int i = 0; i < dg.nacc && !found; i++)
     found = dg.acc[i].ref->u.elem.sym == a;
@@ -592,8 +697,9 @@ static bool private_array_shared(const MapCtx *m, const Group *cur, IrStmt *s)
 {
   IrStmtList one = { 1, 1, &s };
   Group alone = { one, 0, { NULL }, false, NULL, { 0, 0, 0 }, NULL };
-  for (int i = 0; i < m->nprivate_arrays; i++)
-    if (group_mentions(&alone, m->private_arrays[i]) && group_mentions(cur, m->private_arrays[i]))
+  for (int i = 0; i < m->plan->nprivate_arrays; i++)
+    if (group_mentions(m, &alone, m->plan->private_arrays[i]) &&
+        group_mentions(m, cur, m->plan->private_arrays[i]))
       return true;
   return false;
 }
@@ -707,144 +813,88 @@ static int distribute(const MapCtx *m, Group *g, Group **out)
   return nw;
 }
 
-/* Say why the loops left sequential in each thread could not be spread. */
-static void report_sequential(const MapCtx *m, Group *g)
+/* Say why the loops left sequential in each thread of kernel k could not
+ * be spread: each loop index once, in the order of its first loop. */
+typedef struct SequentialLoops {
+  const MapCtx *m;
+  KernelPlan *k;
+  ColumnCtx cx;
+  IrSym **seen;              /* loop indices already explained (arena, grows) */
+  int nseen;
+} SequentialLoops;
+
+static void explain_sequential(SequentialLoops *q, IrStmt *s)
 {
-  ColumnCtx cx = column_ctx(m);
-  DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_collect(&g->stmts, &dg);
-  IrSym *seen[DEP_MAX_DEPTH];
-  int nseen = 0;
-  /* loops of the group, in order */
-  IrStmt *stack[64];
-  int sp = 0;
-  for (int i = g->stmts.n - 1; i >= 0 && sp < 64; i--)
-    stack[sp++] = g->stmts.v[i];
-  while (sp) {
-    IrStmt *s = stack[--sp];
+  const MapCtx *m = q->m;
+  KernelPlan *k = q->k;
+  IrSym *iv = s->u.loop.iv;
+  for (int i = 0; i < q->nseen; i++)
+    if (q->seen[i] == iv)
+      return;
+  for (int i = 0; i < k->ncolumns; i++)
+    if (k->columns[i] == iv)
+      return;
+  IR_PUSH(q->seen, q->nseen, iv);
+  const char *why = "";
+  Loc where = s->loc;
+  column_index(&q->cx, &k->stmts, &k->acc, iv, &why, &where);
+  DepGraph in;           /* the dependences loop s can carry: only its own accesses */
+  dep_within(&k->acc, s, &in);
+  const Dep *d = blocking_dep(m, &in, s);
+  Loc at = { m->prog->file, diag_user_line(s->loc), 0 };
+  if (d) {
+    char text[300];
+    dep_describe(&in, d, text, sizeof text);
+    why = ir_printf("loop carried dependence of %s at line %d", text,
+                    diag_user_line(in.acc[d->dst].stmt->loc));
+    report_add(REPORT_NOTE, routine_of(m), at, "Loop carried dependence of %s keeps loop '%s' "
+               "sequential in each thread", text, iv->name);
+  } else {
+    why = ir_printf("%s (line %d)", why, diag_user_line(where));
+    report_add(REPORT_NOTE, routine_of(m), at, "Loop '%s' runs sequentially in each thread: %s",
+               iv->name, why);
+  }
+  if (s->u.loop.advice && s->u.loop.advice->parallel)
+    diag_at(DIAG_ERROR, s->loc, 1, "loop '%s' is marked parallel but cannot run in parallel: %s",
+            iv->name, why);
+  dep_free(&in);
+}
+
+/* The loops of l in program order (a loop before the loops inside it). */
+static void sequential_walk(SequentialLoops *q, IrStmtList *l)
+{
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
     if (s->kind == IR_S_IF) {
-      for (int i = s->u.cond.els.n - 1; i >= 0 && sp < 64; i--)
-        stack[sp++] = s->u.cond.els.v[i];
-      for (int i = s->u.cond.then.n - 1; i >= 0 && sp < 64; i--)
-        stack[sp++] = s->u.cond.then.v[i];
+      sequential_walk(q, &s->u.cond.then);
+      sequential_walk(q, &s->u.cond.els);
     }
     if (s->kind != IR_S_DO)
       continue;
-    for (int i = s->u.loop.body.n - 1; i >= 0 && sp < 64; i--)
-      stack[sp++] = s->u.loop.body.v[i];
-    IrSym *iv = s->u.loop.iv;
-    bool known = false;
-    for (int i = 0; i < nseen; i++)
-      known |= seen[i] == iv;
-    for (int i = 0; i < g->nc; i++)
-      known |= g->c[i] == iv;
-    if (known || nseen == DEP_MAX_DEPTH)
-      continue;
-    seen[nseen++] = iv;
-    const char *why = "";
-    Loc where = s->loc;
-    column_index(&cx, &g->stmts, &dg, iv, &why, &where);
-    DepGraph in;           /* the dependences loop s can carry: only its own accesses */
-    dep_within(&dg, s, &in);
-    const Dep *d = blocking_dep(m, &in, s);
-    Loc at = { m->prog->file, diag_user_line(s->loc), 0 };
-    if (d) {
-      char text[300];
-      dep_describe(&in, d, text, sizeof text);
-      why = ir_printf("loop carried dependence of %s at line %d", text,
-                      diag_user_line(in.acc[d->dst].stmt->loc));
-      report_add(REPORT_NOTE, routine_of(m), at, "Loop carried dependence of %s keeps loop '%s' "
-                 "sequential in each thread", text, iv->name);
-    } else {
-      why = ir_printf("%s (line %d)", why, diag_user_line(where));
-      report_add(REPORT_NOTE, routine_of(m), at, "Loop '%s' runs sequentially in each thread: %s",
-                 iv->name, why);
-    }
-    if (s->u.loop.advice && s->u.loop.advice->parallel)
-      diag_at(DIAG_ERROR, s->loc, 1, "loop '%s' is marked parallel but cannot run in parallel: %s",
-              iv->name, why);
-    dep_free(&in);
+    explain_sequential(q, s);
+    sequential_walk(q, &s->u.loop.body);
   }
-  dep_free(&dg);
 }
 
-/* One kernel whose threads are the columns of g: synthetic loops over the
- * column ranges, mapped to the grid, around the columnized statements. */
-static bool column_kernel(MapCtx *m, Group *g, KernelPlan *k)
+static void report_sequential(const MapCtx *m, KernelPlan *k)
 {
-  ColumnCtx cx = column_ctx(m);
-  ColumnRange r[3];
-  IrStmt *first[3];
-  for (int i = 0; i < g->nc; i++) {
-    r[i].iv = g->c[i];
-    first[i] = column_range(&g->stmts, &r[i]);
-  }
-  IrStmtList body = { 0, 0, NULL };
-  columnize(r, g->nc, &g->stmts, &body);
-  column_fuse(&cx, &body);
-  int x = pick_x(m, g);
-  /* loops: outermost first; x innermost, then in the order found */
-  int order[3], no = 0;
-  for (int i = 0; i < g->nc; i++)
-    if (i != x)
-      order[no++] = i;
-  order[no++] = x;
-  IrStmt *outer = NULL, *inner = NULL;
-  for (int i = 0; i < no; i++) {
-    int c = order[i];
-    IrStmt *l = ir_stmt(IR_S_DO, first[c]->loc);
-    l->u.loop.iv = r[c].iv;
-    l->u.loop.lo = r[c].lo;
-    l->u.loop.hi = r[c].hi;
-    l->u.loop.advice = first[c]->u.loop.advice;
-    if (inner)
-      ir_list_push(&inner->u.loop.body, l);
-    else
-      outer = l;
-    inner = l;
-    k->mapped[k->nmapped++] = l;
-  }
-  inner->u.loop.body = body;
-  k->nest = outer;
-  k->body = &inner->u.loop.body;
-  /* A scalar the thread reads before assigning it: the column conditions
-   * ensure the value is not another column's (scalars assigned in the loops
-   * over column indices are assigned before use there), so it is the host's
-   * value at region entry, the same for every thread: firstprivate. */
-  SymList defs = { 0 };
-  for (int i = 0; i < k->nmapped; i++)
-    add_unique(&defs, k->mapped[i]->u.loop.iv);
-  user_privates(m, k, &defs);
-  IrExpr *bad;
-  while ((bad = xf_first_exposed(k->body, m->plan->privates, m->plan->nprivates, defs.v, defs.n))) {
-    IrSym *s = bad->u.var;
-    if (s->region_local || s->inlined_local) {
-      diag_at(DIAG_ERROR, bad->loc, (int)strlen(s->name), "'%s' may be read before it is assigned",
-              s->name);
-      return false;
+  SequentialLoops q = { m, k, column_ctx(m), NULL, 0 };
+  sequential_walk(&q, &k->stmts);
+}
+
+/* The column index along which most references of kernel k move at unit
+ * stride in their fastest dimension (coalesced): threadIdx.x's. */
+static int kernel_pick_x(const KernelPlan *k)
+{
+  int best = k->ncolumns - 1, best_n = -1;
+  for (int i = k->ncolumns - 1; i >= 0; i--) {
+    int n = stride1_refs(&k->acc, k->columns[i]);
+    if (n > best_n) {
+      best = i;
+      best_n = n;
     }
-    add_unique(&defs, s);
-    IR_PUSH(k->firstprivate, k->nfirstprivate, s);
-    report_at(REPORT_INFO, routine_of(m), bad->loc, "Scalar '%s' is firstprivate: each thread "
-              "starts from the host's value at region entry", s->name);
   }
-  column_report(&cx, &g->stmts, g->c, g->nc);
-  for (int i = 0; i < g->nc; i++)
-    report_at(REPORT_INFO, routine_of(m), first[i]->loc, "Loop is parallelizable");
-  report_sequential(m, g);
-  DepGraph dg = { .nvariant = m->plan->nprivates, .variant = m->plan->privates };
-  dep_collect(&g->stmts, &dg);
-  assign_axes(k, &dg);
-  dep_free(&dg);
-  int threads = k->block[0] * k->block[1] * k->block[2];
-  if (threads > 1024) {
-    diag_at(DIAG_ERROR, outer->loc, 1, "the vector lengths ask for %d threads per block; CUDA "
-            "allows at most 1024", threads);
-    return false;
-  }
-  check_unused_advice(m, k, &g->stmts, &g->stmts);
-  report_kernel(m, k);
-  return diag_error_count() == 0;
+  return best;
 }
 
 static ArrayPlan *array_of(RegionPlan *p, const IrSym *s)
@@ -869,7 +919,6 @@ static int plan_groups(MapCtx *m, Group **out)
   *out = groups;
   return n;
 }
-
 /* The shape of private array a in group g: each dimension either holds the
  * same column index, unshifted, in every reference (it is dropped: the
  * thread's own), or mentions no column index.  False otherwise.
@@ -936,13 +985,13 @@ typedef struct GroupAccesses {
   ArrayHome *homes;
 } GroupAccesses;
 
-static GroupAccesses *group_accesses(Group *groups, int n)
+static GroupAccesses *group_accesses(const MapCtx *m, Group *groups, int n)
 {
   GroupAccesses *ga = ir_alloc(sizeof *ga);
   ga->g = ir_alloc(sizeof *ga->g * (size_t)(n + 1));
   ga->by_array = ir_alloc(sizeof *ga->by_array * (size_t)(n + 1));
   for (int i = 0; i < n; i++) {
-    dep_collect(&groups[i].stmts, &ga->g[i]);
+    accesses_of(m, &groups[i].stmts, &ga->g[i]);
     ga->by_array[i] = dep_arrays(&ga->g[i]);
     DepArray *a, *tmp;
     HASH_ITER(hh, ga->by_array[i], a, tmp) {
@@ -972,20 +1021,21 @@ static void group_accesses_free(GroupAccesses *ga, int n)
  * tie columns together (more column indices), and a private array must
  * live in one kernel with a shape that drops only column dimensions.  Start
  * from every privatizable array and drop those that break a condition until
- * nothing changes. */
-static int plan_privatized(MapCtx *m, Group **groups)
+ * nothing changes.  The accesses of the final groups are returned in *ga
+ * (the kernels keep them). */
+static int plan_privatized(MapCtx *m, Group **groups, GroupAccesses **ga_out)
 {
   RegionPlan *p = m->plan;
-  m->private_arrays = NULL;
-  m->nprivate_arrays = 0;
+  p->private_arrays = NULL;
+  p->nprivate_arrays = 0;
   for (int i = 0; i < p->narrays; i++)
     if (p->arrays[i].privatizable)
-      IR_PUSH(m->private_arrays, m->nprivate_arrays, p->arrays[i].sym);
+      IR_PUSH(p->private_arrays, p->nprivate_arrays, p->arrays[i].sym);
   for (;;) {
     int n = plan_groups(m, groups), keep = 0;
-    GroupAccesses *ga = group_accesses(*groups, n);
-    for (int i = 0; i < m->nprivate_arrays; i++) {
-      ArrayPlan *a = array_of(p, m->private_arrays[i]);
+    GroupAccesses *ga = group_accesses(m, *groups, n);
+    for (int i = 0; i < p->nprivate_arrays; i++) {
+      ArrayPlan *a = array_of(p, p->private_arrays[i]);
       ArrayHome *h;
       HASH_FIND_PTR(ga->homes, &a->sym, h);
       int home = h ? h->home : -1, homes = h ? h->homes : 0;
@@ -993,7 +1043,7 @@ static int plan_privatized(MapCtx *m, Group **groups)
       if (homes == 1)
         dep_array_graph(&ga->g[home], ga->by_array[home], a->sym, &mine);
       if (homes == 1 && (*groups)[home].nc && private_shape(&(*groups)[home], &mine, a))
-        m->private_arrays[keep++] = a->sym;
+        p->private_arrays[keep++] = a->sym;
       else if (homes > 1)
         a->not_private_why = ir_printf("it is used by %d kernels, and a copy per thread lives "
                                        "in one", homes);
@@ -1004,27 +1054,59 @@ static int plan_privatized(MapCtx *m, Group **groups)
                              "values, so a thread would need another column's element";
       dep_free(&mine);
     }
-    group_accesses_free(ga, n);
-    if (keep == m->nprivate_arrays)
+    if (keep == p->nprivate_arrays) {
+      *ga_out = ga;
       return n;
-    m->nprivate_arrays = keep;
+    }
+    group_accesses_free(ga, n);
+    p->nprivate_arrays = keep;
   }
 }
 
-static bool plan_region(MapCtx *m)
+/* ---- the passes ------------------------------------------------------------ */
+
+/* Pass "accesses": what the region does with each array and scalar (the
+ * data clauses, the private scalars; access.c), its access list kept in
+ * the plan, and the checks on scalars and pointers that need them. */
+bool xf_pass_accesses(Program *prog, IrRegion *g)
 {
-  IrRegion *g = m->region;
   RegionPlan *p = ir_alloc(sizeof *p);
   g->analysis = p;
-  m->plan = p;
-  if (!an_region_accesses(m->prog, g, p))
+  if (!an_region_accesses(prog, g, p))
     return false;
-  if (!check_private_scalars(m) || !check_c_aliasing(m))
-    return false;
+  index_body_accesses(g, p);
+  MapCtx m = map_ctx(prog, g);
+  return check_private_scalars(&m) && check_c_aliasing(&m);
+}
+
+/* Pass "group": the kernels of the region (runs of its statements, the
+ * loops over column indices distributed where that keeps more parallel
+ * loops) and the arrays privatized per thread, settled together. */
+bool xf_pass_group(Program *prog, IrRegion *g)
+{
+  MapCtx m = map_ctx(prog, g);
+  RegionPlan *p = m.plan;
   Group *groups;
-  int n = plan_privatized(m, &groups);
-  for (int i = 0; i < m->nprivate_arrays; i++)
-    array_of(p, m->private_arrays[i])->privatized = true;
+  GroupAccesses *ga;
+  int n = plan_privatized(&m, &groups, &ga);
+  for (int i = 0; i < p->nprivate_arrays; i++)
+    array_of(p, p->private_arrays[i])->privatized = true;
+  p->nkernels = n;
+  p->kernels = ir_alloc(sizeof *p->kernels * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    KernelPlan *k = &p->kernels[i];
+    k->name = n == 1 ? g->name : ir_printf("%s_k%d", g->name, i + 1);
+    k->stmts = groups[i].stmts;
+    k->ncolumns = groups[i].nc;
+    memcpy(k->columns, groups[i].c, sizeof k->columns);
+    k->has_loops = groups[i].loops;
+    k->split_note = groups[i].split_note;
+    k->split_at = groups[i].split_at;
+    k->acc = ga->g[i];                  /* kept: the kernel's accesses */
+    k->acc.nvariant = p->nprivates;
+    k->acc.variant = p->privates;
+    dep_arrays_free(ga->by_array[i]);
+  }
   /* an inlined routine's local array has no host variable: it must live in
    * the threads */
   for (int i = 0; i < p->narrays; i++)
@@ -1035,54 +1117,174 @@ static bool plan_region(MapCtx *m)
               "move", p->arrays[i].sym->name);
       return false;
     }
-  an_report_arrays(m->prog, g, p);
-  for (int i = 0; i < n; i++)
-    if (groups[i].split_note && i > 0)
-      report_at(REPORT_INFO, routine_of(m), groups[i].split_at, "%s", groups[i].split_note);
+  an_report_arrays(prog, g, p);
+  for (int i = 1; i < n; i++)
+    if (p->kernels[i].split_note)
+      report_at(REPORT_INFO, routine_of(&m), p->kernels[i].split_at, "%s", p->kernels[i].split_note);
   if (n > 1)
-    report_add(REPORT_INFO, routine_of(m), user_loc(m, g->first_line), "Region split into %d "
+    report_add(REPORT_INFO, routine_of(&m), user_loc(&m, g->first_line), "Region split into %d "
                "kernels, run in order", n);
-  p->nkernels = n;
-  p->kernels = ir_alloc(sizeof *p->kernels * (size_t)n);
-  bool ok = true;
-  for (int i = 0; ok && i < n; i++) {
-    KernelPlan *k = &p->kernels[i];
-    k->name = n == 1 ? g->name : ir_printf("%s_k%d", g->name, i + 1);
-    if (!groups[i].loops) {
-      diag_at(DIAG_ERROR, groups[i].stmts.v[0]->loc, 1, "this statement assigns an array element "
-              "outside every loop of the region, which no GPU thread owns; move it out of the "
-              "region (a single-thread kernel for it is not implemented yet)");
-      ok = false;
-    } else if (groups[i].nc)
-      ok = column_kernel(m, &groups[i], k);
-    else if (groups[i].stmts.n == 1 && groups[i].stmts.v[0]->kind == IR_S_DO)
-      ok = map_nest(m, groups[i].stmts.v[0], k);
-    else {
-      diag_at(DIAG_ERROR, groups[i].stmts.v[0]->loc, 1, "no loop of these statements can run in "
-              "parallel without changing the results; see the notes for each loop");
-      report_sequential(m, &groups[i]);
-      ok = false;
-    }
-  }
-  return ok;
+  return true;
 }
 
-bool xf_plan_program(Program *p)
+/* Pass "columnize" (kernels with column indices): the thread body, the
+ * kernel's statements with every loop over a column index replaced by its
+ * body (column.c). */
+bool xf_pass_columnize(Program *prog, IrRegion *g, int kernel)
 {
-  if (!xf_inline_program(p))
+  (void)prog;
+  KernelPlan *k = &((RegionPlan *)g->analysis)->kernels[kernel];
+  if (!k->has_loops || !k->ncolumns)
+    return true;
+  ColumnRange r[3];
+  for (int i = 0; i < k->ncolumns; i++) {
+    r[i].iv = k->columns[i];
+    k->column_loop[i] = column_range(&k->stmts, &r[i]);
+    k->column_lo[i] = r[i].lo;
+    k->column_hi[i] = r[i].hi;
+  }
+  columnize(r, k->ncolumns, &k->stmts, &k->thread);
+  return true;
+}
+
+/* Pass "fuse": adjacent sequential loops of the thread body fused where no
+ * dependence runs backwards (column.c). */
+bool xf_pass_fuse(Program *prog, IrRegion *g, int kernel)
+{
+  MapCtx m = map_ctx(prog, g);
+  KernelPlan *k = &m.plan->kernels[kernel];
+  if (!k->has_loops || !k->ncolumns)
+    return true;
+  ColumnCtx cx = column_ctx(&m);
+  column_fuse(&cx, &k->thread);
+  return true;
+}
+
+/* Map a column kernel: synthetic loops over the column ranges, mapped to
+ * the grid, around the thread body. */
+static bool map_columns(MapCtx *m, KernelPlan *k)
+{
+  ColumnCtx cx = column_ctx(m);
+  int x = kernel_pick_x(k);
+  /* loops: outermost first; x innermost, then in the order found */
+  int order[3], no = 0;
+  for (int i = 0; i < k->ncolumns; i++)
+    if (i != x)
+      order[no++] = i;
+  order[no++] = x;
+  IrStmt *outer = NULL, *inner = NULL;
+  for (int i = 0; i < no; i++) {
+    int c = order[i];
+    IrStmt *l = ir_stmt(IR_S_DO, k->column_loop[c]->loc);
+    l->u.loop.iv = k->columns[c];
+    l->u.loop.lo = k->column_lo[c];
+    l->u.loop.hi = k->column_hi[c];
+    l->u.loop.advice = k->column_loop[c]->u.loop.advice;
+    if (inner)
+      ir_list_push(&inner->u.loop.body, l);
+    else
+      outer = l;
+    inner = l;
+    k->mapped[k->nmapped++] = l;
+  }
+  inner->u.loop.body = k->thread;
+  k->nest = outer;
+  k->body = &inner->u.loop.body;
+  /* A scalar the thread reads before assigning it: the column conditions
+   * ensure the value is not another column's (scalars assigned in the loops
+   * over column indices are assigned before use there), so it is the host's
+   * value at region entry, the same for every thread: firstprivate. */
+  SymList defs = { 0 };
+  for (int i = 0; i < k->nmapped; i++)
+    add_unique(&defs, k->mapped[i]->u.loop.iv);
+  user_privates(m, k, &defs);
+  IrExpr *bad;
+  while ((bad = xf_first_exposed(k->body, m->plan->privates, m->plan->nprivates, defs.v, defs.n))) {
+    IrSym *s = bad->u.var;
+    if (s->region_local || s->inlined_local) {
+      diag_at(DIAG_ERROR, bad->loc, (int)strlen(s->name), "'%s' may be read before it is assigned",
+              s->name);
+      return false;
+    }
+    add_unique(&defs, s);
+    IR_PUSH(k->firstprivate, k->nfirstprivate, s);
+    report_at(REPORT_INFO, routine_of(m), bad->loc, "Scalar '%s' is firstprivate: each thread "
+              "starts from the host's value at region entry", s->name);
+  }
+  column_report(&cx, &k->stmts, k->columns, k->ncolumns);
+  for (int i = 0; i < k->ncolumns; i++)
+    report_at(REPORT_INFO, routine_of(m), k->column_loop[i]->loc, "Loop is parallelizable");
+  report_sequential(m, k);
+  assign_axes(k, &k->acc);
+  int threads = k->block[0] * k->block[1] * k->block[2];
+  if (threads > 1024) {
+    diag_at(DIAG_ERROR, outer->loc, 1, "the vector lengths ask for %d threads per block; CUDA "
+            "allows at most 1024", threads);
     return false;
-  bool ok = true;
+  }
+  check_unused_advice(m, k, &k->stmts);
+  report_kernel(m, k);
+  return diag_error_count() == 0;
+}
+
+/* Pass "map": the loops of each kernel on the grid (x along the stride-1
+ * dimension), the block shape and the firstprivate scalars; or the
+ * refusal, naming the dependence. */
+bool xf_pass_map(Program *prog, IrRegion *g, int kernel)
+{
+  MapCtx m = map_ctx(prog, g);
+  KernelPlan *k = &m.plan->kernels[kernel];
+  if (!k->has_loops) {
+    diag_at(DIAG_ERROR, k->stmts.v[0]->loc, 1, "this statement assigns an array element "
+            "outside every loop of the region, which no GPU thread owns; move it out of the "
+            "region (a single-thread kernel for it is not implemented yet)");
+    return false;
+  }
+  if (k->ncolumns)
+    return map_columns(&m, k);
+  if (k->stmts.n == 1 && k->stmts.v[0]->kind == IR_S_DO)
+    return map_nest(&m, k->stmts.v[0], k);
+  diag_at(DIAG_ERROR, k->stmts.v[0]->loc, 1, "no loop of these statements can run in "
+          "parallel without changing the results; see the notes for each loop");
+  report_sequential(&m, k);
+  return false;
+}
+
+void xf_recompute_accesses(Program *p, IrRegion *g)
+{
+  (void)p;
+  RegionPlan *plan = g->analysis;
+  dep_free(&plan->acc);
+  HASH_CLEAR(hh, plan->owner);
+  plan->acc = (DepGraph){ .nvariant = plan->nprivates, .variant = plan->privates };
+  dep_collect(&g->body, &plan->acc);
+  index_body_accesses(g, plan);
+}
+
+void xf_free_plans(Program *p)
+{
   for (int r = 0; r < p->nroutines; r++)
     for (int i = 0; i < p->routines[r]->nregions; i++) {
-      MapCtx m = { p, p->routines[r]->regions[i], NULL, NULL, 0 };
-      ok &= plan_region(&m);
+      RegionPlan *plan = p->routines[r]->regions[i]->analysis;
+      if (!plan)
+        continue;
+      dep_free(&plan->acc);
+      HASH_CLEAR(hh, plan->owner);
+      for (int k = 0; k < plan->nkernels; k++)
+        dep_free(&plan->kernels[k].acc);
+      p->routines[r]->regions[i]->analysis = NULL;
     }
-  return ok;
 }
 
-/* ---- --dump-ir=plan ------------------------------------------------------- */
+int xf_kernel_count(const IrRegion *g)
+{
+  const RegionPlan *p = g->analysis;
+  return p ? p->nkernels : 0;
+}
 
-static void dump_syms(FILE *f, const char *what, IrSym **v, int n)
+/* ---- --dump-ir=NAME after a region or kernel pass ---------------------------- */
+
+static void dump_syms(FILE *f, const char *what, IrSym *const *v, int n)
 {
   fprintf(f, "    %s:", what);
   for (int i = 0; i < n; i++)
@@ -1090,41 +1292,76 @@ static void dump_syms(FILE *f, const char *what, IrSym **v, int n)
   fputc('\n', f);
 }
 
-static void dump_region_plan(const Program *p, const IrRegion *g, FILE *f)
+static void dump_array(const Program *p, const ArrayPlan *a, FILE *f)
+{
+  char box[512];
+  an_box_text(a->sym, a->box_lo, a->box_hi, p->lang, box, sizeof box);
+  fprintf(f, "    array %s %s(%s)%s%s%s", a->sym->name, dir_clause_name(a->clause), box,
+          a->user_clause ? " user" : " inferred", a->read ? " read" : "", a->written ? " written" : "");
+  if (a->privatized) {
+    fputs(" storage=per-thread(", f);
+    for (int d = 0; d < a->sym->rank; d++)
+      fprintf(f, "%s%s", d ? "," : "", a->column_dim[d] ? "column" : ":");
+    if (a->private_elems >= 0)
+      fprintf(f, ") elements=%ld\n", a->private_elems);
+    else
+      fputs(") elements=run-time\n", f);
+  } else
+    fprintf(f, " storage=device%s%s\n", a->privatizable ? " privatizable" : "",
+            a->not_private_why ? ir_printf(" (not per thread: %s)", a->not_private_why) : "");
+}
+
+static void dump_kernel(const KernelPlan *k, FILE *f)
 {
   static const char *const axis[] = { "x", "y", "z" };
-  const RegionPlan *plan = g->analysis;
-  fprintf(f, "  plan of region %s\n", g->name);
-  for (int i = 0; i < plan->narrays; i++) {
-    char box[512];
-    an_box_text(plan->arrays[i].sym, plan->arrays[i].box_lo, plan->arrays[i].box_hi, p->lang, box,
-                sizeof box);
-    fprintf(f, "    array %s(%s)%s%s%s\n", dir_clause_name(plan->arrays[i].clause), box,
-            plan->arrays[i].user_clause ? " user" : " inferred", plan->arrays[i].read ? " read" : "",
-            plan->arrays[i].written ? " written" : "");
+  fprintf(f, "    kernel %s: %d statement%s from line %d, %d accesses", k->name, k->stmts.n,
+          k->stmts.n == 1 ? "" : "s", k->stmts.n ? diag_user_line(k->stmts.v[0]->loc) : 0,
+          k->acc.nacc);
+  if (k->ncolumns) {
+    fputs(", columns", f);
+    for (int i = 0; i < k->ncolumns; i++)
+      fprintf(f, " %s", k->columns[i]->name);
   }
-  dump_syms(f, "inputs", plan->inputs, plan->ninputs);
-  dump_syms(f, "privates", plan->privates, plan->nprivates);
-  for (int k = 0; k < plan->nkernels; k++) {
-    const KernelPlan *kp = &plan->kernels[k];
-    fprintf(f, "    kernel %s block [%d,%d,%d]:", kp->name, kp->block[0], kp->block[1], kp->block[2]);
-    for (int i = 0; i < kp->nmapped; i++)
-      fprintf(f, " %s->%s", kp->mapped[i]->u.loop.iv->name, axis[kp->axis[i]]);
+  fputc('\n', f);
+  if (k->thread.n) {
+    fputs("      thread body:\n", f);
+    ir_dump_stmts(&k->thread, 4, f);
+  }
+  if (k->nmapped) {
+    fprintf(f, "      mapped, block [%d,%d,%d]:", k->block[0], k->block[1], k->block[2]);
+    for (int i = 0; i < k->nmapped; i++)
+      fprintf(f, " %s->%s", k->mapped[i]->u.loop.iv->name, axis[k->axis[i]]);
     fputc('\n', f);
-    DepGraph dg = { .nvariant = plan->nprivates, .variant = plan->privates };
-    IrStmt *nest = kp->nest;
-    IrStmtList one = { 1, 1, &nest };
-    dep_build(&one, &dg);
-    dep_dump(&dg, f);
-    dep_free(&dg);
+    fprintf(f, "      firstprivate:");
+    for (int i = 0; i < k->nfirstprivate; i++)
+      fprintf(f, " %s", k->firstprivate[i]->name);
+    fputc('\n', f);
+  }
+  if (k->deps_tested) {
+    fputs("      dependences:\n", f);
+    dep_dump(&k->acc, f);
   }
 }
 
-void xf_dump_plan(const Program *p, void *file)
+void xf_dump_region(const Program *p, const IrRegion *g, int kernel, FILE *f)
 {
-  ir_dump_program(p, file);
-  for (int r = 0; r < p->nroutines; r++)
-    for (int i = 0; i < p->routines[r]->nregions; i++)
-      if (p->routines[r]->regions[i]->analysis)
-        dump_region_plan(p, p->routines[r]->regions[i], file);
+  const RegionPlan *plan = g->analysis;
+  if (kernel >= 0) {
+    fprintf(f, "  region %s, kernel %d of %d\n", g->name, kernel + 1, plan->nkernels);
+    dump_kernel(&plan->kernels[kernel], f);
+    return;
+  }
+  fprintf(f, "  region %s (routine %s, lines %d-%d)\n", g->name, g->routine->name, g->first_line,
+          g->last_line);
+  ir_dump_stmts(&g->body, 2, f);
+  if (!plan)
+    return;
+  fprintf(f, "    accesses: %d\n", plan->acc.nacc);
+  for (int i = 0; i < plan->narrays; i++)
+    dump_array(p, &plan->arrays[i], f);
+  dump_syms(f, "inputs", plan->inputs, plan->ninputs);
+  dump_syms(f, "privates", plan->privates, plan->nprivates);
+  dump_syms(f, "params", plan->params, plan->nparams);
+  for (int k = 0; k < plan->nkernels; k++)
+    dump_kernel(&plan->kernels[k], f);
 }

@@ -1,25 +1,56 @@
 /* transforms.h — the passes between the front ends and the emitters.
  *
- * xf_plan_program runs, for every region of the program, the inlining of
- * called routines (inline.h), the analyses (analysis/), the restructuring
- * into column kernels (column.h) and the mapping of loops to the CUDA grid
- * (map.c): it decides which
- * loop nests become kernels, which loops are parallel, which loop goes to
- * threadIdx.x, the block shape, the data clause of every array and its
- * sub-array, and which scalars are private.  The result hangs off
- * IrRegion.analysis as a RegionPlan (analysis/plan.h).  Every decision and
- * refusal is recorded in the feedback report.  Returns false when a region
- * cannot be translated (an error has been reported: the driver writes no
- * output).
+ * The driver's pass table (translator/main.c) runs them in order; this
+ * header is their interface.  After the program pass that inlines calls
+ * (inline.h), the region passes plan each region in turn, filling its
+ * RegionPlan (analysis/plan.h, hung off IrRegion.analysis):
+ *
+ *   accesses   data clauses, boxes, private scalars, privatizable arrays,
+ *              and the region's access list, kept for the later passes
+ *              (analysis/access.c)
+ *   group      the kernels (runs of the region's statements; column.c says
+ *              which loop indices can be spread over the grid for each)
+ *              and the arrays privatized per thread, settled together
+ *
+ * then, for each kernel in turn, the kernel passes:
+ *
+ *   columnize  the thread body: the loops over column indices replaced by
+ *              their bodies (column.c)
+ *   fuse       adjacent sequential loops of the thread body fused where
+ *              legal (column.c)
+ *   map        the loops on the grid, the block shape, firstprivate
+ *              scalars; or the refusal, naming the dependence (map.c)
+ *
+ * Every decision and refusal is recorded in the feedback report.  A pass
+ * returns false when the region cannot be translated (an error has been
+ * reported): its remaining passes are skipped, the other regions are still
+ * planned, and the driver writes no output.
  */
 #ifndef S2S_TRANSFORMS_H
 #define S2S_TRANSFORMS_H
 
+#include <stdio.h>
 #include "ir.h"
 
-bool xf_plan_program(Program *p);
+bool xf_pass_accesses(Program *p, IrRegion *g);
+bool xf_pass_group(Program *p, IrRegion *g);
 
-/* --dump-ir=plan: the IR, then per region its plan and dependence graph. */
-void xf_dump_plan(const Program *p, void *file);
+/* Kernel passes: `kernel` indexes the kernels the group pass made. */
+int xf_kernel_count(const IrRegion *g);
+bool xf_pass_columnize(Program *p, IrRegion *g, int kernel);
+bool xf_pass_fuse(Program *p, IrRegion *g, int kernel);
+bool xf_pass_map(Program *p, IrRegion *g, int kernel);
+
+/* --dump-ir=NAME after a region pass: the region's IR and the plan state
+ * (arrays and their storage, scalars, kernels so far); kernel >= 0: after a
+ * kernel pass, that kernel only (its statements, thread body, mapping). */
+void xf_dump_region(const Program *p, const IrRegion *g, int kernel, FILE *f);
+
+/* Collect g's access list again (plan->acc), after a pass that changed the
+ * region's statements (Pass.invalidates in pipeline.c). */
+void xf_recompute_accesses(Program *p, IrRegion *g);
+
+/* Release what the plans hold outside the IR arena (access lists). */
+void xf_free_plans(Program *p);
 
 #endif

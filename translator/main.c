@@ -1,11 +1,10 @@
 /* main.c — the s2s-cuda driver: options, then the pass pipeline per input.
  *
- * The whole pipeline is translate() below and the table of passes it runs,
- * so that the order of the passes and the points where the IR can be dumped
- * are seen in one place:
- *
- *   load (cpp, line map) -> parse -> [dump] -> plan -> [dump] -> emit -> [dump]
- *     -> write NAME.s2s.EXT and NAME.s2s.cu, or nothing
+ * translate() below loads an input (cpp, line map), runs the pass table
+ * (pipeline.c: parse, inline, then per region accesses and group, per
+ * kernel columnize, fuse and map, then emit-cuda and emit-host; `--dump-ir=
+ * list` prints it, --dump-ir=NAME the IR after pass NAME) and writes
+ * NAME.s2s.EXT and NAME.s2s.cu, or nothing.
  *
  * Errors stop the pipeline after the pass that reported them.
  *
@@ -41,7 +40,7 @@
 #include "options.h"
 #include "report.h"
 #include "source.h"
-#include "transforms/transforms.h"
+#include "pipeline.h"
 
 /* ---- output names ---------------------------------------------------------- */
 
@@ -147,63 +146,19 @@ static bool has_directives(const Source *src) {
   return false;
 }
 
-static void dump(const Options *o, DumpPass after, const Program *p) {
-  if (o->dump_ir != after) return;
-  if (after == DUMP_PARSE)
-    ir_dump_program(p, stdout);
-  else
-    xf_dump_plan(p, stdout);
-  fflush(stdout);
-}
-
 /* A stream into memory, for outputs that are written only if all went well. */
-typedef struct MemOut {
-  FILE *f;
-  char *data;
-  size_t len;
-} MemOut;
-
-static void mem_open(MemOut *m) {
-  m->data = NULL;
-  m->len = 0;
-  m->f = open_memstream(&m->data, &m->len);
-  if (!m->f) S2S_BUG("open_memstream: %s", strerror(errno));
+static FILE *mem_open(char **data, size_t *len) {
+  *data = NULL;
+  *len = 0;
+  FILE *f = open_memstream(data, len);
+  if (!f) S2S_BUG("open_memstream: %s", strerror(errno));
+  return f;
 }
 
-static bool mem_close(MemOut *m) {
-  bool ok = !ferror(m->f);
-  return fclose(m->f) == 0 && ok;
+static bool mem_close(FILE *f) {
+  bool ok = !ferror(f);
+  return fclose(f) == 0 && ok;
 }
-
-/* What the passes of one input share. */
-typedef struct Unit {
-  Source src;
-  Program *prog;     /* from the front end; arena-owned */
-  HostCalls calls;   /* recorded by emit_cuda; arena-owned */
-  MemOut cu, host;   /* the two outputs, in memory */
-} Unit;
-
-static bool pass_parse(Unit *u) {
-  u->prog = u->src.fortran ? fe_fortran(u->src.file) : fe_c(u->src.file);
-  return u->prog != NULL;
-}
-
-static bool pass_plan(Unit *u) { return xf_plan_program(u->prog); }
-
-static bool pass_emit(Unit *u) {
-  return emit_cuda(u->prog, u->cu.f, &u->calls) &&
-         emit_host(u->prog, u->src.orig, u->src.orig_len, &u->calls, u->host.f);
-}
-
-/* The passes, in order; --dump-ir=NAME prints the IR after the one named. */
-static const struct Pass {
-  DumpPass name;
-  bool (*run)(Unit *u);
-} passes[] = {
-  { DUMP_PARSE, pass_parse },  /* tree-sitter CST -> IR (frontend.h) */
-  { DUMP_PLAN, pass_plan },    /* analyses, transforms, mapping to the grid (transforms.h) */
-  { DUMP_EMIT, pass_emit },    /* NAME.s2s.cu and the host file, into memory (emit.h) */
-};
 
 /* Translate one input into `outdir`: load it, run the passes, and write
  * both outputs only if no pass reported an error.  Returns 0, or 1 when an
@@ -225,26 +180,24 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   output_names(in, outdir, u.src.preprocessed, &names[0], &names[1]);
   bool ok = !overwrites_input(o, names[0]) && !overwrites_input(o, names[1]);
 
-  mem_open(&u.cu);
-  mem_open(&u.host);
-  for (size_t i = 0; ok && i < sizeof passes / sizeof *passes; i++) {
-    ok = passes[i].run(&u) && diag_error_count() == errors;
-    if (ok) dump(o, passes[i].name, u.prog);
-  }
-  ok = mem_close(&u.cu) && ok;
-  ok = mem_close(&u.host) && ok;
+  u.cu = mem_open(&u.cu_text, &u.cu_len);
+  u.host = mem_open(&u.host_text, &u.host_len);
+  ok = ok && pipeline_run(&u, o->dump_ir, stdout) && diag_error_count() == errors;
+  if (o->dump_ir) fflush(stdout);
+  ok = mem_close(u.cu) && ok;
+  ok = mem_close(u.host) && ok;
 
   if (ok) {
     Pending w[2] = { { names[0], NULL }, { names[1], NULL } };
-    char *data[2] = { u.host.data, u.cu.data };
-    size_t len[2] = { u.host.len, u.cu.len };
+    char *data[2] = { u.host_text, u.cu_text };
+    size_t len[2] = { u.host_len, u.cu_len };
     ok = write_outputs(w, 2, data, len);
   }
   if (ok && o->verbose) fprintf(stderr, "s2s-cuda: wrote %s and %s\n", names[0], names[1]);
   if (ok) res->host_path = names[0], res->cu_path = names[1];
   else free(names[0]), free(names[1]);
-  free(u.host.data);
-  free(u.cu.data);
+  free(u.host_text);
+  free(u.cu_text);
   ir_arena_free();
   return ok ? 0 : 1;
 }
@@ -315,6 +268,8 @@ int main(int argc, char **argv) {
   }
   int status = o.driver ? build_driver(&o, translate) : translate_all(&o);
   if (o.minfo) report_print(stderr);
+  if (getenv("S2S_STATS") && *getenv("S2S_STATS") && strcmp(getenv("S2S_STATS"), "0"))
+    pipeline_stats(stderr);
   if (o.report_json && !report_write_json(o.report_json)) {
     diag_plain(DIAG_ERROR, "cannot write the report '%s': %s", o.report_json, strerror(errno));
     status = 1;

@@ -18,6 +18,7 @@
 #endif
 
 #include "options.h"
+#include "pipeline.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -46,7 +47,8 @@ static const char usage_text[] =
     "  -Minfo[=accel]      print the feedback report on stderr\n"
     "  --report=json FILE  write the feedback report as JSON (FILE '-': stdout);\n"
     "                      also spelled --report-json=FILE\n"
-    "  --dump-ir=PASS      print the IR after PASS (parse, plan or emit) on stdout\n"
+    "  --dump-ir=PASS      print the IR after PASS on stdout (--dump-ir=list: the passes;\n"
+    "                      plan: the state after planning)\n"
     "  --lang=LANG         the inputs are 'fortran' or 'c' (default: by extension:\n"
     "                      .f90 .f95 .f03 .f08 .F .F90 .F95 .F03 .F08 Fortran, .c C)\n"
     "  -cpp, -nocpp        do (not) run the C preprocessor first; .F and .F90 imply -cpp\n"
@@ -208,11 +210,16 @@ static void minfo_option(Parser *p, const char *arg) {
     usage_error(p, "unknown -Minfo category '%s' (s2s-cuda reports 'accel', which is also 'all')", cat);
 }
 
-static void dump_option(Parser *p, const char *pass) {
-  if (strcmp(pass, "parse") == 0) p->o->dump_ir = DUMP_PARSE;
-  else if (strcmp(pass, "plan") == 0) p->o->dump_ir = DUMP_PLAN;
-  else if (strcmp(pass, "emit") == 0) p->o->dump_ir = DUMP_EMIT;
-  else usage_error(p, "unknown pass '%s' in --dump-ir (known: parse, plan, emit)", pass);
+/* --dump-ir=list prints the passes and exits, like --help. */
+static void dump_option(Parser *p, const char *pass, OptionsResult *done, FILE *out) {
+  if (strcmp(pass, "list") == 0) {
+    pipeline_list(out);
+    *done = OPTIONS_EXIT;
+  } else if (pipeline_has_pass(pass)) {
+    p->o->dump_ir = pass;
+  } else {
+    usage_error(p, "unknown pass '%s' in --dump-ir (--dump-ir=list prints them)", pass);
+  }
 }
 
 static void report_option(Parser *p, const char *arg) {
@@ -297,7 +304,7 @@ static bool long_option(Parser *p, const char *arg, OptionsResult *done, FILE *o
     if (strcmp(p->lang, "fortran") && strcmp(p->lang, "c"))
       usage_error(p, "unknown language '%s' in --lang (known: fortran, c)", p->lang);
   } else if (strncmp(arg, "--dump-ir=", 10) == 0) {
-    dump_option(p, arg + 10);
+    dump_option(p, arg + 10, done, out);
   } else if (strncmp(arg, "--report", 8) == 0) {
     report_option(p, arg);
   } else if (strcmp(arg, "--emulate") == 0) {

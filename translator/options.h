@@ -35,8 +35,6 @@ typedef struct Input {
   bool cpp;          /* run the preprocessor first: -cpp, or a .F .F90 .F95 .F03 .F08 name */
 } Input;
 
-typedef enum DumpPass { DUMP_NONE, DUMP_PARSE, DUMP_PLAN, DUMP_EMIT } DumpPass;
-
 /* A growable list of argument strings; the strings are owned. */
 typedef struct ArgList {
   int n, cap;
@@ -55,7 +53,7 @@ typedef struct Options {
   ArgList compiler_args;   /* -O* -g* -W* -f* -m* -std=* -J DIR ...: host compilers and link */
   ArgList link_args;       /* -l* -L*: after the objects when linking */
   bool minfo;              /* -Minfo, -Minfo=accel|all: feedback report on stderr */
-  DumpPass dump_ir;        /* --dump-ir=parse|plan|emit: IR on stdout after that pass */
+  const char *dump_ir;     /* --dump-ir=PASS: IR on stdout after that pass (pipeline.h); NULL */
   const char *report_json; /* --report=json FILE / --report-json=FILE ("-": stdout) */
   bool emulate;            /* --emulate: build the .cu for CPU emulation */
   bool verbose;            /* -v: print every command run */

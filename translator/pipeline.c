@@ -1,0 +1,253 @@
+/* pipeline.c — the pass table: every pass of a translation, in order.
+ *
+ *   parse      tree-sitter CST -> IR, directives attached (translator/fe)
+ *   inline     calls in regions replaced by the callees' bodies (transforms/inline.c)
+ *   -- for each region --
+ *   accesses   data clauses, boxes, private scalars; the access list kept (analysis/access.c)
+ *   group      kernels and arrays privatized per thread (transforms/map.c, column.c)
+ *   -- for each kernel of the region --
+ *   columnize  the thread body of a column kernel (transforms/column.c)
+ *   fuse       loops of the thread body fused where legal (transforms/column.c)
+ *   map        loops on the grid, block shape, firstprivates (transforms/map.c)
+ *   --
+ *   emit-cuda  NAME.s2s.cu: kernels and launchers (translator/emit/emit_cuda.c)
+ *   emit-host  the host file: launches and data movement (translator/emit/emit_host.c)
+ *
+ * A program pass runs once; a run of region passes runs for each region in
+ * turn, and within it a run of kernel passes for each kernel in turn, so
+ * every region (and kernel) goes through its passes before the next one
+ * starts and the feedback report keeps the order of the code.  A region
+ * whose pass fails (an error was reported) skips its remaining passes; the
+ * other regions are still planned, so one run shows every region's errors;
+ * then the pipeline stops.
+ *
+ * Analyses are computed by the pass that first needs them and kept in the
+ * region's plan (analysis/plan.h): the access list by "accesses", each
+ * kernel's accesses by "group", a kernel's dependence graph on first query.
+ * A pass that changes IR an analysis describes names it in `invalidates`;
+ * the driver recomputes the analysis right after that pass, once.
+ */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dep.h"
+#include "diag.h"
+#include "emit.h"
+#include "frontend.h"
+#include "inline.h"
+#include "pipeline.h"
+#include "transforms.h"
+
+typedef enum PassScope { SCOPE_PROGRAM, SCOPE_REGION, SCOPE_KERNEL } PassScope;
+
+/* Analyses a pass can invalidate (Pass.invalidates). */
+enum { ANALYSIS_NONE = 0, ANALYSIS_REGION_ACCESSES = 1 };
+
+static bool pass_parse(Unit *u)
+{
+  u->prog = u->src.fortran ? fe_fortran(u->src.file) : fe_c(u->src.file);
+  return u->prog != NULL;
+}
+
+static bool pass_inline(Unit *u) { return xf_inline_program(u->prog); }
+
+static bool pass_emit_cuda(Unit *u) { return emit_cuda(u->prog, u->cu, &u->calls); }
+
+static bool pass_emit_host(Unit *u)
+{
+  return emit_host(u->prog, u->src.orig, u->src.orig_len, &u->calls, u->host);
+}
+
+typedef struct Pass {
+  const char *name;
+  PassScope scope;
+  bool (*program)(Unit *u);                          /* SCOPE_PROGRAM */
+  bool (*region)(Program *p, IrRegion *g);           /* SCOPE_REGION */
+  bool (*kernel)(Program *p, IrRegion *g, int k);    /* SCOPE_KERNEL */
+  unsigned invalidates;                              /* ANALYSIS_* recomputed after it */
+} Pass;
+
+static const Pass passes[] = {
+  { "parse",     SCOPE_PROGRAM, .program = pass_parse },
+  { "inline",    SCOPE_PROGRAM, .program = pass_inline },
+  { "accesses",  SCOPE_REGION,  .region = xf_pass_accesses },
+  { "group",     SCOPE_REGION,  .region = xf_pass_group },
+  { "columnize", SCOPE_KERNEL,  .kernel = xf_pass_columnize },
+  { "fuse",      SCOPE_KERNEL,  .kernel = xf_pass_fuse },
+  { "map",       SCOPE_KERNEL,  .kernel = xf_pass_map },
+  { "emit-cuda", SCOPE_PROGRAM, .program = pass_emit_cuda },
+  { "emit-host", SCOPE_PROGRAM, .program = pass_emit_host },
+};
+enum { NPASSES = sizeof passes / sizeof *passes };
+
+/* "plan": not a pass, the state after every planning pass of each region
+ * (the dump older versions printed). */
+static const char plan_dump[] = "plan";
+
+bool pipeline_has_pass(const char *name)
+{
+  if (strcmp(name, plan_dump) == 0)
+    return true;
+  for (int i = 0; i < NPASSES; i++)
+    if (strcmp(passes[i].name, name) == 0)
+      return true;
+  return false;
+}
+
+void pipeline_list(FILE *out)
+{
+  for (int i = 0; i < NPASSES; i++)
+    fprintf(out, "%s\n", passes[i].name);
+}
+
+/* ---- statistics (S2S_STATS=1) ------------------------------------------------- */
+
+static double pass_seconds[NPASSES];
+static int nregions_seen;
+
+static double now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void pipeline_stats(FILE *out)
+{
+  double total = 0;
+  for (int i = 0; i < NPASSES; i++)
+    total += pass_seconds[i];
+  fprintf(out, "s2s-cuda: stats: %d region%s; access lists collected %ld, dependence graphs "
+          "built %ld, pairs tested %ld\n", nregions_seen, nregions_seen == 1 ? "" : "s",
+          dep_stats.collected, dep_stats.graphs, dep_stats.pairs);
+  for (int i = 0; i < NPASSES; i++)
+    fprintf(out, "s2s-cuda: stats: %-10s %8.3f s\n", passes[i].name, pass_seconds[i]);
+  fprintf(out, "s2s-cuda: stats: %-10s %8.3f s\n", "total", total);
+}
+
+/* ---- running the table ------------------------------------------------------------ */
+
+typedef struct Run {
+  Unit *u;
+  const char *dump;          /* pass name, "plan" or NULL */
+  FILE *dump_out;
+} Run;
+
+static bool dumps(const Run *r, const Pass *p) { return r->dump && strcmp(r->dump, p->name) == 0; }
+
+static void recompute(Program *prog, IrRegion *g, unsigned what)
+{
+  if (what & ANALYSIS_REGION_ACCESSES)
+    xf_recompute_accesses(prog, g);
+}
+
+/* Run passes [first, end) (region and kernel passes) on region g. */
+static bool run_region(const Run *r, IrRegion *g, int first, int end)
+{
+  Program *prog = r->u->prog;
+  for (int i = first; i < end;) {
+    if (passes[i].scope == SCOPE_REGION) {
+      double t0 = now();
+      bool ok = passes[i].region(prog, g);
+      if (ok)
+        recompute(prog, g, passes[i].invalidates);
+      pass_seconds[i] += now() - t0;
+      if (ok && dumps(r, &passes[i])) {
+        fprintf(r->dump_out, "after %s:\n", passes[i].name);
+        xf_dump_region(prog, g, -1, r->dump_out);
+      }
+      if (!ok)
+        return false;
+      i++;
+      continue;
+    }
+    int j = i;               /* [i, j): a run of kernel passes, for each kernel in turn */
+    while (j < end && passes[j].scope == SCOPE_KERNEL)
+      j++;
+    for (int k = 0; k < xf_kernel_count(g); k++)
+      for (int q = i; q < j; q++) {
+        double t0 = now();
+        bool ok = passes[q].kernel(prog, g, k);
+        pass_seconds[q] += now() - t0;
+        if (ok && dumps(r, &passes[q])) {
+          fprintf(r->dump_out, "after %s:\n", passes[q].name);
+          xf_dump_region(prog, g, k, r->dump_out);
+        }
+        if (!ok)
+          return false;
+      }
+    i = j;
+  }
+  return true;
+}
+
+/* Passes [first, end) for every region of the program. */
+static void run_regions(const Run *r, int first, int end)
+{
+  Program *prog = r->u->prog;
+  for (int ri = 0; ri < prog->nroutines; ri++)
+    for (int gi = 0; gi < prog->routines[ri]->nregions; gi++) {
+      IrRegion *g = prog->routines[ri]->regions[gi];
+      nregions_seen++;
+      run_region(r, g, first, end);
+    }
+  if (r->dump && strcmp(r->dump, plan_dump) == 0) {
+    ir_dump_program(prog, r->dump_out);
+    for (int ri = 0; ri < prog->nroutines; ri++)
+      for (int gi = 0; gi < prog->routines[ri]->nregions; gi++)
+        if (prog->routines[ri]->regions[gi]->analysis)
+          xf_dump_region(prog, prog->routines[ri]->regions[gi], -1, r->dump_out);
+  }
+}
+
+static void dump_text(FILE *out, FILE *stream, const char *const *text, const size_t *len)
+{
+  fflush(stream);
+  fwrite(*text, 1, *len, out);
+}
+
+static bool run_all(Unit *u, const char *dump, FILE *dump_out)
+{
+  Run r = { u, dump, dump_out };
+  int errors = diag_error_count();
+  for (int i = 0; i < NPASSES;) {
+    if (passes[i].scope != SCOPE_PROGRAM) {
+      int j = i;
+      while (j < NPASSES && passes[j].scope != SCOPE_PROGRAM)
+        j++;
+      run_regions(&r, i, j);
+      if (diag_error_count() != errors)
+        return false;
+      i = j;
+      continue;
+    }
+    double t0 = now();
+    bool ok = passes[i].program(u) && diag_error_count() == errors;
+    pass_seconds[i] += now() - t0;
+    if (!ok)
+      return false;
+    if (dumps(&r, &passes[i])) {
+      fprintf(dump_out, "after %s:\n", passes[i].name);
+      if (passes[i].program == pass_emit_cuda)
+        dump_text(dump_out, u->cu, (const char *const *)&u->cu_text, &u->cu_len);
+      else if (passes[i].program == pass_emit_host)
+        dump_text(dump_out, u->host, (const char *const *)&u->host_text, &u->host_len);
+      else
+        ir_dump_program(u->prog, dump_out);
+    }
+    i++;
+  }
+  return true;
+}
+
+bool pipeline_run(Unit *u, const char *dump, FILE *dump_out)
+{
+  bool ok = run_all(u, dump, dump_out);
+  if (u->prog)
+    xf_free_plans(u->prog);
+  return ok;
+}

@@ -1,0 +1,41 @@
+/* pipeline.h — the passes of one translation, in order (pipeline.c).
+ *
+ * The table in pipeline.c is the one place that says which passes run and
+ * in what order; `s2s-cuda --dump-ir=list` prints it.  A pass works on the
+ * whole program, on each region in turn, or on each kernel of a region in
+ * turn (as LLVM's module, function and loop pass managers nest).
+ */
+#ifndef S2S_PIPELINE_H
+#define S2S_PIPELINE_H
+
+#include <stdio.h>
+#include "emit.h"
+#include "ir.h"
+#include "source.h"
+
+/* What the passes of one input share. */
+typedef struct Unit {
+  Source src;
+  Program *prog;        /* from the front end; arena-owned */
+  HostCalls calls;      /* recorded by emit_cuda; arena-owned */
+  FILE *cu, *host;      /* the two outputs, in memory (open_memstream) */
+  char *cu_text, *host_text;
+  size_t cu_len, host_len;
+} Unit;
+
+/* Is `name` a pass (or "plan", the state after every planning pass)? */
+bool pipeline_has_pass(const char *name);
+
+/* The pass names, one per line, in order (--dump-ir=list). */
+void pipeline_list(FILE *out);
+
+/* Run every pass on u, printing the IR after the pass named `dump` (NULL:
+ * none) on `dump_out`.  Stops after the first pass that reports an error;
+ * returns false then. */
+bool pipeline_run(Unit *u, const char *dump, FILE *dump_out);
+
+/* Counters for S2S_STATS=1 (tests/bench): wall time per pass and the
+ * analyses' work, summed over all inputs; printed by pipeline_stats. */
+void pipeline_stats(FILE *out);
+
+#endif
