@@ -145,12 +145,34 @@ static void accesses_of(const MapCtx *m, const IrStmtList *stmts, DepGraph *out)
     memcpy(out->acc, p->acc.acc + lo, sizeof *out->acc * (size_t)out->nacc);
 }
 
+/* Move g's arrays (xmalloc'd by dep.c) into the IR arena, where the plan
+ * that keeps g lives: they die with it, and dep_free must not see g. */
+static void keep_in_arena(DepGraph *g)
+{
+  Access *acc = ir_alloc(sizeof *acc * (size_t)(g->nacc ? g->nacc : 1));
+  Dep *deps = ir_alloc(sizeof *deps * (size_t)(g->ndeps ? g->ndeps : 1));
+  if (g->nacc)
+    memcpy(acc, g->acc, sizeof *acc * (size_t)g->nacc);
+  if (g->ndeps)
+    memcpy(deps, g->deps, sizeof *deps * (size_t)g->ndeps);
+  free(g->acc);
+  free(g->deps);
+  g->acc = acc;
+  g->deps = deps;
+}
+
 /* The dependence graph of kernel k: its accesses, the pairs tested on
  * first need. */
 static const DepGraph *kernel_deps(KernelPlan *k)
 {
-  if (!k->deps_tested)
-    dep_test(&k->acc);
+  if (!k->deps_tested) {
+    dep_test(&k->acc);       /* reads acc[] (in the arena), allocates deps[] */
+    Dep *deps = ir_alloc(sizeof *deps * (size_t)(k->acc.ndeps ? k->acc.ndeps : 1));
+    if (k->acc.ndeps)
+      memcpy(deps, k->acc.deps, sizeof *deps * (size_t)k->acc.ndeps);
+    free(k->acc.deps);
+    k->acc.deps = deps;
+  }
   k->deps_tested = true;
   return &k->acc;
 }
@@ -1072,7 +1094,9 @@ bool xf_pass_accesses(Program *prog, IrRegion *g)
 {
   RegionPlan *p = ir_alloc(sizeof *p);
   g->analysis = p;
-  if (!an_region_accesses(prog, g, p))
+  bool ok = an_region_accesses(prog, g, p);
+  keep_in_arena(&p->acc);
+  if (!ok)
     return false;
   index_body_accesses(g, p);
   MapCtx m = map_ctx(prog, g);
@@ -1105,6 +1129,7 @@ bool xf_pass_group(Program *prog, IrRegion *g)
     k->acc = ga->g[i];                  /* kept: the kernel's accesses */
     k->acc.nvariant = p->nprivates;
     k->acc.variant = p->privates;
+    keep_in_arena(&k->acc);
     dep_arrays_free(ga->by_array[i]);
   }
   /* an inlined routine's local array has no host variable: it must live in
@@ -1254,26 +1279,11 @@ void xf_recompute_accesses(Program *p, IrRegion *g)
 {
   (void)p;
   RegionPlan *plan = g->analysis;
-  dep_free(&plan->acc);
   HASH_CLEAR(hh, plan->owner);
   plan->acc = (DepGraph){ .nvariant = plan->nprivates, .variant = plan->privates };
   dep_collect(&g->body, &plan->acc);
+  keep_in_arena(&plan->acc);
   index_body_accesses(g, plan);
-}
-
-void xf_free_plans(Program *p)
-{
-  for (int r = 0; r < p->nroutines; r++)
-    for (int i = 0; i < p->routines[r]->nregions; i++) {
-      RegionPlan *plan = p->routines[r]->regions[i]->analysis;
-      if (!plan)
-        continue;
-      dep_free(&plan->acc);
-      HASH_CLEAR(hh, plan->owner);
-      for (int k = 0; k < plan->nkernels; k++)
-        dep_free(&plan->kernels[k].acc);
-      p->routines[r]->regions[i]->analysis = NULL;
-    }
 }
 
 int xf_kernel_count(const IrRegion *g)

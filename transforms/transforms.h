@@ -32,6 +32,11 @@
 #include <stdio.h>
 #include "ir.h"
 
+/* Every planning pass of the table (those between parse and emit-cuda),
+ * on a parsed program: what the unit tests call.  Defined in
+ * translator/pipeline.c, with the table. */
+bool xf_plan_program(Program *p);
+
 bool xf_pass_accesses(Program *p, IrRegion *g);
 bool xf_pass_group(Program *p, IrRegion *g);
 
@@ -49,8 +54,5 @@ void xf_dump_region(const Program *p, const IrRegion *g, int kernel, FILE *f);
 /* Collect g's access list again (plan->acc), after a pass that changed the
  * region's statements (Pass.invalidates in pipeline.c). */
 void xf_recompute_accesses(Program *p, IrRegion *g);
-
-/* Release what the plans hold outside the IR arena (access lists). */
-void xf_free_plans(Program *p);
 
 #endif

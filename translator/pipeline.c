@@ -210,14 +210,15 @@ static void dump_text(FILE *out, FILE *stream, const char *const *text, const si
   fwrite(*text, 1, *len, out);
 }
 
-static bool run_all(Unit *u, const char *dump, FILE *dump_out)
+/* Run passes [first, end). */
+static bool run_passes(Unit *u, int first, int end, const char *dump, FILE *dump_out)
 {
   Run r = { u, dump, dump_out };
   int errors = diag_error_count();
-  for (int i = 0; i < NPASSES;) {
+  for (int i = first; i < end;) {
     if (passes[i].scope != SCOPE_PROGRAM) {
       int j = i;
-      while (j < NPASSES && passes[j].scope != SCOPE_PROGRAM)
+      while (j < end && passes[j].scope != SCOPE_PROGRAM)
         j++;
       run_regions(&r, i, j);
       if (diag_error_count() != errors)
@@ -246,8 +247,19 @@ static bool run_all(Unit *u, const char *dump, FILE *dump_out)
 
 bool pipeline_run(Unit *u, const char *dump, FILE *dump_out)
 {
-  bool ok = run_all(u, dump, dump_out);
-  if (u->prog)
-    xf_free_plans(u->prog);
-  return ok;
+  return run_passes(u, 0, NPASSES, dump, dump_out);
+}
+
+static int pass_index(bool (*program)(Unit *))
+{
+  for (int i = 0; i < NPASSES; i++)
+    if (passes[i].program == program)
+      return i;
+  S2S_BUG("no such pass in the table");
+}
+
+bool xf_plan_program(Program *p)
+{
+  Unit u = { .prog = p };
+  return run_passes(&u, pass_index(pass_parse) + 1, pass_index(pass_emit_cuda), NULL, NULL);
 }
