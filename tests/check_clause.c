@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check_util.h"
-#include "transforms.h"
 
 /* ---- privatization -------------------------------------------------------- */
 
@@ -66,7 +65,7 @@ START_TEST(test_private_case)
       "!$stencil end region\n%send subroutine t\n", c->body, c->after);
   Program *p = cu_parse(text);
   ck_assert_msg(p != NULL, "case %s does not parse", c->name);
-  bool ok = xf_plan_program(p);
+  bool ok = cu_plan_program(p);
   ck_assert_msg(ok, "case %s: planning failed", c->name);
   RegionPlan *plan = p->routines[0]->regions[0]->analysis;
   const ArrayPlan *w = cu_array_plan(plan, "w");

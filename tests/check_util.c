@@ -29,6 +29,11 @@ Program *cu_parse_region(const char *name, const char *decls, const char *body)
   return p;
 }
 
+bool cu_plan_program(Program *p)
+{
+  return xf_plan_program(p);
+}
+
 bool cu_run(const char *text, CuPass pass, bool with_report, Program **out, char **msgs)
 {
   size_t len = 0;
@@ -48,7 +53,7 @@ bool cu_run(const char *text, CuPass pass, bool with_report, Program **out, char
 bool cu_plan_region(const char *name, const char *decls, const char *clauses, const char *body,
                     bool with_report, Program **out, char **msgs)
 {
-  bool ok = cu_run(cu_region_source(decls, clauses, body), xf_plan_program, with_report, out, msgs);
+  bool ok = cu_run(cu_region_source(decls, clauses, body), cu_plan_program, with_report, out, msgs);
   ck_assert_msg(*out != NULL, "case %s does not parse:\n%s", name, *msgs);
   return ok;
 }

@@ -38,14 +38,20 @@ Program *cu_parse(const char *text);
  * `name` when it does not parse. */
 Program *cu_parse_region(const char *name, const char *decls, const char *body);
 
+/* Plan every region of p as the driver does (inlining, analyses, kernels,
+ * mapping; the result in each IrRegion.analysis).  The one place the tests
+ * name the planning entry point.  False when a region cannot be
+ * translated (reported). */
+bool cu_plan_program(Program *p);
+
 /* Run `pass` on `text` with the diagnostics and, with `with_report`, the
  * feedback report (printed after the pass) captured in *msgs (caller
  * frees).  *out gets the program, NULL when it does not parse; the
- * result is false then.  Passes: */
+ * result is false then.  A pass: cu_plan_program, xf_inline_program. */
 typedef bool (*CuPass)(Program *p);
 bool cu_run(const char *text, CuPass pass, bool with_report, Program **out, char **msgs);
 
-/* cu_run of xf_plan_program on cu_region_source(decls, clauses, body),
+/* cu_run of cu_plan_program on cu_region_source(decls, clauses, body),
  * failing the test named `name` when the source does not parse. */
 bool cu_plan_region(const char *name, const char *decls, const char *clauses, const char *body,
                     bool with_report, Program **out, char **msgs);
