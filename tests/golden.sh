@@ -14,6 +14,10 @@
 # feedback report.  A failing case (status 1) must write no output files
 # and must leave the input unchanged.
 #
+# Every case explains itself: its input starts with a comment saying what
+# it checks, and tests/golden/README.md lists it (a row under its group's
+# heading); a case without either fails, and so does a row naming no case.
+#
 # S2S_GOLDEN_UPDATE=1 rewrites the expect.* files from the current output
 # (review the diff before committing).
 set -uo pipefail
@@ -91,10 +95,59 @@ run_case() { # case directory
   return $ok
 }
 
+# The cases explain themselves: every input starts with a comment that says
+# what the case checks, and tests/golden/README.md has a row for every case
+# under its group's heading ("### errors/", then "| `case` | ... |").
+readme=$top_srcdir/tests/golden/README.md
+
+readme_cases() { # group: the cases README.md lists under "### group/"
+  awk -v heading="### $1/" '
+    /^### / { inside = ($0 == heading); next }
+    inside && /^\| `[^`]*` \|/ { split($0, f, "`"); print f[2] }' "$readme"
+}
+
+check_intent() { # case directory
+  local dir=$1 input first
+  if [ -f "$dir/source" ]; then
+    input=$top_srcdir/$(cat "$dir/source")
+  else
+    input=$(ls "$dir"/in.f90 "$dir"/in.F90 "$dir"/in.c 2>/dev/null | head -1)
+  fi
+  if [ -z "$input" ] || [ ! -f "$input" ]; then
+    echo "  no input (in.f90, in.F90, in.c or source)"
+    return 1
+  fi
+  IFS= read -r first <"$input"
+  case "$input" in
+    *.c) [[ $first == "/*"* || $first == "//"* ]] ;;
+    *) [[ $first == "!"* ]] ;;
+  esac || {
+    echo "  ${input#"$top_srcdir"/} does not start with a comment saying what the case checks"
+    echo "  (its first line: '${first:0:100}')"
+    return 1
+  }
+}
+
+check_readme_row() { # case name (group/case)
+  if ! readme_cases "${1%%/*}" | grep -qxF "${1#*/}"; then
+    echo "  tests/golden/README.md has no row for it under '### ${1%%/*}/'"
+    echo "  (add: | \`${1#*/}\` | what it checks |)"
+    return 1
+  fi
+}
+
+case_ok() { # case directory: documented, and its outputs as expected
+  local ok=0
+  check_intent "$1" || ok=1
+  check_readme_row "${1#"$top_srcdir"/tests/golden/}" || ok=1
+  run_case "$1" || ok=1
+  return $ok
+}
+
 for dir in "$top_srcdir"/tests/golden/*/*/; do
   dir=${dir%/}
   case_name=${dir#"$top_srcdir"/tests/golden/}
-  if out=$(run_case "$dir"); then
+  if out=$(case_ok "$dir"); then
     pass=$((pass + 1))
     [ -n "${VERBOSE:-}" ] && echo "PASS $case_name"
   else
@@ -103,6 +156,17 @@ for dir in "$top_srcdir"/tests/golden/*/*/; do
     echo "FAIL $case_name"
     echo "$out"
   fi
+done
+
+# and no row for a case that is not there (renamed or removed)
+for group_dir in "$top_srcdir"/tests/golden/*/; do
+  group=$(basename "$group_dir")
+  while IFS= read -r listed; do
+    if [ ! -d "$group_dir$listed" ]; then
+      fail=$((fail + 1))
+      echo "FAIL README.md: its row '$listed' under '### $group/' names no case"
+    fi
+  done < <(readme_cases "$group")
 done
 
 echo "golden: $pass passed, $fail failed"

@@ -1,0 +1,214 @@
+/* check_inline.c — table-driven tests of inlining (transforms/inline.c):
+ * which calls inside a region are replaced by the callee's body, and why a
+ * call is refused.
+ *
+ * Each case is a whole Fortran file: a module whose routine `outer` calls,
+ * inside its region, another routine.  The test runs the front end and
+ * xf_inline_program, and compares the decision (inlined or refused), a
+ * fragment of the diagnostics and report, the number of calls reported
+ * inlined and, for an inlined call, how many statements of the region
+ * after inlining (as --dump-ir prints them) contain a fragment: that is
+ * where per-call decisions (present() of an optional argument, keyword
+ * arguments, sequence association) show.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check_util.h"
+#include "inline.h"
+
+typedef struct InlineCase {
+  const char *name;
+  const char *source;
+  bool inlined;          /* the front end and inlining succeed */
+  const char *message;   /* substring of the diagnostics and report, or NULL */
+  int ninlined;          /* report lines "Routine '...' inlined" */
+  const char *stmt;      /* for an inlined call: a fragment of the region's dumped statements */
+  int nstmts;            /* how many of them contain it */
+} InlineCase;
+
+/* `outer(n, a, b)` with a region over i around CALL, then the callee. */
+#define CALLER(call)                                                                         \
+  "module m\n  implicit none\ncontains\n  subroutine outer(n, a, b)\n"                        \
+  "    integer, intent(in) :: n\n    real, intent(inout) :: a(n), b(n)\n    integer :: i\n"    \
+  "!$stencil region\n    do i = 1, n\n      " call "\n    end do\n!$stencil end region\n"      \
+  "  end subroutine outer\n"
+#define END_MODULE "end module m\n"
+
+/* bump(x, y, rain, snow): rain and snow optional, each used under present(). */
+#define BUMP                                                                                 \
+  "  subroutine bump(x, y, rain, snow)\n    real, intent(inout) :: x\n"                        \
+  "    real, intent(in) :: y\n    real, intent(inout), optional :: rain, snow\n"               \
+  "    x = x + y\n    if (present(rain)) rain = rain + 0.5 * x\n"                              \
+  "    if (present(snow)) snow = 0.0\n  end subroutine bump\n"
+
+static const InlineCase cases[] = {
+  /* positional arguments, no optional one passed: inlined, both present() branches dropped */
+  { "positional", CALLER("call bump(a(i), b(i))") BUMP END_MODULE, true,
+    "info: Routine 'bump' inlined", 1, "a(i) = (a(i) + b(i))", 1 },
+  /* the optional rain passed by keyword in one call only: that copy keeps its branch */
+  { "optional-per-call",
+    CALLER("call bump(a(i), b(i), rain=b(i))\n      call bump(a(i), b(i))") BUMP END_MODULE, true,
+    NULL, 2, "b(i) = (b(i) + (0.5_4 * a(i)))", 1 },
+  /* only snow passed, by keyword: its branch kept, rain's dropped */
+  { "optional-keyword-skips-one", CALLER("call bump(a(i), b(i), snow=b(i))") BUMP END_MODULE, true,
+    NULL, 1, "b(i) = 0.0_4", 1 },
+  /* keywords in another order than the dummies: bound by name */
+  { "keywords-reordered", CALLER("call bump(y=b(i), x=a(i))") BUMP END_MODULE, true,
+    NULL, 1, "a(i) = (a(i) + b(i))", 1 },
+  /* a keyword that names no dummy: refused */
+  { "keyword-unknown", CALLER("call bump(a(i), z=b(i))") BUMP END_MODULE, false,
+    "cannot inline 'bump' (called at line 10): 'bump' has no dummy argument 'z'", 0, NULL, 0 },
+  /* a dummy given positionally and by keyword: refused */
+  { "dummy-twice", CALLER("call bump(a(i), b(i), x=a(i))") BUMP END_MODULE, false,
+    "dummy 'x' gets two actuals", 0, NULL, 0 },
+  /* more actuals than dummies: refused */
+  { "too-many-arguments", CALLER("call bump(a(i), b(i), a(i), b(i), a(i))") BUMP END_MODULE, false,
+    "more arguments than the 4 dummies", 0, NULL, 0 },
+  /* a non-optional dummy not passed: refused */
+  { "missing-non-optional", CALLER("call bump(a(i))") BUMP END_MODULE, false,
+    "cannot inline 'bump' (called at line 10): the call does not pass dummy 'y', which is not "
+    "optional", 0, NULL, 0 },
+  /* an optional dummy used outside present() by a call that does not pass it: refused */
+  { "optional-used-unguarded",
+    CALLER("call scale(a(i))")
+    "  subroutine scale(x, f)\n    real, intent(inout) :: x\n    real, intent(in), optional :: f\n"
+    "    x = x * f\n  end subroutine scale\n" END_MODULE, false,
+    "it uses optional argument 'f', which this call does not pass, outside a present() test", 0,
+    NULL, 0 },
+  /* a SAVE local keeps its value between calls: refused */
+  { "save-local",
+    CALLER("call count_calls(a(i))")
+    "  subroutine count_calls(x)\n    real, intent(inout) :: x\n    integer, save :: calls\n"
+    "    calls = calls + 1\n    x = x + real(calls)\n  end subroutine count_calls\n" END_MODULE,
+    false, "its local 'calls' keeps its value from one call to the next (SAVE, DATA or an "
+    "initializer)", 0, NULL, 0 },
+  /* a local given a value by DATA: refused */
+  { "data-local",
+    CALLER("call count_calls(a(i))")
+    "  subroutine count_calls(x)\n    real, intent(inout) :: x\n    integer :: calls\n"
+    "    data calls /0/\n    calls = calls + 1\n    x = x + real(calls)\n"
+    "  end subroutine count_calls\n" END_MODULE,
+    false, "its local 'calls' keeps its value from one call to the next", 0, NULL, 0 },
+  /* a local with an initializer (implicitly SAVE): refused */
+  { "initialized-local",
+    CALLER("call count_calls(a(i))")
+    "  subroutine count_calls(x)\n    real, intent(inout) :: x\n    integer :: calls = 0\n"
+    "    calls = calls + 1\n    x = x + real(calls)\n  end subroutine count_calls\n" END_MODULE,
+    false, "its local 'calls' keeps its value from one call to the next", 0, NULL, 0 },
+  /* present() written directly in the region, not in an inlined routine: refused */
+  { "present-in-region",
+    "subroutine accumulate(n, a, extra)\n  implicit none\n  integer, intent(in) :: n\n"
+    "  real, intent(inout) :: a(n)\n  real, intent(in), optional :: extra(n)\n  integer :: i\n"
+    "!$stencil region\n  do i = 1, n\n    if (present(extra)) a(i) = a(i) + extra(i)\n  end do\n"
+    "!$stencil end region\nend subroutine accumulate\n", false,
+    "present(extra) inside a region: whether the argument is there is known only on the host", 0,
+    NULL, 0 },
+  /* a subroutine not in this file: refused */
+  { "routine-from-another-file", CALLER("call saturate(a(i))") END_MODULE, false,
+    "call of 'saturate' inside a region: only subroutines of the same file can be called (they "
+    "are inlined)", 0, NULL, 0 },
+  /* a user function called in an expression: refused by the front end */
+  { "user-function",
+    CALLER("a(i) = twice(b(i))")
+    "  real function twice(x)\n    real, intent(in) :: x\n    twice = 2.0 * x\n"
+    "  end function twice\n" END_MODULE, false,
+    "call of function 'twice' inside a region is not supported yet", 0, NULL, 0 },
+  /* a call inside an inlined routine: both inlined */
+  { "nested-call",
+    CALLER("call twice_bump(a(i), b(i))")
+    "  subroutine twice_bump(x, y)\n    real, intent(inout) :: x\n    real, intent(in) :: y\n"
+    "    call bump(x, y)\n    call bump(x, y)\n  end subroutine twice_bump\n" BUMP END_MODULE,
+    true, "info: Routine 'twice_bump' inlined", 3, "a(i) = (a(i) + b(i))", 2 },
+  /* an assigned scalar dummy whose actual is an expression: refused */
+  { "assigned-dummy-expression", CALLER("call bump(a(i) + 1.0, b(i))") BUMP END_MODULE, false,
+    "it assigns a dummy argument whose actual is an expression", 0, NULL, 0 },
+  /* a scalar dummy given a whole array: refused */
+  { "scalar-dummy-whole-array", CALLER("call bump(a, b(i))") BUMP END_MODULE, false,
+    "scalar dummy 'x' gets the whole array 'a'", 0, NULL, 0 },
+  /* an assumed-shape dummy: refused */
+  { "assumed-shape",
+    CALLER("call zero(a)")
+    "  subroutine zero(x)\n    real, intent(inout) :: x(:)\n    x(1) = 0.0\n"
+    "  end subroutine zero\n" END_MODULE, false,
+    "dummy 'x' is assumed-shape (x(:)): its bounds exist only at run time", 0, NULL, 0 },
+  /* an assumed-size dummy: refused */
+  { "assumed-size",
+    CALLER("call zero(a)")
+    "  subroutine zero(x)\n    real, intent(inout) :: x(*)\n    x(1) = 0.0\n"
+    "  end subroutine zero\n" END_MODULE, false,
+    "dummy 'x' is assumed-size (x(*))", 0, NULL, 0 },
+  /* sequence association, WRF style: the plane qv(ims,kms,j) maps onto the 2-D dummy q, element
+   * for element; the callee's locals (work, i, k) become column2d_work, column2d_i, ... */
+  { "sequence-association",
+    "module m\n  implicit none\ncontains\n"
+    "  subroutine driver(ims,ime, kms,kme, jms,jme, its,ite, kts,kte, jts,jte, qv)\n"
+    "    integer, intent(in) :: ims,ime, kms,kme, jms,jme, its,ite, kts,kte, jts,jte\n"
+    "    real, intent(inout) :: qv(ims:ime, kms:kme, jms:jme)\n"
+    "    real :: t(its:ite, kts:kte)\n    integer :: j\n"
+    "!$stencil region\n    do j = jts, jte\n"
+    "      call column2d(t, qv(ims,kms,j), ims,ime, kms,kme, its,ite, kts,kte)\n"
+    "    end do\n!$stencil end region\n  end subroutine driver\n"
+    "  subroutine column2d(t, q, ims,ime, kms,kme, its,ite, kts,kte)\n"
+    "    integer, intent(in) :: ims,ime, kms,kme, its,ite, kts,kte\n"
+    "    real, intent(inout) :: t(its:ite, kts:kte), q(ims:ime, kms:kme)\n"
+    "    real :: work(its:ite, kts:kte)\n    integer :: i, k\n"
+    "    do k = kts, kte\n      do i = its, ite\n        work(i,k) = q(i,k)\n"
+    "        t(i,k) = work(i,k)\n      end do\n    end do\n  end subroutine column2d\n" END_MODULE,
+    true, "info: Routine 'column2d' inlined", 1,
+    "column2d_work(column2d_i,column2d_k) = "
+    "qv((ims + (column2d_i - ims)),(kms + (column2d_k - kms)),j)", 1 },
+  /* the same call with the tile's leading extent (its:ite) instead of the memory's: refused */
+  { "shape-mismatch",
+    "module m\n  implicit none\ncontains\n"
+    "  subroutine outer(ims,ime, kms,kme, jms,jme, its,ite, kts,kte, jts,jte, q)\n"
+    "    integer, intent(in) :: ims,ime, kms,kme, jms,jme, its,ite, kts,kte, jts,jte\n"
+    "    real, intent(inout) :: q(ims:ime, kms:kme, jms:jme)\n    integer :: j\n"
+    "!$stencil region\n    do j = jts, jte\n      call column(q(its,kts,j), its,ite, kts,kte)\n"
+    "    end do\n!$stencil end region\n  end subroutine outer\n"
+    "  subroutine column(q, its,ite, kts,kte)\n    integer, intent(in) :: its,ite, kts,kte\n"
+    "    real, intent(inout) :: q(its:ite, kts:kte)\n    integer :: i, k\n"
+    "    do k = kts, kte\n      do i = its, ite\n        q(i,k) = 2.0 * q(i,k)\n      end do\n"
+    "    end do\n  end subroutine column\n" END_MODULE, false,
+    "cannot inline 'column' (called at line 10): dimension 1 of dummy 'q' does not line up with "
+    "the actual 'q'", 0, NULL, 0 },
+};
+
+START_TEST(test_inline_case)
+{
+  const InlineCase *c = &cases[_i];
+  char *msgs;
+  Program *p;
+  bool ok = cu_run(c->source, xf_inline_program, true, &p, &msgs);
+  ck_assert_msg(ok == c->inlined, "case %s: %s:\n%s", c->name, ok ? "inlined" : "refused", msgs);
+  if (c->message)
+    ck_assert_msg(strstr(msgs, c->message), "case %s: messages lack '%s':\n%s", c->name,
+                  c->message, msgs);
+  int inlined = cu_count_lines(msgs, "' inlined");
+  ck_assert_msg(inlined == c->ninlined, "case %s: %d calls inlined, expected %d:\n%s", c->name,
+                inlined, c->ninlined, msgs);
+  if (c->stmt) {
+    char *dump = cu_dump_stmts(&cu_first_region(p)->body);
+    int n = cu_count_lines(dump, c->stmt);
+    ck_assert_msg(n == c->nstmts, "case %s: %d statements with '%s', expected %d:\n%s", c->name,
+                  n, c->stmt, c->nstmts, dump);
+    free(dump);
+  }
+  free(msgs);
+  cu_reset();
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("inline");
+  TCase *tc = tcase_create("inline");
+  tcase_add_loop_test(tc, test_inline_case, 0, (int)(sizeof cases / sizeof cases[0]));
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
