@@ -33,6 +33,7 @@
 #include "report.h"
 #include "column.h"
 #include "inline.h"
+#include "storage.h"
 #include "transforms.h"
 
 typedef struct MapCtx {
@@ -1077,6 +1078,10 @@ bool xf_plan_program(Program *p)
       MapCtx m = { p, p->routines[r]->regions[i], NULL, NULL, 0 };
       ok &= plan_region(&m);
     }
+  /* until the driver runs "storage" as a pass of its own, after "map" */
+  for (int r = 0; ok && r < p->nroutines; r++)
+    for (int i = 0; i < p->routines[r]->nregions; i++)
+      xf_plan_storage(p, p->routines[r]->regions[i]);
   return ok;
 }
 
