@@ -308,6 +308,36 @@ START_TEST(test_kernel_params)
 }
 END_TEST
 
+/* The dump the storage pass adds to --dump-ir. */
+START_TEST(test_dump_storage)
+{
+  Program *p = plan(IR_FORTRAN, program_cases[1].src);
+  char *text = NULL;
+  size_t len;
+  FILE *f = open_memstream(&text, &len);
+  xf_dump_storage(p->routines[0]->regions[0], f);
+  fclose(f);
+  ck_assert_str_eq(text, "  storage of region ex_r1\n"
+                         "    array b: device\n"
+                         "    array a: device\n"
+                         "    kernel ex_r1:\n"
+                         "      array b: float * restrict\n"
+                         "      lo b 0: long\n"
+                         "      array a: float * restrict\n"
+                         "      lo a 0: long\n"
+                         "      firstprivate s: float\n"
+                         "      trip 0: long\n"
+                         "      trip 1: long\n"
+                         "      trip 2: long\n"
+                         "    launcher s2s_ex_r1:\n"
+                         "      array b: float *\n"
+                         "      array a: float *\n"
+                         "      scalar n: const int *\n"
+                         "      scalar s: const float *\n");
+  free(text);
+}
+END_TEST
+
 /* ---- both sides of the launcher ABI ------------------------------------------ */
 
 /* Host-callable functions as one side declares them: "NAME: T1, T2, ..." per
@@ -642,6 +672,7 @@ static Suite *storage_suite(void)
   t = tcase_create("kernel_params");
   tcase_add_checked_fixture(t, setup, teardown);
   tcase_add_loop_test(t, test_kernel_params, 0, nprograms);
+  tcase_add_test(t, test_dump_storage);
   suite_add_tcase(s, t);
   t = tcase_create("abi_agrees");
   tcase_add_checked_fixture(t, setup, teardown);

@@ -22,6 +22,7 @@
  * convention of xf_launcher_param: that one function is the ABI both the
  * .cu definition and the host's declaration print.
  */
+#include <stdio.h>
 #include <string.h>
 #include "storage.h"
 
@@ -147,4 +148,64 @@ void xf_plan_storage(const Program *prog, IrRegion *g)
     plan_kernel(prog->lang, p, &p->kernels[k]);
   plan_launcher(prog->lang, p);
   p->storage_planned = true;
+}
+
+/* ---- dump ------------------------------------------------------------------ */
+
+static const char *storage_text(ArrayStorage s)
+{
+  switch (s) {
+  case ARRAY_DEVICE: return "device";
+  case ARRAY_REGISTER: return "register";
+  case ARRAY_THREAD_LOCAL: return "thread-local";
+  case ARRAY_SCRATCH_SLICE: return "scratch slice";
+  }
+  S2S_BUG("bad ArrayStorage %d", (int)s);
+}
+
+static const char *role_text(ParamRole r)
+{
+  switch (r) {
+  case PARAM_ARRAY: return "array";
+  case PARAM_SCRATCH_BASE: return "scratch";
+  case PARAM_LOWER_BOUND: return "lo";
+  case PARAM_EXTENT: return "extent";
+  case PARAM_SCALAR: return "scalar";
+  case PARAM_FIRSTPRIVATE: return "firstprivate";
+  case PARAM_TRIP: return "trip";
+  case PARAM_HOST_LBOUND: return "lbound";
+  case PARAM_HOST_UBOUND: return "ubound";
+  }
+  S2S_BUG("bad ParamRole %d", (int)r);
+}
+
+/* "scalar n: const int *", "lo t 1: long" */
+static void dump_params(FILE *f, const char *what, const ParamList *l)
+{
+  fprintf(f, "    %s:\n", what);
+  for (int i = 0; i < l->n; i++) {
+    const Param *a = &l->v[i];
+    fprintf(f, "      %s", role_text(a->role));
+    if (a->sym)
+      fprintf(f, " %s", a->sym->name);
+    if (a->role == PARAM_LOWER_BOUND || a->role == PARAM_EXTENT || a->role == PARAM_TRIP ||
+        a->role == PARAM_HOST_LBOUND || a->role == PARAM_HOST_UBOUND)
+      fprintf(f, " %d", a->dim);
+    fprintf(f, ": %s%s%s%s\n", a->read_only ? "const " : "", a->ctype, a->by_reference ? " *" : "",
+            a->no_alias ? " restrict" : "");
+  }
+}
+
+void xf_dump_storage(const IrRegion *g, void *file)
+{
+  FILE *f = file;
+  const RegionPlan *p = g->analysis;
+  if (!p || !p->storage_planned)
+    return;
+  fprintf(f, "  storage of region %s\n", g->name);
+  for (int i = 0; i < p->narrays; i++)
+    fprintf(f, "    array %s: %s\n", p->arrays[i].sym->name, storage_text(p->arrays[i].storage));
+  for (int k = 0; k < p->nkernels; k++)
+    dump_params(f, ir_printf("kernel %s", p->kernels[k].name), &p->kernels[k].params);
+  dump_params(f, ir_printf("launcher %s", g->launcher), &p->launcher);
 }

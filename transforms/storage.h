@@ -32,4 +32,9 @@ Param xf_launcher_param(IrLang lang, ParamRole role, IrSym *s);
 /* Append xf_launcher_param(lang, role, s) to l unless s is already in it. */
 void xf_launcher_add(ParamList *l, IrLang lang, ParamRole role, IrSym *s);
 
+/* For the dump after the storage pass: each array's storage, then the
+ * parameters of each kernel and of the launcher, one per line.  Prints
+ * nothing for a region the pass has not seen.  `file` is a FILE *. */
+void xf_dump_storage(const IrRegion *g, void *file);
+
 #endif

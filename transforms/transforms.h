@@ -6,8 +6,9 @@
  * (map.c): it decides which
  * loop nests become kernels, which loops are parallel, which loop goes to
  * threadIdx.x, the block shape, the data clause of every array and its
- * sub-array, and which scalars are private.  The result hangs off
- * IrRegion.analysis as a RegionPlan (analysis/plan.h).  Every decision and
+ * sub-array, and which scalars are private; last, the storage pass
+ * (storage.h) decides where each array lives and the parameter lists.
+ * The result hangs off IrRegion.analysis as a RegionPlan (analysis/plan.h).  Every decision and
  * refusal is recorded in the feedback report.  Returns false when a region
  * cannot be translated (an error has been reported: the driver writes no
  * output).

@@ -11,6 +11,11 @@
  * so the kernel body reads like the user's loop body.  Named constants are
  * folded into the expressions that use them.  User names that are C++
  * keywords get a trailing underscore.
+ *
+ * Where each array lives (ArrayPlan.storage) and what every kernel and
+ * launcher is passed (KernelPlan.params, RegionPlan.launcher) were decided
+ * by the storage pass (transforms/storage.c): this file spells them and
+ * decides nothing about them.
  */
 #include <stdarg.h>
 #include <stdio.h>
