@@ -20,12 +20,59 @@
  *               to the kernels by value (also those needed by array bounds).
  *   privates[]  scalars written in the region: each thread has its own.
  *   params[]    named constants the region uses.
+ *
+ * The storage pass (transforms/storage.c, after the mapping) then decides
+ * where each array lives (ArrayPlan.storage), which privatized arrays each
+ * kernel keeps per thread, and the ordered parameter lists of the kernels
+ * (KernelPlan.params) and of the region's launcher (RegionPlan.launcher);
+ * the emitters print those lists and decide nothing about them.
  */
 #ifndef S2S_PLAN_H
 #define S2S_PLAN_H
 
 #include "dep.h"
 #include "ir.h"
+
+/* Where an array lives while the region runs. */
+typedef enum ArrayStorage {
+  ARRAY_DEVICE,         /* a device copy made by its data clause; kernels get its address */
+  ARRAY_REGISTER,       /* privatized with no dimension left: one variable per thread */
+  ARRAY_THREAD_LOCAL,   /* privatized, few elements known at translation time: an array
+                           per thread (registers or local memory) */
+  ARRAY_SCRATCH_SLICE,  /* privatized, size known at run time (or too big for a thread):
+                           an interleaved slice per thread of device scratch memory */
+} ArrayStorage;
+
+/* What one parameter of a kernel or of a host-callable function carries. */
+typedef enum ParamRole {
+  PARAM_ARRAY,          /* an array's elements: the device copy (kernel), the user's array (host) */
+  PARAM_SCRATCH_BASE,   /* kernel: the scratch memory holding a privatized array's slices */
+  PARAM_LOWER_BOUND,    /* kernel: declared lower bound of dimension `dim` of array `sym` */
+  PARAM_EXTENT,         /* kernel: declared extent of dimension `dim` (every one but the last) */
+  PARAM_SCALAR,         /* a scalar the region reads and never writes */
+  PARAM_FIRSTPRIVATE,   /* kernel: the host's value of a private scalar that starts from it */
+  PARAM_TRIP,           /* kernel: trip count along grid axis `dim` (0 = x, 1 = y, 2 = z) */
+  PARAM_HOST_LBOUND,    /* host, Fortran: lbound(array, dim+1); `sym` is the front end's
+                           hidden scalar for that bound (IrSym.bound_of names the array) */
+  PARAM_HOST_UBOUND,    /* host, Fortran: ubound(array, dim+1), likewise */
+} ParamRole;
+
+/* One parameter, with how it is passed. */
+typedef struct Param {
+  ParamRole role;
+  IrSym *sym;           /* the array or scalar; NULL for PARAM_TRIP */
+  int dim;              /* bounds, extents: 0-based dimension in IR order; PARAM_TRIP: axis */
+  const char *ctype;    /* C type of the value, or of the elements pointed to ("double", "long") */
+  bool by_reference;    /* an address is passed */
+  bool read_only;       /* by_reference: the callee never writes through it (const) */
+  bool no_alias;        /* kernel address that no other parameter aliases (__restrict__) */
+} Param;
+
+/* Parameters in calling order (arena memory). */
+typedef struct ParamList {
+  int n, cap;
+  Param *v;
+} ParamList;
 
 typedef struct ArrayPlan {
   IrSym *sym;
@@ -47,6 +94,7 @@ typedef struct ArrayPlan {
   const char *not_private_why; /* a written array not privatized: the reason, for messages */
   bool column_dim[IR_MAX_RANK];
   long private_elems;        /* elements per thread when constant, else -1 */
+  ArrayStorage storage;      /* decided by the storage pass */
 } ArrayPlan;
 
 typedef struct KernelPlan {
@@ -79,6 +127,10 @@ typedef struct KernelPlan {
   IrStmtList *body;          /* statements inside the innermost mapped loop */
   int nfirstprivate;
   IrSym **firstprivate;      /* privates that start from the host's value */
+  /* Decided by the storage pass: */
+  int nprivate_arrays;
+  ArrayPlan **private_arrays; /* privatized arrays the body uses, in region order */
+  ParamList params;          /* the __global__ function's parameters, in order */
 } KernelPlan;
 
 typedef struct RegionPlan {
@@ -105,6 +157,11 @@ typedef struct RegionPlan {
   IrSym **privates;
   int nparams;
   IrSym **params;
+  /* Decided by the storage pass: the parameters of the region's extern "C"
+   * launcher, the ABI both the .cu definition and the host's interface block
+   * or prototype declare. */
+  bool storage_planned;
+  ParamList launcher;
 } RegionPlan;
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "storage.h"
 
 /* ---- building programs --------------------------------------------------- */
 
@@ -73,9 +74,10 @@ static HostCall *call(HostCalls *calls, HostCallKind kind, IrRoutine *r, const c
   return c;
 }
 
-static void arg(HostCall *c, HostArgKind kind, IrSym *s) {
-  HostArg a = { kind, s, s->bound_of ? s->bound_dim : 0 };
-  IR_PUSH(c->args, c->nargs, a);
+/* A parameter of c as the launcher ABI passes it in p's language (a
+ * bound's hidden scalar becomes lbound/ubound). */
+static void arg(const Program *p, HostCall *c, ParamRole role, IrSym *s) {
+  IR_APPEND(c->params.v, c->params.n, c->params.cap, xf_launcher_param(p->lang, role, s));
 }
 
 /* emit_host into a string (malloc'ed). */
@@ -118,9 +120,9 @@ START_TEST(test_fortran_region) {
   IrRoutine *r = routine(p, "diffuse", 2, 5, 14);
   HostCalls calls = { 0 };
   HostCall *c = call(&calls, HOST_CALL_REGION, r, "s2s_diffuse_r1", 8, 12);
-  arg(c, HOST_ARG_ARRAY, sym("t", IR_T_REAL4, 1));
-  arg(c, HOST_ARG_SCALAR, sym("n", IR_T_INT, 0));
-  arg(c, HOST_ARG_SCALAR, sym("s", IR_T_REAL4, 0));
+  arg(p, c, PARAM_ARRAY, sym("t", IR_T_REAL4, 1));
+  arg(p, c, PARAM_SCALAR, sym("n", IR_T_INT, 0));
+  arg(p, c, PARAM_SCALAR, sym("s", IR_T_REAL4, 0));
   ck_assert_text(host(p, fortran_src, &calls),
                  "! header comment\n"
                  "subroutine diffuse(t, n, s)\n"
@@ -166,7 +168,7 @@ START_TEST(test_fortran_crlf_no_final_newline) {
   IrRoutine *r = routine(p, "s", 1, 2, 5);
   HostCalls calls = { 0 };
   HostCall *c = call(&calls, HOST_CALL_REGION, r, "s2s_s_r1", 3, 5);
-  arg(c, HOST_ARG_ARRAY, sym("a", IR_T_REAL8, 1));
+  arg(p, c, PARAM_ARRAY, sym("a", IR_T_REAL8, 1));
   ck_assert_text(host(p, src, &calls),
                  "subroutine s(a)\r\n"
                  "  real(8) :: a(10)\r\n"
@@ -199,7 +201,7 @@ START_TEST(test_fortran_continuation) {
   for (int i = 0; i < 40; i++) {
     char name[32];
     snprintf(name, sizeof name, "variable_%02d", i);
-    arg(c, HOST_ARG_ARRAY, sym(name, IR_T_REAL4, 3));
+    arg(p, c, PARAM_ARRAY, sym(name, IR_T_REAL4, 3));
     strcat(want_call, name);
     strcat(want_call, i < 39 ? ", " : ")");
   }
@@ -247,14 +249,12 @@ START_TEST(test_fortran_bounds_and_types) {
   HostCalls calls = { 0 };
   HostCall *c = call(&calls, HOST_CALL_REGION, r, "s2s_s_r1", 5, 7);
   IrSym *a = sym("a", IR_T_REAL4, 2);
-  arg(c, HOST_ARG_ARRAY, a);
-  HostArg lb = { HOST_ARG_LBOUND, bound(a, 1, false), 1 };
-  HostArg ub = { HOST_ARG_UBOUND, bound(a, 1, true), 1 };
-  IR_PUSH(c->args, c->nargs, lb);
-  IR_PUSH(c->args, c->nargs, ub);
-  arg(c, HOST_ARG_SCALAR, sym("m", IR_T_LOGICAL, 0));
-  arg(c, HOST_ARG_ARRAY, sym("mask", IR_T_LOGICAL, 1));
-  arg(c, HOST_ARG_SCALAR, sym("k", IR_T_INT8, 0));
+  arg(p, c, PARAM_ARRAY, a);
+  arg(p, c, PARAM_SCALAR, bound(a, 1, false));
+  arg(p, c, PARAM_SCALAR, bound(a, 1, true));
+  arg(p, c, PARAM_SCALAR, sym("m", IR_T_LOGICAL, 0));
+  arg(p, c, PARAM_ARRAY, sym("mask", IR_T_LOGICAL, 1));
+  arg(p, c, PARAM_SCALAR, sym("k", IR_T_INT8, 0));
   ck_assert_text(host(p, src, &calls),
                  "subroutine s(a, m, k)\n"
                  "  real :: a(:,:)\n"
@@ -300,9 +300,9 @@ START_TEST(test_fortran_data_update_column1) {
   HostCall *b = call(&calls, HOST_CALL_DATA_BEGIN, r, "s2s_p_d1_begin", 3, 3);
   HostCall *e = call(&calls, HOST_CALL_DATA_END, r, "s2s_p_d1_end", 11, 11);
   HostCall *u = call(&calls, HOST_CALL_UPDATE, r, "s2s_p_u2", 7, 7);
-  arg(b, HOST_ARG_ARRAY, t);
-  arg(e, HOST_ARG_ARRAY, t);
-  arg(u, HOST_ARG_ARRAY, t);
+  arg(p, b, PARAM_ARRAY, t);
+  arg(p, e, PARAM_ARRAY, t);
+  arg(p, u, PARAM_ARRAY, t);
   ck_assert_text(host(p, src, &calls),
                  "program p\n"
                  "  real :: t(10)\n"
@@ -360,7 +360,7 @@ START_TEST(test_fortran_two_routines) {
   HostCalls calls = { 0 };
   call(&calls, HOST_CALL_REGION, ra, "s2s_a_r1", 4, 6);
   HostCall *c = call(&calls, HOST_CALL_REGION, rb, "s2s_b_r1", 11, 13);
-  arg(c, HOST_ARG_ARRAY, sym("y", IR_T_REAL4, 1));
+  arg(p, c, PARAM_ARRAY, sym("y", IR_T_REAL4, 1));
   ck_assert_text(host(p, src, &calls),
                  "module m\n"
                  "contains\n"
@@ -399,10 +399,10 @@ START_TEST(test_fortran_dummy_clashes) {
   IrRoutine *r = routine(p, "s", 1, 2, 5);
   HostCalls calls = { 0 };
   HostCall *c = call(&calls, HOST_CALL_REGION, r, "s2s_s_r1", 3, 4);
-  arg(c, HOST_ARG_SCALAR, sym("c_int", IR_T_INT, 0));
-  arg(c, HOST_ARG_SCALAR, sym("q", IR_T_INT, 0));
-  arg(c, HOST_ARG_SCALAR, sym("q", IR_T_INT, 0));
-  arg(c, HOST_ARG_SCALAR, sym("s2s_s_r1", IR_T_INT, 0));
+  arg(p, c, PARAM_SCALAR, sym("c_int", IR_T_INT, 0));
+  arg(p, c, PARAM_SCALAR, sym("q", IR_T_INT, 0));
+  arg(p, c, PARAM_SCALAR, sym("q", IR_T_INT, 0));
+  arg(p, c, PARAM_SCALAR, sym("s2s_s_r1", IR_T_INT, 0));
   char *out = host(p, src, &calls);
   ck_assert_msg(strstr(out, "subroutine s2s_s_r1(c_int_2, q, q_2, s2s_s_r1_2) bind("), "%s", out);
   ck_assert_msg(strstr(out, "integer(c_int) :: c_int_2\n"), "%s", out);
@@ -435,27 +435,27 @@ START_TEST(test_c_region_data_update) {
   IrSym *n = sym("n", IR_T_INT, 0), *a = sym("a", IR_T_REAL8, 1), *b = sym("b", IR_T_REAL8, 1);
   IrSym *s = sym("s", IR_T_REAL8, 0);
   HostCall *rc = call(&calls, HOST_CALL_REGION, r, "s2s_scale_r1", 8, 10);
-  arg(rc, HOST_ARG_ARRAY, b);
-  arg(rc, HOST_ARG_ARRAY, a);
-  arg(rc, HOST_ARG_SCALAR, n);
-  arg(rc, HOST_ARG_SCALAR, s);
+  arg(p, rc, PARAM_ARRAY, b);
+  arg(p, rc, PARAM_ARRAY, a);
+  arg(p, rc, PARAM_SCALAR, n);
+  arg(p, rc, PARAM_SCALAR, s);
   HostCall *db = call(&calls, HOST_CALL_DATA_BEGIN, r, "s2s_scale_d1_begin", 6, 6);
   HostCall *de = call(&calls, HOST_CALL_DATA_END, r, "s2s_scale_d1_end", 0, 0);
   de->stmt_last_line = 12;
   HostCall *up = call(&calls, HOST_CALL_UPDATE, r, "s2s_scale_u2", 11, 11);
-  arg(db, HOST_ARG_ARRAY, a);
-  arg(db, HOST_ARG_SCALAR, n);
-  arg(db, HOST_ARG_ARRAY, b);
-  arg(de, HOST_ARG_ARRAY, a);
-  arg(up, HOST_ARG_ARRAY, a);
+  arg(p, db, PARAM_ARRAY, a);
+  arg(p, db, PARAM_SCALAR, n);
+  arg(p, db, PARAM_ARRAY, b);
+  arg(p, de, PARAM_ARRAY, a);
+  arg(p, up, PARAM_ARRAY, a);
   ck_assert_text(host(p, c_src, &calls),
                  "#include <stdio.h>\n"
                  "\n"
                  "/* scale a vector */\n"
-                 "void s2s_scale_r1(void *b, void *a, int n, double s);\n"
-                 "void s2s_scale_d1_begin(void *a, int n, void *b);\n"
-                 "void s2s_scale_d1_end(void *a);\n"
-                 "void s2s_scale_u2(void *a);\n"
+                 "void s2s_scale_r1(double *b, double *a, int n, double s);\n"
+                 "void s2s_scale_d1_begin(double *a, int n, double *b);\n"
+                 "void s2s_scale_d1_end(double *a);\n"
+                 "void s2s_scale_u2(double *a);\n"
                  "void scale(int n, double *restrict a, const double *restrict b, double s)\n"
                  "{\n"
                  "  { s2s_scale_d1_begin((void *)a, n, (void *)b);\n"
@@ -514,25 +514,66 @@ START_TEST(test_c_insert_after_last_line) {
 }
 END_TEST
 
-START_TEST(test_arg_ctypes) {
-  Program *f = program(IR_FORTRAN), *c = program(IR_C);
-  IrSym *a4 = sym("a", IR_T_REAL4, 2), *a8 = sym("b", IR_T_REAL8, 1), *n = sym("n", IR_T_INT, 0);
-  IrSym *k = sym("k", IR_T_INT8, 0), *l = sym("l", IR_T_LOGICAL, 0);
-  HostArg arr4 = { HOST_ARG_ARRAY, a4, 0 }, arr8 = { HOST_ARG_ARRAY, a8, 0 };
-  HostArg sn = { HOST_ARG_SCALAR, n, 0 }, sk = { HOST_ARG_SCALAR, k, 0 };
-  HostArg sl = { HOST_ARG_SCALAR, l, 0 }, sx = { HOST_ARG_SCALAR, a8, 0 };
-  HostArg lb = { HOST_ARG_LBOUND, bound(a4, 0, false), 0 };
-  ck_assert_str_eq(emit_host_arg_ctype(f, &arr4), "float *");
-  ck_assert_str_eq(emit_host_arg_ctype(f, &arr8), "double *");
-  ck_assert_str_eq(emit_host_arg_ctype(f, &sn), "const int *");
-  ck_assert_str_eq(emit_host_arg_ctype(f, &sk), "const long long *");
-  ck_assert_str_eq(emit_host_arg_ctype(f, &sl), "const int *");
-  ck_assert_str_eq(emit_host_arg_ctype(f, &sx), "const double *");
-  ck_assert_str_eq(emit_host_arg_ctype(f, &lb), "const int *");
-  ck_assert_str_eq(emit_host_arg_ctype(c, &arr4), "void *");
-  ck_assert_str_eq(emit_host_arg_ctype(c, &sn), "int");
-  ck_assert_str_eq(emit_host_arg_ctype(c, &sk), "long long");
-  ck_assert_str_eq(emit_host_arg_ctype(c, &sx), "double");
+/* The launcher ABI of one parameter, per language and role: what
+ * xf_launcher_param decides and the type emit_param_ctype prints (the .cu
+ * definition and the C prototype both print it). */
+typedef struct AbiCase {
+  IrLang lang;
+  const char *what;       /* "array", "scalar", "lbound" (of a rank-2 array's dim 2) */
+  IrType type;
+  ParamRole role;         /* expected */
+  bool by_reference, read_only;
+  const char *ctype;      /* expected emit_param_ctype */
+} AbiCase;
+
+static const AbiCase abi_cases[] = {
+  { IR_FORTRAN, "array", IR_T_REAL4, PARAM_ARRAY, true, false, "float *" },
+  { IR_FORTRAN, "array", IR_T_REAL8, PARAM_ARRAY, true, false, "double *" },
+  { IR_FORTRAN, "array", IR_T_LOGICAL, PARAM_ARRAY, true, false, "int *" },
+  { IR_FORTRAN, "scalar", IR_T_INT, PARAM_SCALAR, true, true, "const int *" },
+  { IR_FORTRAN, "scalar", IR_T_INT8, PARAM_SCALAR, true, true, "const long long *" },
+  { IR_FORTRAN, "scalar", IR_T_LOGICAL, PARAM_SCALAR, true, true, "const int *" },
+  { IR_FORTRAN, "scalar", IR_T_REAL8, PARAM_SCALAR, true, true, "const double *" },
+  { IR_FORTRAN, "lbound", IR_T_INT, PARAM_HOST_LBOUND, true, true, "const int *" },
+  { IR_FORTRAN, "ubound", IR_T_INT, PARAM_HOST_UBOUND, true, true, "const int *" },
+  /* C: the element type, as the .cu definition declares it (not void *) */
+  { IR_C, "array", IR_T_REAL4, PARAM_ARRAY, true, false, "float *" },
+  { IR_C, "array", IR_T_REAL8, PARAM_ARRAY, true, false, "double *" },
+  { IR_C, "array", IR_T_INT, PARAM_ARRAY, true, false, "int *" },
+  { IR_C, "scalar", IR_T_INT, PARAM_SCALAR, false, false, "int" },
+  { IR_C, "scalar", IR_T_INT8, PARAM_SCALAR, false, false, "long long" },
+  { IR_C, "scalar", IR_T_REAL8, PARAM_SCALAR, false, false, "double" },
+};
+
+START_TEST(test_launcher_abi) {
+  const AbiCase *t = &abi_cases[_i];
+  IrSym *a = sym("a", t->type, 2), *s = sym("s", t->type, 0);
+  IrSym *subject = !strcmp(t->what, "array") ? a
+                 : !strcmp(t->what, "scalar") ? s
+                 : bound(a, 1, !strcmp(t->what, "ubound"));
+  Param got = xf_launcher_param(t->lang, subject->rank ? PARAM_ARRAY : PARAM_SCALAR, subject);
+  ck_assert_int_eq(got.role, t->role);
+  ck_assert_ptr_eq(got.sym, subject);
+  ck_assert_int_eq(got.dim, t->role == PARAM_HOST_LBOUND || t->role == PARAM_HOST_UBOUND ? 1 : 0);
+  ck_assert_int_eq(got.by_reference, t->by_reference);
+  ck_assert_int_eq(got.read_only, t->read_only);
+  ck_assert_int_eq(got.no_alias, false);
+  ck_assert_str_eq(emit_param_ctype(&got), t->ctype);
+}
+END_TEST
+
+/* A symbol already in the list is not added again (a firstprivate scalar
+ * of two kernels, an array in two clauses). */
+START_TEST(test_launcher_add_once) {
+  ParamList l = { 0 };
+  IrSym *a = sym("a", IR_T_REAL8, 1), *n = sym("n", IR_T_INT, 0);
+  xf_launcher_add(&l, IR_C, PARAM_ARRAY, a);
+  xf_launcher_add(&l, IR_C, PARAM_SCALAR, n);
+  xf_launcher_add(&l, IR_C, PARAM_ARRAY, a);
+  xf_launcher_add(&l, IR_C, PARAM_SCALAR, n);
+  ck_assert_int_eq(l.n, 2);
+  ck_assert_ptr_eq(l.v[0].sym, a);
+  ck_assert_ptr_eq(l.v[1].sym, n);
 }
 END_TEST
 
@@ -577,7 +618,8 @@ static Suite *host_suite(void) {
   tcase_add_test(c, test_c_region_data_update);
   tcase_add_test(c, test_c_nested_data_crlf);
   tcase_add_test(c, test_c_insert_after_last_line);
-  tcase_add_test(c, test_arg_ctypes);
+  tcase_add_loop_test(c, test_launcher_abi, 0, (int)(sizeof abi_cases / sizeof *abi_cases));
+  tcase_add_test(c, test_launcher_add_once);
   suite_add_tcase(s, c);
   TCase *bug = tcase_create("bug");
   tcase_add_checked_fixture(bug, setup, teardown);

@@ -130,7 +130,7 @@ START_TEST(test_report_options) {
   options_free(&opts);
   /* every pass of the table can be dumped after */
   static const char *const pass[] = { "parse", "inline", "accesses", "group", "columnize", "fuse",
-                                      "map", "emit-cuda", "emit-host" };
+                                      "map", "storage", "emit-cuda", "emit-host" };
   for (size_t i = 0; i < sizeof pass / sizeof *pass; i++) {
     options_free(&opts);
     char *arg = xasprintf("--dump-ir=%s", pass[i]);
@@ -230,7 +230,8 @@ END_TEST
 /* --dump-ir=list: the pass table, in order, one name per line, then exit. */
 START_TEST(test_dump_list) {
   ck_assert_int_eq(parse("--dump-ir=list"), OPTIONS_EXIT);
-  ck_assert_str_eq(out_text, "parse\ninline\naccesses\ngroup\ncolumnize\nfuse\nmap\nemit-cuda\n"
+  ck_assert_str_eq(out_text, "parse\ninline\naccesses\ngroup\ncolumnize\nfuse\nmap\nstorage\n"
+                             "emit-cuda\n"
                              "emit-host\n");
   ck_assert_str_eq(errors(), "");
 }

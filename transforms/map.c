@@ -33,6 +33,7 @@
 #include "report.h"
 #include "column.h"
 #include "inline.h"
+#include "storage.h"
 #include "transforms.h"
 
 /* What the planning functions of one region share; the state itself is
@@ -1309,7 +1310,7 @@ static void dump_array(const Program *p, const ArrayPlan *a, FILE *f)
   fprintf(f, "    array %s %s(%s)%s%s%s", a->sym->name, dir_clause_name(a->clause), box,
           a->user_clause ? " user" : " inferred", a->read ? " read" : "", a->written ? " written" : "");
   if (a->privatized) {
-    fputs(" storage=per-thread(", f);
+    fputs(" privatized(", f);
     for (int d = 0; d < a->sym->rank; d++)
       fprintf(f, "%s%s", d ? "," : "", a->column_dim[d] ? "column" : ":");
     if (a->private_elems >= 0)
@@ -1317,7 +1318,7 @@ static void dump_array(const Program *p, const ArrayPlan *a, FILE *f)
     else
       fputs(") elements=run-time\n", f);
   } else
-    fprintf(f, " storage=device%s%s\n", a->privatizable ? " privatizable" : "",
+    fprintf(f, "%s%s\n", a->privatizable ? " privatizable" : "",
             a->not_private_why ? ir_printf(" (not per thread: %s)", a->not_private_why) : "");
 }
 
@@ -1374,4 +1375,5 @@ void xf_dump_region(const Program *p, const IrRegion *g, int kernel, FILE *f)
   dump_syms(f, "params", plan->params, plan->nparams);
   for (int k = 0; k < plan->nkernels; k++)
     dump_kernel(&plan->kernels[k], f);
+  xf_dump_storage(g, f);
 }

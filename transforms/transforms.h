@@ -1,6 +1,6 @@
 /* transforms.h — the passes between the front ends and the emitters.
  *
- * The driver's pass table (translator/main.c) runs them in order; this
+ * The pass table (translator/pipeline.c) runs them in order; this
  * header is their interface.  After the program pass that inlines calls
  * (inline.h), the region passes plan each region in turn, filling its
  * RegionPlan (analysis/plan.h, hung off IrRegion.analysis):
@@ -20,6 +20,9 @@
  *              legal (column.c)
  *   map        the loops on the grid, the block shape, firstprivate
  *              scalars; or the refusal, naming the dependence (map.c)
+ *
+ * and last the region pass "storage" (storage.h): where each array lives
+ * and the parameter lists of the kernels and the launcher.
  *
  * Every decision and refusal is recorded in the feedback report.  A pass
  * returns false when the region cannot be translated (an error has been

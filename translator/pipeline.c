@@ -9,6 +9,8 @@
  *   columnize  the thread body of a column kernel (transforms/column.c)
  *   fuse       loops of the thread body fused where legal (transforms/column.c)
  *   map        loops on the grid, block shape, firstprivates (transforms/map.c)
+ *   -- (each region) --
+ *   storage    where each array lives, kernel and launcher parameters (transforms/storage.c)
  *   --
  *   emit-cuda  NAME.s2s.cu: kernels and launchers (translator/emit/emit_cuda.c)
  *   emit-host  the host file: launches and data movement (translator/emit/emit_host.c)
@@ -40,6 +42,7 @@
 #include "frontend.h"
 #include "inline.h"
 #include "pipeline.h"
+#include "storage.h"
 #include "transforms.h"
 
 typedef enum PassScope { SCOPE_PROGRAM, SCOPE_REGION, SCOPE_KERNEL } PassScope;
@@ -54,6 +57,12 @@ static bool pass_parse(Unit *u)
 }
 
 static bool pass_inline(Unit *u) { return xf_inline_program(u->prog); }
+
+static bool pass_storage(Program *p, IrRegion *g)
+{
+  xf_plan_storage(p, g);
+  return true;
+}
 
 static bool pass_emit_cuda(Unit *u) { return emit_cuda(u->prog, u->cu, &u->calls); }
 
@@ -79,6 +88,7 @@ static const Pass passes[] = {
   { "columnize", SCOPE_KERNEL,  .kernel = xf_pass_columnize },
   { "fuse",      SCOPE_KERNEL,  .kernel = xf_pass_fuse },
   { "map",       SCOPE_KERNEL,  .kernel = xf_pass_map },
+  { "storage",   SCOPE_REGION,  .region = pass_storage },
   { "emit-cuda", SCOPE_PROGRAM, .program = pass_emit_cuda },
   { "emit-host", SCOPE_PROGRAM, .program = pass_emit_host },
 };

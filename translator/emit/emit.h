@@ -4,8 +4,9 @@
  * region, an extern "C" launcher per region (data clauses, grid/block set-up,
  * checked launches), and an extern "C" function per host data/update
  * directive.  While doing so it records, for every directive, the HostCall
- * that must replace it in the host file: the function name, the arguments in
- * order, and the user lines it replaces.
+ * that must replace it in the host file: the function name, the parameters
+ * in order (for a region, the launcher list of its plan), and the user
+ * lines it replaces.
  *
  * emit_host then writes NAME.s2s.f90 / NAME.s2s.c: the user's file byte for
  * byte, except that each directive's lines are replaced by its call, and
@@ -17,21 +18,7 @@
 
 #include <stdio.h>
 #include "ir.h"
-
-/* One argument of a generated host-callable function. */
-typedef enum HostArgKind {
-  HOST_ARG_ARRAY,     /* the array itself (Fortran: by reference; C: its address) */
-  HOST_ARG_SCALAR,    /* a scalar (Fortran: by reference; C: by value) */
-  HOST_ARG_LBOUND,    /* Fortran lbound(sym, dim+1) of a deferred/assumed-shape array */
-  HOST_ARG_UBOUND,    /* Fortran ubound(sym, dim+1) */
-} HostArgKind;
-
-typedef struct HostArg {
-  HostArgKind kind;
-  IrSym *sym;
-  int dim;            /* LBOUND/UBOUND: 0-based dimension in IR order (fastest first);
-                         for C this is already reversed, so Fortran-only */
-} HostArg;
+#include "plan.h"
 
 typedef enum HostCallKind {
   HOST_CALL_REGION,      /* replaces lines first..last (the whole region) */
@@ -44,8 +31,8 @@ typedef struct HostCall {
   HostCallKind kind;
   IrRoutine *routine;
   char *function;        /* the extern "C" name, e.g. s2s_diffuse_r1 */
-  int nargs, args_cap;
-  HostArg *args;
+  ParamList params;      /* its parameters, in order, as xf_launcher_param (storage.h) passes
+                            them: roles PARAM_ARRAY, PARAM_SCALAR, PARAM_HOST_[LU]BOUND */
   int first_line, last_line; /* user lines replaced (DATA_END in C: 0, see stmt_last_line) */
   int stmt_last_line;    /* C data: the call goes after this line */
 } HostCall;
@@ -65,8 +52,10 @@ bool emit_cuda(Program *p, FILE *out, HostCalls *calls);
  * from p->path, before any preprocessing) with the calls applied. */
 bool emit_host(const Program *p, const char *orig, size_t len, const HostCalls *calls, FILE *out);
 
-/* The C type of a host argument as the launcher declares it, e.g.
- * "float *" / "const int *" (Fortran) or "void *" / "int" (C). */
-const char *emit_host_arg_ctype(const Program *p, const HostArg *a);
+/* The C type of parameter a as a declaration writes it, e.g. "float *",
+ * "const int *", "int": the one spelling of a launcher parameter's type,
+ * for both the .cu definition and the C prototype of the host file (the
+ * Fortran interface block is derived from the same Param). */
+const char *emit_param_ctype(const Param *a);
 
 #endif

@@ -11,12 +11,18 @@
  * so the kernel body reads like the user's loop body.  Named constants are
  * folded into the expressions that use them.  User names that are C++
  * keywords get a trailing underscore.
+ *
+ * Where each array lives (ArrayPlan.storage) and what every kernel and
+ * launcher is passed (KernelPlan.params, RegionPlan.launcher) were decided
+ * by the storage pass (transforms/storage.c): this file spells them and
+ * decides nothing about them.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "emit.h"
 #include "access.h"
+#include "storage.h"
 
 typedef struct Emit {
   Program *prog;
@@ -25,8 +31,6 @@ typedef struct Emit {
   IrRegion *region;     /* region being emitted */
   int loop_depth;       /* sequential loops open around the statement being emitted */
   bool ok;
-  const KernelPlan *body_of;  /* the kernel whose body's symbols `body_syms` holds */
-  IrSymSet *body_syms;
 } Emit;
 
 static void out(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -291,48 +295,6 @@ static const char *elem_ctype(const IrSym *a)
   return ir_type_c(a->type);
 }
 
-/* Where an array lives on the device. */
-typedef enum Storage {
-  STORE_DEVICE,    /* a device copy made by the data clauses */
-  STORE_SCALAR,    /* privatized with no dimension left: a variable per thread */
-  STORE_LOCAL,     /* privatized, constant size: an array per thread */
-  STORE_SCRATCH,   /* privatized, run-time size: a slice per thread of device memory */
-} Storage;
-
-static Storage storage_of(const ArrayPlan *a)
-{
-  if (!a->privatized)
-    return STORE_DEVICE;
-  for (int d = 0; d < a->sym->rank; d++)
-    if (!a->column_dim[d])
-      return a->private_elems >= 0 ? STORE_LOCAL : STORE_SCRATCH;
-  return STORE_SCALAR;
-}
-
-/* Does the kernel body mention s?  The region's arrays and inputs are each
- * asked about: the body's symbols are collected once per kernel, not
- * walked once per symbol. */
-static bool body_mentions(Emit *e, const KernelPlan *k, const IrSym *s)
-{
-  if (e->body_of != k) {
-    e->body_of = k;
-    e->body_syms = ir_list_symbols(k->body);
-  }
-  return ir_symset_has(e->body_syms, s);
-}
-
-static bool kernel_uses_array(Emit *e, const KernelPlan *k, const IrSym *a)
-{
-  return body_mentions(e, k, a);
-}
-
-/* Does the kernel receive array a (device copy, or scratch it uses)? */
-static bool kernel_gets(Emit *e, const KernelPlan *k, const ArrayPlan *a)
-{
-  Storage st = storage_of(a);
-  return st == STORE_DEVICE || (st == STORE_SCRATCH && kernel_uses_array(e, k, a->sym));
-}
-
 /* The indexing macro of a privatized array: the column dimensions are the
  * thread's own and dropped; the rest index the thread's copy.  Scratch
  * slices are interleaved (element e of thread t at t + nthreads*e) so that
@@ -340,29 +302,30 @@ static bool kernel_gets(Emit *e, const KernelPlan *k, const ArrayPlan *a)
 static void emit_private_macro(Emit *e, const ArrayPlan *a)
 {
   const IrSym *s = a->sym;
-  Storage st = storage_of(a);
+  ArrayStorage st = a->storage;
   out(e, "#define S2S_%s(", s->name);
   for (int d = 0; d < s->rank; d++)
     out(e, "%si%d", d ? ", " : "", d);
-  if (st == STORE_SCALAR) {
+  if (st == ARRAY_REGISTER) {
     out(e, ") s2s_p_%s\n", s->name);
     return;
   }
-  out(e, ") s2s_p_%s[%s", s->name, st == STORE_SCRATCH ? "s2s_tid + s2s_nthreads * (" : "");
+  out(e, ") s2s_p_%s[%s", s->name, st == ARRAY_SCRATCH_SLICE ? "s2s_tid + s2s_nthreads * (" : "");
   int open = 0, prev = -1;
   for (int d = 0; d < s->rank; d++) {
     if (a->column_dim[d])
       continue;
     if (prev >= 0) {
       long lo = 0, hi = 0;
-      if (st == STORE_LOCAL && ir_eval_const(s->lo[prev], &lo) && ir_eval_const(s->hi[prev], &hi))
+      if (st == ARRAY_THREAD_LOCAL && ir_eval_const(s->lo[prev], &lo) &&
+          ir_eval_const(s->hi[prev], &hi))
         out(e, " + %ldL * (", hi - lo + 1);
       else
         out(e, " + s2s_%s_n%d * (", s->name, prev);
       open++;
     }
     long lo = 0;
-    if (st == STORE_LOCAL && ir_eval_const(s->lo[d], &lo))
+    if (st == ARRAY_THREAD_LOCAL && ir_eval_const(s->lo[d], &lo))
       out(e, "((long)(i%d) - %ldL)", d, lo);
     else
       out(e, "((long)(i%d) - s2s_%s_lo%d)", d, s->name, d);
@@ -370,7 +333,7 @@ static void emit_private_macro(Emit *e, const ArrayPlan *a)
   }
   for (int i = 0; i < open; i++)
     out(e, ")");
-  out(e, "%s]\n", st == STORE_SCRATCH ? ")" : "");
+  out(e, "%s]\n", st == ARRAY_SCRATCH_SLICE ? ")" : "");
 }
 
 /* The indexing macro of array a: fastest dimension first, column-major. */
@@ -392,84 +355,94 @@ static void emit_index_macro(Emit *e, const IrSym *a)
   out(e, "]\n");
 }
 
-/* Does the kernel read scalar s?  (its body, or the first index of a
- * mapped loop; the trip counts are computed by the launcher) */
-static bool kernel_uses(Emit *e, const KernelPlan *k, const IrSym *s)
+/* Parameters are listed one array (address and bounds) per line. */
+static bool array_param(const Param *a)
 {
-  for (int i = 0; i < k->nmapped; i++)
-    if (ir_expr_mentions(k->mapped[i]->u.loop.lo, s))
-      return true;
-  return body_mentions(e, k, s);
+  return a->role == PARAM_ARRAY || a->role == PARAM_SCRATCH_BASE || a->role == PARAM_LOWER_BOUND ||
+         a->role == PARAM_EXTENT;
 }
 
-/* Parameters shared by the kernel definition and its launch. */
-static void emit_kernel_params(Emit *e, const RegionPlan *p, const KernelPlan *k, bool restrict_ok)
+/* What goes before parameter i of l: nothing, ", ", or a line break when an
+ * array's group of parameters has ended. */
+static const char *param_separator(const ParamList *l, int i, const char *newline)
 {
-  const char *sep = "";
-  for (int i = 0; i < p->narrays; i++) {
-    const IrSym *a = p->arrays[i].sym;
-    if (!kernel_gets(e, k, &p->arrays[i]))
-      continue;
-    if (storage_of(&p->arrays[i]) == STORE_SCRATCH)
-      out(e, "%s%s *__restrict__ s2s_p_%s", sep, elem_ctype(a), a->name);
-    else
-      out(e, "%s%s *%s%s", sep, elem_ctype(a), restrict_ok ? "__restrict__ " : "", cname(a));
-    for (int d = 0; d < a->rank; d++)
-      out(e, ", long s2s_%s_lo%d%s", a->name, d, "");
-    for (int d = 0; d + 1 < a->rank; d++)
-      out(e, ", long s2s_%s_n%d", a->name, d);
-    sep = ",\n    ";
-  }
-  for (int i = 0; i < p->ninputs; i++) {
-    if (!kernel_uses(e, k, p->inputs[i]))
-      continue;
-    out(e, "%s%s %s", sep, ir_type_c(p->inputs[i]->type), cname(p->inputs[i]));
-    sep = ", ";
-  }
-  for (int i = 0; i < k->nfirstprivate; i++) {
-    out(e, "%s%s s2s_in_%s", sep, ir_type_c(k->firstprivate[i]->type), k->firstprivate[i]->name);
-    sep = ", ";
-  }
-  out(e, "%slong s2s_trip_x, long s2s_trip_y, long s2s_trip_z", sep);
+  if (i == 0)
+    return "";
+  ParamRole r = l->v[i].role;
+  if (r != PARAM_LOWER_BOUND && r != PARAM_EXTENT && array_param(&l->v[i - 1]))
+    return newline;
+  return ", ";
 }
 
-static void emit_launch_args(Emit *e, const RegionPlan *p, const KernelPlan *k)
+static void emit_param_decl(Emit *e, const Param *a, const char *name)
 {
-  for (int i = 0; i < p->narrays; i++) {
-    const IrSym *a = p->arrays[i].sym;
-    if (!kernel_gets(e, k, &p->arrays[i]))
-      continue;
-    out(e, "d_%s", a->name);
-    for (int d = 0; d < a->rank; d++)
-      out(e, ", s2s_%s.lo[%d]", a->name, d);
-    for (int d = 0; d + 1 < a->rank; d++)
-      out(e, ", s2s_%s.ext[%d]", a->name, d);
-    out(e, ",\n      ");
+  const char *type = emit_param_ctype(a);
+  out(e, "%s%s%s%s", type, type[strlen(type) - 1] == '*' ? "" : " ",
+      a->no_alias ? "__restrict__ " : "", name);
+}
+
+/* The kernel's name of a parameter. */
+static const char *kernel_param_name(const Param *a)
+{
+  static const char *const axis[] = { "x", "y", "z" };
+  switch (a->role) {
+  case PARAM_ARRAY:
+  case PARAM_SCALAR: return cname(a->sym);
+  case PARAM_SCRATCH_BASE: return ir_printf("s2s_p_%s", a->sym->name);
+  case PARAM_LOWER_BOUND: return ir_printf("s2s_%s_lo%d", a->sym->name, a->dim);
+  case PARAM_EXTENT: return ir_printf("s2s_%s_n%d", a->sym->name, a->dim);
+  case PARAM_FIRSTPRIVATE: return ir_printf("s2s_in_%s", a->sym->name);
+  case PARAM_TRIP: return ir_printf("s2s_trip_%s", axis[a->dim]);
+  case PARAM_HOST_LBOUND:
+  case PARAM_HOST_UBOUND: break;
   }
-  for (int i = 0; i < p->ninputs; i++)
-    if (kernel_uses(e, k, p->inputs[i]))
-      out(e, "%s, ", cname(p->inputs[i]));
-  for (int i = 0; i < k->nfirstprivate; i++)
-    out(e, "%s, ", cname(k->firstprivate[i]));
-  out(e, "s2s_trip[0], s2s_trip[1], s2s_trip[2]");
+  S2S_BUG("kernel parameter in host-only role %d", (int)a->role);
+}
+
+/* The launcher's value for a kernel parameter. */
+static const char *launch_arg(const Param *a)
+{
+  switch (a->role) {
+  case PARAM_ARRAY:
+  case PARAM_SCRATCH_BASE: return ir_printf("d_%s", a->sym->name);
+  case PARAM_LOWER_BOUND: return ir_printf("s2s_%s.lo[%d]", a->sym->name, a->dim);
+  case PARAM_EXTENT: return ir_printf("s2s_%s.ext[%d]", a->sym->name, a->dim);
+  case PARAM_SCALAR:
+  case PARAM_FIRSTPRIVATE: return cname(a->sym);
+  case PARAM_TRIP: return ir_printf("s2s_trip[%d]", a->dim);
+  case PARAM_HOST_LBOUND:
+  case PARAM_HOST_UBOUND: break;
+  }
+  S2S_BUG("kernel parameter in host-only role %d", (int)a->role);
+}
+
+static void emit_kernel_params(Emit *e, const KernelPlan *k)
+{
+  for (int i = 0; i < k->params.n; i++) {
+    out(e, "%s", param_separator(&k->params, i, ",\n    "));
+    emit_param_decl(e, &k->params.v[i], kernel_param_name(&k->params.v[i]));
+  }
+}
+
+static void emit_launch_args(Emit *e, const KernelPlan *k)
+{
+  for (int i = 0; i < k->params.n; i++)
+    out(e, "%s%s", param_separator(&k->params, i, ",\n      "), launch_arg(&k->params.v[i]));
 }
 
 /* The thread's own copies of the privatized arrays it uses. */
-static void emit_private_storage(Emit *e, const RegionPlan *p, const KernelPlan *k)
+static void emit_private_storage(Emit *e, const KernelPlan *k)
 {
   bool scratch = false;
-  for (int i = 0; i < p->narrays; i++) {
-    const ArrayPlan *a = &p->arrays[i];
-    if (!a->privatized || !kernel_uses_array(e, k, a->sym))
-      continue;
-    Storage st = storage_of(a);
-    if (st == STORE_SCALAR)
+  for (int i = 0; i < k->nprivate_arrays; i++) {
+    const ArrayPlan *a = k->private_arrays[i];
+    if (a->storage == ARRAY_REGISTER)
       out(e, "  %s s2s_p_%s; /* array '%s' scalarized */\n", elem_ctype(a->sym), a->sym->name,
           a->sym->name);
-    else if (st == STORE_LOCAL)
+    else if (a->storage == ARRAY_THREAD_LOCAL)
       out(e, "  %s s2s_p_%s[%ld]; /* array '%s' privatized */\n", elem_ctype(a->sym), a->sym->name,
           a->private_elems, a->sym->name);
-    scratch |= st == STORE_SCRATCH;
+    scratch |= a->storage == ARRAY_SCRATCH_SLICE;
   }
   if (scratch)
     out(e, "  const long s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);\n"
@@ -489,7 +462,7 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   static const char *const axis[] = { "x", "y", "z" };
   out(e, "/* %s: the loop nest at %s:%d */\n__global__ void %s(", k->name,
       diag_user_file(k->nest->loc), diag_user_line(k->nest->loc), k->name);
-  emit_kernel_params(e, p, k, e->prog->lang == IR_FORTRAN);
+  emit_kernel_params(e, k);
   out(e, ")\n{\n");
   for (int a = 0; a < 3; a++)
     out(e, "  const long s2s_%s = (long)blockIdx.%s * blockDim.%s + threadIdx.%s;\n", axis[a],
@@ -498,7 +471,7 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   for (int i = 0; i < p->nprivates; i++)
     if (!is_mapped(k, p->privates[i]))
       out(e, "  %s %s;\n", ir_type_c(p->privates[i]->type), cname(p->privates[i]));
-  emit_private_storage(e, p, k);
+  emit_private_storage(e, k);
   for (int i = 0; i < k->nfirstprivate; i++)
     out(e, "  %s = s2s_in_%s; /* firstprivate */\n", cname(k->firstprivate[i]),
         k->firstprivate[i]->name);
@@ -529,42 +502,31 @@ static HostCall *new_call(Emit *e, HostCallKind kind, IrRoutine *r, char *fn)
   return c;
 }
 
-static void add_arg(HostCall *c, HostArgKind kind, IrSym *s)
-{
-  for (int i = 0; i < c->nargs; i++)
-    if (c->args[i].sym == s)
-      return;
-  HostArg a = { kind, s, s->bound_of ? s->bound_dim : 0 };
-  if (s->bound_of)
-    a.kind = s->bound_is_upper ? HOST_ARG_UBOUND : HOST_ARG_LBOUND;
-  IR_APPEND(c->args, c->nargs, c->args_cap, a);
-}
-
-/* Launcher parameter list; Fortran passes everything by reference. */
+/* The extern "C" function's parameter list: the launcher ABI (storage.h),
+ * the same list the host file's interface or prototype declares.  Fortran
+ * passes scalars by reference: the function reads them into locals of the
+ * user's names (emit_scalar_locals). */
 static void emit_launcher_params(Emit *e, const HostCall *c)
 {
-  for (int i = 0; i < c->nargs; i++) {
-    const HostArg *a = &c->args[i];
-    bool fortran = e->prog->lang == IR_FORTRAN;
-    if (a->kind == HOST_ARG_ARRAY)
-      out(e, "%s%s *%s", i ? ", " : "", elem_ctype(a->sym), cname(a->sym));
-    else if (fortran)
-      out(e, "%sconst %s *s2s_p_%s", i ? ", " : "", ir_type_c(a->sym->type), a->sym->name);
+  for (int i = 0; i < c->params.n; i++) {
+    const Param *a = &c->params.v[i];
+    out(e, "%s", i ? ", " : "");
+    if (a->role != PARAM_ARRAY && a->by_reference)
+      emit_param_decl(e, a, ir_printf("s2s_p_%s", a->sym->name));
     else
-      out(e, "%s%s %s", i ? ", " : "", ir_type_c(a->sym->type), cname(a->sym));
+      emit_param_decl(e, a, cname(a->sym));
   }
-  if (!c->nargs)
+  if (!c->params.n)
     out(e, "void");
 }
 
 static void emit_scalar_locals(Emit *e, const HostCall *c)
 {
-  if (e->prog->lang != IR_FORTRAN)
-    return;
-  for (int i = 0; i < c->nargs; i++)
-    if (c->args[i].kind != HOST_ARG_ARRAY)
-      out(e, "  const %s %s = *s2s_p_%s;\n", ir_type_c(c->args[i].sym->type), cname(c->args[i].sym),
-          c->args[i].sym->name);
+  for (int i = 0; i < c->params.n; i++) {
+    const Param *a = &c->params.v[i];
+    if (a->role != PARAM_ARRAY && a->by_reference)
+      out(e, "  const %s %s = *s2s_p_%s;\n", a->ctype, cname(a->sym), a->sym->name);
+  }
 }
 
 static void emit_ir_or(Emit *e, const IrExpr *x, const char *fallback)
@@ -660,11 +622,11 @@ static void emit_region_static(Emit *e, const char *name, IrRoutine *r, int line
 
 /* Device memory for the scratch slices of the kernel's privatized arrays:
  * one slice (the array minus its column dimensions) per thread. */
-static void emit_scratch(Emit *e, const RegionPlan *p, const KernelPlan *k, int line, bool alloc)
+static void emit_scratch(Emit *e, const KernelPlan *k, int line, bool alloc)
 {
-  for (int i = 0; i < p->narrays; i++) {
-    const ArrayPlan *a = &p->arrays[i];
-    if (storage_of(a) != STORE_SCRATCH || !kernel_uses_array(e, k, a->sym))
+  for (int i = 0; i < k->nprivate_arrays; i++) {
+    const ArrayPlan *a = k->private_arrays[i];
+    if (a->storage != ARRAY_SCRATCH_SLICE)
       continue;
     const char *n = a->sym->name;
     if (!alloc) {
@@ -682,7 +644,7 @@ static void emit_scratch(Emit *e, const RegionPlan *p, const KernelPlan *k, int 
 }
 
 /* Trip counts and grid of one kernel; Fortran: max(0, (hi - lo + step) / step). */
-static void emit_launch(Emit *e, const RegionPlan *p, const KernelPlan *k)
+static void emit_launch(Emit *e, const KernelPlan *k)
 {
   int line = diag_user_line(k->nest->loc);
   out(e, "  {\n    long s2s_trip[3] = { 1, 1, 1 };\n");
@@ -703,23 +665,25 @@ static void emit_launch(Emit *e, const RegionPlan *p, const KernelPlan *k)
          "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[2], %d, 2));\n",
       line, k->block[0], line, k->block[1], line, k->block[2]);
   out(e, "    if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {\n");
-  emit_scratch(e, p, k, line, true);
+  emit_scratch(e, k, line, true);
   out(e, "      s2s_kernel_begin(&s2s_region, %d, s2s_grid, s2s_block);\n", line);
   out(e, "      S2S_LAUNCH(%s, s2s_grid, s2s_block,\n      ", k->name);
-  emit_launch_args(e, p, k);
+  emit_launch_args(e, k);
   out(e, ");\n      s2s_kernel_end(&s2s_region, %d);\n", line);
-  emit_scratch(e, p, k, line, false);
+  emit_scratch(e, k, line, false);
   out(e, "    }\n  }\n");
 }
 
 static void emit_region(Emit *e, IrRegion *g)
 {
   RegionPlan *p = g->analysis;
+  if (!p->storage_planned)
+    S2S_BUG("region %s reached the emitter without its storage plan", g->name);
   e->region = g;
   out(e, "/* ==== region %s: %s lines %d-%d ==== */\n\n", g->name, e->prog->path, g->first_line,
       g->last_line);
   for (int i = 0; i < p->narrays; i++)
-    if (p->arrays[i].privatized)
+    if (p->arrays[i].storage != ARRAY_DEVICE)
       emit_private_macro(e, &p->arrays[i]);
     else
       emit_index_macro(e, p->arrays[i].sym);
@@ -729,14 +693,7 @@ static void emit_region(Emit *e, IrRegion *g)
   HostCall *c = new_call(e, HOST_CALL_REGION, g->routine, g->launcher);
   c->first_line = g->first_line;
   c->last_line = g->last_line;
-  for (int i = 0; i < p->narrays; i++)
-    if (!p->arrays[i].privatized)
-      add_arg(c, HOST_ARG_ARRAY, p->arrays[i].sym);
-  for (int i = 0; i < p->ninputs; i++)
-    add_arg(c, HOST_ARG_SCALAR, p->inputs[i]);
-  for (int k = 0; k < p->nkernels; k++)
-    for (int i = 0; i < p->kernels[k].nfirstprivate; i++)
-      add_arg(c, HOST_ARG_SCALAR, p->kernels[k].firstprivate[i]);
+  c->params = p->launcher;
   out(e, "extern \"C\" void %s(", g->launcher);
   emit_launcher_params(e, c);
   out(e, ")\n{\n");
@@ -745,9 +702,9 @@ static void emit_region(Emit *e, IrRegion *g)
   out(e, "  s2s_region_begin(&s2s_region);\n");
   for (int i = 0; i < p->narrays; i++) {
     const ArrayPlan *a = &p->arrays[i];
-    if (storage_of(a) == STORE_SCALAR || storage_of(a) == STORE_LOCAL)
+    if (a->storage == ARRAY_REGISTER || a->storage == ARRAY_THREAD_LOCAL)
       continue;
-    if (a->privatized) {   /* scratch: only its bounds, for the indexing */
+    if (a->storage == ARRAY_SCRATCH_SLICE) {   /* only its bounds, for the indexing */
       emit_bounds(e, a->sym);
       continue;
     }
@@ -756,9 +713,9 @@ static void emit_region(Emit *e, IrRegion *g)
         a->sym->name, elem_ctype(a->sym), a->clause_line, a->sym->name, rt_clause(a->clause));
   }
   for (int i = 0; i < p->nkernels; i++)
-    emit_launch(e, p, &p->kernels[i]);
+    emit_launch(e, &p->kernels[i]);
   for (int i = p->narrays - 1; i >= 0; i--)
-    if (!p->arrays[i].privatized)
+    if (p->arrays[i].storage == ARRAY_DEVICE)
       out(e, "  s2s_data_end(&s2s_region, %d, &s2s_%s, %s);\n", p->arrays[i].clause_line,
           p->arrays[i].sym->name, rt_clause(p->arrays[i].clause));
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
@@ -776,11 +733,17 @@ typedef struct ItemBox {
   IrExpr *lo[IR_MAX_RANK], *hi[IR_MAX_RANK];
 } ItemBox;
 
+typedef struct ScalarArgs {
+  IrLang lang;
+  ParamList *params;
+} ScalarArgs;
+
 static void collect_scalars(IrExpr *x, IrStmt *in, void *ctx)
 {
+  ScalarArgs *sa = ctx;
   (void)in;
   if (x->kind == IR_E_VAR && x->u.var->kind != IR_SYM_PARAM)
-    add_arg(ctx, HOST_ARG_SCALAR, x->u.var);
+    xf_launcher_add(sa->params, sa->lang, PARAM_SCALAR, x->u.var);
 }
 
 /* The items of a data/update directive with their boxes; adds the host
@@ -801,12 +764,13 @@ static int directive_items(Emit *e, IrRoutine *r, const Directive *d, HostCall *
       ItemBox b = { s, d->clauses[k].kind, diag_user_line(it->loc), { 0 }, { 0 } };
       if (!an_item_box(r, s, it, e->prog->lang, b.lo, b.hi))
         return -1;
-      add_arg(c, HOST_ARG_ARRAY, s);
+      xf_launcher_add(&c->params, e->prog->lang, PARAM_ARRAY, s);
+      ScalarArgs sa = { e->prog->lang, &c->params };
       for (int dd = 0; dd < s->rank; dd++) {
-        ir_walk_expr(s->lo[dd], NULL, collect_scalars, c);
-        ir_walk_expr(s->hi[dd], NULL, collect_scalars, c);
-        ir_walk_expr(b.lo[dd], NULL, collect_scalars, c);
-        ir_walk_expr(b.hi[dd], NULL, collect_scalars, c);
+        ir_walk_expr(s->lo[dd], NULL, collect_scalars, &sa);
+        ir_walk_expr(s->hi[dd], NULL, collect_scalars, &sa);
+        ir_walk_expr(b.lo[dd], NULL, collect_scalars, &sa);
+        ir_walk_expr(b.hi[dd], NULL, collect_scalars, &sa);
       }
       IR_PUSH(items, n, b);
     }
@@ -854,8 +818,7 @@ static void emit_data(Emit *e, IrRoutine *r, IrHostDirective *h)
     e->ok = false;
     return;
   }
-  end->nargs = begin->nargs;
-  end->args = begin->args;
+  end->params = begin->params;
   out(e, "/* ==== data region: %s lines %d-%d ==== */\n", e->prog->path, h->first_line,
       h->partner ? h->partner->last_line : h->stmt_last_line);
   emit_host_function(e, begin, r, h->first_line);
@@ -902,7 +865,7 @@ static void emit_host_directives(Emit *e, IrRoutine *r)
 
 bool emit_cuda(Program *p, FILE *f, HostCalls *calls)
 {
-  Emit e = { p, f, calls, NULL, 0, true, NULL, NULL };
+  Emit e = { p, f, calls, NULL, 0, true };
   out(&e, "/* Generated by s2s-cuda from %s; edit the source and translate again rather than\n"
           " * editing this file.  Builds with nvcc for a GPU, or with g++ -DS2S_EMULATE for the\n"
           " * CPU emulation. */\n#include \"s2s_rt.h\"\n\n", p->path);

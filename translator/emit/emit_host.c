@@ -209,79 +209,66 @@ static int edit_cmp(const void *a, const void *b) {
 
 /* ---- arguments ------------------------------------------------------------------ */
 
-static const char *arg_name(const HostArg *a) {
+static const char *arg_name(const Param *a) {
   if (!a->sym || !a->sym->name) S2S_BUG("host argument without a symbol");
   return a->sym->name;
 }
 
 /* LBOUND/UBOUND: the array whose bound is passed.  The front end stands for
  * a run-time bound with a hidden scalar (IrSym.bound_of names its array);
- * a HostArg may carry either that scalar or the array itself. */
-static const char *bound_array_name(const HostArg *a) {
+ * a parameter may carry either that scalar or the array itself. */
+static const char *bound_array_name(const Param *a) {
   return a->sym->bound_of ? a->sym->bound_of->name : arg_name(a);
 }
 
-static bool is_bound(const HostArg *a) {
-  return a->kind == HOST_ARG_LBOUND || a->kind == HOST_ARG_UBOUND;
+static bool is_bound(const Param *a) {
+  return a->role == PARAM_HOST_LBOUND || a->role == PARAM_HOST_UBOUND;
 }
 
 /* The actual argument as the host file writes it. */
-static char *actual_text(const Program *p, const HostArg *a) {
-  switch (a->kind) {
-  case HOST_ARG_ARRAY:
+/* The actual argument as the host file writes it.  C: an array is passed as
+ * (void *), which converts to the element pointer the prototype declares
+ * whatever the user's declaration (a pointer, a multi-dimensional array). */
+static char *actual_text(const Program *p, const Param *a) {
+  switch (a->role) {
+  case PARAM_ARRAY:
     return p->lang == IR_C ? xasprintf("(void *)%s", arg_name(a)) : xstrdup(arg_name(a));
-  case HOST_ARG_SCALAR:
+  case PARAM_SCALAR:
     return xstrdup(arg_name(a));
-  case HOST_ARG_LBOUND:
-  case HOST_ARG_UBOUND:
+  case PARAM_HOST_LBOUND:
+  case PARAM_HOST_UBOUND:
     if (p->lang != IR_FORTRAN) S2S_BUG("lbound/ubound argument in C");
-    return xasprintf("%s(%s, %d)", a->kind == HOST_ARG_LBOUND ? "lbound" : "ubound",
+    return xasprintf("%s(%s, %d)", a->role == PARAM_HOST_LBOUND ? "lbound" : "ubound",
                      bound_array_name(a), a->dim + 1);
+  default:
+    break;
   }
-  S2S_BUG("bad HostArgKind %d", (int)a->kind);
+  S2S_BUG("host argument '%s' in kernel-only role %d", arg_name(a), (int)a->role);
 }
 
-const char *emit_host_arg_ctype(const Program *p, const HostArg *a) {
-  IrType t = a->sym ? a->sym->type : IR_T_VOID;
-  if (is_bound(a)) {
-    if (p->lang != IR_FORTRAN) S2S_BUG("lbound/ubound argument in C");
-    return "const int *";
-  }
-  if (p->lang == IR_C) {
-    if (a->kind == HOST_ARG_ARRAY) return "void *";
-    if (t == IR_T_VOID) S2S_BUG("scalar '%s' without a type", arg_name(a));
-    return ir_type_c(t);
-  }
-  bool array = a->kind == HOST_ARG_ARRAY;
-  switch (t) {
-  case IR_T_LOGICAL:
-  case IR_T_INT: return array ? "int *" : "const int *";
-  case IR_T_INT8: return array ? "long long *" : "const long long *";
-  case IR_T_REAL4: return array ? "float *" : "const float *";
-  case IR_T_REAL8: return array ? "double *" : "const double *";
-  case IR_T_VOID: break;
-  }
-  S2S_BUG("argument '%s' has no C type", arg_name(a));
+const char *emit_param_ctype(const Param *a) {
+  if (!a->ctype) S2S_BUG("parameter without a C type");
+  if (!a->by_reference) return a->ctype;
+  return ir_printf("%s%s *", a->read_only ? "const " : "", a->ctype);
 }
 
-/* The iso_c_binding kind of a Fortran type; NULL for LOGICAL, which is
- * declared type(*) (assumed type): gfortran warns that a LOGICAL dummy of a
- * bind(C) procedure may not be interoperable, and LOGICAL(c_bool) would not
- * accept the user's default LOGICAL.  The launcher reads it as a C int. */
-static const char *c_kind(IrType t) {
-  switch (t) {
-  case IR_T_REAL4: return "c_float";
-  case IR_T_REAL8: return "c_double";
-  case IR_T_INT: return "c_int";
-  case IR_T_INT8: return "c_long_long";
-  case IR_T_LOGICAL: return NULL;
-  case IR_T_VOID: break;
-  }
-  S2S_BUG("no C kind for type %d", (int)t);
+/* The iso_c_binding kind of a parameter's C type; NULL for a LOGICAL, which
+ * is declared type(*) (assumed type): gfortran warns that a LOGICAL dummy of
+ * a bind(C) procedure may not be interoperable, and LOGICAL(c_bool) would
+ * not accept the user's default LOGICAL.  The launcher reads it as a C int. */
+static const char *c_kind(const Param *a) {
+  static const char *const kinds[][2] = {
+    { "float", "c_float" }, { "double", "c_double" }, { "int", "c_int" },
+    { "long long", "c_long_long" },
+  };
+  if (!is_bound(a) && a->sym->type == IR_T_LOGICAL) return NULL;
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+    if (strcmp(a->ctype, kinds[i][0]) == 0) return kinds[i][1];
+  S2S_BUG("argument '%s' has no C kind for C type '%s'", arg_name(a), a->ctype);
 }
 
-static const char *fortran_type(IrType t) {
-  return ir_type_is_real(t) ? "real" : "integer";
+static const char *fortran_type(const char *kind) {
+  return strcmp(kind, "c_float") == 0 || strcmp(kind, "c_double") == 0 ? "real" : "integer";
 }
 
 static bool same_name(const Program *p, const char *a, const char *b) {
@@ -297,11 +284,11 @@ static bool same_name(const Program *p, const char *a, const char *b) {
 static char **dummy_names(const Program *p, const HostCall *c) {
   static const char *const reserved[] = { "c_float", "c_double", "c_int", "c_long_long",
                                           "iso_c_binding" };
-  char **names = xcalloc((size_t)(c->nargs ? c->nargs : 1), sizeof *names);
-  for (int i = 0; i < c->nargs; i++) {
-    const HostArg *a = &c->args[i];
+  char **names = xcalloc((size_t)(c->params.n ? c->params.n : 1), sizeof *names);
+  for (int i = 0; i < c->params.n; i++) {
+    const Param *a = &c->params.v[i];
     char *base = is_bound(a) && !a->sym->bound_of
-        ? xasprintf("%s_%s%d", arg_name(a), a->kind == HOST_ARG_LBOUND ? "lb" : "ub", a->dim + 1)
+        ? xasprintf("%s_%s%d", arg_name(a), a->role == PARAM_HOST_LBOUND ? "lb" : "ub", a->dim + 1)
         : xstrdup(arg_name(a));
     if (p->lang == IR_FORTRAN && strlen(base) > 60) {
       free(base);
@@ -361,21 +348,20 @@ static void fortran_wrap(Block *out, const char *indent, const char *prefix, cha
 }
 
 static void fortran_call(const Program *p, const HostCall *c, const char *indent, Block *out) {
-  char **args = xcalloc((size_t)(c->nargs ? c->nargs : 1), sizeof *args);
-  for (int i = 0; i < c->nargs; i++) args[i] = actual_text(p, &c->args[i]);
+  char **args = xcalloc((size_t)(c->params.n ? c->params.n : 1), sizeof *args);
+  for (int i = 0; i < c->params.n; i++) args[i] = actual_text(p, &c->params.v[i]);
   char *prefix = xasprintf("call %s(", c->function);
-  fortran_wrap(out, indent, prefix, args, c->nargs, ")");
+  fortran_wrap(out, indent, prefix, args, c->params.n, ")");
   free(prefix);
-  free_names(args, c->nargs);
+  free_names(args, c->params.n);
 }
 
 /* The kinds this interface body needs, in a fixed order. */
 static char *use_list(const HostCall *c) {
   static const char *const order[] = { "c_float", "c_double", "c_int", "c_long_long" };
   bool used[4] = { false };
-  for (int i = 0; i < c->nargs; i++) {
-    const HostArg *a = &c->args[i];
-    const char *k = is_bound(a) ? "c_int" : c_kind(a->sym->type);
+  for (int i = 0; i < c->params.n; i++) {
+    const char *k = c_kind(&c->params.v[i]);
     for (int j = 0; j < 4; j++)
       if (k && strcmp(k, order[j]) == 0) used[j] = true;
   }
@@ -388,12 +374,14 @@ static char *use_list(const HostCall *c) {
   return s.s; /* NULL when no kind is needed */
 }
 
-static char *fortran_declaration(const HostArg *a, const char *name, const char *indent) {
-  if (is_bound(a)) return xasprintf("%s    integer(c_int) :: %s", indent, name);
-  IrType t = a->sym->type;
-  const char *shape = a->kind == HOST_ARG_ARRAY ? "(*)" : "";
-  if (t == IR_T_LOGICAL) return xasprintf("%s    type(*) :: %s%s", indent, name, shape);
-  return xasprintf("%s    %s(%s) :: %s%s", indent, fortran_type(t), c_kind(t), name, shape);
+/* The dummy of parameter a: what the launcher's C declaration of it
+ * (emit_param_ctype) reads through the address Fortran passes. */
+static char *fortran_declaration(const Param *a, const char *name, const char *indent) {
+  if (!a->by_reference) S2S_BUG("Fortran parameter '%s' passed by value", arg_name(a));
+  const char *kind = c_kind(a);
+  const char *shape = a->role == PARAM_ARRAY ? "(*)" : "";
+  if (!kind) return xasprintf("%s    type(*) :: %s%s", indent, name, shape);
+  return xasprintf("%s    %s(%s) :: %s%s", indent, fortran_type(kind), kind, name, shape);
 }
 
 static void fortran_interface_body(const Program *p, const HostCall *c, const char *indent,
@@ -401,15 +389,16 @@ static void fortran_interface_body(const Program *p, const HostCall *c, const ch
   char **names = dummy_names(p, c);
   char *prefix = xasprintf("  subroutine %s(", c->function);
   char *suffix = xasprintf(") bind(C, name=\"%s\")", c->function);
-  fortran_wrap(out, indent, prefix, names, c->nargs, suffix);
+  fortran_wrap(out, indent, prefix, names, c->params.n, suffix);
   char *kinds = use_list(c);
   if (kinds) block_add(out, xasprintf("%s    use, intrinsic :: iso_c_binding, only: %s", indent, kinds));
-  for (int i = 0; i < c->nargs; i++) block_add(out, fortran_declaration(&c->args[i], names[i], indent));
+  for (int i = 0; i < c->params.n; i++)
+    block_add(out, fortran_declaration(&c->params.v[i], names[i], indent));
   block_add(out, xasprintf("%s  end subroutine %s", indent, c->function));
   free(kinds);
   free(prefix);
   free(suffix);
-  free_names(names, c->nargs);
+  free_names(names, c->params.n);
 }
 
 /* The indentation of the routine's declarations: that of the first line of
@@ -431,8 +420,8 @@ static char *c_call(const Program *p, const HostCall *c) {
   Str s = { 0 };
   str_add(&s, c->function);
   str_add(&s, "(");
-  for (int i = 0; i < c->nargs; i++) {
-    char *a = actual_text(p, &c->args[i]);
+  for (int i = 0; i < c->params.n; i++) {
+    char *a = actual_text(p, &c->params.v[i]);
     if (i) str_add(&s, ", ");
     str_add(&s, a);
     free(a);
@@ -447,15 +436,15 @@ static char *c_prototype(const Program *p, const HostCall *c) {
   str_add(&s, "void ");
   str_add(&s, c->function);
   str_add(&s, "(");
-  for (int i = 0; i < c->nargs; i++) {
-    const char *type = emit_host_arg_ctype(p, &c->args[i]);
+  for (int i = 0; i < c->params.n; i++) {
+    const char *type = emit_param_ctype(&c->params.v[i]);
     if (i) str_add(&s, ", ");
     str_add(&s, type);
     if (type[strlen(type) - 1] != '*') str_add(&s, " ");
     str_add(&s, names[i]);
   }
-  str_add(&s, c->nargs ? ");" : "void);");
-  free_names(names, c->nargs);
+  str_add(&s, c->params.n ? ");" : "void);");
+  free_names(names, c->params.n);
   return s.s;
 }
 

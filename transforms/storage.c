@@ -1,0 +1,211 @@
+/* storage.c — the storage pass: where each array of a region lives, and the
+ * parameter lists of its kernels and of its launcher.
+ *
+ * Runs after the mapping, on the RegionPlan it left.  An array the region
+ * shares with the host lives in device memory (ARRAY_DEVICE).  A privatized
+ * array keeps, per thread, the dimensions that are not indexed by a column
+ * index: none left, it is a scalar (ARRAY_REGISTER); a few elements known
+ * at translation time, an array in the thread (ARRAY_THREAD_LOCAL); else a
+ * slice of device scratch memory (ARRAY_SCRATCH_SLICE), interleaved so that
+ * neighbouring threads touch neighbouring words.
+ *
+ * A kernel is passed, in this order:
+ *   each device array of the region and each scratch array its body uses,
+ *   in the region's order: the address, the declared lower bound of every dimension and the
+ *   extent of every dimension but the last (for the indexing macros);
+ *   the region's input scalars its body (or the first index of a mapped
+ *   loop) reads, by value;
+ *   its firstprivate scalars' host values;
+ *   the trip counts along x, y and z.
+ * A region's launcher is passed its device arrays, its input scalars and
+ * the firstprivate scalars of its kernels, each once, with the passing
+ * convention of xf_launcher_param: that one function is the ABI both the
+ * .cu definition and the host's declaration print.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "storage.h"
+
+ArrayStorage xf_array_storage(const ArrayPlan *a)
+{
+  if (!a->privatized)
+    return ARRAY_DEVICE;
+  int kept = 0;
+  for (int d = 0; d < a->sym->rank; d++)
+    kept += !a->column_dim[d];
+  if (!kept)
+    return ARRAY_REGISTER;
+  if (a->private_elems >= 0 && a->private_elems <= XF_THREAD_LOCAL_MAX_ELEMS)
+    return ARRAY_THREAD_LOCAL;
+  return ARRAY_SCRATCH_SLICE;
+}
+
+/* ---- launcher ABI -------------------------------------------------------- */
+
+Param xf_launcher_param(IrLang lang, ParamRole role, IrSym *s)
+{
+  if (role != PARAM_ARRAY && role != PARAM_SCALAR)
+    S2S_BUG("launcher parameter '%s' in role %d", s->name, (int)role);
+  if (s->type == IR_T_VOID)
+    S2S_BUG("launcher parameter '%s' has no type", s->name);
+  Param a = { .role = role, .sym = s, .ctype = ir_type_c(s->type) };
+  if (s->bound_of) {
+    a.role = s->bound_is_upper ? PARAM_HOST_UBOUND : PARAM_HOST_LBOUND;
+    a.dim = s->bound_dim;
+    a.ctype = "int";    /* lbound/ubound of default kind: c_int */
+  }
+  a.by_reference = a.role == PARAM_ARRAY || lang == IR_FORTRAN;
+  a.read_only = a.by_reference && a.role != PARAM_ARRAY;
+  return a;
+}
+
+void xf_launcher_add(ParamList *l, IrLang lang, ParamRole role, IrSym *s)
+{
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i].sym == s)
+      return;
+  IR_APPEND(l->v, l->n, l->cap, xf_launcher_param(lang, role, s));
+}
+
+static void plan_launcher(IrLang lang, RegionPlan *p)
+{
+  for (int i = 0; i < p->narrays; i++)
+    if (p->arrays[i].storage == ARRAY_DEVICE)
+      xf_launcher_add(&p->launcher, lang, PARAM_ARRAY, p->arrays[i].sym);
+  for (int i = 0; i < p->ninputs; i++)
+    xf_launcher_add(&p->launcher, lang, PARAM_SCALAR, p->inputs[i]);
+  for (int k = 0; k < p->nkernels; k++)
+    for (int i = 0; i < p->kernels[k].nfirstprivate; i++)
+      xf_launcher_add(&p->launcher, lang, PARAM_SCALAR, p->kernels[k].firstprivate[i]);
+}
+
+/* ---- kernel parameters ---------------------------------------------------- */
+
+static void add_param(KernelPlan *k, Param a)
+{
+  IR_APPEND(k->params.v, k->params.n, k->params.cap, a);
+}
+
+/* The address of array a and the bounds its indexing macro reads.  Fortran
+ * arrays may not alias one another (the standard forbids a dummy argument
+ * written through another); C arrays might, so only scratch is restrict. */
+static void add_array_params(IrLang lang, KernelPlan *k, const ArrayPlan *a)
+{
+  bool scratch = a->storage == ARRAY_SCRATCH_SLICE;
+  add_param(k, (Param){ .role = scratch ? PARAM_SCRATCH_BASE : PARAM_ARRAY, .sym = a->sym,
+                        .ctype = ir_type_c(a->sym->type), .by_reference = true,
+                        .no_alias = scratch || lang == IR_FORTRAN });
+  for (int d = 0; d < a->sym->rank; d++)
+    add_param(k, (Param){ .role = PARAM_LOWER_BOUND, .sym = a->sym, .dim = d, .ctype = "long" });
+  for (int d = 0; d + 1 < a->sym->rank; d++)
+    add_param(k, (Param){ .role = PARAM_EXTENT, .sym = a->sym, .dim = d, .ctype = "long" });
+}
+
+/* Does kernel k read scalar s: in its body, or in the first index of a
+ * mapped loop?  (The launcher computes the trip counts.) */
+static bool kernel_reads(const KernelPlan *k, IrSymSet *body_syms, const IrSym *s)
+{
+  for (int i = 0; i < k->nmapped; i++)
+    if (ir_expr_mentions(k->mapped[i]->u.loop.lo, s))
+      return true;
+  return ir_symset_has(body_syms, s);
+}
+
+static void plan_kernel(IrLang lang, RegionPlan *p, KernelPlan *k)
+{
+  /* the body's symbols once, rather than a walk per array and scalar */
+  IrSymSet *body_syms = ir_list_symbols(k->body);
+  for (int i = 0; i < p->narrays; i++) {
+    ArrayPlan *a = &p->arrays[i];
+    if (a->storage != ARRAY_DEVICE && ir_symset_has(body_syms, a->sym))
+      IR_PUSH(k->private_arrays, k->nprivate_arrays, a);
+  }
+  for (int i = 0; i < p->narrays; i++) {
+    const ArrayPlan *a = &p->arrays[i];
+    if (a->storage == ARRAY_DEVICE ||
+        (a->storage == ARRAY_SCRATCH_SLICE && ir_symset_has(body_syms, a->sym)))
+      add_array_params(lang, k, a);
+  }
+  for (int i = 0; i < p->ninputs; i++)
+    if (kernel_reads(k, body_syms, p->inputs[i]))
+      add_param(k, (Param){ .role = PARAM_SCALAR, .sym = p->inputs[i],
+                            .ctype = ir_type_c(p->inputs[i]->type) });
+  for (int i = 0; i < k->nfirstprivate; i++)
+    add_param(k, (Param){ .role = PARAM_FIRSTPRIVATE, .sym = k->firstprivate[i],
+                          .ctype = ir_type_c(k->firstprivate[i]->type) });
+  for (int axis = 0; axis < 3; axis++)
+    add_param(k, (Param){ .role = PARAM_TRIP, .dim = axis, .ctype = "long" });
+}
+
+void xf_plan_storage(const Program *prog, IrRegion *g)
+{
+  RegionPlan *p = g->analysis;
+  if (!p || p->storage_planned)
+    return;
+  for (int i = 0; i < p->narrays; i++)
+    p->arrays[i].storage = xf_array_storage(&p->arrays[i]);
+  for (int k = 0; k < p->nkernels; k++)
+    plan_kernel(prog->lang, p, &p->kernels[k]);
+  plan_launcher(prog->lang, p);
+  p->storage_planned = true;
+}
+
+/* ---- dump ------------------------------------------------------------------ */
+
+static const char *storage_text(ArrayStorage s)
+{
+  switch (s) {
+  case ARRAY_DEVICE: return "device";
+  case ARRAY_REGISTER: return "register";
+  case ARRAY_THREAD_LOCAL: return "thread-local";
+  case ARRAY_SCRATCH_SLICE: return "scratch slice";
+  }
+  S2S_BUG("bad ArrayStorage %d", (int)s);
+}
+
+static const char *role_text(ParamRole r)
+{
+  switch (r) {
+  case PARAM_ARRAY: return "array";
+  case PARAM_SCRATCH_BASE: return "scratch";
+  case PARAM_LOWER_BOUND: return "lo";
+  case PARAM_EXTENT: return "extent";
+  case PARAM_SCALAR: return "scalar";
+  case PARAM_FIRSTPRIVATE: return "firstprivate";
+  case PARAM_TRIP: return "trip";
+  case PARAM_HOST_LBOUND: return "lbound";
+  case PARAM_HOST_UBOUND: return "ubound";
+  }
+  S2S_BUG("bad ParamRole %d", (int)r);
+}
+
+/* "scalar n: const int *", "lo t 1: long" */
+static void dump_params(FILE *f, const char *what, const ParamList *l)
+{
+  fprintf(f, "    %s:\n", what);
+  for (int i = 0; i < l->n; i++) {
+    const Param *a = &l->v[i];
+    fprintf(f, "      %s", role_text(a->role));
+    if (a->sym)
+      fprintf(f, " %s", a->sym->name);
+    if (a->role == PARAM_LOWER_BOUND || a->role == PARAM_EXTENT || a->role == PARAM_TRIP ||
+        a->role == PARAM_HOST_LBOUND || a->role == PARAM_HOST_UBOUND)
+      fprintf(f, " %d", a->dim);
+    fprintf(f, ": %s%s%s%s\n", a->read_only ? "const " : "", a->ctype, a->by_reference ? " *" : "",
+            a->no_alias ? " restrict" : "");
+  }
+}
+
+void xf_dump_storage(const IrRegion *g, void *file)
+{
+  FILE *f = file;
+  const RegionPlan *p = g->analysis;
+  if (!p || !p->storage_planned)
+    return;
+  fprintf(f, "  storage of region %s\n", g->name);
+  for (int i = 0; i < p->narrays; i++)
+    fprintf(f, "    array %s: %s\n", p->arrays[i].sym->name, storage_text(p->arrays[i].storage));
+  for (int k = 0; k < p->nkernels; k++)
+    dump_params(f, ir_printf("kernel %s", p->kernels[k].name), &p->kernels[k].params);
+  dump_params(f, ir_printf("launcher %s", g->launcher), &p->launcher);
+}
