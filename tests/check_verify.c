@@ -26,7 +26,7 @@ typedef struct TestProgram {
 } TestProgram;
 
 enum {
-  P_NEST_2D, P_CALL, P_TWO_KERNELS, P_COLUMN, P_MODULE, P_C_2D,
+  P_NEST_2D, P_CALL, P_TWO_KERNELS, P_COLUMN, P_MODULE, P_DATA, P_C_2D,
 };
 
 static const TestProgram programs[] = {
@@ -115,6 +115,19 @@ static const TestProgram programs[] = {
     "!$stencil end region\n"
     "end subroutine t\n"
     "end module m\n" },
+  [P_DATA] = { "fortran-data-directives", "t.f90",
+    "subroutine t(n, a)\n"                      /* 1 */
+    "  implicit none\n"
+    "  integer :: n, i\n"
+    "  real :: a(100)\n"
+    "!$stencil data copy(a)\n"                  /* 5 */
+    "!$stencil region\n"
+    "  do i = 1, n\n"
+    "    a(i) = a(i) + 1.0\n"
+    "  end do\n"
+    "!$stencil end region\n"                    /* 10 */
+    "!$stencil end data\n"
+    "end subroutine t\n" },
   [P_C_2D] = { "c-nest-2d", "t.c",
     "void t(int n, double a[restrict 64][64], const double b[restrict 64][64])\n" /* 1 */
     "{\n"
@@ -391,6 +404,27 @@ static void duplicate_input(Program *p)
   rp->ninputs++;
 }
 
+static void variable_among_params(Program *p)
+{
+  RegionPlan *rp = plan(p);
+  rp->params = with_one_more(rp->params, rp->nparams, sym(p, "t", "k"));
+  rp->nparams++;
+}
+
+static void constant_among_inputs(Program *p)
+{
+  RegionPlan *rp = plan(p);
+  rp->inputs = with_one_more(rp->inputs, rp->ninputs, sym(p, "t", "nk"));
+  rp->ninputs++;
+}
+
+static void data_directive_partner_elsewhere(Program *p)
+{
+  IrRoutine *r = routine(p, "t");
+  ck_assert_int_eq(r->nhost_dirs, 2);
+  r->host_dirs[1]->partner = r->host_dirs[1];
+}
+
 static void region_without_plan(Program *p) { region(p)->analysis = NULL; }
 
 static void privatized_work_array_without_box(Program *p)
@@ -422,7 +456,9 @@ static void c_dropped_subscript(Program *p)
 
 static void c_region_local_of_other_routine(Program *p)
 {
-  /* a C region-local symbol renamed away from the routine's table */
+  /* a copy of a symbol, not the routine's own; the statement it is put in
+   * is shared by the region's body and the kernel's nest, and is reported
+   * once */
   IrSym *s = sym(p, "t", "s");
   IrSym *copy = ir_alloc(sizeof *copy);
   *copy = *s;
@@ -501,6 +537,13 @@ static const Breakage breakages[] = {
     array_input, "t.f90:5:1: input 'c2' is not a scalar" },
   { "duplicate-input", P_NEST_2D, IR_STAGE_PLANNED, IR_STAGE_PLANNED,
     duplicate_input, "t.f90:5:1: input 'n' is listed twice" },
+  { "variable-among-params", P_MODULE, IR_STAGE_PLANNED, IR_STAGE_PLANNED,
+    variable_among_params, "t.f90:9:1: param 'k' is not a named constant" },
+  { "constant-among-inputs", P_MODULE, IR_STAGE_PLANNED, IR_STAGE_PLANNED,
+    constant_among_inputs, "t.f90:9:1: input 'nk' is a named constant" },
+  { "data-partner-not-mutual", P_DATA, IR_STAGE_PARSED, IR_STAGE_PARSED,
+    data_directive_partner_elsewhere,
+    "t.f90:5:1: host directive's partner does not point back to it" },
   { "region-without-plan", P_NEST_2D, IR_STAGE_INLINED, IR_STAGE_PLANNED,
     region_without_plan, "t.f90:5:1: region 't_r1' has no plan" },
   { "box-only-for-shared-arrays", P_COLUMN, IR_STAGE_PLANNED, IR_STAGE_PLANNED,

@@ -12,7 +12,7 @@
  * (ir_lookup); the inliner adds the callee's locals to the caller under new
  * names (so they are the caller's symbols), but leaves the callee's named
  * constants where they are, so from IR_STAGE_INLINED on a named constant
- * of any routine is accepted too.
+ * of any routine whose body the front end lowered is accepted too.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,6 +45,8 @@ typedef struct Verifier {
   size_t size;
 } Verifier;
 
+/* A location names a registered source and a line; column 0 is allowed
+ * (locations made from a user line alone, as the mapping's reports do). */
 static bool loc_valid(Loc at)
 {
   return diag_source(at.file) != NULL && at.line >= 1 && at.col >= 0;
@@ -105,14 +107,14 @@ static bool declared_in(IrSym *table, const IrSym *s)
   return found == s;
 }
 
-/* A named constant of some routine: the inliner leaves a callee's
- * constants in place (inline.c clone_var). */
-static bool routine_constant(const Program *p, const IrSym *s)
+/* A named constant of a routine that can be inlined: the inliner leaves a
+ * callee's constants in place (inline.c clone_var). */
+static bool callee_constant(const Program *p, const IrSym *s)
 {
   if (s->kind != IR_SYM_PARAM)
     return false;
   for (int r = 0; r < p->nroutines; r++)
-    if (declared_in(p->routines[r]->symbols, s))
+    if (p->routines[r]->body_lowered && declared_in(p->routines[r]->symbols, s))
       return true;
   return false;
 }
@@ -133,7 +135,7 @@ static bool in_scope(const Verifier *v, const IrSym *s)
     return module_symbol(v->prog, s);
   if (ir_lookup(v->routine, s->name) == s)
     return true;
-  return v->stage >= IR_STAGE_INLINED && routine_constant(v->prog, s);
+  return v->stage >= IR_STAGE_INLINED && callee_constant(v->prog, s);
 }
 
 static void check_sym_ref(Verifier *v, const void *node, const IrSym *s, Loc at)
@@ -449,8 +451,8 @@ static void check_array_plan(Verifier *v, const RegionPlan *p, int i, Loc at)
     if (p->arrays[j].sym == s)
       violation(v, at, "array '%s' has two array plans", s->name);
   if (a->clause < DIR_COPYIN || a->clause > DIR_PRESENT)
-    violation(v, at, "array '%s' has data clause %s, not one of copyin .. present", s->name,
-              dir_clause_name(a->clause));
+    violation(v, at, "array '%s' has data clause %d, not one of copyin .. present", s->name,
+              (int)a->clause);
   if (a->user_clause && a->clause_line < 1)
     violation(v, at, "array '%s' has a user clause but no clause line", s->name);
   if (a->privatized && !a->privatizable)
