@@ -28,9 +28,16 @@
  * kernel's accesses by "group", a kernel's dependence graph on first query.
  * A pass that changes IR an analysis describes names it in `invalidates`;
  * the driver recomputes the analysis right after that pass, once.
+ *
+ * In debug and sanitizer builds (S2S_VERIFY_IR), and in any build run with
+ * S2S_VERIFY_IR=1, the IR verifier (ir/verify.h) checks the program after
+ * every pass; a violation is an internal error naming the pass.
  */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
+#endif
+#ifdef HAVE_CONFIG_H
+#include "config.h"
 #endif
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +51,7 @@
 #include "pipeline.h"
 #include "storage.h"
 #include "transforms.h"
+#include "verify.h"
 
 typedef enum PassScope { SCOPE_PROGRAM, SCOPE_REGION, SCOPE_KERNEL } PassScope;
 
@@ -139,6 +147,27 @@ void pipeline_stats(FILE *out)
   fprintf(out, "s2s-cuda: stats: %-10s %8.3f s\n", "total", total);
 }
 
+/* ---- the verifier ----------------------------------------------------------------- */
+
+static bool verifying(void)
+{
+#ifdef S2S_VERIFY_IR
+  return true;
+#else
+  const char *v = getenv("S2S_VERIFY_IR");
+  return v && *v && strcmp(v, "0") != 0;
+#endif
+}
+
+/* Check the program after `pass` at `stage`: the plans are complete
+ * (IR_STAGE_PLANNED) only after the last planning pass of every region. */
+static void verify_after(const Program *prog, const char *pass, IrStage stage)
+{
+  char why[512];
+  if (prog && verifying() && ir_verify(prog, stage, why, sizeof why))
+    S2S_BUG("the IR is broken after pass '%s': %s", pass, why);
+}
+
 /* ---- running the table ------------------------------------------------------------ */
 
 typedef struct Run {
@@ -166,6 +195,8 @@ static bool run_region(const Run *r, IrRegion *g, int first, int end)
       if (ok)
         recompute(prog, g, passes[i].invalidates);
       pass_seconds[i] += now() - t0;
+      if (ok)
+        verify_after(prog, passes[i].name, IR_STAGE_INLINED);
       if (ok && dumps(r, &passes[i])) {
         fprintf(r->dump_out, "after %s:\n", passes[i].name);
         xf_dump_region(prog, g, -1, r->dump_out);
@@ -183,6 +214,8 @@ static bool run_region(const Run *r, IrRegion *g, int first, int end)
         double t0 = now();
         bool ok = passes[q].kernel(prog, g, k);
         pass_seconds[q] += now() - t0;
+        if (ok)
+          verify_after(prog, passes[q].name, IR_STAGE_INLINED);
         if (ok && dumps(r, &passes[q])) {
           fprintf(r->dump_out, "after %s:\n", passes[q].name);
           xf_dump_region(prog, g, k, r->dump_out);
@@ -233,6 +266,7 @@ static bool run_passes(Unit *u, int first, int end, const char *dump, FILE *dump
       run_regions(&r, i, j);
       if (diag_error_count() != errors)
         return false;
+      verify_after(u->prog, passes[j - 1].name, IR_STAGE_PLANNED);
       i = j;
       continue;
     }
@@ -241,6 +275,9 @@ static bool run_passes(Unit *u, int first, int end, const char *dump, FILE *dump
     pass_seconds[i] += now() - t0;
     if (!ok)
       return false;
+    verify_after(u->prog, passes[i].name, passes[i].program == pass_parse ? IR_STAGE_PARSED
+                                        : passes[i].program == pass_inline ? IR_STAGE_INLINED
+                                        : IR_STAGE_PLANNED);
     if (dumps(&r, &passes[i])) {
       fprintf(dump_out, "after %s:\n", passes[i].name);
       if (passes[i].program == pass_emit_cuda)
