@@ -1683,8 +1683,8 @@ static void read_use(FortranFe *f, TSNode n)
 }
 
 /* The objects a COMMON, EQUIVALENCE, DATA or SAVE statement names: the
- * identifiers outside subscripts, bounds and DATA values (block names are
- * `name` nodes). */
+ * identifiers outside subscripts, bounds and DATA values (COMMON block
+ * names are not identifiers). */
 typedef struct StorageNames {
   FortranFe *f;
   const char *statement;
@@ -1696,7 +1696,7 @@ static FeWalk mark_storage(TSNode n, void *ctx)
   StorageNames *st = ctx;
   if (fe_is(n, "argument_list") || fe_is(n, "size") || fe_is(n, "data_value"))
     return FE_WALK_SKIP;
-  if (fe_is(n, "name"))
+  if (fe_is(n, "common_block"))
     st->n++;                      /* SAVE /blk/: names something, saves not all */
   if (!fe_is(n, "identifier"))
     return FE_WALK_INTO;
