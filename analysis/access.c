@@ -392,9 +392,10 @@ static bool accessed_box(const BoxCtx *b, const DepGraph *g, IrSym *sym, IrExpr 
 /* ---- user clause items -------------------------------------------------- */
 
 /* The front end resolved the items' names (fe_resolve_directive); what
- * did not resolve is reported here, where the clauses are judged. */
-
-/* Report each name of bound e that is not an integer scalar of r, left to
+ * did not resolve is reported here, where the clauses are judged, so the
+ * messages come in the order they always have.
+ *
+ * Report each name of bound e that is not an integer scalar of r, left to
  * right.  True when there is none (then the front end gave the bound as IR). */
 static bool bound_names_ok(const IrRoutine *r, const DirExpr *e)
 {

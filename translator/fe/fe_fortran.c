@@ -1685,10 +1685,12 @@ static void read_use(FortranFe *f, TSNode n)
 /* The objects a COMMON, EQUIVALENCE, DATA or SAVE statement names: the
  * identifiers outside subscripts, bounds and DATA values (COMMON block
  * names are not identifiers). */
+typedef enum StorageKind { STORAGE_COMMON, STORAGE_EQUIVALENCE, STORAGE_DATA, STORAGE_SAVE } StorageKind;
+
 typedef struct StorageNames {
   FortranFe *f;
-  const char *statement;
-  int n;
+  StorageKind kind;
+  int n;                          /* objects and common blocks named */
 } StorageNames;
 
 static FeWalk mark_storage(TSNode n, void *ctx)
@@ -1702,12 +1704,13 @@ static FeWalk mark_storage(TSNode n, void *ctx)
     return FE_WALK_INTO;
   st->n++;
   IrSym *s = find_local(st->f, fe_text_lower(&st->f->cx, n));
-  if (s) {
-    s->in_common |= st->statement[0] == 'c';
-    s->in_equivalence |= st->statement[0] == 'e';
-    s->in_data |= st->statement[0] == 'd';
-    s->save_named |= st->statement[0] == 's';
-  }
+  if (s)
+    switch (st->kind) {
+    case STORAGE_COMMON: s->in_common = true; break;
+    case STORAGE_EQUIVALENCE: s->in_equivalence = true; break;
+    case STORAGE_DATA: s->in_data = true; break;
+    case STORAGE_SAVE: s->save_named = true; break;
+    }
   return FE_WALK_SKIP;
 }
 
@@ -1715,14 +1718,15 @@ static FeWalk mark_storage(TSNode n, void *ctx)
  * storage (ir.h: IrSym.in_common ...); a SAVE without a list saves all. */
 static void read_storage(FortranFe *f, TSNode n)
 {
-  static const char *const statements[] = {
-    "common_statement", "equivalence_statement", "data_statement", "save_statement", NULL,
+  static const struct { const char *statement; StorageKind kind; } statements[] = {
+    { "common_statement", STORAGE_COMMON }, { "equivalence_statement", STORAGE_EQUIVALENCE },
+    { "data_statement", STORAGE_DATA }, { "save_statement", STORAGE_SAVE },
   };
-  for (int i = 0; statements[i]; i++)
-    if (fe_is(n, statements[i])) {
-      StorageNames st = { f, statements[i], 0 };
+  for (size_t i = 0; i < sizeof statements / sizeof statements[0]; i++)
+    if (fe_is(n, statements[i].statement)) {
+      StorageNames st = { f, statements[i].kind, 0 };
       fe_walk(n, mark_storage, &st);
-      f->routine->saves_all |= fe_is(n, "save_statement") && !st.n;
+      f->routine->saves_all |= st.kind == STORAGE_SAVE && !st.n;
     }
 }
 
