@@ -10,10 +10,8 @@
  * named constants.  The feedback report gets one "Generating" line per
  * array, as users of directive compilers expect.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 #include "affine.h"
 #include "access.h"
 #include "report.h"
@@ -393,32 +391,40 @@ static bool accessed_box(const BoxCtx *b, const DepGraph *g, IrSym *sym, IrExpr 
 
 /* ---- user clause items -------------------------------------------------- */
 
-static IrExpr *dir_to_ir(IrRoutine *r, const DirExpr *e)
+/* The front end resolved the items' names (fe_resolve_directive); what
+ * did not resolve is reported here, where the clauses are judged, so the
+ * messages come in the order they always have.
+ *
+ * Report each name of bound e that is not an integer scalar of r, left to
+ * right.  True when there is none (then the front end gave the bound as IR). */
+static bool bound_names_ok(const IrRoutine *r, const DirExpr *e)
 {
   switch (e->kind) {
-  case DIR_E_INT: return ir_int(e->u.ival, e->loc);
+  case DIR_E_INT: return true;
   case DIR_E_NAME: {
-    IrSym *s = ir_lookup(r, e->u.name);
-    if (!s || s->rank || !ir_type_is_integer(s->type)) {
-      diag_at(DIAG_ERROR, e->loc, (int)strlen(e->u.name),
-              "'%s' in a sub-array bound must be an integer scalar of routine '%s'", e->u.name,
-              r->name);
-      return NULL;
-    }
-    return ir_var(s, e->loc);
+    const IrSym *s = e->u.sym;
+    if (s && !s->rank && ir_type_is_integer(s->type))
+      return true;
+    diag_at(DIAG_ERROR, e->loc, (int)strlen(e->u.name),
+            "'%s' in a sub-array bound must be an integer scalar of routine '%s'", e->u.name,
+            r->name);
+    return false;
   }
-  case DIR_E_NEG: {
-    IrExpr *a = dir_to_ir(r, e->u.operand);
-    return a ? ir_binary(IR_OP_SUB, ir_int(0, e->loc), a, e->loc) : NULL;
-  }
+  case DIR_E_NEG: return bound_names_ok(r, e->u.operand);
   case DIR_E_BINARY: {
-    IrExpr *a = dir_to_ir(r, e->u.bin.lhs), *b = dir_to_ir(r, e->u.bin.rhs);
-    IrOp op = e->u.bin.op == '+' ? IR_OP_ADD : e->u.bin.op == '-' ? IR_OP_SUB
-            : e->u.bin.op == '*' ? IR_OP_MUL : IR_OP_DIV;
-    return a && b ? ir_binary(op, a, b, e->loc) : NULL;
+    bool lhs = bound_names_ok(r, e->u.bin.lhs), rhs = bound_names_ok(r, e->u.bin.rhs);
+    return lhs && rhs;
   }
   }
-  return NULL;
+  return false;
+}
+
+/* The resolved bound `ir` of the bound `e` as written, or NULL (reported). */
+static IrExpr *bound_ir(const IrRoutine *r, const DirExpr *e, IrExpr *ir)
+{
+  if (!ir)
+    bound_names_ok(r, e);
+  return ir;
 }
 
 bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExpr **lo, IrExpr **hi)
@@ -434,17 +440,17 @@ bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExp
     if (!item->nsections)
       continue;
     const DirSection *s = &item->sections[lang == IR_FORTRAN ? d : a->rank - 1 - d];
-    if (s->lo && !(lo[d] = dir_to_ir(r, s->lo)))
+    if (s->lo && !(lo[d] = bound_ir(r, s->lo, s->lo_ir)))
       return false;
     if (s->is_index)
       hi[d] = lo[d];
     else if (s->len) {
-      IrExpr *len = dir_to_ir(r, s->len);
+      IrExpr *len = bound_ir(r, s->len, s->len_ir);
       if (!len)
         return false;
       hi[d] = ir_binary(IR_OP_SUB, ir_binary(IR_OP_ADD, lo[d], len, item->loc),
                         ir_int(1, item->loc), item->loc);
-    } else if (s->hi && !(hi[d] = dir_to_ir(r, s->hi)))
+    } else if (s->hi && !(hi[d] = bound_ir(r, s->hi, s->hi_ir)))
       return false;
   }
   for (int d = 0; d < a->rank; d++)
@@ -459,84 +465,36 @@ bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExp
 
 /* ---- host uses ------------------------------------------------------------------ */
 
-static bool word_at(const char *line, const char *q, const char *name, size_t len, IrLang lang)
+int an_host_use(const IrRoutine *r, const char *name, int from, int to, bool stop_at_assignment)
 {
-  if ((lang == IR_FORTRAN ? strncasecmp(q, name, len) : strncmp(q, name, len)) != 0)
-    return false;
-  if (q > line && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
-    return false;
-  return !isalnum((unsigned char)q[len]) && q[len] != '_';
-}
-
-int an_host_mention(const Program *p, int from, int to, const char *name, bool stop_at_assignment)
-{
-  const SourceFile *src = diag_source(p->file);
-  size_t len = strlen(name);
-  for (int line = from; line <= to && line <= src->nlines; line++) {
-    if (line < 1)
-      continue;
-    const char *s = src->line_start[line - 1];
-    const char *end = line < src->nlines ? src->line_start[line] : src->text + src->len;
-    if (p->lang == IR_C && s[strspn(s, " \t")] == '#')
-      continue;                                   /* preprocessor lines, pragmas */
-    for (const char *q = s; q + len <= end; q++) {
-      if (*q == '\n' || (p->lang == IR_FORTRAN && *q == '!') ||
-          (p->lang == IR_C && q[0] == '/' && q[1] == '/'))
-        break;
-      if (!word_at(s, q, name, len, p->lang))
-        continue;
-      const char *after = q + len;
-      while (*after == ' ' || *after == '\t')
-        after++;
-      if (stop_at_assignment && *after == '=' && after[1] != '=')
-        return 0;
-      return line;
-    }
-  }
+  IrHostUses *u;
+  HASH_FIND_STR(r->host_uses, name, u);
+  for (int i = 0; u && i < u->n; i++)
+    if (u->v[i].line >= from && u->v[i].line <= to)
+      return stop_at_assignment && u->v[i].assigns ? 0 : u->v[i].line;
   return 0;
 }
 
-/* Does the specification part do more with a than declare it once
- * (COMMON, EQUIVALENCE, SAVE, DATA, an initializer: all let its values
- * outlive the region or alias them)? */
-static bool special_local(const Program *prog, const IrRoutine *r, const IrSym *a)
+/* Does the specification part do more with a than declare it (COMMON,
+ * EQUIVALENCE, SAVE, DATA, an initializer: all let its values outlive the
+ * region or alias them)?  The front end recorded it on the symbol. */
+static bool special_local(const IrRoutine *r, const IrSym *a)
 {
-  const SourceFile *src = diag_source(prog->file);
-  int decl = diag_user_line(a->loc), mentions = 0;
-  for (int line = r->first_line; line < r->body_start_line && line <= src->nlines; line++) {
-    const char *s = src->line_start[line - 1];
-    const char *end = line < src->nlines ? src->line_start[line] : src->text + src->len;
-    char text[512];
-    size_t n = (size_t)(end - s) < sizeof text - 1 ? (size_t)(end - s) : sizeof text - 1;
-    for (size_t i = 0; i < n; i++)
-      text[i] = (char)tolower((unsigned char)s[i]);
-    text[n] = 0;
-    char *bang = strchr(text, '!');
-    if (bang)
-      *bang = 0;
-    bool save_all = strstr(text, "save") && !strstr(text, "::") && !strchr(text, ',');
-    if (save_all)
-      return true;
-    if (an_host_mention(prog, line, line, a->name, false)) {
-      mentions++;
-      if (line != decl || strchr(text, '=') || strstr(text, "save"))
-        return true;
-    }
-  }
-  return mentions > 1;
+  return r->saves_all || a->in_common || a->in_equivalence || a->save_named || a->in_data ||
+         a->has_initializer;
 }
 
 /* Could the host use array a's values outside region g?  Dummies and
- * module variables: yes (the caller, other routines).  Locals: if their
- * name appears anywhere in the routine's executable text outside g, or the
- * declarations let the values outlive the call or alias them. */
+ * module variables: yes (the caller, other routines).  Locals: if the
+ * routine's executable part mentions it outside g, or the declarations
+ * let the values outlive the call or alias them. */
 static bool host_uses(const Program *prog, const IrRegion *g, const IrSym *a)
 {
   const IrRoutine *r = g->routine;
-  if (a->is_dummy || a->is_module || prog->lang == IR_C || special_local(prog, r, a))
+  if (a->is_dummy || a->is_module || prog->lang == IR_C || special_local(r, a))
     return true;
-  return an_host_mention(prog, r->body_start_line, g->first_line - 1, a->name, false) ||
-         an_host_mention(prog, g->last_line + 1, r->last_line, a->name, false);
+  return an_host_use(r, a->name, r->body_start_line, g->first_line - 1, false) ||
+         an_host_use(r, a->name, g->last_line + 1, r->last_line, false);
 }
 
 /* ---- the region ------------------------------------------------------------- */
@@ -935,7 +893,7 @@ static bool apply_user_clauses(IrRegion *g, IrLang lang, RegionPlan *plan)
     DirClause *cl = &d->clauses[c];
     for (int i = 0; i < cl->nitems; i++) {
       DirItem *item = &cl->items[i];
-      IrSym *s = ir_lookup(g->routine, item->name);
+      IrSym *s = item->sym;
       if (!s || !s->rank) {
         diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name),
                 "'%s' in %s(...) is not an array of routine '%s'", item->name,

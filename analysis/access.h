@@ -21,11 +21,11 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan);
  * arrays), once the mapping has decided which arrays are privatized. */
 void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan);
 
-/* The first line in [from, to] of the host text that mentions
- * `name` (a whole word; comments and directive lines skipped), or 0.  With
- * stop_at_assignment, a mention that assigns the name (`name =`) ends the
- * search with 0: the old value is dead there. */
-int an_host_mention(const Program *p, int from, int to, const char *name, bool stop_at_assignment);
+/* The first line in [from, to] where routine r's host code mentions
+ * `name` (as its front end's host scan recorded it: ir.h, IrHostUses), or
+ * 0.  With stop_at_assignment, a first mention that assigns the name
+ * (`name = ...`) answers 0: the old value is dead there. */
+int an_host_use(const IrRoutine *r, const char *name, int from, int to, bool stop_at_assignment);
 
 /* the box of array `a` for a user clause item, or from the
  * accesses.  Also used for data/update directives on the host. */

@@ -201,8 +201,8 @@ static bool check_private_scalars(MapCtx *m)
     if (s->region_local)
       continue;
     const char *what = s->is_dummy ? "a dummy argument" : s->is_module ? "a module variable" : NULL;
-    int line = what ? 0 : an_host_mention(m->prog, g->last_line + 1, g->routine->last_line,
-                                            s->name, true);
+    int line = what ? 0 : an_host_use(g->routine, s->name, g->last_line + 1,
+                                        g->routine->last_line, true);
     if (!what && !line)
       continue;
     char where[64] = "";
@@ -377,7 +377,9 @@ static bool private_list(MapCtx *m, const Directive *adv, SymList *defs)
     const DirClause *cl = &adv->clauses[c];
     for (int it = 0; cl->kind == DIR_PRIVATE && it < cl->nitems; it++) {
       const DirItem *item = &cl->items[it];
-      IrSym *s = ir_lookup(m->region->routine, item->name);
+      /* resolved by the front end; a `do` of an inlined routine names the caller's */
+      IrSym *s = adv->scope == m->region->routine ? item->sym
+                                                  : ir_lookup(m->region->routine, item->name);
       if (!s) {
         diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "'%s' in private(...) is not a "
                 "variable of routine '%s'", item->name, routine_of(m));

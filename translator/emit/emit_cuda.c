@@ -755,7 +755,7 @@ static int directive_items(Emit *e, IrRoutine *r, const Directive *d, HostCall *
   for (int k = 0; k < d->nclauses; k++)
     for (int i = 0; i < d->clauses[k].nitems; i++) {
       const DirItem *it = &d->clauses[k].items[i];
-      IrSym *s = ir_lookup(r, it->name);
+      IrSym *s = it->sym;      /* resolved by the front end */
       if (!s || !s->rank) {
         diag_at(DIAG_ERROR, it->loc, (int)strlen(it->name), "'%s' in %s(...) is not an array of "
                 "routine '%s'", it->name, dir_clause_name(d->clauses[k].kind), r->name);

@@ -34,6 +34,13 @@
 
 typedef enum DirLang { DIR_FORTRAN, DIR_C } DirLang;
 
+/* The IR (ir.h) that the front end resolves clause items to, once it knows
+ * the routine holding the directive (fe_resolve_directive).  The directive
+ * parser leaves these fields NULL. */
+struct IrSym;
+struct IrExpr;
+struct IrRoutine;
+
 typedef enum DirKind {
   DIR_REGION, DIR_END_REGION, DIR_DATA, DIR_END_DATA, DIR_DO, DIR_UPDATE
 } DirKind;
@@ -60,7 +67,9 @@ struct DirExpr {
   int depth;             /* levels of the tree from here down (1: a leaf), at most
                             DIR_MAX_EXPR_DEPTH: every reader recurses over it */
   union {
-    char *name;                                    /* lower-cased for Fortran */
+    struct { char *name;                           /* lower-cased for Fortran */
+             struct IrSym *sym; };                 /* resolved: the routine's symbol
+                                                      of that name, or NULL */
     long ival;
     struct { char op; DirExpr *lhs, *rhs; } bin;
     DirExpr *operand;
@@ -73,6 +82,9 @@ struct DirExpr {
 typedef struct DirSection {
   DirExpr *lo, *hi, *len;
   bool is_index;
+  /* resolved: lo, hi, len as IR; NULL where not written, or where a name
+   * in it is not an integer scalar of the routine */
+  struct IrExpr *lo_ir, *hi_ir, *len_ir;
 } DirSection;
 
 #define DIR_MAX_RANK 7
@@ -82,6 +94,7 @@ typedef struct DirItem {
   Loc loc;             /* of the name */
   int nsections;       /* 0: the whole array */
   DirSection sections[DIR_MAX_RANK]; /* in the order written */
+  struct IrSym *sym;   /* resolved: the routine's symbol named `name`, or NULL */
 } DirItem;
 
 typedef struct DirClause {
@@ -100,6 +113,10 @@ typedef struct Directive {
   /* data clauses (region, data, update) and private(list) for do */
   int nclauses;
   DirClause *clauses;
+  /* the routine whose names the items were resolved in (NULL: not yet).
+   * A `do` directive of a routine that regions call keeps the callee's
+   * symbols when its loop is inlined into the caller. */
+  struct IrRoutine *scope;
 } Directive;
 
 /* Parse the directive text `text` (what follows the sentinel `!$stencil` or

@@ -254,8 +254,10 @@ static Directive *read_directive(CFe *c, TSNode n, int *last_line)
   Directive *d = dir_read(c->fe.file, parsed_line(n), DIR_C, &last);
   if (last_line)
     *last_line = diag_user_line((Loc){ c->fe.file, last, 1 });
-  if (d)
+  if (d) {
     ir_arena_on_free(free_directive, d);
+    fe_directive_read(&c->fe, d);
+  }
   return d;
 }
 
@@ -2270,6 +2272,8 @@ static void read_function(CFe *c, TSNode fn)
   read_parameters(c, field(decl, "parameters"));
   scan_node(c, body, NULL);
   scope_pop(c);
+  fe_resolve_directives(&c->fe, r);
+  fe_host_scan(&c->fe, r, body);
   IR_PUSH(c->fe.prog->routines, c->fe.prog->nroutines, r);
   c->routine = NULL;
 }

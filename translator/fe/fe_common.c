@@ -129,3 +129,145 @@ int fe_last_line(const FeCtx *cx, TSNode n)
   Loc loc = { cx->file, row, 1 };
   return diag_user_line(loc);
 }
+
+/* ---- host scan ----------------------------------------------------------------
+ *
+ * Analyses ask where the host code mentions a name (is a work array used
+ * outside its region?  is a scalar the region assigns read after it?).  The
+ * answer comes from the CST, not from the text: only identifier nodes
+ * count, so comments, strings and directive lines never do, and `t` never
+ * matches inside `t2`.  A mention assigns the name when the token after it
+ * is `=` (an assignment, a DO variable, a C initializer); `+=` and `==`
+ * read it. */
+
+static IrHostUse *add_host_use(IrRoutine *r, const char *name, int line)
+{
+  IrHostUses *u;
+  HASH_FIND_STR(r->host_uses, name, u);
+  if (!u) {
+    u = ir_alloc(sizeof *u);
+    u->name = name;
+    HASH_ADD_KEYPTR(hh, r->host_uses, u->name, strlen(u->name), u);
+  }
+  IR_APPEND(u->v, u->n, u->cap, ((IrHostUse){ line, false }));
+  return &u->v[u->n - 1];
+}
+
+typedef struct HostScan {
+  const FeCtx *cx;
+  IrRoutine *r;
+  IrHostUse *last;       /* the mention just recorded, while the walk is still beside it */
+  long last_depth;
+} HostScan;
+
+static bool is_c_directive(const char *type)
+{
+  return !strcmp(type, "preproc_def") || !strcmp(type, "preproc_function_def") ||
+         !strcmp(type, "preproc_call") || !strcmp(type, "preproc_include");
+}
+
+/* Does the walk go into node n (the child `field` of a node of type
+ * `parent`)?  Records n when it is a mention. */
+static bool host_node(HostScan *h, TSNode n, const char *parent, const char *field, long depth)
+{
+  const char *type = ts_node_type(n);
+  if (h->last && depth == h->last_depth && !strcmp(type, "="))
+    h->last->assigns = true;
+  h->last = NULL;
+  bool fortran = h->cx->prog->lang == IR_FORTRAN;
+  if (!fortran && (is_c_directive(type) ||
+                   (field && !strcmp(field, "condition") && !strncmp(parent, "preproc_", 8))))
+    return false;                           /* `#define`, `#pragma`, `#if` conditions */
+  if (strcmp(type, "identifier"))
+    return true;
+  if (field && !strcmp(field, "name"))      /* `call f(n=1)`, `#ifdef N`: not the variable */
+    return false;
+  char *name = fortran ? fe_text_lower(h->cx, n) : fe_text(h->cx, n);
+  h->last = add_host_use(h->r, name, fe_first_line(h->cx, n));
+  h->last_depth = depth;
+  return false;
+}
+
+void fe_host_scan(const FeCtx *cx, IrRoutine *r, TSNode n)
+{
+  HostScan h = { cx, r, NULL, 0 };
+  TSTreeCursor cur = ts_tree_cursor_new(n);
+  long depth = 0, cap = 16;  /* depth counted here: ts_tree_cursor_current_depth is not O(1) */
+  const char **types = xmalloc(sizeof *types * (size_t)cap);  /* of the nodes above */
+  types[0] = "";
+  for (;;) {
+    TSNode c = ts_tree_cursor_current_node(&cur);
+    const char *field = ts_tree_cursor_current_field_name(&cur);
+    if (host_node(&h, c, types[depth], field, depth) && ts_tree_cursor_goto_first_child(&cur)) {
+      if (++depth == cap)
+        types = xrealloc(types, sizeof *types * (size_t)(cap *= 2));
+      types[depth] = ts_node_type(c);
+      continue;
+    }
+    bool more = false;
+    while (depth > 0 && !(more = ts_tree_cursor_goto_next_sibling(&cur))) {
+      ts_tree_cursor_goto_parent(&cur);
+      depth--;
+    }
+    if (!more)
+      break;
+  }
+  free(types);
+  ts_tree_cursor_delete(&cur);
+}
+
+/* ---- directive clauses -------------------------------------------------------------- */
+
+/* A sub-array bound as IR, or NULL when a name in it is not an integer
+ * scalar of r (every name is resolved all the same: the message names
+ * each). */
+static IrExpr *bound_to_ir(IrRoutine *r, DirExpr *e)
+{
+  switch (e->kind) {
+  case DIR_E_INT: return ir_int(e->u.ival, e->loc);
+  case DIR_E_NAME: {
+    IrSym *s = e->u.sym = ir_lookup(r, e->u.name);
+    return s && !s->rank && ir_type_is_integer(s->type) ? ir_var(s, e->loc) : NULL;
+  }
+  case DIR_E_NEG: {
+    IrExpr *a = bound_to_ir(r, e->u.operand);
+    return a ? ir_binary(IR_OP_SUB, ir_int(0, e->loc), a, e->loc) : NULL;
+  }
+  case DIR_E_BINARY: {
+    IrExpr *a = bound_to_ir(r, e->u.bin.lhs), *b = bound_to_ir(r, e->u.bin.rhs);
+    IrOp op = e->u.bin.op == '+' ? IR_OP_ADD : e->u.bin.op == '-' ? IR_OP_SUB
+            : e->u.bin.op == '*' ? IR_OP_MUL : IR_OP_DIV;
+    return a && b ? ir_binary(op, a, b, e->loc) : NULL;
+  }
+  }
+  return NULL;
+}
+
+void fe_resolve_directive(IrRoutine *r, Directive *d)
+{
+  d->scope = r;
+  for (int c = 0; c < d->nclauses; c++)
+    for (int i = 0; i < d->clauses[c].nitems; i++) {
+      DirItem *it = &d->clauses[c].items[i];
+      it->sym = ir_lookup(r, it->name);
+      for (int k = 0; k < it->nsections; k++) {
+        DirSection *s = &it->sections[k];
+        s->lo_ir = s->lo ? bound_to_ir(r, s->lo) : NULL;
+        s->hi_ir = s->hi ? bound_to_ir(r, s->hi) : NULL;
+        s->len_ir = s->len ? bound_to_ir(r, s->len) : NULL;
+      }
+    }
+}
+
+void fe_directive_read(FeCtx *cx, Directive *d)
+{
+  IR_PUSH(cx->unresolved, cx->nunresolved, d);
+}
+
+void fe_resolve_directives(FeCtx *cx, IrRoutine *r)
+{
+  for (int i = 0; i < cx->nunresolved; i++)
+    fe_resolve_directive(r, cx->unresolved[i]);
+  cx->nunresolved = 0;
+  cx->unresolved = NULL;
+}

@@ -112,6 +112,7 @@ static Directive *read_directive(FortranFe *f, int line, int *last)
   Directive *d = dir_read(f->cx.file, line, DIR_FORTRAN, last);
   if (d) {
     ir_arena_on_free(free_directive, d);
+    fe_directive_read(&f->cx, d);
     check_items(f, d);        /* reported; the directive still opens what it opens */
   }
   return d;
@@ -371,6 +372,8 @@ static void declare_one(FortranFe *f, TSNode decl, const DeclAttrs *a)
   else if (!ts_node_is_null(a->dimension))
     read_shape(f, s, a->dimension);
   s->is_saved |= a->save || (!a->parameter && !ts_node_is_null(init));
+  s->save_named |= a->save;
+  s->has_initializer |= !a->parameter && !ts_node_is_null(init);
   s->is_optional |= a->optional;
   if (a->parameter && !ts_node_is_null(init)) {
     s->kind = IR_SYM_PARAM;
@@ -1679,6 +1682,54 @@ static void read_use(FortranFe *f, TSNode n)
     f->routine->unresolved_use_line = fe_first_line(&f->cx, n);
 }
 
+/* The objects a COMMON, EQUIVALENCE, DATA or SAVE statement names: the
+ * identifiers outside subscripts, bounds and DATA values (COMMON block
+ * names are not identifiers). */
+typedef enum StorageKind { STORAGE_COMMON, STORAGE_EQUIVALENCE, STORAGE_DATA, STORAGE_SAVE } StorageKind;
+
+typedef struct StorageNames {
+  FortranFe *f;
+  StorageKind kind;
+  int n;                          /* objects and common blocks named */
+} StorageNames;
+
+static FeWalk mark_storage(TSNode n, void *ctx)
+{
+  StorageNames *st = ctx;
+  if (fe_is(n, "argument_list") || fe_is(n, "size") || fe_is(n, "data_value"))
+    return FE_WALK_SKIP;
+  if (fe_is(n, "common_block"))
+    st->n++;                      /* SAVE /blk/: names something, saves not all */
+  if (!fe_is(n, "identifier"))
+    return FE_WALK_INTO;
+  st->n++;
+  IrSym *s = find_local(st->f, fe_text_lower(&st->f->cx, n));
+  if (s)
+    switch (st->kind) {
+    case STORAGE_COMMON: s->in_common = true; break;
+    case STORAGE_EQUIVALENCE: s->in_equivalence = true; break;
+    case STORAGE_DATA: s->in_data = true; break;
+    case STORAGE_SAVE: s->save_named = true; break;
+    }
+  return FE_WALK_SKIP;
+}
+
+/* Record on the symbols what a specification statement does with their
+ * storage (ir.h: IrSym.in_common ...); a SAVE without a list saves all. */
+static void read_storage(FortranFe *f, TSNode n)
+{
+  static const struct { const char *statement; StorageKind kind; } statements[] = {
+    { "common_statement", STORAGE_COMMON }, { "equivalence_statement", STORAGE_EQUIVALENCE },
+    { "data_statement", STORAGE_DATA }, { "save_statement", STORAGE_SAVE },
+  };
+  for (size_t i = 0; i < sizeof statements / sizeof statements[0]; i++)
+    if (fe_is(n, statements[i].statement)) {
+      StorageNames st = { f, statements[i].kind, 0 };
+      fe_walk(n, mark_storage, &st);
+      f->routine->saves_all |= st.kind == STORAGE_SAVE && !st.n;
+    }
+}
+
 /* Give implicitly typed dummies and variables their type once the
  * specification part is read. */
 static void apply_implicit_types(FortranFe *f)
@@ -1729,8 +1780,13 @@ static void lower_routine(FortranFe *f, TSNode n)
   apply_implicit_types(f);
   check_stmt_fn_recursion(f);
   r->implicit_none = f->implicit_none;
+  for (uint32_t k = 1; k < i; k++)
+    read_storage(f, ts_node_named_child(n, k));
   IR_PUSH(f->routine_nodes, f->nroutine_nodes, n);
   scan_host(f, n);
+  fe_resolve_directives(&f->cx, r);
+  for (uint32_t k = i; k < count; k++)
+    fe_host_scan(&f->cx, r, ts_node_named_child(n, k));
   if (f->data_depth)
     diag_at(DIAG_ERROR, (Loc){ f->cx.file, f->open_data[f->data_depth - 1]->first_line, 1 }, 1,
             "'!$stencil data' is not closed by '!$stencil end data' in routine '%s'", r->name);
@@ -1855,6 +1911,7 @@ static void lower_body(FortranFe *f, IrRoutine *r, TSNode n)
   lower_block(f, n, first, end, &r->body);
   f->inlining = false;
   f->region = NULL;
+  fe_resolve_directives(&f->cx, r);
   f->routine = NULL;
   r->body_lowered = true;
 }

@@ -35,6 +35,8 @@ typedef struct FeCtx {
   int file;
   const SourceFile *src;
   Program *prog;
+  int nunresolved;
+  Directive **unresolved;       /* read in the routine being read; resolved at its end */
 } FeCtx;
 
 Loc fe_loc(const FeCtx *cx, TSNode n);
@@ -61,5 +63,26 @@ bool fe_syntax_errors(const FeCtx *cx, TSNode root);
 /* 1-based line of a node's first and last byte in the user's file. */
 int fe_first_line(const FeCtx *cx, TSNode n);
 int fe_last_line(const FeCtx *cx, TSNode n);
+
+/* ---- what the front end resolves for the passes (fe_common.c) ---------------- */
+
+/* Record in r->host_uses every identifier under n (the executable part of
+ * a routine: statements, or a C function body), with its user line and
+ * whether it is assigned there (ir.h, IrHostUses).  Fortran names are
+ * lower-cased; C preprocessor lines and Fortran keyword-argument names are
+ * skipped. */
+void fe_host_scan(const FeCtx *cx, IrRoutine *r, TSNode n);
+
+/* Resolve the clause items of d in routine r: each item's symbol, each
+ * bound name's symbol and each section bound as IR (directive.h).  Nothing
+ * is reported here: the passes that judge the clauses print what does not
+ * resolve, in the order they always have. */
+void fe_resolve_directive(IrRoutine *r, Directive *d);
+/* A directive read while reading a routine: resolved by
+ * fe_resolve_directives at the routine's end, when its symbol table is
+ * complete (C declares names as it goes; Fortran adds implicitly typed
+ * ones while lowering regions). */
+void fe_directive_read(FeCtx *cx, Directive *d);
+void fe_resolve_directives(FeCtx *cx, IrRoutine *r);
 
 #endif

@@ -77,6 +77,15 @@ struct IrSym {
                                    user promises overlaps no other; Fortran dummies are
                                    treated so by the language rules */
   bool by_value;                /* C scalar parameter: passed by value */
+  /* What the Fortran specification part does with the name besides
+   * declaring it (the front end's reading of it; see also
+   * IrRoutine.saves_all).  Each lets a local's values outlive the call or
+   * alias them, so its values are the host's too. */
+  bool in_common;               /* named in a COMMON block */
+  bool in_equivalence;          /* named in an EQUIVALENCE set */
+  bool in_data;                 /* given values by a DATA statement */
+  bool save_named;              /* SAVE attribute, or named in a SAVE statement */
+  bool has_initializer;         /* declared with `= value` (not a PARAMETER) */
   int dummy_index;              /* position in the argument list, -1 if not a dummy */
   /* A hidden integer scalar standing for a bound known only at run time
    * (allocatable and assumed-shape arrays): the host passes
@@ -207,6 +216,24 @@ typedef struct IrRegion {
   void *analysis;               /* RegionPlan (analysis/plan.h), owned by the arena */
 } IrRegion;
 
+/* Where the host code of a routine mentions a name, as its front end's
+ * host scan saw it: identifier nodes of the executable part (every region
+ * of the routine included: for one region, the others are host code too),
+ * so comments, strings and directive lines never count.  Queries: access.h
+ * (an_host_use). */
+typedef struct IrHostUse {
+  int line;                     /* user-file line */
+  bool assigns;                 /* the mention gives the name a value: `name = ...`, a DO
+                                   variable, C `name = ...` or `int name = ...` */
+} IrHostUse;
+
+typedef struct IrHostUses {
+  const char *name;             /* as the IR spells it (Fortran: lower case) */
+  int n, cap;
+  IrHostUse *v;                 /* in source order */
+  UT_hash_handle hh;            /* in IrRoutine.host_uses */
+} IrHostUses;
+
 typedef struct IrModule {
   char *name;
   IrSym *symbols;               /* uthash by name */
@@ -235,6 +262,8 @@ typedef struct IrRoutine {
   int first_line, last_line;    /* of the whole routine */
   int body_start_line;          /* first line of the executable part */
   bool implicit_none;
+  bool saves_all;               /* Fortran: a SAVE statement without a list */
+  IrHostUses *host_uses;        /* uthash by name (front end's host scan) */
   bool body_lowered;            /* `body` holds the executable part (routines that regions
                                    call, for inlining) */
   IrStmtList body;
