@@ -7,6 +7,7 @@
 #                            elsewhere, e.g. a tests/diff kernel; copied in as in.EXT
 #   args                     optional extra command-line flags (one line)
 #   expect.stderr            exact stderr of `s2s-cuda [args] in.*`
+#   expect.stdout            optional: exact stdout (the --dump-ir cases)
 #   expect.status            optional exit status (default: 1 when no expect.cu, else 0)
 #   expect.cu                expected in.s2s.cu, byte for byte
 #   expect.host              expected in.s2s.f90 / in.s2s.c, byte for byte
@@ -75,6 +76,7 @@ run_case() { # case directory
     ok=1
   fi
   [ -f "$dir/expect.stderr" ] && { check_file "$dir/expect.stderr" "$w/stderr" stderr || ok=1; }
+  [ -f "$dir/expect.stdout" ] && { check_file "$dir/expect.stdout" "$w/stdout" stdout || ok=1; }
   local base=${input%.*} ext=${input##*.}
   if [ -f "$dir/expect.cu" ]; then
     check_file "$dir/expect.cu" "$w/$base.s2s.cu" "$base.s2s.cu" || ok=1

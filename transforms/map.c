@@ -1307,11 +1307,8 @@ static void dump_syms(FILE *f, const char *what, IrSym *const *v, int n)
 
 static void dump_array(const Program *p, const ArrayPlan *a, FILE *f)
 {
-  char box[512];
-  an_box_text(a->sym, a->box_lo, a->box_hi, p->lang, box, sizeof box);
-  fprintf(f, "    array %s %s(%s)%s%s%s", a->sym->name, dir_clause_name(a->clause), box,
-          a->user_clause ? " user" : " inferred", a->read ? " read" : "", a->written ? " written" : "");
-  if (a->privatized) {
+  fprintf(f, "    array %s%s%s", a->sym->name, a->read ? " read" : "", a->written ? " written" : "");
+  if (a->privatized) {     /* no data clause: it lives in the threads */
     fputs(" privatized(", f);
     for (int d = 0; d < a->sym->rank; d++)
       fprintf(f, "%s%s", d ? "," : "", a->column_dim[d] ? "column" : ":");
@@ -1319,9 +1316,13 @@ static void dump_array(const Program *p, const ArrayPlan *a, FILE *f)
       fprintf(f, ") elements=%ld\n", a->private_elems);
     else
       fputs(") elements=run-time\n", f);
-  } else
-    fprintf(f, "%s%s\n", a->privatizable ? " privatizable" : "",
-            a->not_private_why ? ir_printf(" (not per thread: %s)", a->not_private_why) : "");
+    return;
+  }
+  char box[512];
+  an_box_text(a->sym, a->box_lo, a->box_hi, p->lang, box, sizeof box);
+  fprintf(f, " %s(%s) %s%s%s\n", dir_clause_name(a->clause), box, a->user_clause ? "user" : "inferred",
+          a->privatizable ? " privatizable" : "",
+          a->not_private_why ? ir_printf(" (not per thread: %s)", a->not_private_why) : "");
 }
 
 static void dump_kernel(const KernelPlan *k, FILE *f)
