@@ -409,7 +409,9 @@ static bool assigned_in_v_loop(IrStmtList *l, const IrSym *v, const IrSym *s)
 }
 
 /* Is every assignment to s in l of the form s = s op e (op one of +, max,
- * min, the same throughout)?  Returns the operator's name, or NULL. */
+ * min, the same throughout)?  Returns the operator's name, or NULL.  Not
+ * on the visitor, to keep its answers: a DO or IF met before the first
+ * assignment to s, and not assigning s, makes it NULL. */
 static const char *reduction_op(const IrStmtList *l, const IrSym *s, const char *op)
 {
   for (int i = 0; i < l->n; i++) {
