@@ -268,7 +268,6 @@ START_TEST(test_assign_case)
              set.syms[i]->name);
   ck_assert_msg(!strcmp(text, c->assigned), "case %s: assigned %s, expected %s", c->name, text,
                 c->assigned);
-  ir_symset_free(&set);
   ir_arena_free();
   diag_reset();
 }
@@ -319,8 +318,7 @@ START_TEST(test_symset_size)
   IrSym *outsider = new_sym(-1);
   ck_assert(!ir_symset_has(&set, outsider));
   ck_assert(!ir_symset_has(NULL, outsider));
-  ir_symset_free(&set);
-  ck_assert_int_eq(set.n, 0);
+  set = (IrSymSet){ 0 };
   ck_assert(n == 0 || !ir_symset_has(&set, syms[0]));
   free(syms);
   ir_arena_free();
@@ -345,7 +343,7 @@ START_TEST(test_symset_copy)
   ck_assert_int_eq(b.n, N + 1);
   for (int i = 0; i < N; i++)
     ck_assert(ir_symset_has(&a, syms[i]) && ir_symset_has(&b, syms[i]) && b.syms[i] == syms[i]);
-  ir_symset_free(&a);
+  a = (IrSymSet){ 0 };
   for (int i = 0; i < N; i++)           /* b outlives a */
     ck_assert(ir_symset_has(&b, syms[i]));
   IrSymSet small = { 0 };
@@ -354,13 +352,7 @@ START_TEST(test_symset_copy)
   ir_symset_add(&small_copy, syms[1]);
   ck_assert_int_eq(small.n, 1);
   ck_assert(!ir_symset_has(&small, syms[1]));
-  ir_symset_free(&small);
-  ir_symset_free(&small_copy);
-  ir_symset_free(&b);
-  IrSymSet *arena_set = ir_symset_in_arena();   /* freed by ir_arena_free */
-  for (int i = 0; i < N; i++)
-    ir_symset_add(arena_set, syms[i]);
-  ck_assert_int_eq(arena_set->n, N);
+  ck_assert(ir_symset_has(&small_copy, syms[0]));
   ir_arena_free();
 }
 END_TEST

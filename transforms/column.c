@@ -90,7 +90,6 @@ static IrExpr *exposed_stmt(IrSym *const *vars, int nvars, IrStmt *s, IrSymSet *
     IrSymSet inner = ir_symset_copy(d); /* the body may run zero times: its assignments do not count after */
     ir_symset_add(&inner, s->u.loop.iv);
     bad = exposed_list(vars, nvars, &s->u.loop.body, &inner);
-    ir_symset_free(&inner);
     ir_symset_add(d, s->u.loop.iv);
     return bad;
   }
@@ -103,8 +102,6 @@ static IrExpr *exposed_stmt(IrSym *const *vars, int nvars, IrStmt *s, IrSymSet *
       for (int k = 0; k < t.n; k++)
         if (ir_symset_has(&e, t.syms[k]))
           ir_symset_add(d, t.syms[k]);
-    ir_symset_free(&t);
-    ir_symset_free(&e);
     return bad;
   }
   case IR_S_CALL:
@@ -133,9 +130,7 @@ IrExpr *xf_first_exposed(IrStmtList *l, IrSym *const *vars, int nvars, IrSym *co
   IrSymSet d = { 0 };
   for (int i = 0; i < nassigned; i++)
     ir_symset_add(&d, assigned[i]);
-  IrExpr *bad = exposed_list(vars, nvars, l, &d);
-  ir_symset_free(&d);
-  return bad;
+  return exposed_list(vars, nvars, l, &d);
 }
 
 /* ---- small walks ----------------------------------------------------------- */
@@ -563,7 +558,6 @@ int column_indices(const ColumnCtx *cx, IrStmtList *stmts, IrSym **out)
       out[n++] = ivs.syms[i];
   }
   dep_free(&g);
-  ir_symset_free(&ivs);
   return n;
 }
 
@@ -910,10 +904,6 @@ static void chain_clear(FuseChain *ch)
     free(a);
   }
   dep_free(&ch->g);
-  ir_symset_free(&ch->assigned);
-  ir_symset_free(&ch->mentioned);
-  ir_symset_free(&ch->y_assigned);
-  ir_symset_free(&ch->y_mentioned);
   FuseChain empty = { .cx = ch->cx, .written = ch->written };
   *ch = empty;
 }
@@ -982,7 +972,6 @@ static void body_scalars(const FuseChain *ch, IrStmtList *body, const IrSym *iv,
   for (int i = 0; i < a.n; i++)
     if (a.syms[i] != iv && ir_symset_has(ch->written, a.syms[i]))
       ir_symset_add(assigned, a.syms[i]);
-  ir_symset_free(&a);
   Mentioned m = { ch->written, mentioned, iv };
   ir_walk_exprs(body, mentioned_visit, &m);
 }
@@ -1070,8 +1059,7 @@ static bool chain_fusion_legal(FuseChain *ch, IrStmt *x, IrStmt *y, const char *
   if (ch->loop != x)
     chain_start(ch, x);
   ch->g.nacc = ch->nx;
-  ir_symset_free(&ch->y_assigned);
-  ir_symset_free(&ch->y_mentioned);
+  ch->y_assigned = ch->y_mentioned = (IrSymSet){ 0 };
   body_scalars(ch, &y->u.loop.body, x->u.loop.iv, &ch->y_assigned, &ch->y_mentioned);
   if (chain_shares(ch)) {
     *why = "a scalar assigned in one loop is used in the other";
@@ -1153,7 +1141,6 @@ void column_fuse(const ColumnCtx *cx, IrStmtList *body)
   for (int i = 0; i < cx->nwritten; i++)
     ir_symset_add(&written, cx->written[i]);
   fuse_list(cx, &written, body);
-  ir_symset_free(&written);
 }
 
 /* ---- column indices of a growing run of statements ---------------------------- */
@@ -1177,8 +1164,7 @@ void column_fuse(const ColumnCtx *cx, IrStmtList *body)
  * so trying or adding a statement costs in proportion to the statement.
  * The index candidates are those column_indices sees: the first
  * COLUMN_CANDIDATES loop indices in the order of the walk.  Tables and facts
- * live in the IR arena; column_scope_free releases the access lists
- * and the symbol sets of the statements and runs. */
+ * live in the IR arena; column_scope_free releases the access lists. */
 
 /* The accesses of one array in one statement. */
 typedef struct StmtArray {
@@ -1227,7 +1213,6 @@ struct ColumnScope {
   IrSymSet written;         /* cx.written */
   IrSymSet private_arrays;  /* cx.private_arrays */
   StmtFacts *stmts;
-  ColumnRun *runs;          /* for column_scope_free */
 };
 
 /* The state of one array, for one index, after the run's accesses. */
@@ -1269,7 +1254,6 @@ struct ColumnRun {
   int nruniv;
   RunIv **runiv;            /* per index asked */
   RunArray *arrays;         /* every array accessed */
-  ColumnRun *next;          /* in ColumnScope.runs */
 };
 
 ColumnScope *column_scope_new(const ColumnCtx *cx)
@@ -1286,17 +1270,9 @@ ColumnScope *column_scope_new(const ColumnCtx *cx)
 void column_scope_free(ColumnScope *sc)
 {
   StmtFacts *f, *tmp;
-  HASH_ITER(hh, sc->stmts, f, tmp) {
+  HASH_ITER(hh, sc->stmts, f, tmp)
     dep_free(&f->g);
-    ir_symset_free(&f->ivs);
-    ir_symset_free(&f->reads);
-  }
   sc->stmts = NULL;
-  for (ColumnRun *r = sc->runs; r; r = r->next)
-    ir_symset_free(&r->ivs);
-  sc->runs = NULL;
-  ir_symset_free(&sc->written);
-  ir_symset_free(&sc->private_arrays);
 }
 
 /* ---- facts of one statement ---- */
@@ -1386,8 +1362,6 @@ static void scalar_facts(ColumnScope *sc, StmtFacts *f, StmtIv *fv)
   for (int i = 0; i < f->reads.n; i++)
     if (ir_symset_has(&bad, f->reads.syms[i]) && !ir_symset_has(&assigned, f->reads.syms[i]))
       fv->scalars[fv->nscalars++] = (StmtScalar){ f->reads.syms[i], false, true };
-  ir_symset_free(&bad);
-  ir_symset_free(&assigned);
 }
 
 /* The dimensions of ref whose subscript is v itself (see column_access). */
@@ -1447,8 +1421,6 @@ ColumnRun *column_run_new(ColumnScope *sc)
 {
   ColumnRun *r = ir_alloc(sizeof *r);
   r->scope = sc;
-  r->next = sc->runs;
-  sc->runs = r;
   return r;
 }
 

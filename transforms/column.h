@@ -41,8 +41,7 @@ int column_indices(const ColumnCtx *cx, IrStmtList *stmts, IrSym **out);
  * time (split_groups), each question answered in time proportional to the
  * statement it adds, with the answers of column_indices.  A scope holds
  * what the runs of one statement list share (the facts of each
- * statement); it must outlive them.  Runs live in the IR arena;
- * column_scope_free releases what the scope and its runs hold. */
+ * statement); it must outlive them.  Runs live in the IR arena. */
 typedef struct ColumnScope ColumnScope;
 typedef struct ColumnRun ColumnRun;
 

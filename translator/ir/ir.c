@@ -334,7 +334,7 @@ static void symbol_visit(IrExpr *e, IrStmt *in, void *ctx)
 
 IrSymSet *ir_list_symbols(IrStmtList *l)
 {
-  IrSymSet *set = ir_symset_in_arena();
+  IrSymSet *set = ir_alloc(sizeof *set);
   ir_walk_exprs(l, symbol_visit, set);
   return set;
 }
@@ -343,7 +343,10 @@ IrSymSet *ir_list_symbols(IrStmtList *l)
 
 /* Up to this many members a set has no hash table: scanning a few pointers
  * beats hashing, and the many small sets (scalars assigned so far, copied
- * at every branch) cost one array each. */
+ * at every branch) cost one array each.  Storage comes from the arena:
+ * sets are made and dropped in hot walks, where malloc and free cost more
+ * than the walk (a grown set leaves its old arrays there, at most as much
+ * again as it holds). */
 enum { SYMSET_SCAN_MAX = 8 };
 
 static size_t slot_of(const IrSym *s, int nslots)
@@ -366,8 +369,7 @@ static void slots_rebuild(IrSymSet *set)
   int nslots = 4 * SYMSET_SCAN_MAX;
   while (nslots < 2 * (set->n + 1))
     nslots *= 2;
-  free(set->slots);
-  set->slots = xcalloc((size_t)nslots, sizeof *set->slots);
+  set->slots = ir_alloc(sizeof *set->slots * (size_t)nslots);
   set->nslots = nslots;
   for (int i = 0; i < set->n; i++)
     slots_insert(set->slots, nslots, set->syms[i]);
@@ -393,10 +395,7 @@ bool ir_symset_add(IrSymSet *set, IrSym *s)
 {
   if (ir_symset_has(set, s))
     return false;
-  if (set->n == set->cap) {
-    set->cap = set->cap ? 2 * set->cap : SYMSET_SCAN_MAX;
-    set->syms = xrealloc(set->syms, sizeof *set->syms * (size_t)set->cap);
-  }
+  set->syms = ir_reserve(set->syms, sizeof *set->syms, set->n, &set->cap);
   if (set->nslots ? 2 * (set->n + 1) > set->nslots : set->n == SYMSET_SCAN_MAX)
     slots_rebuild(set);
   if (set->nslots)
@@ -409,33 +408,14 @@ IrSymSet ir_symset_copy(const IrSymSet *set)
 {
   IrSymSet c = *set;
   if (set->cap) {
-    c.syms = xmalloc(sizeof *c.syms * (size_t)set->cap);
+    c.syms = ir_alloc(sizeof *c.syms * (size_t)set->cap);
     memcpy(c.syms, set->syms, sizeof *c.syms * (size_t)set->n);
   }
   if (set->nslots) {
-    c.slots = xmalloc(sizeof *c.slots * (size_t)set->nslots);
+    c.slots = ir_alloc(sizeof *c.slots * (size_t)set->nslots);
     memcpy(c.slots, set->slots, sizeof *c.slots * (size_t)set->nslots);
   }
   return c;
-}
-
-void ir_symset_free(IrSymSet *set)
-{
-  free(set->syms);
-  free(set->slots);
-  *set = (IrSymSet){ 0 };
-}
-
-static void symset_release(void *set)
-{
-  ir_symset_free(set);
-}
-
-IrSymSet *ir_symset_in_arena(void)
-{
-  IrSymSet *set = ir_alloc(sizeof *set);
-  ir_arena_on_free(symset_release, set);
-  return set;
 }
 
 static void expr_walk(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx)

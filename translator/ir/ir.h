@@ -306,9 +306,10 @@ bool ir_list_mentions(IrStmtList *l, const IrSym *s);
 
 /* A set of symbols: members kept in the order they were added, no limit on
  * the size, membership in constant time.  A zeroed IrSymSet is empty.  Its
- * storage is malloc'd and released by ir_symset_free (sets from
- * ir_symset_in_arena and ir_list_symbols: by ir_arena_free instead).
- * Read the members as syms[0..n); change them only through the functions. */
+ * storage lives in the IR arena, like the nodes, and goes with it at
+ * ir_arena_free: there is nothing to free per set (`= (IrSymSet){ 0 }`
+ * empties one).  Read the members as syms[0..n); change them only through
+ * the functions. */
 typedef struct IrSymSet {
   int n, cap;
   IrSym **syms;                 /* members, in the order added */
@@ -319,11 +320,9 @@ typedef struct IrSymSet {
 bool ir_symset_add(IrSymSet *set, IrSym *s);                  /* false: s was there */
 bool ir_symset_has(const IrSymSet *set, const IrSym *s);      /* set NULL: false */
 IrSymSet ir_symset_copy(const IrSymSet *set);                 /* shares nothing with set */
-void ir_symset_free(IrSymSet *set);                           /* leaves set empty */
-IrSymSet *ir_symset_in_arena(void);  /* new, empty; storage freed with the arena */
 
-/* The symbols a statement list mentions (as ir_list_symbols sees them), for
- * asking about many symbols with one walk; freed with the arena. */
+/* The symbols a statement list mentions (as ir_list_mentions sees them),
+ * for asking about many symbols with one walk. */
 IrSymSet *ir_list_symbols(IrStmtList *l);
 
 /* Visit every expression node of a statement list, pre-order; statements'

@@ -14,9 +14,11 @@ static void push_loop(IrVisit *v, IrStmt *loop)
 {
   if (v->nloops == v->cap) {
     v->cap *= 2;
-    if (v->loops == v->loops_inline) {
-      v->loops = xmalloc(sizeof *v->loops * (size_t)v->cap);
-      memcpy(v->loops, v->loops_inline, sizeof v->loops_inline);
+    if (!v->loops_on_heap) {
+      IrStmt **heap = xmalloc(sizeof *heap * (size_t)v->cap);
+      memcpy(heap, v->loops, sizeof *heap * (size_t)v->nloops);
+      v->loops = heap;
+      v->loops_on_heap = true;
     } else {
       v->loops = xrealloc(v->loops, sizeof *v->loops * (size_t)v->cap);
     }
@@ -55,13 +57,15 @@ static void visit_list(IrStmtList *l, IrVisit *v)
 
 bool ir_visit_stmts(IrStmtList *l, IrVisit *v)
 {
-  v->loops = v->loops_inline;
+  IrStmt *loops[IR_VISIT_LOOPS_INLINE];
+  v->loops = loops;
   v->cap = IR_VISIT_LOOPS_INLINE;
+  v->loops_on_heap = false;
   v->nloops = 0;
   v->under_if = 0;
   v->stopped = false;
   visit_list(l, v);
-  if (v->loops != v->loops_inline)
+  if (v->loops_on_heap)
     free(v->loops);
   v->loops = NULL;
   v->nloops = 0;

@@ -19,7 +19,8 @@ typedef enum IrVisitStep {
   IR_VISIT_STOP,            /* end the whole walk: no further pre or post at all */
 } IrVisitStep;
 
-/* How many enclosing loops the visitor keeps without allocating. */
+/* How many enclosing loops the visitor keeps without allocating (on the
+ * stack of ir_visit_stmts); deeper nests move them to the heap. */
 enum { IR_VISIT_LOOPS_INLINE = 16 };
 
 typedef struct IrVisit IrVisit;
@@ -37,8 +38,8 @@ struct IrVisit {
   int under_if;
   /* private to the walk */
   int cap;
+  bool loops_on_heap;
   bool stopped;
-  IrStmt *loops_inline[IR_VISIT_LOOPS_INLINE];
 };
 
 /* Walk l in program order: pre(s), then s's bodies (a DO's body; an IF's
