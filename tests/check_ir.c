@@ -238,7 +238,7 @@ typedef struct AssignCase {
 static const AssignCase assign_cases[] = {
   { "plain", "x = 1.0\ny = x\n", "y", "y=", "x,y" },
   { "none", "a(1) = 1.0\n", "x", NULL, "" },
-  { "array-element-is-not-scalar", "a(1) = x\n", "a", NULL, "" },
+  { "array-element", "x = 1.0\na(1) = x\n", "a", "a()=", "x" },
   { "loop-index", "do i = 1, n\n a(i) = 0.0\nend do\n", "i", "do i", "i" },
   { "loop-in-if", "if (n > 1) then\n do i = 1, n\n  x = i\n end do\nend if\n", "i", "do i",
     "i,x" },

@@ -636,6 +636,7 @@ static IrStmt *columnize_stmt(const ColumnRange *r, int nr, IrStmt *s, IrStmtLis
   }
 }
 
+/* Not on the visitor: it builds new statement lists. */
 static void columnize_list(const ColumnRange *r, int nr, IrStmtList *in, IrStmtList *out)
 {
   for (int i = 0; i < in->n; i++) {

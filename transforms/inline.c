@@ -413,7 +413,8 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
 }
 
 /* An IF whose test the call decides (present() of an optional argument)
- * keeps only its taken branch: the other may use the absent argument. */
+ * keeps only its taken branch: the other may use the absent argument.
+ * Not on the visitor: it builds new statement lists. */
 static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to)
 {
   for (int i = 0; i < from->n; i++) {

@@ -132,8 +132,10 @@ void ir_walk_exprs(IrStmtList *l, IrExprVisit fn, void *ctx)
 
 bool ir_stmt_assigns(const IrStmt *s, const IrSym *x)
 {
-  if (s->kind == IR_S_ASSIGN)
-    return s->u.assign.lhs->kind == IR_E_VAR && s->u.assign.lhs->u.var == x;
+  if (s->kind == IR_S_ASSIGN) {
+    const IrExpr *lhs = s->u.assign.lhs;
+    return (lhs->kind == IR_E_VAR ? lhs->u.var : lhs->u.elem.sym) == x;
+  }
   return s->kind == IR_S_DO && s->u.loop.iv == x;
 }
 

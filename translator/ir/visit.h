@@ -53,11 +53,13 @@ IrStmt *ir_visit_loop(const IrVisit *v);
 /* The outermost loop over iv around the statement being visited, or NULL. */
 IrStmt *ir_visit_loop_over(const IrVisit *v, const IrSym *iv);
 
-/* Does s itself (not its body) assign scalar x: `x = ...`, or a DO over x? */
+/* Does s itself (not its body) assign x: `x = ...`, an element of array x
+ * (`x(i) = ...`), or a DO over x? */
 bool ir_stmt_assigns(const IrStmt *s, const IrSym *x);
 
-/* The first statement of l, nested ones included, that assigns scalar x
- * (ir_stmt_assigns; a loop comes before its body), or NULL. */
+/* The first statement of l, nested ones included, that assigns x or one
+ * of its elements (ir_stmt_assigns; a loop comes before its body), or
+ * NULL: "is x assigned in l?" */
 IrStmt *ir_assignment_of(const IrStmtList *l, const IrSym *x);
 
 /* Add to *out the scalars l assigns (`x = ...` and DO indices), in the
