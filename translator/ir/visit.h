@@ -44,7 +44,8 @@ struct IrVisit {
 
 /* Walk l in program order: pre(s), then s's bodies (a DO's body; an IF's
  * THEN and then ELSE part), then post(s).  Returns false when a pre
- * callback stopped the walk.  v may be walked again afterwards. */
+ * callback stopped the walk.  A callback may start walks of its own, with
+ * another IrVisit; v itself may be walked again once this walk is over. */
 bool ir_visit_stmts(IrStmtList *l, IrVisit *v);
 
 /* The innermost loop around the statement being visited, or NULL. */
