@@ -1103,6 +1103,10 @@ static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, IrStmtList *
     }
   }
   FuseChain chain = { .cx = cx, .written = written };
+  /* Whether a CYCLE or EXIT leaves loop `checked`: remembered, or a run of
+   * fusions would walk the growing fused body once per loop added. */
+  const IrStmt *checked = NULL;
+  bool checked_exits = false;
   int k = 0;
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
@@ -1111,8 +1115,15 @@ static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, IrStmtList *
     if (prev && prev->kind == IR_S_DO && s->kind == IR_S_DO && same_header(prev, s)) {
       /* a CYCLE or EXIT of either loop would, fused, also skip the other's
        * statements (found by random differential testing) */
-      if (loop_exit(&prev->u.loop.body, prev->u.loop.iv, true) ||
-          loop_exit(&s->u.loop.body, s->u.loop.iv, true))
+      bool prev_exits = prev == checked
+                        ? checked_exits
+                        : loop_exit(&prev->u.loop.body, prev->u.loop.iv, true) != NULL;
+      bool s_exits = !prev_exits && loop_exit(&s->u.loop.body, s->u.loop.iv, true);
+      if (!prev_exits) {
+        checked = s;
+        checked_exits = s_exits;
+      }
+      if (prev_exits || s_exits)
         why = "a CYCLE or EXIT in one of them would also skip the other's statements";
       else if (chain_fusion_legal(&chain, prev, s, &why)) {
         IrStmt *f = ir_stmt(IR_S_DO, prev->loc);
@@ -1124,6 +1135,8 @@ static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, IrStmtList *
                    diag_user_line(prev->loc), diag_user_line(s->loc), s->u.loop.iv->name);
         chain_absorb(&chain, f, s);
         l->v[k - 1] = f;
+        checked = f;               /* neither loop had one */
+        checked_exits = false;
         continue;
       }
       report_at(REPORT_NOTE, cx->routine, s->loc,
