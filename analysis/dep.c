@@ -22,6 +22,7 @@
 #include <string.h>
 #include "affine.h"
 #include "dep.h"
+#include "visit.h"
 
 DepStats dep_stats;
 
@@ -85,20 +86,27 @@ static void collect_expr(Collect *c, IrExpr *e, IrStmt *s)
   }
 }
 
+typedef struct JumpOut { int kind; const IrStmt *found; } JumpOut;
+
+static IrVisitStep jump_pre(IrStmt *s, IrVisit *v)
+{
+  JumpOut *j = v->ctx;
+  if (s->kind == IR_S_DO)
+    return IR_VISIT_SKIP_CHILDREN;
+  if ((s->kind != IR_S_CYCLE && s->kind != IR_S_EXIT) || (j->kind >= 0 && (int)s->kind != j->kind))
+    return IR_VISIT_CONTINUE;
+  j->found = s;
+  return IR_VISIT_STOP;
+}
+
 /* The first CYCLE or EXIT (kind < 0: either) in l that leaves the loop
  * whose body l is part of: inside IFs, not inside inner loops. */
 static const IrStmt *jump_out(const IrStmtList *l, int kind)
 {
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *s = l->v[i], *j = NULL;
-    if ((s->kind == IR_S_CYCLE || s->kind == IR_S_EXIT) && (kind < 0 || (int)s->kind == kind))
-      return s;
-    if (s->kind == IR_S_IF && !(j = jump_out(&s->u.cond.then, kind)))
-      j = jump_out(&s->u.cond.els, kind);
-    if (j)
-      return j;
-  }
-  return NULL;
+  JumpOut j = { kind, NULL };
+  IrVisit v = { .pre = jump_pre, .ctx = &j };
+  ir_visit_stmts((IrStmtList *)l, &v);
+  return j.found;
 }
 
 /* Make what follows (until `restore`) conditional because of `why`. */
@@ -108,6 +116,8 @@ static void guard_with(Collect *c, const IrStmt *why)
   c->guard = why;
 }
 
+/* Not on the visitor: a CYCLE or EXIT makes the rest of its own statement
+ * list conditional, state that lives per list, not per statement. */
 static void collect_stmts(Collect *c, IrStmtList *l)
 {
   /* restored at the end: a CYCLE or EXIT affects only the rest of this list */
@@ -169,25 +179,19 @@ static void collect_stmts(Collect *c, IrStmtList *l)
   c->guard = guard;
 }
 
-/* The first loop of l nested deeper than DEP_MAX_DEPTH when l is inside
- * `depth` loops, or NULL. */
-static IrStmt *too_deep(IrStmtList *l, int depth)
+static IrVisitStep too_deep_pre(IrStmt *s, IrVisit *v)
 {
-  for (int i = 0; i < l->n; i++) {
-    IrStmt *s = l->v[i], *bad = NULL;
-    if (s->kind == IR_S_DO)
-      bad = depth == DEP_MAX_DEPTH ? s : too_deep(&s->u.loop.body, depth + 1);
-    else if (s->kind == IR_S_IF && !(bad = too_deep(&s->u.cond.then, depth)))
-      bad = too_deep(&s->u.cond.els, depth);
-    if (bad)
-      return bad;
-  }
-  return NULL;
+  if (s->kind != IR_S_DO || v->nloops < DEP_MAX_DEPTH)
+    return IR_VISIT_CONTINUE;
+  *(IrStmt **)v->ctx = s;
+  return IR_VISIT_STOP;
 }
 
 bool dep_check_depth(IrStmtList *body)
 {
-  IrStmt *bad = too_deep(body, 0);
+  IrStmt *bad = NULL;
+  IrVisit v = { .pre = too_deep_pre, .ctx = &bad };
+  ir_visit_stmts(body, &v);
   if (bad)
     diag_at(DIAG_ERROR, bad->loc, 1, "loop nest deeper than %d levels in a region is not "
             "supported", DEP_MAX_DEPTH);

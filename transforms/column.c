@@ -37,44 +37,15 @@
 #include "affine.h"
 #include "access.h"
 #include "column.h"
+#include "visit.h"
 #include "report.h"
 
 /* ---- scalars: assigned before read? ------------------------------------------ */
 
-/* The scalars surely assigned so far.  Growable: a fixed capacity that
- * dropped entries made assigned scalars look exposed (and the firstprivate
- * loop of map.c never end).  Copies share nothing (defs_copy). */
-typedef struct DefSet {
-  int n, cap;
-  IrSym **v;                 /* arena */
-} DefSet;
-
-static bool defined(const DefSet *d, const IrSym *s)
-{
-  for (int i = 0; i < d->n; i++)
-    if (d->v[i] == s)
-      return true;
-  return false;
-}
-
-static void define(DefSet *d, IrSym *s)
-{
-  if (!defined(d, s))
-    IR_APPEND(d->v, d->n, d->cap, s);
-}
-
-static DefSet defs_copy(const DefSet *d)
-{
-  DefSet c = { 0, 0, NULL };
-  for (int i = 0; i < d->n; i++)
-    define(&c, d->v[i]);
-  return c;
-}
-
 typedef struct Exposed {
   IrSym *const *vars;
   int nvars;
-  const DefSet *defs;
+  const IrSymSet *defs;     /* scalars surely assigned so far */
   IrExpr *first;
 } Exposed;
 
@@ -82,119 +53,105 @@ static void exposed_visit(IrExpr *e, IrStmt *in, void *ctx)
 {
   Exposed *x = ctx;
   (void)in;
-  if (x->first || e->kind != IR_E_VAR || defined(x->defs, e->u.var))
+  if (x->first || e->kind != IR_E_VAR || ir_symset_has(x->defs, e->u.var))
     return;
   for (int i = 0; i < x->nvars; i++)
     if (x->vars[i] == e->u.var)
       x->first = e;
 }
 
-static IrExpr *exposed_in(IrSym *const *vars, int nvars, const DefSet *d, IrExpr *e)
+static IrExpr *exposed_in(IrSym *const *vars, int nvars, const IrSymSet *d, IrExpr *e)
 {
   Exposed x = { vars, nvars, d, NULL };
   ir_walk_expr(e, NULL, exposed_visit, &x);
   return x.first;
 }
 
-/* Walk l in order with d the scalars surely assigned so far. */
-static IrExpr *exposed_list(IrSym *const *vars, int nvars, IrStmtList *l, DefSet *d)
+static IrExpr *exposed_list(IrSym *const *vars, int nvars, IrStmtList *l, IrSymSet *d);
+
+/* Statement s with d the scalars surely assigned before it; d becomes
+ * those surely assigned after it. */
+static IrExpr *exposed_stmt(IrSym *const *vars, int nvars, IrStmt *s, IrSymSet *d)
 {
   IrExpr *bad;
-  for (int i = 0; i < l->n; i++) {
-    IrStmt *s = l->v[i];
-    switch (s->kind) {
-    case IR_S_ASSIGN:
-      if ((bad = exposed_in(vars, nvars, d, s->u.assign.rhs)))
-        return bad;
-      if (s->u.assign.lhs->kind == IR_E_VAR)
-        define(d, s->u.assign.lhs->u.var);
-      else if ((bad = exposed_in(vars, nvars, d, s->u.assign.lhs)))
-        return bad;
-      break;
-    case IR_S_DO: {
-      if ((bad = exposed_in(vars, nvars, d, s->u.loop.lo)) ||
-          (bad = exposed_in(vars, nvars, d, s->u.loop.hi)))
-        return bad;
-      DefSet inner = defs_copy(d); /* the body may run zero times: its assignments do not count after */
-      define(&inner, s->u.loop.iv);
-      if ((bad = exposed_list(vars, nvars, &s->u.loop.body, &inner)))
-        return bad;
-      define(d, s->u.loop.iv);
-      break;
+  switch (s->kind) {
+  case IR_S_ASSIGN:
+    if ((bad = exposed_in(vars, nvars, d, s->u.assign.rhs)))
+      return bad;
+    if (s->u.assign.lhs->kind == IR_E_VAR) {
+      ir_symset_add(d, s->u.assign.lhs->u.var);
+      return NULL;
     }
-    case IR_S_IF: {
-      if ((bad = exposed_in(vars, nvars, d, s->u.cond.test)))
-        return bad;
-      DefSet t = defs_copy(d), e = defs_copy(d);
-      if ((bad = exposed_list(vars, nvars, &s->u.cond.then, &t)) ||
-          (bad = exposed_list(vars, nvars, &s->u.cond.els, &e)))
-        return bad;
+    return exposed_in(vars, nvars, d, s->u.assign.lhs);
+  case IR_S_DO: {
+    if ((bad = exposed_in(vars, nvars, d, s->u.loop.lo)) ||
+        (bad = exposed_in(vars, nvars, d, s->u.loop.hi)))
+      return bad;
+    IrSymSet inner = ir_symset_copy(d); /* the body may run zero times: its assignments do not count after */
+    ir_symset_add(&inner, s->u.loop.iv);
+    bad = exposed_list(vars, nvars, &s->u.loop.body, &inner);
+    ir_symset_add(d, s->u.loop.iv);
+    return bad;
+  }
+  case IR_S_IF: {
+    if ((bad = exposed_in(vars, nvars, d, s->u.cond.test)))
+      return bad;
+    IrSymSet t = ir_symset_copy(d), e = ir_symset_copy(d);
+    if (!(bad = exposed_list(vars, nvars, &s->u.cond.then, &t)) &&
+        !(bad = exposed_list(vars, nvars, &s->u.cond.els, &e)))
       for (int k = 0; k < t.n; k++)
-        if (defined(&e, t.v[k]))
-          define(d, t.v[k]);
-      break;
-    }
-    case IR_S_CALL:
-      S2S_BUG("call of '%s' was not inlined", s->u.call.name);
-    case IR_S_CYCLE:
-    case IR_S_EXIT:
-      break;
-    }
+        if (ir_symset_has(&e, t.syms[k]))
+          ir_symset_add(d, t.syms[k]);
+    return bad;
+  }
+  case IR_S_CALL:
+    S2S_BUG("call of '%s' was not inlined", s->u.call.name);
+  case IR_S_CYCLE:
+  case IR_S_EXIT:
+    break;
   }
   return NULL;
+}
+
+/* Walk l in order with d the scalars surely assigned so far.  Not on the
+ * visitor: each branch of an IF starts from its own copy of d, and only
+ * what both branches assign counts after it. */
+static IrExpr *exposed_list(IrSym *const *vars, int nvars, IrStmtList *l, IrSymSet *d)
+{
+  IrExpr *bad = NULL;
+  for (int i = 0; i < l->n && !bad; i++)
+    bad = exposed_stmt(vars, nvars, l->v[i], d);
+  return bad;
 }
 
 IrExpr *xf_first_exposed(IrStmtList *l, IrSym *const *vars, int nvars, IrSym *const *assigned,
                          int nassigned)
 {
-  DefSet d = { 0, 0, NULL };
+  IrSymSet d = { 0 };
   for (int i = 0; i < nassigned; i++)
-    define(&d, assigned[i]);
+    ir_symset_add(&d, assigned[i]);
   return exposed_list(vars, nvars, l, &d);
 }
 
 /* ---- small walks ----------------------------------------------------------- */
 
-typedef void (*LoopVisit)(IrStmt *loop, IrStmt *outer_same, void *ctx);
+/* The column index candidates of a statement list are its first
+ * COLUMN_CANDIDATES loop indices in the order of the walk: a bound on the
+ * search, which column_indices and column_run_indices share. */
+enum { COLUMN_CANDIDATES = DEP_MAX_DEPTH };
 
-/* Call fn for every loop in l; outer_same is the nearest enclosing loop
- * over the same index, if any. */
-static void walk_loops(IrStmtList *l, IrStmt **stack, int depth, LoopVisit fn, void *ctx)
+static IrVisitStep add_loop_index(IrStmt *s, IrVisit *v)
 {
-  for (int i = 0; i < l->n; i++) {
-    IrStmt *s = l->v[i];
-    if (s->kind == IR_S_IF) {
-      walk_loops(&s->u.cond.then, stack, depth, fn, ctx);
-      walk_loops(&s->u.cond.els, stack, depth, fn, ctx);
-    }
-    if (s->kind != IR_S_DO)
-      continue;
-    IrStmt *same = NULL;
-    for (int d = 0; d < depth; d++)
-      if (stack[d]->u.loop.iv == s->u.loop.iv)
-        same = stack[d];
-    fn(s, same, ctx);
-    if (depth < DEP_MAX_DEPTH) {
-      stack[depth] = s;
-      walk_loops(&s->u.loop.body, stack, depth + 1, fn, ctx);
-    }
-  }
+  if (s->kind == IR_S_DO)
+    ir_symset_add(v->ctx, s->u.loop.iv);
+  return IR_VISIT_CONTINUE;
 }
 
-typedef struct IvSet {
-  int n;
-  IrSym *v[DEP_MAX_DEPTH];
-} IvSet;
-
-static void collect_iv(IrStmt *loop, IrStmt *same, void *ctx)
+/* The loop indices of l, in the order of the walk, added to *out. */
+static void loop_indices(IrStmtList *l, IrSymSet *out)
 {
-  IvSet *set = ctx;
-  (void)same;
-  for (int i = 0; i < set->n; i++)
-    if (set->v[i] == loop->u.loop.iv)
-      return;
-  if (set->n < DEP_MAX_DEPTH)
-    set->v[set->n++] = loop->u.loop.iv;
+  IrVisit v = { .pre = add_loop_index, .ctx = out };
+  ir_visit_stmts(l, &v);
 }
 
 static bool in_list(IrSym *const *v, int n, const IrSym *s)
@@ -245,16 +202,16 @@ static bool variant(const ColumnCtx *cx, IrExpr *e)
   return m.found;
 }
 
-static void check_loop(IrStmt *loop, IrStmt *same, void *ctx)
+static IrVisitStep check_loop(IrStmt *loop, IrVisit *vis)
 {
-  Check *c = ctx;
-  if (loop->u.loop.iv != c->v)
-    return;
+  Check *c = vis->ctx;
+  if (loop->kind != IR_S_DO || loop->u.loop.iv != c->v)
+    return IR_VISIT_CONTINUE;
   c->nloops++;
   long step = 1;
   Directive *adv = loop->u.loop.advice;
   c->all_independent &= adv && adv->independent;
-  if (same)
+  if (ir_visit_loop_over(vis, c->v))
     fail(c, loop->loc, "a loop over it is nested inside another loop over it");
   else if (adv && adv->seq)
     fail(c, loop->loc, "the user asked for it to stay sequential (seq)");
@@ -262,6 +219,13 @@ static void check_loop(IrStmt *loop, IrStmt *same, void *ctx)
     fail(c, loop->loc, "a loop over it has a step other than 1 or -1");
   else if (variant(c->cx, loop->u.loop.lo) || variant(c->cx, loop->u.loop.hi))
     fail(c, loop->loc, "the bounds of a loop over it change inside the region");
+  return IR_VISIT_CONTINUE;
+}
+
+static void check_loops(Check *c, IrStmtList *l)
+{
+  IrVisit v = { .pre = check_loop, .ctx = c };
+  ir_visit_stmts(l, &v);
 }
 
 /* Is `a` (an access of a written array) inside a loop over v, with v as
@@ -363,20 +327,6 @@ static void check_shared_writes(Check *c, const DepGraph *g)
     fail(c, w->ref->loc, xf_shared_write_text(c->cx, c->v, w));
 }
 
-static bool assigns(const IrStmtList *l, const IrSym *s)
-{
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *t = l->v[i];
-    if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR && t->u.assign.lhs->u.var == s)
-      return true;
-    if (t->kind == IR_S_DO && (t->u.loop.iv == s || assigns(&t->u.loop.body, s)))
-      return true;
-    if (t->kind == IR_S_IF && (assigns(&t->u.cond.then, s) || assigns(&t->u.cond.els, s)))
-      return true;
-  }
-  return false;
-}
-
 /* Where a scalar may be read: inside the loops over v that assign it (its
  * "homes", where each column has its own copy), nowhere else. */
 typedef struct ScalarUse {
@@ -397,59 +347,66 @@ static void outside_visit(IrExpr *e, IrStmt *in, void *ctx)
   }
 }
 
+/* A loop over v that assigns s (or any loop over v, when s is v) is a home
+ * of s: each iteration must assign s before reading it. */
+static IrVisitStep uses_pre(IrStmt *t, IrVisit *v)
+{
+  ScalarUse *u = v->ctx;
+  switch (t->kind) {
+  case IR_S_ASSIGN:
+    ir_walk_expr(t->u.assign.rhs, t, outside_visit, u);
+    if (t->u.assign.lhs->kind == IR_E_ELEM)
+      ir_walk_expr(t->u.assign.lhs, t, outside_visit, u);
+    break;
+  case IR_S_DO:
+    if (t->u.loop.iv == u->c->v && (u->s == u->c->v || ir_assignment_of(&t->u.loop.body, u->s))) {
+      if (u->s != u->c->v) {
+        IrSym *vars[1] = { u->s };
+        IrSym *known[1] = { u->c->v };
+        u->exposed = xf_first_exposed(&t->u.loop.body, vars, 1, known, 1);
+      }
+      return u->exposed ? IR_VISIT_STOP : IR_VISIT_SKIP_CHILDREN;
+    }
+    ir_walk_expr(t->u.loop.lo, t, outside_visit, u);
+    ir_walk_expr(t->u.loop.hi, t, outside_visit, u);
+    break;
+  case IR_S_IF:
+    ir_walk_expr(t->u.cond.test, t, outside_visit, u);
+    break;
+  default:
+    break;
+  }
+  return u->found ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
+}
+
 static void scan_uses(IrStmtList *l, ScalarUse *u)
 {
-  for (int i = 0; i < l->n && !u->found && !u->exposed; i++) {
-    IrStmt *t = l->v[i];
-    switch (t->kind) {
-    case IR_S_ASSIGN:
-      ir_walk_expr(t->u.assign.rhs, t, outside_visit, u);
-      if (t->u.assign.lhs->kind == IR_E_ELEM)
-        ir_walk_expr(t->u.assign.lhs, t, outside_visit, u);
-      break;
-    case IR_S_DO:
-      if (t->u.loop.iv == u->c->v && (u->s == u->c->v || assigns(&t->u.loop.body, u->s))) {
-        /* a home: each iteration must assign s before reading it */
-        if (u->s != u->c->v) {
-          IrSym *vars[1] = { u->s };
-          IrSym *known[1] = { u->c->v };
-          u->exposed = xf_first_exposed(&t->u.loop.body, vars, 1, known, 1);
-        }
-        break;
-      }
-      ir_walk_expr(t->u.loop.lo, t, outside_visit, u);
-      ir_walk_expr(t->u.loop.hi, t, outside_visit, u);
-      scan_uses(&t->u.loop.body, u);
-      break;
-    case IR_S_IF:
-      ir_walk_expr(t->u.cond.test, t, outside_visit, u);
-      scan_uses(&t->u.cond.then, u);
-      scan_uses(&t->u.cond.els, u);
-      break;
-    default:
-      break;
-    }
-  }
+  IrVisit v = { .pre = uses_pre, .ctx = u };
+  ir_visit_stmts(l, &v);
+}
+
+typedef struct InVLoop { const IrSym *v, *s; bool found; } InVLoop;
+
+static IrVisitStep in_v_loop_pre(IrStmt *t, IrVisit *vis)
+{
+  InVLoop *q = vis->ctx;
+  q->found = ir_stmt_assigns(t, q->s) && ir_visit_loop_over(vis, q->v);
+  return q->found ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
 }
 
 /* Is scalar s assigned inside some loop over v? */
-static bool assigned_in_v_loop(const IrStmtList *l, const IrSym *v, const IrSym *s)
+static bool assigned_in_v_loop(IrStmtList *l, const IrSym *v, const IrSym *s)
 {
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *t = l->v[i];
-    if (t->kind == IR_S_DO && t->u.loop.iv == v && assigns(&t->u.loop.body, s))
-      return true;
-    if (t->kind == IR_S_DO && assigned_in_v_loop(&t->u.loop.body, v, s))
-      return true;
-    if (t->kind == IR_S_IF &&
-        (assigned_in_v_loop(&t->u.cond.then, v, s) || assigned_in_v_loop(&t->u.cond.els, v, s)))
-      return true;
-  }
-  return false;
+  InVLoop q = { v, s, false };
+  IrVisit vis = { .pre = in_v_loop_pre, .ctx = &q };
+  ir_visit_stmts(l, &vis);
+  return q.found;
 }
 
 /* Is every assignment to s in l of the form s = s op e (op one of +, max,
- * min, the same throughout)?  Returns the operator's name, or NULL. */
+ * min, the same throughout)?  Returns the operator's name, or NULL.  Not
+ * on the visitor, to keep its answers: a DO or IF met before the first
+ * assignment to s, and not assigning s, makes it NULL. */
 static const char *reduction_op(const IrStmtList *l, const IrSym *s, const char *op)
 {
   for (int i = 0; i < l->n; i++) {
@@ -505,44 +462,58 @@ static void check_scalars(Check *c)
   }
 }
 
-/* CYCLE or EXIT directly in a loop over v (not inside an inner loop). */
+typedef struct LoopExit {
+  const IrSym *v;
+  bool in_v;                 /* the walked list is itself the body of a loop over v */
+  const IrStmt *found;
+} LoopExit;
+
+static IrVisitStep exit_pre(IrStmt *s, IrVisit *vis)
+{
+  LoopExit *x = vis->ctx;
+  if (s->kind != IR_S_CYCLE && s->kind != IR_S_EXIT)
+    return IR_VISIT_CONTINUE;
+  const IrStmt *loop = ir_visit_loop(vis);
+  if (loop ? loop->u.loop.iv != x->v : !x->in_v)
+    return IR_VISIT_CONTINUE;
+  x->found = s;
+  return IR_VISIT_STOP;
+}
+
+/* CYCLE or EXIT directly in a loop over v (not inside an inner loop); l
+ * is the body of a loop over v when in_v. */
 static const IrStmt *loop_exit(const IrStmtList *l, const IrSym *v, bool in_v)
 {
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *s = l->v[i];
-    const IrStmt *bad = NULL;
-    if ((s->kind == IR_S_CYCLE || s->kind == IR_S_EXIT) && in_v)
-      return s;
-    if (s->kind == IR_S_IF)
-      bad = loop_exit(&s->u.cond.then, v, in_v) ? loop_exit(&s->u.cond.then, v, in_v)
-                                                 : loop_exit(&s->u.cond.els, v, in_v);
-    if (s->kind == IR_S_DO)
-      bad = loop_exit(&s->u.loop.body, v, s->u.loop.iv == v);
-    if (bad)
-      return bad;
+  LoopExit x = { v, in_v, NULL };
+  IrVisit vis = { .pre = exit_pre, .ctx = &x };
+  ir_visit_stmts((IrStmtList *)l, &vis);
+  return x.found;
+}
+
+typedef struct UnderKernel { const IrSym *v; const IrStmt *kernel; } UnderKernel;
+
+static IrVisitStep kernel_pre(IrStmt *s, IrVisit *vis)
+{
+  UnderKernel *k = vis->ctx;
+  if (s->kind != IR_S_DO || s->u.loop.iv != k->v)
+    return IR_VISIT_CONTINUE;
+  for (int i = 0; i < vis->nloops && !k->kernel; i++) {
+    const Directive *adv = vis->loops[i]->u.loop.advice;
+    if (adv && adv->kernel)
+      k->kernel = vis->loops[i];
   }
-  return NULL;
+  return k->kernel ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
 }
 
 /* A loop over v inside a loop marked `kernel`: the user asked for the body
- * of that loop to be the kernel, so the loops inside it stay sequential. */
-static const IrStmt *under_kernel(const IrStmtList *l, const IrSym *v, const IrStmt *kernel)
+ * of that loop to be the kernel, so the loops inside it stay sequential.
+ * Returns the outermost such kernel loop. */
+static const IrStmt *under_kernel(IrStmtList *l, const IrSym *v)
 {
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *s = l->v[i], *found = NULL;
-    if (s->kind == IR_S_IF)
-      found = under_kernel(&s->u.cond.then, v, kernel) ? under_kernel(&s->u.cond.then, v, kernel)
-                                                       : under_kernel(&s->u.cond.els, v, kernel);
-    if (s->kind == IR_S_DO) {
-      if (s->u.loop.iv == v && kernel)
-        return kernel;
-      const Directive *adv = s->u.loop.advice;
-      found = under_kernel(&s->u.loop.body, v, kernel ? kernel : (adv && adv->kernel ? s : NULL));
-    }
-    if (found)
-      return found;
-  }
-  return NULL;
+  UnderKernel k = { v, NULL };
+  IrVisit vis = { .pre = kernel_pre, .ctx = &k };
+  ir_visit_stmts(l, &vis);
+  return k.kernel;
 }
 
 /* split_groups asks the same question statement by statement through a
@@ -552,12 +523,11 @@ bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrS
                   const char **why, Loc *where)
 {
   Check c = { cx, v, stmts, true, NULL, { 0, 0, 0 }, true, 0 };
-  const IrStmt *k = under_kernel(stmts, v, NULL);
+  const IrStmt *k = under_kernel(stmts, v);
   if (k)
     fail(&c, k->loc, "it is inside a loop marked 'kernel', whose body runs in one thread");
-  IrStmt *stack[DEP_MAX_DEPTH];
   if (c.ok)
-    walk_loops(stmts, stack, 0, check_loop, &c);
+    check_loops(&c, stmts);
   if (c.ok && !c.all_independent)
     check_arrays(&c, g);
   else if (c.ok)
@@ -576,17 +546,16 @@ bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrS
 
 int column_indices(const ColumnCtx *cx, IrStmtList *stmts, IrSym **out)
 {
-  IvSet ivs = { 0 };
-  IrStmt *stack[DEP_MAX_DEPTH];
-  walk_loops(stmts, stack, 0, collect_iv, &ivs);
+  IrSymSet ivs = { 0 };
+  loop_indices(stmts, &ivs);
   DepGraph g = { .nvariant = cx->nwritten, .variant = cx->written };
   dep_collect(stmts, &g);
   int n = 0;
-  for (int i = 0; i < ivs.n; i++) {
+  for (int i = 0; i < ivs.n && i < COLUMN_CANDIDATES && n < 3; i++) {
     const char *why;
     Loc where;
-    if (column_index(cx, stmts, &g, ivs.v[i], &why, &where) && n < 3)
-      out[n++] = ivs.v[i];
+    if (column_index(cx, stmts, &g, ivs.syms[i], &why, &where))
+      out[n++] = ivs.syms[i];
   }
   dep_free(&g);
   return n;
@@ -667,6 +636,7 @@ static IrStmt *columnize_stmt(const ColumnRange *r, int nr, IrStmt *s, IrStmtLis
   }
 }
 
+/* Not on the visitor: it builds new statement lists. */
 static void columnize_list(const ColumnRange *r, int nr, IrStmtList *in, IrStmtList *out)
 {
   for (int i = 0; i < in->n; i++) {
@@ -702,12 +672,11 @@ static IrExpr *minmax(IrIntrinsic fn, IrExpr *a, IrExpr *b)
   return c;
 }
 
-static void range_visit(IrStmt *loop, IrStmt *same, void *ctx)
+static IrVisitStep range_visit(IrStmt *loop, IrVisit *v)
 {
-  RangeCtx *rc = ctx;
-  (void)same;
-  if (loop->u.loop.iv != rc->r->iv)
-    return;
+  RangeCtx *rc = v->ctx;
+  if (loop->kind != IR_S_DO || loop->u.loop.iv != rc->r->iv)
+    return IR_VISIT_CONTINUE;
   long step = 1;
   if (loop->u.loop.step)
     ir_eval_const(loop->u.loop.step, &step);
@@ -721,13 +690,14 @@ static void range_visit(IrStmt *loop, IrStmt *same, void *ctx)
     rc->r->lo = minmax(IR_FN_MIN, rc->r->lo, first);
     rc->r->hi = minmax(IR_FN_MAX, rc->r->hi, last);
   }
+  return IR_VISIT_CONTINUE;
 }
 
 IrStmt *column_range(IrStmtList *stmts, ColumnRange *r)
 {
   RangeCtx rc = { r, 0, NULL };
-  IrStmt *stack[DEP_MAX_DEPTH];
-  walk_loops(stmts, stack, 0, range_visit, &rc);
+  IrVisit v = { .pre = range_visit, .ctx = &rc };
+  ir_visit_stmts(stmts, &v);
   return rc.first;
 }
 
@@ -737,40 +707,44 @@ typedef struct LoopLines {
   IrSym *const *c;         /* all column indices: loops over them are not "outer" */
   int nc;
   const IrSym *v;
-  int n;
-  int lines[64];
+  int n, cap;
+  int *lines;              /* arena */
   int interchanged_line;
   const IrSym *moved_past;
 } LoopLines;
 
-static void lines_walk(IrStmtList *l, LoopLines *ll, const IrStmt *outer)
+static IrVisitStep lines_visit(IrStmt *s, IrVisit *v)
 {
-  for (int i = 0; i < l->n; i++) {
-    IrStmt *s = l->v[i];
-    if (s->kind == IR_S_IF) {
-      lines_walk(&s->u.cond.then, ll, outer);
-      lines_walk(&s->u.cond.els, ll, outer);
+  LoopLines *ll = v->ctx;
+  if (s->kind != IR_S_DO || s->u.loop.iv != ll->v)
+    return IR_VISIT_CONTINUE;
+  IR_APPEND(ll->lines, ll->n, ll->cap, diag_user_line(s->loc));
+  for (int i = 0; i < v->nloops && !ll->interchanged_line; i++)
+    if (!in_list(ll->c, ll->nc, v->loops[i]->u.loop.iv)) {
+      ll->interchanged_line = diag_user_line(s->loc);
+      ll->moved_past = v->loops[i]->u.loop.iv;
     }
-    if (s->kind != IR_S_DO)
-      continue;
-    if (s->u.loop.iv == ll->v) {
-      if (ll->n < 64)
-        ll->lines[ll->n++] = diag_user_line(s->loc);
-      if (outer && !ll->interchanged_line) {
-        ll->interchanged_line = diag_user_line(s->loc);
-        ll->moved_past = outer->u.loop.iv;
-      }
-    }
-    bool sequential = !in_list(ll->c, ll->nc, s->u.loop.iv);
-    lines_walk(&s->u.loop.body, ll, outer ? outer : sequential ? s : NULL);
-  }
+  return IR_VISIT_CONTINUE;
+}
+
+/* "3,7,12" (arena). */
+static char *line_list(const int *lines, int n)
+{
+  size_t size = 1;
+  for (int i = 0; i < n; i++)
+    size += (size_t)snprintf(NULL, 0, ",%d", lines[i]);
+  char *text = ir_alloc(size), *end = text;
+  for (int i = 0; i < n; i++)
+    end += sprintf(end, "%s%d", i ? "," : "", lines[i]);
+  return text;
 }
 
 void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int nc)
 {
   for (int k = 0; k < nc; k++) {
     LoopLines ll = { .c = c, .nc = nc, .v = c[k] };
-    lines_walk(stmts, &ll, NULL);
+    IrVisit v = { .pre = lines_visit, .ctx = &ll };
+    ir_visit_stmts(stmts, &v);
     if (!ll.n)
       continue;
     Loc at = { cx->file, ll.lines[0], 0 };
@@ -780,73 +754,43 @@ void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int 
                  c[k]->name, ll.moved_past->name, ll.interchanged_line);
     }
     if (ll.n > 1) {
-      char lines[400];
-      size_t len = 0;
-      lines[0] = 0;
-      for (int i = 0; i < ll.n && len < sizeof lines; i++)
-        len += (size_t)snprintf(lines + len, sizeof lines - len, "%s%d", i ? "," : "", ll.lines[i]);
       at.line = ll.lines[1];
       report_add(REPORT_INFO, cx->routine, at, "Loops at lines %s fused (loop %s: one thread per "
-                 "column runs their bodies in order)", lines, c[k]->name);
+                 "column runs their bodies in order)", line_list(ll.lines, ll.n), c[k]->name);
     }
   }
 }
 
-/* ---- sets and lists (hash tables in the IR arena) ----------------------------- */
+/* ---- sets of statements (hash tables in the IR arena) --------------------------- */
 
-/* A set of pointers: symbols, statements. */
-typedef struct PtrSet {
-  const void *key;
+typedef struct StmtSet {
+  const IrStmt *stmt;
   UT_hash_handle hh;
-} PtrSet;
+} StmtSet;
 
-static bool set_has(PtrSet *set, const void *key)
+static bool stmt_set_has(StmtSet *set, const IrStmt *s)
 {
-  PtrSet *e;
-  HASH_FIND_PTR(set, &key, e);
+  StmtSet *e;
+  HASH_FIND_PTR(set, &s, e);
   return e != NULL;
 }
 
-/* Adds key; false if it was there already. */
-static bool set_add(PtrSet **set, const void *key)
+static IrVisitStep stmt_set_add(IrStmt *s, IrVisit *v)
 {
-  if (set_has(*set, key))
-    return false;
-  PtrSet *e = ir_alloc(sizeof *e);
-  e->key = key;
-  HASH_ADD_PTR(*set, key, e);
-  return true;
-}
-
-/* A growing list of symbols without repeats, in the order added. */
-typedef struct SymSeq {
-  int n, cap;
-  IrSym **v;
-  PtrSet *set;
-} SymSeq;
-
-static void list_add(SymSeq *l, IrSym *s)
-{
-  if (set_add(&l->set, s))
-    IR_APPEND(l->v, l->n, l->cap, s);
-}
-
-/* Scalars assigned in l as assigns() sees them: assignments, loop indices. */
-static void assigned_scalars(const IrStmtList *l, SymSeq *out)
-{
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *t = l->v[i];
-    if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR)
-      list_add(out, t->u.assign.lhs->u.var);
-    if (t->kind == IR_S_DO) {
-      list_add(out, t->u.loop.iv);
-      assigned_scalars(&t->u.loop.body, out);
-    }
-    if (t->kind == IR_S_IF) {
-      assigned_scalars(&t->u.cond.then, out);
-      assigned_scalars(&t->u.cond.els, out);
-    }
+  StmtSet **set = v->ctx;
+  if (!stmt_set_has(*set, s)) {
+    StmtSet *e = ir_alloc(sizeof *e);
+    e->stmt = s;
+    HASH_ADD_PTR(*set, stmt, e);
   }
+  return IR_VISIT_CONTINUE;
+}
+
+/* Add the statements of l, nested ones too, to *set. */
+static void stmts_of(IrStmtList *l, StmtSet **set)
+{
+  IrVisit v = { .pre = stmt_set_add, .ctx = set };
+  ir_visit_stmts(l, &v);
 }
 
 /* ---- fusion of adjacent sequential loops inside a thread ------------------------- */
@@ -862,20 +806,6 @@ static bool same_header(const IrStmt *a, const IrStmt *b)
          same_expr(a->u.loop.hi, b->u.loop.hi);
 }
 
-static bool stmt_in(const IrStmtList *l, const IrStmt *s)
-{
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *t = l->v[i];
-    if (t == s)
-      return true;
-    if (t->kind == IR_S_DO && stmt_in(&t->u.loop.body, s))
-      return true;
-    if (t->kind == IR_S_IF && (stmt_in(&t->u.cond.then, s) || stmt_in(&t->u.cond.els, s)))
-      return true;
-  }
-  return false;
-}
-
 /* Scalars assigned in one body and used in the other: the value one loop
  * leaves behind would change if the loops ran interleaved. */
 static bool share_scalars(const ColumnCtx *cx, const IrStmtList *a, const IrStmtList *b,
@@ -885,7 +815,7 @@ static bool share_scalars(const ColumnCtx *cx, const IrStmtList *a, const IrStmt
     IrSym *s = cx->written[i];
     if (s == iv)
       continue;
-    bool in_a = assigns(a, s), in_b = assigns(b, s);
+    bool in_a = ir_assignment_of(a, s), in_b = ir_assignment_of(b, s);
     if (!in_a && !in_b)
       continue;
     Mention m = { &cx->written[i], 1, false };
@@ -918,8 +848,8 @@ static bool fusion_legal(const ColumnCtx *cx, IrStmt *x, IrStmt *y, const char *
   bool ok = true;
   for (int i = 0; i < g.ndeps && ok; i++) {
     const Dep *d = &g.deps[i];
-    bool src_x = stmt_in(&x->u.loop.body, g.acc[d->src].stmt);
-    bool dst_x = stmt_in(&x->u.loop.body, g.acc[d->dst].stmt);
+    bool src_x = ir_list_contains(&x->u.loop.body, g.acc[d->src].stmt);
+    bool dst_x = ir_list_contains(&x->u.loop.body, g.acc[d->dst].stmt);
     if (src_x == dst_x)
       continue;
     int l = dep_loop_level(&g, d, fused);
@@ -953,16 +883,16 @@ typedef struct ChainArray {     /* x's accesses of one array */
 
 typedef struct FuseChain {
   const ColumnCtx *cx;
-  PtrSet *written;              /* cx->written */
+  const IrSymSet *written;      /* cx->written */
   IrStmt *loop;                 /* x, NULL before the first try */
   IrStmt *fused;                /* x's header: the outermost loop of the accesses */
   DepGraph g;                   /* the bounds' accesses, x's, then y's while it is tried */
   int nbound, nx, cap;          /* acc[0..nbound) bounds, [nbound..nx) x's body */
   bool bound_dep;               /* a dependence between the bounds and x's body */
   ChainArray *arrays;
-  PtrSet *stmts;                /* x's statements, nested ones too */
-  PtrSet *assigned, *mentioned; /* written scalars (not the index) x assigns, mentions */
-  PtrSet *y_assigned, *y_mentioned;
+  StmtSet *stmts;               /* x's statements, nested ones too */
+  IrSymSet assigned, mentioned; /* written scalars (not the index) x assigns, mentions */
+  IrSymSet y_assigned, y_mentioned;
 } FuseChain;
 
 static void chain_clear(FuseChain *ch)
@@ -1019,22 +949,9 @@ static bool bound_dep(const FuseChain *ch, int from, int to)
   return false;
 }
 
-static void stmts_of(const IrStmtList *l, PtrSet **set)
-{
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *t = l->v[i];
-    set_add(set, t);
-    if (t->kind == IR_S_DO)
-      stmts_of(&t->u.loop.body, set);
-    if (t->kind == IR_S_IF) {
-      stmts_of(&t->u.cond.then, set);
-      stmts_of(&t->u.cond.els, set);
-    }
-  }
-}
-
 typedef struct Mentioned {
-  PtrSet *written, **out;
+  const IrSymSet *written;
+  IrSymSet *out;
   const IrSym *iv;
 } Mentioned;
 
@@ -1042,20 +959,20 @@ static void mentioned_visit(IrExpr *e, IrStmt *in, void *ctx)
 {
   Mentioned *m = ctx;
   (void)in;
-  if (e->kind == IR_E_VAR && e->u.var != m->iv && set_has(m->written, e->u.var))
-    set_add(m->out, e->u.var);
+  if (e->kind == IR_E_VAR && e->u.var != m->iv && ir_symset_has(m->written, e->u.var))
+    ir_symset_add(m->out, e->u.var);
 }
 
 /* The written scalars (not iv) body assigns and mentions, as share_scalars
- * sees them (assigns(), mention_visit). */
+ * sees them (ir_assignment_of, mention_visit). */
 static void body_scalars(const FuseChain *ch, IrStmtList *body, const IrSym *iv,
-                         PtrSet **assigned, PtrSet **mentioned)
+                         IrSymSet *assigned, IrSymSet *mentioned)
 {
-  SymSeq a = { 0 };
-  assigned_scalars(body, &a);
+  IrSymSet a = { 0 };
+  ir_assigned_scalars(body, &a);
   for (int i = 0; i < a.n; i++)
-    if (a.v[i] != iv && set_has(ch->written, a.v[i]))
-      set_add(assigned, a.v[i]);
+    if (a.syms[i] != iv && ir_symset_has(ch->written, a.syms[i]))
+      ir_symset_add(assigned, a.syms[i]);
   Mentioned m = { ch->written, mentioned, iv };
   ir_walk_exprs(body, mentioned_visit, &m);
 }
@@ -1063,12 +980,12 @@ static void body_scalars(const FuseChain *ch, IrStmtList *body, const IrSym *iv,
 /* share_scalars(x's body, y's body): a scalar assigned in one, used in the other. */
 static bool chain_shares(const FuseChain *ch)
 {
-  PtrSet *e, *tmp;
-  HASH_ITER(hh, ch->y_assigned, e, tmp)
-    if (set_has(ch->assigned, e->key) || set_has(ch->mentioned, e->key))
+  for (int i = 0; i < ch->y_assigned.n; i++)
+    if (ir_symset_has(&ch->assigned, ch->y_assigned.syms[i]) ||
+        ir_symset_has(&ch->mentioned, ch->y_assigned.syms[i]))
       return true;
-  HASH_ITER(hh, ch->y_mentioned, e, tmp)
-    if (set_has(ch->assigned, e->key))
+  for (int i = 0; i < ch->y_mentioned.n; i++)
+    if (ir_symset_has(&ch->assigned, ch->y_mentioned.syms[i]))
       return true;
   return false;
 }
@@ -1100,7 +1017,7 @@ static bool chain_add_y(FuseChain *ch, IrStmt *y)
   dep_collect_in(&y->u.loop.body, ch->fused, &yg);
   bool shared = false;
   for (int i = 0; i < yg.nacc && !shared; i++)
-    shared = set_has(ch->stmts, yg.acc[i].stmt);
+    shared = stmt_set_has(ch->stmts, yg.acc[i].stmt);
   if (ch->g.nacc + yg.nacc > ch->cap) {
     ch->cap = 2 * (ch->g.nacc + yg.nacc);
     ch->g.acc = xrealloc(ch->g.acc, sizeof *ch->g.acc * (size_t)ch->cap);
@@ -1143,7 +1060,7 @@ static bool chain_fusion_legal(FuseChain *ch, IrStmt *x, IrStmt *y, const char *
   if (ch->loop != x)
     chain_start(ch, x);
   ch->g.nacc = ch->nx;
-  ch->y_assigned = ch->y_mentioned = NULL;
+  ch->y_assigned = ch->y_mentioned = (IrSymSet){ 0 };
   body_scalars(ch, &y->u.loop.body, x->u.loop.iv, &ch->y_assigned, &ch->y_mentioned);
   if (chain_shares(ch)) {
     *why = "a scalar assigned in one loop is used in the other";
@@ -1165,15 +1082,16 @@ static void chain_absorb(FuseChain *ch, IrStmt *f, IrStmt *y)
   chain_index(ch, from, ch->g.nacc);
   ch->bound_dep |= bound_dep(ch, from, ch->g.nacc);
   stmts_of(&y->u.loop.body, &ch->stmts);
-  PtrSet *e, *tmp;
-  HASH_ITER(hh, ch->y_assigned, e, tmp)
-    set_add(&ch->assigned, e->key);
-  HASH_ITER(hh, ch->y_mentioned, e, tmp)
-    set_add(&ch->mentioned, e->key);
+  for (int i = 0; i < ch->y_assigned.n; i++)
+    ir_symset_add(&ch->assigned, ch->y_assigned.syms[i]);
+  for (int i = 0; i < ch->y_mentioned.n; i++)
+    ir_symset_add(&ch->mentioned, ch->y_mentioned.syms[i]);
   ch->loop = f;
 }
 
-static void fuse_list(const ColumnCtx *cx, PtrSet *written, IrStmtList *l)
+/* Not on the visitor: it rewrites each statement list, after the lists
+ * nested in it. */
+static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, IrStmtList *l)
 {
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
@@ -1185,6 +1103,10 @@ static void fuse_list(const ColumnCtx *cx, PtrSet *written, IrStmtList *l)
     }
   }
   FuseChain chain = { .cx = cx, .written = written };
+  /* Whether a CYCLE or EXIT leaves loop `checked`: remembered, or a run of
+   * fusions would walk the growing fused body once per loop added. */
+  const IrStmt *checked = NULL;
+  bool checked_exits = false;
   int k = 0;
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
@@ -1193,8 +1115,15 @@ static void fuse_list(const ColumnCtx *cx, PtrSet *written, IrStmtList *l)
     if (prev && prev->kind == IR_S_DO && s->kind == IR_S_DO && same_header(prev, s)) {
       /* a CYCLE or EXIT of either loop would, fused, also skip the other's
        * statements (found by random differential testing) */
-      if (loop_exit(&prev->u.loop.body, prev->u.loop.iv, true) ||
-          loop_exit(&s->u.loop.body, s->u.loop.iv, true))
+      bool prev_exits = prev == checked
+                        ? checked_exits
+                        : loop_exit(&prev->u.loop.body, prev->u.loop.iv, true) != NULL;
+      bool s_exits = !prev_exits && loop_exit(&s->u.loop.body, s->u.loop.iv, true);
+      if (!prev_exits) {
+        checked = s;
+        checked_exits = s_exits;
+      }
+      if (prev_exits || s_exits)
         why = "a CYCLE or EXIT in one of them would also skip the other's statements";
       else if (chain_fusion_legal(&chain, prev, s, &why)) {
         IrStmt *f = ir_stmt(IR_S_DO, prev->loc);
@@ -1206,6 +1135,8 @@ static void fuse_list(const ColumnCtx *cx, PtrSet *written, IrStmtList *l)
                    diag_user_line(prev->loc), diag_user_line(s->loc), s->u.loop.iv->name);
         chain_absorb(&chain, f, s);
         l->v[k - 1] = f;
+        checked = f;               /* neither loop had one */
+        checked_exits = false;
         continue;
       }
       report_at(REPORT_NOTE, cx->routine, s->loc,
@@ -1220,10 +1151,10 @@ static void fuse_list(const ColumnCtx *cx, PtrSet *written, IrStmtList *l)
 
 void column_fuse(const ColumnCtx *cx, IrStmtList *body)
 {
-  PtrSet *written = NULL;
+  IrSymSet written = { 0 };
   for (int i = 0; i < cx->nwritten; i++)
-    set_add(&written, cx->written[i]);
-  fuse_list(cx, written, body);
+    ir_symset_add(&written, cx->written[i]);
+  fuse_list(cx, &written, body);
 }
 
 /* ---- column indices of a growing run of statements ---------------------------- */
@@ -1246,7 +1177,7 @@ void column_fuse(const ColumnCtx *cx, IrStmtList *body)
  * the facts of each statement (StmtFacts: once per statement and index),
  * so trying or adding a statement costs in proportion to the statement.
  * The index candidates are those column_indices sees: the first
- * DEP_MAX_DEPTH loop indices in the order of the walk.  Tables and facts
+ * COLUMN_CANDIDATES loop indices in the order of the walk.  Tables and facts
  * live in the IR arena; column_scope_free releases the access lists. */
 
 /* The accesses of one array in one statement. */
@@ -1282,10 +1213,10 @@ typedef struct StmtFacts {
   IrStmt *s;
   IrStmtList one;           /* { s } */
   DepGraph g;               /* its accesses */
-  SymSeq ivs;              /* its loop indices, in the order of the walk */
+  IrSymSet ivs;             /* its loop indices, in the order of the walk */
   int narrays;
   StmtArray *arrays;        /* in the order of their first access */
-  SymSeq reads;            /* written scalars it mentions */
+  IrSymSet reads;           /* written scalars it mentions */
   int nfacts;
   StmtIv **facts;           /* per index asked */
   UT_hash_handle hh;        /* in ColumnScope.stmts, keyed by s */
@@ -1293,8 +1224,8 @@ typedef struct StmtFacts {
 
 struct ColumnScope {
   ColumnCtx cx;
-  PtrSet *written;          /* cx.written */
-  PtrSet *private_arrays;   /* cx.private_arrays */
+  IrSymSet written;         /* cx.written */
+  IrSymSet private_arrays;  /* cx.private_arrays */
   StmtFacts *stmts;
 };
 
@@ -1333,7 +1264,7 @@ struct ColumnRun {
   ColumnScope *scope;
   int nstmts, cap;
   StmtFacts **stmts;
-  SymSeq ivs;              /* loop indices, in the order of the walk */
+  IrSymSet ivs;             /* loop indices, in the order of the walk */
   int nruniv;
   RunIv **runiv;            /* per index asked */
   RunArray *arrays;         /* every array accessed */
@@ -1344,9 +1275,9 @@ ColumnScope *column_scope_new(const ColumnCtx *cx)
   ColumnScope *sc = ir_alloc(sizeof *sc);
   sc->cx = *cx;
   for (int i = 0; i < cx->nwritten; i++)
-    set_add(&sc->written, cx->written[i]);
+    ir_symset_add(&sc->written, cx->written[i]);
   for (int i = 0; i < cx->nprivate_arrays; i++)
-    set_add(&sc->private_arrays, cx->private_arrays[i]);
+    ir_symset_add(&sc->private_arrays, cx->private_arrays[i]);
   return sc;
 }
 
@@ -1360,23 +1291,17 @@ void column_scope_free(ColumnScope *sc)
 
 /* ---- facts of one statement ---- */
 
-static void add_iv(IrStmt *loop, IrStmt *same, void *ctx)
-{
-  (void)same;
-  list_add(ctx, loop->u.loop.iv);
-}
-
 typedef struct ReadsCtx {
-  PtrSet *written;
-  SymSeq *reads;
+  const IrSymSet *written;
+  IrSymSet *reads;
 } ReadsCtx;
 
 static void add_read(IrExpr *e, IrStmt *in, void *ctx)
 {
   ReadsCtx *r = ctx;
   (void)in;
-  if (e->kind == IR_E_VAR && set_has(r->written, e->u.var))
-    list_add(r->reads, e->u.var);
+  if (e->kind == IR_E_VAR && ir_symset_has(r->written, e->u.var))
+    ir_symset_add(r->reads, e->u.var);
 }
 
 static StmtFacts *stmt_facts(ColumnScope *sc, IrStmt *s)
@@ -1389,8 +1314,7 @@ static StmtFacts *stmt_facts(ColumnScope *sc, IrStmt *s)
   f->s = s;
   ir_list_push(&f->one, s);
   dep_collect(&f->one, &f->g);
-  IrStmt *stack[DEP_MAX_DEPTH];
-  walk_loops(&f->one, stack, 0, add_iv, &f->ivs);
+  loop_indices(&f->one, &f->ivs);
   DepArray *arrays = dep_arrays(&f->g), *a, *tmp;
   f->arrays = ir_alloc(sizeof *f->arrays * (size_t)(HASH_COUNT(arrays) + 1));
   HASH_ITER(hh, arrays, a, tmp) {
@@ -1402,26 +1326,32 @@ static StmtFacts *stmt_facts(ColumnScope *sc, IrStmt *s)
     memcpy(sa->idx, a->idx, sizeof *sa->idx * (size_t)a->n);
   }
   dep_arrays_free(arrays);
-  ReadsCtx r = { sc->written, &f->reads };
+  ReadsCtx r = { &sc->written, &f->reads };
   ir_walk_exprs(&f->one, add_read, &r);
   HASH_ADD_PTR(sc->stmts, s, f);
   return f;
 }
 
-/* Scalars assigned inside loops over v: those assigned_in_v_loop finds. */
-static void assigned_in_v_loops(const IrStmtList *l, const IrSym *v, SymSeq *out)
+typedef struct InVLoops { const IrSym *v; IrSymSet *out; } InVLoops;
+
+static IrVisitStep in_v_loops_pre(IrStmt *t, IrVisit *vis)
 {
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *t = l->v[i];
-    if (t->kind == IR_S_DO && t->u.loop.iv == v)
-      assigned_scalars(&t->u.loop.body, out);
-    else if (t->kind == IR_S_DO)
-      assigned_in_v_loops(&t->u.loop.body, v, out);
-    if (t->kind == IR_S_IF) {
-      assigned_in_v_loops(&t->u.cond.then, v, out);
-      assigned_in_v_loops(&t->u.cond.els, v, out);
-    }
-  }
+  InVLoops *q = vis->ctx;
+  if (!ir_visit_loop_over(vis, q->v))
+    return IR_VISIT_CONTINUE;
+  if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR)
+    ir_symset_add(q->out, t->u.assign.lhs->u.var);
+  else if (t->kind == IR_S_DO)
+    ir_symset_add(q->out, t->u.loop.iv);
+  return IR_VISIT_CONTINUE;
+}
+
+/* Scalars assigned inside loops over v: those assigned_in_v_loop finds. */
+static void assigned_in_v_loops(IrStmtList *l, const IrSym *v, IrSymSet *out)
+{
+  InVLoops q = { v, out };
+  IrVisit vis = { .pre = in_v_loops_pre, .ctx = &q };
+  ir_visit_stmts(l, &vis);
 }
 
 /* The written scalars of f that check_scalars could look at for v: those
@@ -1429,22 +1359,23 @@ static void assigned_in_v_loops(const IrStmtList *l, const IrSym *v, SymSeq *out
 static void scalar_facts(ColumnScope *sc, StmtFacts *f, StmtIv *fv)
 {
   Check c = { &sc->cx, fv->v, &f->one, true, NULL, { 0, 0, 0 }, true, 0 };
-  PtrSet *bad = NULL;
+  IrSymSet bad = { 0 };
   for (int i = 0; i < f->reads.n; i++) {
-    ScalarUse u = { &c, f->reads.v[i], { 0, 0, 0 }, false, NULL };
+    ScalarUse u = { &c, f->reads.syms[i], { 0, 0, 0 }, false, NULL };
     scan_uses(&f->one, &u);
     if (u.found || u.exposed)
-      set_add(&bad, f->reads.v[i]);
+      ir_symset_add(&bad, f->reads.syms[i]);
   }
-  SymSeq assigned = { 0 };
+  IrSymSet assigned = { 0 };
   assigned_in_v_loops(&f->one, fv->v, &assigned);
   fv->scalars = ir_alloc(sizeof *fv->scalars * (size_t)(assigned.n + f->reads.n + 1));
   for (int i = 0; i < assigned.n; i++)
-    if (set_has(sc->written, assigned.v[i]))
-      fv->scalars[fv->nscalars++] = (StmtScalar){ assigned.v[i], true, set_has(bad, assigned.v[i]) };
+    if (ir_symset_has(&sc->written, assigned.syms[i]))
+      fv->scalars[fv->nscalars++] =
+        (StmtScalar){ assigned.syms[i], true, ir_symset_has(&bad, assigned.syms[i]) };
   for (int i = 0; i < f->reads.n; i++)
-    if (set_has(bad, f->reads.v[i]) && !set_has(assigned.set, f->reads.v[i]))
-      fv->scalars[fv->nscalars++] = (StmtScalar){ f->reads.v[i], false, true };
+    if (ir_symset_has(&bad, f->reads.syms[i]) && !ir_symset_has(&assigned, f->reads.syms[i]))
+      fv->scalars[fv->nscalars++] = (StmtScalar){ f->reads.syms[i], false, true };
 }
 
 /* The dimensions of ref whose subscript is v itself (see column_access). */
@@ -1478,10 +1409,9 @@ static StmtIv *stmt_iv(ColumnScope *sc, StmtFacts *f, IrSym *v)
   StmtIv *fv = ir_alloc(sizeof *fv);
   fv->v = v;
   Check c = { &sc->cx, v, &f->one, true, NULL, { 0, 0, 0 }, true, 0 };
-  if (under_kernel(&f->one, v, NULL))
+  if (under_kernel(&f->one, v))
     fail(&c, f->s->loc, "");
-  IrStmt *stack[DEP_MAX_DEPTH];
-  walk_loops(&f->one, stack, 0, check_loop, &c);
+  check_loops(&c, &f->one);
   fv->fails = !c.ok || loop_exit(&f->one, v, false);
   fv->all_independent = c.all_independent;
   fv->shared_write = xf_shared_write(&f->g, v, sc->cx.private_arrays, sc->cx.nprivate_arrays) != NULL;
@@ -1532,7 +1462,7 @@ static void replay_access(bool inside, unsigned exact, int *dim, bool *broken)
 
 static bool counts_broken(const ColumnRun *r, const IrSym *sym, bool written, bool broken)
 {
-  return written && broken && !set_has(r->scope->private_arrays, sym);
+  return written && broken && !ir_symset_has(&r->scope->private_arrays, sym);
 }
 
 static IvArray *iv_array(RunIv *ri, const IrSym *sym)
@@ -1617,7 +1547,7 @@ static RunIv *run_iv(ColumnRun *r, IrSym *v)
   RunIv *ri = ir_alloc(sizeof *ri);
   ri->v = v;
   ri->all_independent = true;
-  if (set_has(r->scope->written, v))
+  if (ir_symset_has(&r->scope->written, v))
     iv_scalar(ri, v)->assigned = true;  /* check_scalars always looks at v itself */
   /* replay with the written flags of the whole run: count broken arrays at the end */
   for (int i = 0; i < r->nstmts; i++) {
@@ -1656,7 +1586,7 @@ void column_run_push(ColumnRun *r, IrStmt *s)
     run_iv_add(r, r->runiv[i], f, stmt_iv(r->scope, f, r->runiv[i]->v));
   run_add_arrays(r, f);
   for (int i = 0; i < f->ivs.n; i++)
-    list_add(&r->ivs, f->ivs.v[i]);
+    ir_symset_add(&r->ivs, f->ivs.syms[i]);
   IR_APPEND(r->stmts, r->nstmts, r->cap, f);
 }
 
@@ -1699,14 +1629,14 @@ static bool run_column_index(ColumnRun *r, StmtFacts *f, IrSym *v)
 int column_run_indices(ColumnRun *r, IrStmt *extra, IrSym **out)
 {
   StmtFacts *f = extra ? stmt_facts(r->scope, extra) : NULL;
-  /* the candidates, as column_indices collects them */
-  IrSym *ivs[DEP_MAX_DEPTH];
+  /* the candidates, as column_indices picks them */
+  IrSym *ivs[COLUMN_CANDIDATES];
   int nivs = 0;
-  for (int i = 0; i < r->ivs.n && nivs < DEP_MAX_DEPTH; i++)
-    ivs[nivs++] = r->ivs.v[i];
-  for (int i = 0; f && i < f->ivs.n && nivs < DEP_MAX_DEPTH; i++)
-    if (!set_has(r->ivs.set, f->ivs.v[i]))
-      ivs[nivs++] = f->ivs.v[i];
+  for (int i = 0; i < r->ivs.n && nivs < COLUMN_CANDIDATES; i++)
+    ivs[nivs++] = r->ivs.syms[i];
+  for (int i = 0; f && i < f->ivs.n && nivs < COLUMN_CANDIDATES; i++)
+    if (!ir_symset_has(&r->ivs, f->ivs.syms[i]))
+      ivs[nivs++] = f->ivs.syms[i];
   int n = 0;
   for (int i = 0; i < nivs && n < 3; i++)
     if (run_column_index(r, f, ivs[i]))

@@ -26,6 +26,7 @@
 #include "affine.h"
 #include "dep.h"
 #include "inline.h"
+#include "visit.h"
 #include "report.h"
 
 #define INLINE_DEPTH 8
@@ -111,37 +112,35 @@ static IrSym *new_local(Inline *in, IrSym *s)
   return n;
 }
 
+typedef struct IndexUse { const IrSym *c; bool other_use; } IndexUse;
+
+static void index_use_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  IndexUse *u = ctx;
+  (void)in;
+  u->other_use |= (e->kind == IR_E_VAR && e->u.var == u->c) ||
+                  (e->kind == IR_E_ELEM && e->u.elem.sym == u->c);
+}
+
+/* A loop over c and what is inside it are fine; any other mention of c
+ * (its own bounds included) is a use. */
+static IrVisitStep index_use_pre(IrStmt *s, IrVisit *v)
+{
+  IndexUse *u = v->ctx;
+  ir_walk_stmt_exprs(s, index_use_visit, u);
+  if (u->other_use)
+    return IR_VISIT_STOP;
+  return s->kind == IR_S_DO && s->u.loop.iv == u->c ? IR_VISIT_SKIP_CHILDREN : IR_VISIT_CONTINUE;
+}
+
 /* Is every use of c in l inside a loop over c (so that c holds nothing
  * between those loops that anyone reads)? */
 static bool used_only_as_index(IrStmtList *l, const IrSym *c)
 {
-  for (int i = 0; i < l->n; i++) {
-    IrStmt *s = l->v[i];
-    switch (s->kind) {
-    case IR_S_ASSIGN:
-      if (ir_expr_mentions(s->u.assign.lhs, c) || ir_expr_mentions(s->u.assign.rhs, c))
-        return false;
-      break;
-    case IR_S_DO:
-      if (ir_expr_mentions(s->u.loop.lo, c) || ir_expr_mentions(s->u.loop.hi, c) ||
-          (s->u.loop.iv != c && !used_only_as_index(&s->u.loop.body, c)))
-        return false;
-      break;
-    case IR_S_IF:
-      if (ir_expr_mentions(s->u.cond.test, c) || !used_only_as_index(&s->u.cond.then, c) ||
-          !used_only_as_index(&s->u.cond.els, c))
-        return false;
-      break;
-    case IR_S_CALL:
-      for (int k = 0; k < s->u.call.nargs; k++)
-        if (ir_expr_mentions(s->u.call.args[k], c))
-          return false;
-      break;
-    default:
-      break;
-    }
-  }
-  return true;
+  IndexUse u = { c, false };
+  IrVisit v = { .pre = index_use_pre, .ctx = &u };
+  ir_visit_stmts(l, &v);
+  return !u.other_use;
 }
 
 /* A callee's loop index can be the caller's variable of the same name when
@@ -414,7 +413,8 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
 }
 
 /* An IF whose test the call decides (present() of an optional argument)
- * keeps only its taken branch: the other may use the absent argument. */
+ * keeps only its taken branch: the other may use the absent argument.
+ * Not on the visitor: it builds new statement lists. */
 static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to)
 {
   for (int i = 0; i < from->n; i++) {
@@ -574,28 +574,26 @@ typedef struct Site {
   Program *prog;
   IrRoutine *caller;
   IrStmtList *region_body;
-  IrSym *around[64];
-  int naround;
+  IrSym **around;            /* indices of the loops around the statement (arena) */
+  int naround, cap;
 } Site;
 
 static bool inline_list(Site *site, IrStmtList *l, int depth);
 
+static IrVisitStep depth_pre(IrStmt *s, IrVisit *v)
+{
+  int *max = v->ctx;
+  if (s->kind == IR_S_DO && v->nloops + 1 > *max)
+    *max = v->nloops + 1;
+  return IR_VISIT_CONTINUE;
+}
+
 /* How many loops deep the statements of l nest. */
-static int nest_depth(const IrStmtList *l)
+static int nest_depth(IrStmtList *l)
 {
   int max = 0;
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *s = l->v[i];
-    int d = 0;
-    if (s->kind == IR_S_DO)
-      d = 1 + nest_depth(&s->u.loop.body);
-    if (s->kind == IR_S_IF) {
-      int t = nest_depth(&s->u.cond.then), e = nest_depth(&s->u.cond.els);
-      d = t > e ? t : e;
-    }
-    if (d > max)
-      max = d;
-  }
+  IrVisit v = { .pre = depth_pre, .ctx = &max };
+  ir_visit_stmts(l, &v);
   return max;
 }
 
@@ -635,6 +633,7 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
   return true;
 }
 
+/* Not on the visitor: it rebuilds each statement list. */
 static bool inline_list(Site *site, IrStmtList *l, int depth)
 {
   IrStmtList out = { 0, 0, NULL };
@@ -645,8 +644,8 @@ static bool inline_list(Site *site, IrStmtList *l, int depth)
       ok &= expand_call(site, s, &out, depth);
       continue;
     }
-    if (s->kind == IR_S_DO && site->naround < 64) {
-      site->around[site->naround++] = s->u.loop.iv;
+    if (s->kind == IR_S_DO) {
+      IR_APPEND(site->around, site->naround, site->cap, s->u.loop.iv);
       ok &= inline_list(site, &s->u.loop.body, depth);
       site->naround--;
     }
@@ -675,7 +674,7 @@ bool xf_inline_program(Program *p)
   bool ok = true;
   for (int r = 0; r < p->nroutines; r++)
     for (int i = 0; i < p->routines[r]->nregions; i++) {
-      Site site = { p, p->routines[r], &p->routines[r]->regions[i]->body, { NULL }, 0 };
+      Site site = { p, p->routines[r], &p->routines[r]->regions[i]->body, NULL, 0, 0 };
       /* the user's own nests first, so that a call is blamed only for the
        * loops it adds (expand_call); inlining is the last pass to deepen a
        * nest, and the analyses rely on the limit, so check it once more */

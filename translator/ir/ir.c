@@ -6,6 +6,7 @@
  * passes therefore never free IR nodes.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,28 +326,96 @@ bool ir_list_mentions(IrStmtList *l, const IrSym *s)
 
 static void symbol_visit(IrExpr *e, IrStmt *in, void *ctx)
 {
-  IrSymSet **set = ctx;
   (void)in;
-  const IrSym *s = e->kind == IR_E_VAR ? e->u.var : e->kind == IR_E_ELEM ? e->u.elem.sym : NULL;
-  if (!s || ir_symset_has(*set, s))
-    return;
-  IrSymSet *entry = ir_alloc(sizeof *entry);
-  entry->sym = s;
-  HASH_ADD_PTR(*set, sym, entry);
+  IrSym *s = e->kind == IR_E_VAR ? e->u.var : e->kind == IR_E_ELEM ? e->u.elem.sym : NULL;
+  if (s)
+    ir_symset_add(ctx, s);
 }
 
 IrSymSet *ir_list_symbols(IrStmtList *l)
 {
-  IrSymSet *set = NULL;
-  ir_walk_exprs(l, symbol_visit, &set);
+  IrSymSet *set = ir_alloc(sizeof *set);
+  ir_walk_exprs(l, symbol_visit, set);
   return set;
 }
 
-bool ir_symset_has(IrSymSet *set, const IrSym *s)
+/* ---- symbol sets ------------------------------------------------------------ */
+
+/* Up to this many members a set has no hash table: scanning a few pointers
+ * beats hashing, and the many small sets (scalars assigned so far, copied
+ * at every branch) cost one array each.  Storage comes from the arena:
+ * sets are made and dropped in hot walks, where malloc and free cost more
+ * than the walk (a grown set leaves its old arrays there, at most as much
+ * again as it holds). */
+enum { SYMSET_SCAN_MAX = 8 };
+
+static size_t slot_of(const IrSym *s, int nslots)
 {
-  IrSymSet *entry;
-  HASH_FIND_PTR(set, &s, entry);
-  return entry != NULL;
+  uint64_t h = (uint64_t)(uintptr_t)s * UINT64_C(0x9E3779B97F4A7C15);
+  return (size_t)(h >> 32) & (size_t)(nslots - 1);
+}
+
+static void slots_insert(IrSym **slots, int nslots, IrSym *s)
+{
+  size_t i = slot_of(s, nslots);
+  while (slots[i])
+    i = (i + 1) & (size_t)(nslots - 1);
+  slots[i] = s;
+}
+
+/* A table at most half full, for the members and the one being added. */
+static void slots_rebuild(IrSymSet *set)
+{
+  int nslots = 4 * SYMSET_SCAN_MAX;
+  while (nslots < 2 * (set->n + 1))
+    nslots *= 2;
+  set->slots = ir_alloc(sizeof *set->slots * (size_t)nslots);
+  set->nslots = nslots;
+  for (int i = 0; i < set->n; i++)
+    slots_insert(set->slots, nslots, set->syms[i]);
+}
+
+bool ir_symset_has(const IrSymSet *set, const IrSym *s)
+{
+  if (!set)
+    return false;
+  if (!set->nslots) {
+    for (int i = 0; i < set->n; i++)
+      if (set->syms[i] == s)
+        return true;
+    return false;
+  }
+  for (size_t i = slot_of(s, set->nslots); set->slots[i]; i = (i + 1) & (size_t)(set->nslots - 1))
+    if (set->slots[i] == s)
+      return true;
+  return false;
+}
+
+bool ir_symset_add(IrSymSet *set, IrSym *s)
+{
+  if (ir_symset_has(set, s))
+    return false;
+  set->syms = ir_reserve(set->syms, sizeof *set->syms, set->n, &set->cap);
+  if (set->nslots ? 2 * (set->n + 1) > set->nslots : set->n == SYMSET_SCAN_MAX)
+    slots_rebuild(set);
+  if (set->nslots)
+    slots_insert(set->slots, set->nslots, s);
+  set->syms[set->n++] = s;
+  return true;
+}
+
+IrSymSet ir_symset_copy(const IrSymSet *set)
+{
+  IrSymSet c = *set;
+  if (set->cap) {
+    c.syms = ir_alloc(sizeof *c.syms * (size_t)set->cap);
+    memcpy(c.syms, set->syms, sizeof *c.syms * (size_t)set->n);
+  }
+  if (set->nslots) {
+    c.slots = ir_alloc(sizeof *c.slots * (size_t)set->nslots);
+    memcpy(c.slots, set->slots, sizeof *c.slots * (size_t)set->nslots);
+  }
+  return c;
 }
 
 static void expr_walk(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx)
@@ -386,35 +455,4 @@ static void expr_walk(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx)
 void ir_walk_expr(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx)
 {
   expr_walk(e, in, fn, ctx);
-}
-
-void ir_walk_exprs(IrStmtList *l, IrExprVisit fn, void *ctx)
-{
-  for (int i = 0; i < l->n; i++) {
-    IrStmt *s = l->v[i];
-    switch (s->kind) {
-    case IR_S_ASSIGN:
-      expr_walk(s->u.assign.lhs, s, fn, ctx);
-      expr_walk(s->u.assign.rhs, s, fn, ctx);
-      break;
-    case IR_S_DO:
-      expr_walk(s->u.loop.lo, s, fn, ctx);
-      expr_walk(s->u.loop.hi, s, fn, ctx);
-      expr_walk(s->u.loop.step, s, fn, ctx);
-      ir_walk_exprs(&s->u.loop.body, fn, ctx);
-      break;
-    case IR_S_IF:
-      expr_walk(s->u.cond.test, s, fn, ctx);
-      ir_walk_exprs(&s->u.cond.then, fn, ctx);
-      ir_walk_exprs(&s->u.cond.els, fn, ctx);
-      break;
-    case IR_S_CALL:
-      for (int k = 0; k < s->u.call.nargs; k++)
-        expr_walk(s->u.call.args[k], s, fn, ctx);
-      break;
-    case IR_S_CYCLE:
-    case IR_S_EXIT:
-      break;
-    }
-  }
 }

@@ -333,19 +333,34 @@ bool ir_expr_mentions(const IrExpr *e, const IrSym *s);
  * both sides of assignments, call arguments)? */
 bool ir_list_mentions(IrStmtList *l, const IrSym *s);
 
-/* The symbols a statement list mentions (as ir_list_mentions sees them),
- * for asking about many symbols with one walk: a uthash set in the arena. */
+/* A set of symbols: members kept in the order they were added, no limit on
+ * the size, membership in constant time.  A zeroed IrSymSet is empty.  Its
+ * storage lives in the IR arena, like the nodes, and goes with it at
+ * ir_arena_free: there is nothing to free per set (`= (IrSymSet){ 0 }`
+ * empties one).  Read the members as syms[0..n); change them only through
+ * the functions. */
 typedef struct IrSymSet {
-  const IrSym *sym;
-  UT_hash_handle hh;
+  int n, cap;
+  IrSym **syms;                 /* members, in the order added */
+  int nslots;                   /* 0 while the set is small: membership scans syms */
+  IrSym **slots;                /* open addressing on the pointer; NULL is empty */
 } IrSymSet;
+
+bool ir_symset_add(IrSymSet *set, IrSym *s);                  /* false: s was there */
+bool ir_symset_has(const IrSymSet *set, const IrSym *s);      /* set NULL: false */
+IrSymSet ir_symset_copy(const IrSymSet *set);                 /* shares nothing with set */
+
+/* The symbols a statement list mentions (as ir_list_mentions sees them),
+ * for asking about many symbols with one walk. */
 IrSymSet *ir_list_symbols(IrStmtList *l);
-bool ir_symset_has(IrSymSet *set, const IrSym *s);
 
 /* Visit every expression node of a statement list, pre-order; statements'
- * own expressions (loop bounds, test, lhs, rhs) included. */
+ * own expressions (loop bounds, test, lhs, rhs) included.  (visit.c: on
+ * the statement visitor of visit.h) */
 typedef void (*IrExprVisit)(IrExpr *e, IrStmt *in, void *ctx);
 void ir_walk_exprs(IrStmtList *l, IrExprVisit fn, void *ctx);
+/* The same for the expressions of statement s itself, not of its bodies. */
+void ir_walk_stmt_exprs(IrStmt *s, IrExprVisit fn, void *ctx);
 /* The same for one expression tree (`in` is passed through to fn). */
 void ir_walk_expr(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx);
 

@@ -126,6 +126,7 @@ static void dump_stmt(const IrStmt *s, int indent, FILE *f)
   }
 }
 
+/* Not on the visitor (visit.h): it prints between an IF's two branches. */
 void ir_dump_stmts(const IrStmtList *l, int indent, void *file)
 {
   for (int i = 0; i < l->n; i++)
