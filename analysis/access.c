@@ -14,6 +14,7 @@
 #include <string.h>
 #include "affine.h"
 #include "access.h"
+#include "visit.h"
 #include "report.h"
 
 /* ---- symbol sets -------------------------------------------------------- */
@@ -517,21 +518,14 @@ static void scan_expr(IrExpr *e, IrStmt *in, void *ctx)
     add_sym(&c->read, &c->nread, e->u.var);
 }
 
+/* The scalars the region assigns (loop indices included), in the order
+ * of their first assignment. */
 static void scan_writes(ScanCtx *c, IrStmtList *l)
 {
-  for (int i = 0; i < l->n; i++) {
-    IrStmt *s = l->v[i];
-    if (s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR)
-      add_sym(&c->written, &c->nwritten, s->u.assign.lhs->u.var);
-    if (s->kind == IR_S_DO) {
-      add_sym(&c->written, &c->nwritten, s->u.loop.iv);
-      scan_writes(c, &s->u.loop.body);
-    }
-    if (s->kind == IR_S_IF) {
-      scan_writes(c, &s->u.cond.then);
-      scan_writes(c, &s->u.cond.els);
-    }
-  }
+  IrSymSet written = { 0 };
+  ir_assigned_scalars(l, &written);
+  for (int i = 0; i < written.n; i++)
+    IR_PUSH(c->written, c->nwritten, written.syms[i]);
 }
 
 /* Scalars that array bounds and boxes need on the device side too. */

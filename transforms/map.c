@@ -35,6 +35,7 @@
 #include "inline.h"
 #include "storage.h"
 #include "transforms.h"
+#include "visit.h"
 
 /* What the planning functions of one region share; the state itself is
  * the region's plan (plan.h). */
@@ -60,39 +61,29 @@ typedef struct BodyStmt {
   UT_hash_handle hh;
 } BodyStmt;
 
-static void own_stmts(BodyStmt **owner, const IrStmtList *l, int top)
+typedef struct Owning {
+  BodyStmt **owner;
+  int top;                   /* the body statement being walked */
+} Owning;
+
+static IrVisitStep own_stmt(IrStmt *s, IrVisit *v)
 {
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *s = l->v[i];
-    BodyStmt *b = ir_alloc(sizeof *b);
-    b->s = s;
-    b->top = top;
-    HASH_ADD_PTR(*owner, s, b);
-    if (s->kind == IR_S_DO)
-      own_stmts(owner, &s->u.loop.body, top);
-    if (s->kind == IR_S_IF) {
-      own_stmts(owner, &s->u.cond.then, top);
-      own_stmts(owner, &s->u.cond.els, top);
-    }
-  }
+  Owning *o = v->ctx;
+  BodyStmt *b = ir_alloc(sizeof *b);
+  b->s = s;
+  b->top = o->top;
+  HASH_ADD_PTR(*o->owner, s, b);
+  return IR_VISIT_CONTINUE;
 }
 
 /* A CYCLE or EXIT outside every loop (in s, or in IFs of s): dep_collect
  * makes the statements after it conditional, so collecting a run of
  * statements that starts after it differs from a slice of the whole. */
-static bool jumps_outside_loops(const IrStmt *s)
+static IrVisitStep stop_at_jump(IrStmt *s, IrVisit *v)
 {
-  if (s->kind == IR_S_CYCLE || s->kind == IR_S_EXIT)
-    return true;
-  if (s->kind != IR_S_IF)
-    return false;
-  for (int i = 0; i < s->u.cond.then.n; i++)
-    if (jumps_outside_loops(s->u.cond.then.v[i]))
-      return true;
-  for (int i = 0; i < s->u.cond.els.n; i++)
-    if (jumps_outside_loops(s->u.cond.els.v[i]))
-      return true;
-  return false;
+  (void)v;
+  return s->kind == IR_S_DO ? IR_VISIT_SKIP_CHILDREN
+       : s->kind == IR_S_CYCLE || s->kind == IR_S_EXIT ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
 }
 
 /* plan->stmt_first, plan->owner and slices_exact, from the access list
@@ -100,8 +91,11 @@ static bool jumps_outside_loops(const IrStmt *s)
  * one body statement are contiguous). */
 static void index_body_accesses(IrRegion *g, RegionPlan *p)
 {
-  for (int i = 0; i < g->body.n; i++)
-    own_stmts(&p->owner, &(IrStmtList){ 1, 1, &g->body.v[i] }, i);
+  for (int i = 0; i < g->body.n; i++) {
+    Owning o = { &p->owner, i };
+    IrVisit v = { .pre = own_stmt, .ctx = &o };
+    ir_visit_stmts(&(IrStmtList){ 1, 1, &g->body.v[i] }, &v);
+  }
   p->stmt_first = ir_alloc(sizeof *p->stmt_first * (size_t)(g->body.n + 1));
   int next = 0;
   for (int a = 0; a < p->acc.nacc; a++) {
@@ -115,9 +109,8 @@ static void index_body_accesses(IrRegion *g, RegionPlan *p)
   }
   while (next <= g->body.n)
     p->stmt_first[next++] = p->acc.nacc;
-  p->slices_exact = true;
-  for (int i = 0; i < g->body.n; i++)
-    p->slices_exact &= !jumps_outside_loops(g->body.v[i]);
+  IrVisit jumps = { .pre = stop_at_jump };
+  p->slices_exact = ir_visit_stmts(&g->body, &jumps);
 }
 
 /* The accesses of stmts, as dep_collect gives them: a copy of a slice of
@@ -358,20 +351,7 @@ static void refuse_loop(MapCtx *m, const IrStmt *loop, const DepGraph *dg, const
 
 /* The scalars of the private(list) clauses of `adv`, checked: unknown
  * names and arrays (array privatization is not implemented) are errors. */
-typedef struct SymList {
-  int n;
-  IrSym **v;                 /* arena; grows (a dropped entry made the firstprivate loop endless) */
-} SymList;
-
-static void add_unique(SymList *l, IrSym *s)
-{
-  for (int i = 0; i < l->n; i++)
-    if (l->v[i] == s)
-      return;
-  IR_PUSH(l->v, l->n, s);
-}
-
-static bool private_list(MapCtx *m, const Directive *adv, SymList *defs)
+static bool private_list(MapCtx *m, const Directive *adv, IrSymSet *defs)
 {
   for (int c = 0; adv && c < adv->nclauses; c++) {
     const DirClause *cl = &adv->clauses[c];
@@ -391,7 +371,7 @@ static bool private_list(MapCtx *m, const Directive *adv, SymList *defs)
         return false;
       }
       if (defs)
-        add_unique(defs, s);
+        ir_symset_add(defs, s);
     }
   }
   return true;
@@ -400,7 +380,7 @@ static bool private_list(MapCtx *m, const Directive *adv, SymList *defs)
 /* private(list) on a mapped loop: the user's word that each iteration
  * assigns these scalars before using them (their value at the start of an
  * iteration is undefined, as in OpenACC), so they count as assigned. */
-static void user_privates(MapCtx *m, const KernelPlan *k, SymList *defs)
+static void user_privates(MapCtx *m, const KernelPlan *k, IrSymSet *defs)
 {
   for (int i = 0; i < k->nmapped; i++)
     private_list(m, k->mapped[i]->u.loop.advice, defs);
@@ -425,29 +405,33 @@ static const char *independent_refused(const MapCtx *m, const KernelPlan *k, con
   return w ? ir_printf(": %s", xf_shared_write_text(&cx, v, w)) : "";
 }
 
-/* Advice that asked for parallelism on a loop of l (statements of kernel
- * k) that stays sequential: say so. */
-static void check_unused_advice(MapCtx *m, const KernelPlan *k, const IrStmtList *l)
+/* Advice that asked for parallelism on a loop of kernel k that stays
+ * sequential: say so. */
+typedef struct UnusedAdvice {
+  MapCtx *m;
+  const KernelPlan *k;
+} UnusedAdvice;
+
+static IrVisitStep advice_unused(IrStmt *s, IrVisit *v)
 {
-  for (int i = 0; i < l->n; i++) {
-    const IrStmt *s = l->v[i];
-    if (s->kind == IR_S_IF) {
-      check_unused_advice(m, k, &s->u.cond.then);
-      check_unused_advice(m, k, &s->u.cond.els);
-    }
-    if (s->kind != IR_S_DO)
-      continue;
-    const Directive *adv = s->u.loop.advice;
-    if (adv && (adv->parallel || adv->vector || adv->independent) && !is_mapped_loop(k, s)) {
-      const char *why = adv->independent ? independent_refused(m, k, s->u.loop.iv) : "";
-      report_at(REPORT_WARNING, routine_of(m), s->loc, "'%s' on loop '%s' is not followed: the loop runs "
-             "sequentially in each thread%s", adv->parallel ? "parallel"
-             : adv->vector ? "vector" : "independent", s->u.loop.iv->name, *why ? why :
-             " (only the outermost perfectly nested parallel loops, at most three, are mapped to "
-             "the grid)");
-    }
-    check_unused_advice(m, k, &s->u.loop.body);
+  UnusedAdvice *u = v->ctx;
+  const Directive *adv = s->kind == IR_S_DO ? s->u.loop.advice : NULL;
+  if (adv && (adv->parallel || adv->vector || adv->independent) && !is_mapped_loop(u->k, s)) {
+    const char *why = adv->independent ? independent_refused(u->m, u->k, s->u.loop.iv) : "";
+    report_at(REPORT_WARNING, routine_of(u->m), s->loc, "'%s' on loop '%s' is not followed: the "
+              "loop runs sequentially in each thread%s", adv->parallel ? "parallel"
+              : adv->vector ? "vector" : "independent", s->u.loop.iv->name, *why ? why :
+              " (only the outermost perfectly nested parallel loops, at most three, are mapped "
+              "to the grid)");
   }
+  return IR_VISIT_CONTINUE;
+}
+
+static void check_unused_advice(MapCtx *m, const KernelPlan *k)
+{
+  UnusedAdvice u = { m, k };
+  IrVisit v = { .pre = advice_unused, .ctx = &u };
+  ir_visit_stmts((IrStmtList *)&k->stmts, &v);
 }
 
 static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
@@ -513,12 +497,12 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
             "loop to map to the GPU", nest->u.loop.iv->name);
     ok = false;
   }
-  SymList defs = { 0 };
+  IrSymSet defs = { 0 };
   for (int i = 0; i < k->nmapped; i++)
-    add_unique(&defs, k->mapped[i]->u.loop.iv);
+    ir_symset_add(&defs, k->mapped[i]->u.loop.iv);
   if (ok) {
     user_privates(m, k, &defs);
-    IrExpr *bad = xf_first_exposed(k->body, p->privates, p->nprivates, defs.v, defs.n);
+    IrExpr *bad = xf_first_exposed(k->body, p->privates, p->nprivates, defs.syms, defs.n);
     if (bad) {
       diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "scalar '%s' may be read "
               "before it is assigned in the same iteration: a loop carried dependence that "
@@ -530,7 +514,7 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
   if (ok) {
     assign_axes(k, dg);
     int threads = k->block[0] * k->block[1] * k->block[2];
-    check_unused_advice(m, k, &k->stmts);
+    check_unused_advice(m, k);
     if (threads > 1024) {
       diag_at(DIAG_ERROR, nest->loc, 1, "the vector lengths ask for %d threads per block; "
               "CUDA allows at most 1024", threads);
@@ -592,13 +576,16 @@ static ColumnCtx column_ctx(const MapCtx *m)
   return cx;
 }
 
+static IrVisitStep stop_at_loop(IrStmt *s, IrVisit *v)
+{
+  (void)v;
+  return s->kind == IR_S_DO ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
+}
+
 static bool has_loops(const IrStmtList *l)
 {
-  for (int i = 0; i < l->n; i++)
-    if (l->v[i]->kind == IR_S_DO ||
-        (l->v[i]->kind == IR_S_IF && (has_loops(&l->v[i]->u.cond.then) || has_loops(&l->v[i]->u.cond.els))))
-      return true;
-  return false;
+  IrVisit v = { .pre = stop_at_loop };
+  return !ir_visit_stmts((IrStmtList *)l, &v);
 }
 
 static void group_eval(const MapCtx *m, Group *g)
@@ -609,19 +596,19 @@ static void group_eval(const MapCtx *m, Group *g)
 }
 
 /* An array element assigned outside every loop: no column owns it. */
-static bool writes_array(const IrStmt *s)
+static IrVisitStep stop_at_element_store(IrStmt *s, IrVisit *v)
 {
-  if (s->kind == IR_S_ASSIGN)
-    return s->u.assign.lhs->kind == IR_E_ELEM;
-  if (s->kind != IR_S_IF)
-    return false;
-  for (int i = 0; i < s->u.cond.then.n; i++)
-    if (writes_array(s->u.cond.then.v[i]))
-      return true;
-  for (int i = 0; i < s->u.cond.els.n; i++)
-    if (writes_array(s->u.cond.els.v[i]))
-      return true;
-  return false;
+  (void)v;
+  if (s->kind == IR_S_DO)
+    return IR_VISIT_SKIP_CHILDREN;
+  return s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_ELEM ? IR_VISIT_STOP
+                                                                      : IR_VISIT_CONTINUE;
+}
+
+static bool writes_array(IrStmt *s)
+{
+  IrVisit v = { .pre = stop_at_element_store };
+  return !ir_visit_stmts(&(IrStmtList){ 1, 1, &s }, &v);
 }
 
 static Group group_of(const MapCtx *m, IrStmtList *base, IrStmt *extra)
@@ -839,27 +826,22 @@ static int distribute(const MapCtx *m, Group *g, Group **out)
 }
 
 /* Say why the loops left sequential in each thread of kernel k could not
- * be spread: each loop index once, in the order of its first loop. */
+ * be spread: each loop index once, at its first loop (program order). */
 typedef struct SequentialLoops {
   const MapCtx *m;
   KernelPlan *k;
   ColumnCtx cx;
-  IrSym **seen;              /* loop indices already explained (arena, grows) */
-  int nseen;
+  IrSymSet seen;             /* loop indices explained, or column indices */
 } SequentialLoops;
 
-static void explain_sequential(SequentialLoops *q, IrStmt *s)
+static IrVisitStep explain_sequential(IrStmt *s, IrVisit *v)
 {
+  SequentialLoops *q = v->ctx;
+  if (s->kind != IR_S_DO || !ir_symset_add(&q->seen, s->u.loop.iv))
+    return IR_VISIT_CONTINUE;
   const MapCtx *m = q->m;
   KernelPlan *k = q->k;
   IrSym *iv = s->u.loop.iv;
-  for (int i = 0; i < q->nseen; i++)
-    if (q->seen[i] == iv)
-      return;
-  for (int i = 0; i < k->ncolumns; i++)
-    if (k->columns[i] == iv)
-      return;
-  IR_PUSH(q->seen, q->nseen, iv);
   const char *why = "";
   Loc where = s->loc;
   column_index(&q->cx, &k->stmts, &k->acc, iv, &why, &where);
@@ -883,28 +865,16 @@ static void explain_sequential(SequentialLoops *q, IrStmt *s)
     diag_at(DIAG_ERROR, s->loc, 1, "loop '%s' is marked parallel but cannot run in parallel: %s",
             iv->name, why);
   dep_free(&in);
-}
-
-/* The loops of l in program order (a loop before the loops inside it). */
-static void sequential_walk(SequentialLoops *q, IrStmtList *l)
-{
-  for (int i = 0; i < l->n; i++) {
-    IrStmt *s = l->v[i];
-    if (s->kind == IR_S_IF) {
-      sequential_walk(q, &s->u.cond.then);
-      sequential_walk(q, &s->u.cond.els);
-    }
-    if (s->kind != IR_S_DO)
-      continue;
-    explain_sequential(q, s);
-    sequential_walk(q, &s->u.loop.body);
-  }
+  return IR_VISIT_CONTINUE;
 }
 
 static void report_sequential(const MapCtx *m, KernelPlan *k)
 {
-  SequentialLoops q = { m, k, column_ctx(m), NULL, 0 };
-  sequential_walk(&q, &k->stmts);
+  SequentialLoops q = { m, k, column_ctx(m), { 0 } };
+  for (int i = 0; i < k->ncolumns; i++)
+    ir_symset_add(&q.seen, k->columns[i]);
+  IrVisit v = { .pre = explain_sequential, .ctx = &q };
+  ir_visit_stmts(&k->stmts, &v);
 }
 
 /* The column index along which most references of kernel k move at unit
@@ -1222,19 +1192,19 @@ static bool map_columns(MapCtx *m, KernelPlan *k)
    * ensure the value is not another column's (scalars assigned in the loops
    * over column indices are assigned before use there), so it is the host's
    * value at region entry, the same for every thread: firstprivate. */
-  SymList defs = { 0 };
+  IrSymSet defs = { 0 };
   for (int i = 0; i < k->nmapped; i++)
-    add_unique(&defs, k->mapped[i]->u.loop.iv);
+    ir_symset_add(&defs, k->mapped[i]->u.loop.iv);
   user_privates(m, k, &defs);
   IrExpr *bad;
-  while ((bad = xf_first_exposed(k->body, m->plan->privates, m->plan->nprivates, defs.v, defs.n))) {
+  while ((bad = xf_first_exposed(k->body, m->plan->privates, m->plan->nprivates, defs.syms, defs.n))) {
     IrSym *s = bad->u.var;
     if (s->region_local || s->inlined_local) {
       diag_at(DIAG_ERROR, bad->loc, (int)strlen(s->name), "'%s' may be read before it is assigned",
               s->name);
       return false;
     }
-    add_unique(&defs, s);
+    ir_symset_add(&defs, s);
     IR_PUSH(k->firstprivate, k->nfirstprivate, s);
     report_at(REPORT_INFO, routine_of(m), bad->loc, "Scalar '%s' is firstprivate: each thread "
               "starts from the host's value at region entry", s->name);
@@ -1250,7 +1220,7 @@ static bool map_columns(MapCtx *m, KernelPlan *k)
             "allows at most 1024", threads);
     return false;
   }
-  check_unused_advice(m, k, &k->stmts);
+  check_unused_advice(m, k);
   report_kernel(m, k);
   return diag_error_count() == 0;
 }
