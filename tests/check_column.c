@@ -179,7 +179,7 @@ START_TEST(test_column_case)
   for (IrSym *s = p->routines[0]->symbols; s; s = s->hh.next)
     if (!s->rank && s->kind == IR_SYM_VAR && strchr("ijkx", s->name[0]) && !s->name[1])
       written[nw++] = s;
-  ColumnCtx cx = { 0, IR_FORTRAN, "t", written, nw, NULL, 0, NULL };
+  ColumnCtx cx = { .lang = IR_FORTRAN, .routine = "t", .written = written, .nwritten = nw };
   IrSym *cols[3];
   char got[64];
   columns_text(cols, column_indices(&cx, &g->body, cols), got, sizeof got);

@@ -544,12 +544,25 @@ bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrS
   return c.ok;
 }
 
+/* The accesses of stmts: from the analysis the context offers, or collected. */
+static void column_accesses(const ColumnCtx *cx, IrStmtList *stmts, DepGraph *g)
+{
+  if (cx->accesses) {
+    cx->accesses(cx->accesses_ctx, stmts, g);
+  } else {
+    *g = (DepGraph){ .nvariant = cx->nwritten, .variant = cx->written };
+    dep_collect(stmts, g);
+  }
+  g->nvariant = cx->nwritten;
+  g->variant = cx->written;
+}
+
 int column_indices(const ColumnCtx *cx, IrStmtList *stmts, IrSym **out)
 {
   IrSymSet ivs = { 0 };
   loop_indices(stmts, &ivs);
-  DepGraph g = { .nvariant = cx->nwritten, .variant = cx->written };
-  dep_collect(stmts, &g);
+  DepGraph g;
+  column_accesses(cx, stmts, &g);
   int n = 0;
   for (int i = 0; i < ivs.n && i < COLUMN_CANDIDATES && n < 3; i++) {
     const char *why;
@@ -1313,7 +1326,7 @@ static StmtFacts *stmt_facts(ColumnScope *sc, IrStmt *s)
   f = ir_alloc(sizeof *f);
   f->s = s;
   ir_list_push(&f->one, s);
-  dep_collect(&f->one, &f->g);
+  column_accesses(&sc->cx, &f->one, &f->g);
   loop_indices(&f->one, &f->ivs);
   DepArray *arrays = dep_arrays(&f->g), *a, *tmp;
   f->arrays = ir_alloc(sizeof *f->arrays * (size_t)(HASH_COUNT(arrays) + 1));

@@ -16,6 +16,11 @@ typedef struct ColumnCtx {
   IrSym **private_arrays;   /* arrays each thread has its own copy of: they do */
   int nprivate_arrays;      /* not tie columns together */
   const RegionPlan *plan;   /* for why an array is not private (NULL: no reasons) */
+  /* The accesses of a statement list as dep_collect gives them (xmalloc'd,
+   * dep_free releases), answered from an analysis already made (the
+   * region's access list, map.c); NULL: collect them here. */
+  void (*accesses)(const void *ctx, const IrStmtList *stmts, DepGraph *out);
+  const void *accesses_ctx;
 } ColumnCtx;
 
 /* The first write in g to an array not in priv[] whose subscripts do not

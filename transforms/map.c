@@ -569,10 +569,17 @@ typedef struct Group {
   ColumnRun *run;        /* in split_groups: the column facts of stmts, else NULL */
 } Group;
 
+static void column_accesses_of(const void *m, const IrStmtList *stmts, DepGraph *out)
+{
+  accesses_of(m, stmts, out);
+}
+
+/* column.c's view of the region: its scalars and private arrays, and its
+ * access list for the statements column.c asks about. */
 static ColumnCtx column_ctx(const MapCtx *m)
 {
   ColumnCtx cx = { m->prog->file, m->prog->lang, routine_of(m), m->plan->privates, m->plan->nprivates,
-                   m->plan->private_arrays, m->plan->nprivate_arrays, m->plan };
+                   m->plan->private_arrays, m->plan->nprivate_arrays, m->plan, column_accesses_of, m };
   return cx;
 }
 
