@@ -274,7 +274,8 @@ static ArrayPlan *array_plan(Program *p, const char *name)
 static IrSym **with_one_more(IrSym **list, int n, IrSym *s)
 {
   IrSym **grown = ir_alloc(sizeof *grown * (size_t)(n + 1));
-  memcpy(grown, list, sizeof *grown * (size_t)n);
+  if (n)
+    memcpy(grown, list, sizeof *grown * (size_t)n);
   grown[n] = s;
   return grown;
 }
