@@ -657,18 +657,6 @@ static bool inline_list(Site *site, IrStmtList *l, int depth)
   return ok;
 }
 
-static void present_visit(IrExpr *e, IrStmt *in, void *ctx)
-{
-  bool *ok = ctx;
-  (void)in;
-  if (e->kind == IR_E_CALL && e->u.call.fn == IR_FN_PRESENT && *ok) {
-    diag_at(DIAG_ERROR, e->loc, 1, "present(%s) inside a region: whether the argument is there "
-            "is known only on the host; test it outside the region, or call the routine from "
-            "the region so that it is inlined", e->u.call.args[0]->u.var->name);
-    *ok = false;
-  }
-}
-
 bool xf_inline_program(Program *p)
 {
   bool ok = true;
@@ -682,8 +670,6 @@ bool xf_inline_program(Program *p)
         ok = false;
         continue;
       }
-      if (ok)
-        ir_walk_exprs(site.region_body, present_visit, &ok);
       ok = ok && dep_check_depth(site.region_body);
     }
   return ok;
