@@ -11,6 +11,10 @@
  *   after the specification part of each       before each function with calls, one
  *   routine with calls, one interface block     prototype per function it calls
  *
+ * A region made into kernel variants (present() of the routine's optional
+ * dummies, transforms/present.c) is replaced by an IF / ELSE IF chain that
+ * tests presence and calls the matching variant's launcher.
+ *
  * Fortran calls take the indentation of the directive line and are broken
  * with `&` well before the 132-column limit; every argument is passed by
  * reference to a bind(C) interface whose dummies have the user's names.
