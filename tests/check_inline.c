@@ -97,14 +97,25 @@ static const InlineCase cases[] = {
     "  subroutine count_calls(x)\n    real, intent(inout) :: x\n    integer :: calls = 0\n"
     "    calls = calls + 1\n    x = x + real(calls)\n  end subroutine count_calls\n" END_MODULE,
     false, "its local 'calls' keeps its value from one call to the next", 0, NULL, 0 },
-  /* present() written directly in the region, not in an inlined routine: refused */
+  /* present() written directly in the region, not in an inlined routine: left for the pass
+   * that makes kernel variants (check_present.c) */
   { "present-in-region",
     "subroutine accumulate(n, a, extra)\n  implicit none\n  integer, intent(in) :: n\n"
     "  real, intent(inout) :: a(n)\n  real, intent(in), optional :: extra(n)\n  integer :: i\n"
     "!$stencil region\n  do i = 1, n\n    if (present(extra)) a(i) = a(i) + extra(i)\n  end do\n"
-    "!$stencil end region\nend subroutine accumulate\n", false,
-    "present(extra) inside a region: whether the argument is there is known only on the host", 0,
-    NULL, 0 },
+    "!$stencil end region\nend subroutine accumulate\n", true, NULL, 0, "present(extra)", 1 },
+  /* the caller passes its own optional dummy on: present() in the callee becomes present()
+   * of the caller's dummy, known only on the host (check_present.c: kernel variants) */
+  { "optional-passed-on",
+    "module m\n  implicit none\ncontains\n  subroutine outer(n, a, extra)\n"
+    "    integer, intent(in) :: n\n    real, intent(inout) :: a(n)\n"
+    "    real, intent(in), optional :: extra(n)\n    integer :: i\n"
+    "!$stencil region\n    do i = 1, n\n      call add(a(i), n, i, extra)\n    end do\n"
+    "!$stencil end region\n  end subroutine outer\n"
+    "  subroutine add(x, n, i, e)\n    integer, intent(in) :: n, i\n    real, intent(inout) :: x\n"
+    "    real, intent(in), optional :: e(n)\n    if (present(e)) x = x + e(i)\n"
+    "  end subroutine add\n" END_MODULE, true, "info: Routine 'add' inlined", 1,
+    "if (present(extra))", 1 },
   /* a subroutine not in this file: refused */
   { "routine-from-another-file", CALLER("call saturate(a(i))") END_MODULE, false,
     "call of 'saturate' inside a region: only subroutines of the same file can be called (they "

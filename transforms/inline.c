@@ -253,6 +253,17 @@ static IrExpr *clone_var(Inline *in, IrExpr *e)
   return e;
 }
 
+/* The caller's OPTIONAL dummy that a call passes on for an optional dummy,
+ * or NULL: then present() in the callee is present() of the caller's
+ * dummy, which only the host knows (transforms/present.c makes a kernel
+ * variant for each case). */
+static IrSym *passed_on_optional(const Inline *in, const Binding *b)
+{
+  IrSym *a = b->array ? b->array : b->actual && b->actual->kind == IR_E_VAR ? b->actual->u.var
+                                                                           : NULL;
+  return a && a->is_optional && a->is_dummy && ir_lookup(in->caller, a->name) == a ? a : NULL;
+}
+
 /* The value of a logical expression made of present() tests and
  * constants: 1, 0, or -1 when it depends on anything else. */
 static int fold_logical(Inline *in, const IrExpr *e)
@@ -264,6 +275,8 @@ static int fold_logical(Inline *in, const IrExpr *e)
     if (e->u.call.fn != IR_FN_PRESENT)
       return -1;
     const Binding *b = binding_of(in, e->u.call.args[0]->u.var);
+    if (b && passed_on_optional(in, b))
+      return -1;
     return b && !b->absent;
   }
   case IR_E_UNARY: {
@@ -322,6 +335,14 @@ static IrExpr *clone_expr(Inline *in, IrExpr *e)
     return c;
   case IR_E_CALL:
     if (e->u.call.fn == IR_FN_PRESENT) {
+      const Binding *b = binding_of(in, e->u.call.args[0]->u.var);
+      IrSym *passed_on = b ? passed_on_optional(in, b) : NULL;
+      if (passed_on) {
+        c = copy_node(e);
+        c->u.call.args = ir_alloc(sizeof *c->u.call.args);
+        c->u.call.args[0] = ir_var(passed_on, e->loc);
+        return c;
+      }
       c = ir_expr_new(IR_E_LOGICAL, IR_T_LOGICAL, e->loc);
       c->u.ival = fold_logical(in, e);
       return c;
@@ -657,18 +678,6 @@ static bool inline_list(Site *site, IrStmtList *l, int depth)
   return ok;
 }
 
-static void present_visit(IrExpr *e, IrStmt *in, void *ctx)
-{
-  bool *ok = ctx;
-  (void)in;
-  if (e->kind == IR_E_CALL && e->u.call.fn == IR_FN_PRESENT && *ok) {
-    diag_at(DIAG_ERROR, e->loc, 1, "present(%s) inside a region: whether the argument is there "
-            "is known only on the host; test it outside the region, or call the routine from "
-            "the region so that it is inlined", e->u.call.args[0]->u.var->name);
-    *ok = false;
-  }
-}
-
 bool xf_inline_program(Program *p)
 {
   bool ok = true;
@@ -682,8 +691,6 @@ bool xf_inline_program(Program *p)
         ok = false;
         continue;
       }
-      if (ok)
-        ir_walk_exprs(site.region_body, present_visit, &ok);
       ok = ok && dep_check_depth(site.region_body);
     }
   return ok;

@@ -33,6 +33,7 @@
 #include "report.h"
 #include "column.h"
 #include "inline.h"
+#include "present.h"
 #include "storage.h"
 #include "transforms.h"
 #include "visit.h"
@@ -1072,6 +1073,14 @@ static int plan_privatized(MapCtx *m, Group **groups, GroupAccesses **ga_out)
  * the plan, and the checks on scalars and pointers that need them. */
 bool xf_pass_accesses(Program *prog, IrRegion *g)
 {
+  if (g->variant) {        /* the lines that follow are about this variant */
+    Loc at = { prog->file, g->first_line, 0 };
+    if (g->variant->index == 1)
+      report_add(REPORT_INFO, g->routine->name, at, "%s; the host tests presence and launches "
+                 "the matching one", xf_variants_summary(g->variant));
+    report_add(REPORT_INFO, g->routine->name, at, "Variant %s: %s", g->name,
+               xf_variant_text(g->variant));
+  }
   RegionPlan *p = ir_alloc(sizeof *p);
   g->analysis = p;
   bool ok = an_region_accesses(prog, g, p);

@@ -2,6 +2,8 @@
  *
  *   parse      tree-sitter CST -> IR, directives attached (translator/fe)
  *   inline     calls in regions replaced by the callees' bodies (transforms/inline.c)
+ *   present    a region testing present() of its routine's optional dummies becomes one
+ *              region per combination of present and absent (transforms/present.c)
  *   -- for each region --
  *   accesses   data clauses, boxes, private scalars; the access list kept (analysis/access.c)
  *   group      kernels and arrays privatized per thread (transforms/map.c, column.c)
@@ -49,6 +51,7 @@
 #include "frontend.h"
 #include "inline.h"
 #include "pipeline.h"
+#include "present.h"
 #include "storage.h"
 #include "transforms.h"
 #include "verify.h"
@@ -65,6 +68,8 @@ static bool pass_parse(Unit *u)
 }
 
 static bool pass_inline(Unit *u) { return xf_inline_program(u->prog); }
+
+static bool pass_present(Unit *u) { return xf_present_variants(u->prog); }
 
 static bool pass_storage(Program *p, IrRegion *g)
 {
@@ -91,6 +96,7 @@ typedef struct Pass {
 static const Pass passes[] = {
   { "parse",     SCOPE_PROGRAM, .program = pass_parse },
   { "inline",    SCOPE_PROGRAM, .program = pass_inline },
+  { "present",   SCOPE_PROGRAM, .program = pass_present },
   { "accesses",  SCOPE_REGION,  .region = xf_pass_accesses },
   { "group",     SCOPE_REGION,  .region = xf_pass_group },
   { "columnize", SCOPE_KERNEL,  .kernel = xf_pass_columnize },
@@ -232,11 +238,17 @@ static bool run_region(const Run *r, IrRegion *g, int first, int end)
 static void run_regions(const Run *r, int first, int end)
 {
   Program *prog = r->u->prog;
+  bool variant_failed = false;
   for (int ri = 0; ri < prog->nroutines; ri++)
     for (int gi = 0; gi < prog->routines[ri]->nregions; gi++) {
       IrRegion *g = prog->routines[ri]->regions[gi];
+      /* the variants of a region (present.h) share its code: once one has
+       * failed, the others would only repeat its errors */
+      if (g->variant && g->variant->index > 1 && variant_failed)
+        continue;
       nregions_seen++;
-      run_region(r, g, first, end);
+      bool ok = run_region(r, g, first, end);
+      variant_failed = g->variant && !ok;
     }
   if (r->dump && strcmp(r->dump, plan_dump) == 0) {
     ir_dump_program(prog, r->dump_out);
@@ -251,6 +263,18 @@ static void dump_text(FILE *out, FILE *stream, const char *const *text, const si
 {
   fflush(stream);
   fwrite(*text, 1, *len, out);
+}
+
+/* What the verifier may expect after program pass i: parsed after the
+ * front end, inlined until the region passes have run, planned after them. */
+static IrStage program_stage(int i)
+{
+  if (passes[i].program == pass_parse)
+    return IR_STAGE_PARSED;
+  for (int j = 0; j < i; j++)
+    if (passes[j].scope != SCOPE_PROGRAM)
+      return IR_STAGE_PLANNED;
+  return IR_STAGE_INLINED;
 }
 
 /* Run passes [first, end). */
@@ -275,9 +299,7 @@ static bool run_passes(Unit *u, int first, int end, const char *dump, FILE *dump
     pass_seconds[i] += now() - t0;
     if (!ok)
       return false;
-    verify_after(u->prog, passes[i].name, passes[i].program == pass_parse ? IR_STAGE_PARSED
-                                        : passes[i].program == pass_inline ? IR_STAGE_INLINED
-                                        : IR_STAGE_PLANNED);
+    verify_after(u->prog, passes[i].name, program_stage(i));
     if (dumps(&r, &passes[i])) {
       fprintf(dump_out, "after %s:\n", passes[i].name);
       if (passes[i].program == pass_emit_cuda)

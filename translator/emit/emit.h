@@ -35,6 +35,9 @@ typedef struct HostCall {
                             them: roles PARAM_ARRAY, PARAM_SCALAR, PARAM_HOST_[LU]BOUND */
   int first_line, last_line; /* user lines replaced (DATA_END in C: 0, see stmt_last_line) */
   int stmt_last_line;    /* C data: the call goes after this line */
+  const IrVariant *variant; /* a region's kernel variant (ir.h), or NULL: the variants of
+                            one region share its lines, and the host tests presence to
+                            call the matching one */
 } HostCall;
 
 typedef struct HostCalls {

@@ -22,6 +22,7 @@
 #include <string.h>
 #include "emit.h"
 #include "access.h"
+#include "present.h"
 #include "storage.h"
 
 typedef struct Emit {
@@ -680,8 +681,12 @@ static void emit_region(Emit *e, IrRegion *g)
   if (!p->storage_planned)
     S2S_BUG("region %s reached the emitter without its storage plan", g->name);
   e->region = g;
-  out(e, "/* ==== region %s: %s lines %d-%d ==== */\n\n", g->name, e->prog->path, g->first_line,
+  out(e, "/* ==== region %s: %s lines %d-%d", g->name, e->prog->path, g->first_line,
       g->last_line);
+  if (g->variant)
+    out(e, ", variant %d of %d: %s", g->variant->index, g->variant->count,
+        xf_variant_text(g->variant));
+  out(e, " ==== */\n\n");
   for (int i = 0; i < p->narrays; i++)
     if (p->arrays[i].storage != ARRAY_DEVICE)
       emit_private_macro(e, &p->arrays[i]);
@@ -694,6 +699,7 @@ static void emit_region(Emit *e, IrRegion *g)
   c->first_line = g->first_line;
   c->last_line = g->last_line;
   c->params = p->launcher;
+  c->variant = g->variant;
   out(e, "extern \"C\" void %s(", g->launcher);
   emit_launcher_params(e, c);
   out(e, ")\n{\n");

@@ -11,6 +11,10 @@
  *   after the specification part of each       before each function with calls, one
  *   routine with calls, one interface block     prototype per function it calls
  *
+ * A region made into kernel variants (present() of the routine's optional
+ * dummies, transforms/present.c) is replaced by an IF / ELSE IF chain that
+ * tests presence and calls the matching variant's launcher.
+ *
  * Fortran calls take the indentation of the directive line and are broken
  * with `&` well before the 132-column limit; every argument is passed by
  * reference to a bind(C) interface whose dummies have the user's names.
@@ -317,10 +321,11 @@ static void free_names(char **names, int n) {
 
 /* ---- Fortran text ------------------------------------------------------------------ */
 
-/* `prefix` followed by `pieces` separated by ", ", then `suffix`; broken
- * with ` &` before FORTRAN_MARGIN, continuation lines indented 4 more. */
-static void fortran_wrap(Block *out, const char *indent, const char *prefix, char **pieces,
-                         int n, const char *suffix) {
+/* `prefix` followed by `pieces` joined by `joiner` and a blank (", " for
+ * a list, " .and. " for a condition), then `suffix`; broken with ` &`
+ * before FORTRAN_MARGIN, continuation lines indented 4 more. */
+static void fortran_wrap_joined(Block *out, const char *indent, const char *prefix,
+                                char **pieces, int n, const char *joiner, const char *suffix) {
   Str line = { 0 };
   str_add(&line, indent);
   str_add(&line, prefix);
@@ -328,8 +333,8 @@ static void fortran_wrap(Block *out, const char *indent, const char *prefix, cha
   for (int i = 0; i < n; i++) {
     const char *sep = first_on_line ? "" : " ";
     bool last = i == n - 1;
-    /* this piece, its comma or the suffix, and room for a following " &" */
-    size_t need = strlen(sep) + strlen(pieces[i]) + (last ? strlen(suffix) : 1 + 2);
+    /* this piece, its joiner or the suffix, and room for a following " &" */
+    size_t need = strlen(sep) + strlen(pieces[i]) + (last ? strlen(suffix) : strlen(joiner) + 2);
     if (!first_on_line && line.len + need > FORTRAN_MARGIN) {
       str_add(&line, " &");
       block_add(out, line.s);
@@ -340,11 +345,16 @@ static void fortran_wrap(Block *out, const char *indent, const char *prefix, cha
     }
     str_add(&line, sep);
     str_add(&line, pieces[i]);
-    if (!last) str_add(&line, ",");
+    if (!last) str_add(&line, joiner);
     first_on_line = false;
   }
   str_add(&line, suffix);
   block_add(out, line.s);
+}
+
+static void fortran_wrap(Block *out, const char *indent, const char *prefix, char **pieces,
+                         int n, const char *suffix) {
+  fortran_wrap_joined(out, indent, prefix, pieces, n, ",", suffix);
 }
 
 static void fortran_call(const Program *p, const HostCall *c, const char *indent, Block *out) {
@@ -504,6 +514,49 @@ static void plan_call(const Program *p, const Text *t, const HostCall *c, Edits 
   }
 }
 
+/* Is call d another kernel variant of the region whose variant c is? */
+static bool same_region_variant(const HostCall *c, const HostCall *d) {
+  return d->variant && d->kind == HOST_CALL_REGION && d->routine == c->routine &&
+         d->first_line == c->first_line && d->last_line == c->last_line;
+}
+
+/* The test that selects variant v: `present(a) .and. .not. present(b)`. */
+static void variant_test(Block *out, const char *indent, const char *prefix,
+                         const IrVariant *v) {
+  char **terms = xcalloc((size_t)v->ntested, sizeof *terms);
+  for (int i = 0; i < v->ntested; i++)
+    terms[i] = xasprintf("%spresent(%s)", v->present[i] ? "" : ".not. ", v->tested[i]->name);
+  fortran_wrap_joined(out, indent, prefix, terms, v->ntested, " .and.", ") then");
+  free_names(terms, v->ntested);
+}
+
+/* The kernel variants of one region (calls[from] is its first): the host
+ * tests presence and calls the launcher that matches,
+ *   if (present(qs)) then / call s2s_x_r1_v1(...) / else / call s2s_x_r1_v2(...) / end if
+ * the last variant (every tested argument absent) under ELSE. */
+static void plan_variant_calls(const Program *p, const Text *t, const HostCalls *calls, int from,
+                               Edits *e) {
+  const HostCall *c = calls->v[from];
+  if (p->lang != IR_FORTRAN) S2S_BUG("kernel variants of a C region %s", c->function);
+  check_line(t, c, c->first_line);
+  check_line(t, c, c->last_line);
+  Edit *d = edit_add(e, c->first_line, EDIT_REPLACE, c->last_line);
+  char *ind = fortran_indent(t, c);
+  char *inner = xasprintf("%s  ", ind);
+  for (int i = from; i < calls->n; i++) {
+    const HostCall *v = calls->v[i];
+    if (!same_region_variant(c, v)) continue;
+    if (v->variant->index == v->variant->count)
+      block_add(&d->text, xasprintf("%selse", ind));
+    else
+      variant_test(&d->text, ind, v->variant->index == 1 ? "if (" : "else if (", v->variant);
+    fortran_call(p, v, inner, &d->text);
+  }
+  block_add(&d->text, xasprintf("%send if", ind));
+  free(inner);
+  free(ind);
+}
+
 /* Has an earlier call of the same routine the same function? */
 static bool seen_function(const HostCalls *calls, int i) {
   for (int j = 0; j < i; j++)
@@ -621,7 +674,11 @@ bool emit_host(const Program *p, const char *orig, size_t len, const HostCalls *
   Text t;
   text_split(&t, orig, len);
   Edits e = { 0 };
-  for (int i = 0; i < calls->n; i++) plan_call(p, &t, calls->v[i], &e);
+  for (int i = 0; i < calls->n; i++) {
+    const IrVariant *v = calls->v[i]->variant;
+    if (!v) plan_call(p, &t, calls->v[i], &e);
+    else if (v->index == 1) plan_variant_calls(p, &t, calls, i, &e);
+  }
   for (int i = 0; i < calls->n; i++)
     if (!seen_routine(calls, i)) plan_declarations(p, &t, calls, i, &e);
   if (e.n) qsort(e.v, (size_t)e.n, sizeof *e.v, edit_cmp);

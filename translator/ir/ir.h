@@ -203,8 +203,21 @@ typedef struct IrHostDirective {
   struct IrHostDirective *partner; /* data <-> end data */
 } IrHostDirective;
 
+/* One kernel variant of a region whose body tests present() of optional
+ * dummies of its own routine (transforms/present.c): the body with every
+ * such test decided.  The host tests presence and launches the variant
+ * that matches. */
+typedef struct IrVariant {
+  int index;                    /* 1-based among the region's variants */
+  int count;                    /* how many variants the region has: 2^ntested */
+  int ntested;
+  IrSym **tested;               /* the optional dummies whose presence is tested */
+  bool *present;                /* present[i]: tested[i] is present in this variant */
+} IrVariant;
+
 typedef struct IrRegion {
-  char *name;                   /* <routine>_r<N>, also the kernel name prefix */
+  char *name;                   /* <routine>_r<N>, also the kernel name prefix;
+                                   <routine>_r<N>_v<M> for a variant */
   char *launcher;               /* s2s_<routine>_r<N> */
   int index;                    /* 1-based within the routine */
   Directive *dir;               /* the region directive with its clauses */
@@ -214,6 +227,9 @@ typedef struct IrRegion {
   IrStmtList body;
   struct IrRoutine *routine;
   void *analysis;               /* RegionPlan (analysis/plan.h), owned by the arena */
+  const IrVariant *variant;     /* NULL, or which variant of its region this is: the
+                                   variants of a region follow one another in
+                                   IrRoutine.regions and share its lines */
 } IrRegion;
 
 /* Where the host code of a routine mentions a name, as its front end's

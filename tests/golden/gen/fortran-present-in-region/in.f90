@@ -1,4 +1,4 @@
-! present() of an optional dummy inside a region: refused, it is known only on the host.
+! present() of an optional dummy inside a region: two kernel variants, the host tests presence and launches one.
 subroutine accumulate(n, a, extra)
   implicit none
   integer, intent(in) :: n
