@@ -28,6 +28,8 @@
 
 ArrayStorage xf_array_storage(const ArrayPlan *a)
 {
+  if (a->constant_memory)
+    return ARRAY_CONSTANT;
   if (!a->privatized)
     return ARRAY_DEVICE;
   int kept = 0;
@@ -70,7 +72,7 @@ void xf_launcher_add(ParamList *l, IrLang lang, ParamRole role, IrSym *s)
 static void plan_launcher(IrLang lang, RegionPlan *p)
 {
   for (int i = 0; i < p->narrays; i++)
-    if (p->arrays[i].storage == ARRAY_DEVICE)
+    if (p->arrays[i].storage == ARRAY_DEVICE || p->arrays[i].storage == ARRAY_CONSTANT)
       xf_launcher_add(&p->launcher, lang, PARAM_ARRAY, p->arrays[i].sym);
   for (int i = 0; i < p->ninputs; i++)
     xf_launcher_add(&p->launcher, lang, PARAM_SCALAR, p->inputs[i]);
@@ -117,7 +119,8 @@ static void plan_kernel(IrLang lang, RegionPlan *p, KernelPlan *k)
   IrSymSet *body_syms = ir_list_symbols(k->body);
   for (int i = 0; i < p->narrays; i++) {
     ArrayPlan *a = &p->arrays[i];
-    if (a->storage != ARRAY_DEVICE && ir_symset_has(body_syms, a->sym))
+    if (a->storage != ARRAY_DEVICE && a->storage != ARRAY_CONSTANT &&
+        ir_symset_has(body_syms, a->sym))
       IR_PUSH(k->private_arrays, k->nprivate_arrays, a);
   }
   for (int i = 0; i < p->narrays; i++) {
@@ -137,6 +140,70 @@ static void plan_kernel(IrLang lang, RegionPlan *p, KernelPlan *k)
     add_param(k, (Param){ .role = PARAM_TRIP, .dim = axis, .ctype = "long" });
 }
 
+/* ---- named constants -------------------------------------------------------- */
+
+typedef struct ConstCtx {
+  RegionPlan *plan;
+  IrSymSet names_taken;      /* every other symbol of the region, by pointer */
+} ConstCtx;
+
+static void add_const(ConstCtx *c, IrSym *s);
+
+static void const_uses(IrExpr *e, IrStmt *in, void *ctx)
+{
+  (void)in;
+  if (e->kind == IR_E_VAR && e->u.var->kind == IR_SYM_PARAM)
+    add_const(ctx, e->u.var);
+}
+
+/* s after the constants its value uses: the order the declarations need. */
+static void add_const(ConstCtx *c, IrSym *s)
+{
+  RegionPlan *p = c->plan;
+  for (int i = 0; i < p->nconsts; i++)
+    if (p->consts[i].sym == s)
+      return;
+  if (!s->init || s->type == IR_T_VOID || s->rank)
+    return;                  /* nothing to declare: the emitter folds what it cannot name */
+  ir_walk_expr(s->init, NULL, const_uses, c);
+  NamedConst k = { s, s->name };
+  IR_PUSH(p->consts, p->nconsts, k);
+}
+
+static bool name_taken(const ConstCtx *c, const IrSym *self, const char *name)
+{
+  for (int i = 0; i < c->names_taken.n; i++)
+    if (c->names_taken.syms[i] != self && !strcmp(c->names_taken.syms[i]->name, name))
+      return true;
+  for (int i = 0; i < c->plan->nconsts; i++)
+    if (c->plan->consts[i].sym != self && !strcmp(c->plan->consts[i].name, name))
+      return true;
+  return false;
+}
+
+/* The region's named constants, in declaration order, each under its own
+ * name unless another symbol of the region has it: an inlined routine's
+ * PARAMETER `n` beside the caller's dummy `n`, or two routines' constants
+ * of one name.  Those get s2s_<name>_<k>, which no Fortran or C user name
+ * of the generated code takes. */
+static void plan_consts(RegionPlan *p)
+{
+  ConstCtx c = { .plan = p };
+  for (int i = 0; i < p->nparams; i++)
+    add_const(&c, p->params[i]);
+  for (int i = 0; i < p->narrays; i++)
+    ir_symset_add(&c.names_taken, p->arrays[i].sym);
+  for (int i = 0; i < p->ninputs; i++)
+    ir_symset_add(&c.names_taken, p->inputs[i]);
+  for (int i = 0; i < p->nprivates; i++)
+    ir_symset_add(&c.names_taken, p->privates[i]);
+  for (int i = 0; i < p->nconsts; i++) {
+    NamedConst *k = &p->consts[i];
+    for (int n = 2; name_taken(&c, k->sym, k->name); n++)
+      k->name = ir_printf("s2s_%s_%d", k->sym->name, n);
+  }
+}
+
 void xf_plan_storage(const Program *prog, IrRegion *g)
 {
   RegionPlan *p = g->analysis;
@@ -147,6 +214,7 @@ void xf_plan_storage(const Program *prog, IrRegion *g)
   for (int k = 0; k < p->nkernels; k++)
     plan_kernel(prog->lang, p, &p->kernels[k]);
   plan_launcher(prog->lang, p);
+  plan_consts(p);
   p->storage_planned = true;
 }
 
@@ -159,6 +227,7 @@ static const char *storage_text(ArrayStorage s)
   case ARRAY_REGISTER: return "register";
   case ARRAY_THREAD_LOCAL: return "thread-local";
   case ARRAY_SCRATCH_SLICE: return "scratch slice";
+  case ARRAY_CONSTANT: return "constant memory";
   }
   S2S_BUG("bad ArrayStorage %d", (int)s);
 }
@@ -205,6 +274,8 @@ void xf_dump_storage(const IrRegion *g, void *file)
   fprintf(f, "  storage of region %s\n", g->name);
   for (int i = 0; i < p->narrays; i++)
     fprintf(f, "    array %s: %s\n", p->arrays[i].sym->name, storage_text(p->arrays[i].storage));
+  for (int i = 0; i < p->nconsts; i++)
+    fprintf(f, "    constant %s: %s\n", p->consts[i].name, ir_type_c(p->consts[i].sym->type));
   for (int k = 0; k < p->nkernels; k++)
     dump_params(f, ir_printf("kernel %s", p->kernels[k].name), &p->kernels[k].params);
   dump_params(f, ir_printf("launcher %s", g->launcher), &p->launcher);
