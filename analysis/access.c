@@ -660,14 +660,15 @@ static void refuse_module_write(const IrRegion *g, const ModuleVarPlan *mv,
     diag_at(DIAG_ERROR, at, (int)strlen(s->name), "module variable '%s'%s is assigned in the "
             "region, but its read at line %d may come before the assignment: each GPU thread "
             "has its own copy, so the value one iteration leaves for the next, and the value "
-            "after the region, would be lost; use a local variable of routine '%s' instead",
-            s->name, module, diag_user_line(early_read->loc), g->routine->name);
+            "after the region, would be lost; assign it before every read in the region, or "
+            "keep the values in an array indexed by the loop", s->name, module,
+            diag_user_line(early_read->loc));
   else
     diag_at(DIAG_ERROR, at, (int)strlen(s->name), "module variable '%s'%s is assigned in the "
             "region, and routine '%s' reads it after the region at line %d: each GPU thread has "
             "its own copy, so the value after the region would be lost; use a local variable "
-            "in the region, and assign '%s' after it", s->name, module, g->routine->name,
-            host_line, s->name);
+            "in the region, and compute '%s' again after it", s->name, module,
+            g->routine->name, host_line, s->name);
 }
 
 /* Fill plan->module_vars (Fortran): each module variable the region uses,
