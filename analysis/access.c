@@ -722,7 +722,9 @@ static bool plan_module_data(const Program *prog, IrRegion *g, RegionPlan *plan,
   return ok;
 }
 
-static void report_module_data(IrRegion *g, const RegionPlan *plan)
+static void report_array(IrRegion *g, IrLang lang, const ArrayPlan *a);
+
+void an_report_module_data(const Program *prog, IrRegion *g, const RegionPlan *plan)
 {
   Loc at = { g->dir->loc.file, diag_user_line(g->dir->loc), 0 };
   for (int i = 0; i < plan->nmodule_vars; i++) {
@@ -742,8 +744,13 @@ static void report_module_data(IrRegion *g, const RegionPlan *plan)
                  "elements)", name, module, a ? a->constant_bytes : 0L);
       break;
     case MODULE_DATA_CLAUSE:
-      report_add(REPORT_INFO, g->routine->name, at, "Module array '%s'%s moved by its data "
-                 "clause", name, module);
+      if (a && a->constant_demoted) {  /* its clause line was left for this moment */
+        report_array(g, prog->lang, a);
+        report_add(REPORT_INFO, g->routine->name, at, "Module array '%s'%s moved by its data "
+                   "clause, not constant memory: a thread reads its own elements", name, module);
+      } else
+        report_add(REPORT_INFO, g->routine->name, at, "Module array '%s'%s moved by its data "
+                   "clause", name, module);
       break;
     case MODULE_PRIVATIZED:
       report_add(REPORT_INFO, g->routine->name, at, "Module variable '%s'%s privatized: assigned "
@@ -1168,7 +1175,8 @@ void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
   for (int i = 0; i < plan->narrays; i++) {
     const ArrayPlan *a = &plan->arrays[i];
     if (a->constant_memory)
-      continue;                 /* no data clause: its line is report_module_data's */
+      continue;                 /* no data clause (unless the storage pass demotes it: then
+                                   an_report_module_data prints its line) */
     if (!a->privatized) {
       report_array(g, prog->lang, a);
       if (a->clause == DIR_COPY && a->copy_reason && !a->user_clause) {
@@ -1199,7 +1207,6 @@ void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
                  "size is known at run time: one slice per thread in device memory; no copy)",
                  a->sym->name);
   }
-  report_module_data(g, plan);
 }
 
 bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)

@@ -56,6 +56,11 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan);
  * arrays), once the mapping has decided which arrays are privatized. */
 void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan);
 
+/* The feedback lines of the module variables of region g, once the
+ * storage pass has settled which arrays stay in constant memory (one it
+ * demoted gets its "Generating" line here). */
+void an_report_module_data(const Program *prog, IrRegion *g, const RegionPlan *plan);
+
 /* The first line in [from, to] where routine r's host code mentions
  * `name` (as its front end's host scan recorded it: ir.h, IrHostUses), or
  * 0.  With stop_at_assignment, a first mention that assigns the name

@@ -100,10 +100,13 @@ typedef struct ArrayPlan {
   long private_elems;        /* elements per thread when constant, else -1 */
   /* A module array the region only reads, whose whole shape is known at
    * translation time and small, and whose every subscript is the same for
-   * every thread (an_module_data_place): copied whole to constant memory,
-   * with no data clause.  constant_bytes: its size. */
+   * every thread as far as the accesses pass can tell (an_module_data_place):
+   * copied whole to constant memory, with no data clause.  constant_bytes:
+   * its size. */
   bool constant_memory;
   long constant_bytes;
+  bool constant_demoted;     /* the storage pass found a thread reading its own element (a
+                                subscript follows a loop on the grid): a data clause after all */
   ArrayStorage storage;      /* decided by the storage pass */
 } ArrayPlan;
 

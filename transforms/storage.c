@@ -24,6 +24,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "access.h"
 #include "storage.h"
 
 ArrayStorage xf_array_storage(const ArrayPlan *a)
@@ -204,11 +205,50 @@ static void plan_consts(RegionPlan *p)
   }
 }
 
+/* ---- constant memory ---------------------------------------------------------- */
+
+/* Does a subscript of array a in kernel k follow one of the loops the
+ * kernel spreads over the grid?  Then the threads of a warp read different
+ * elements, which constant memory serves one at a time. */
+static bool follows_grid(const KernelPlan *k, const IrSym *a)
+{
+  for (int i = 0; i < k->acc.nacc; i++) {
+    const IrExpr *ref = k->acc.acc[i].ref;
+    if (ref->u.elem.sym != a)
+      continue;
+    for (int d = 0; d < ref->u.elem.n; d++)
+      for (int m = 0; m < k->nmapped; m++)
+        if (ir_expr_mentions(ref->u.elem.sub[d], k->mapped[m]->u.loop.iv))
+          return true;
+  }
+  return false;
+}
+
+/* The accesses pass put in constant memory the small read-only module
+ * arrays whose subscripts are region invariants or indices of loops with
+ * constant bounds; one such loop may be on the grid after all: that array
+ * keeps its (inferred copyin) data clause. */
+static void settle_constant_memory(RegionPlan *p)
+{
+  for (int i = 0; i < p->narrays; i++) {
+    ArrayPlan *a = &p->arrays[i];
+    for (int k = 0; a->constant_memory && k < p->nkernels; k++)
+      if (follows_grid(&p->kernels[k], a->sym)) {
+        a->constant_memory = false;
+        a->constant_demoted = true;
+      }
+    for (int m = 0; a->constant_demoted && m < p->nmodule_vars; m++)
+      if (p->module_vars[m].sym == a->sym)
+        p->module_vars[m].place = MODULE_DATA_CLAUSE;
+  }
+}
+
 void xf_plan_storage(const Program *prog, IrRegion *g)
 {
   RegionPlan *p = g->analysis;
   if (!p || p->storage_planned)
     return;
+  settle_constant_memory(p);
   for (int i = 0; i < p->narrays; i++)
     p->arrays[i].storage = xf_array_storage(&p->arrays[i]);
   for (int k = 0; k < p->nkernels; k++)
@@ -216,6 +256,7 @@ void xf_plan_storage(const Program *prog, IrRegion *g)
   plan_launcher(prog->lang, p);
   plan_consts(p);
   p->storage_planned = true;
+  an_report_module_data(prog, g, p);
 }
 
 /* ---- dump ------------------------------------------------------------------ */
