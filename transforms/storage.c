@@ -21,6 +21,13 @@
  * the firstprivate scalars of its kernels, each once, with the passing
  * convention of xf_launcher_param: that one function is the ABI both the
  * .cu definition and the host's declaration print.
+ *
+ * Module arrays the accesses pass put in constant memory (ARRAY_CONSTANT)
+ * are no kernel parameter: the launcher is passed the host array and copies
+ * it whole to the region's __constant__ copy; one whose subscripts turn out
+ * to follow a loop on the grid keeps its data clause instead
+ * (settle_constant_memory).  The pass also names the region's constants
+ * (RegionPlan.consts) and reports where each module variable went.
  */
 #include <stdio.h>
 #include <string.h>
