@@ -455,7 +455,7 @@ static void emit_constant_array(Emit *e, const ArrayPlan *p)
   for (int d = 0; d < a->rank; d++)
     if (!ir_eval_const(a->lo[d], &lo[d]) || !ir_eval_const(a->hi[d], &hi[d]))
       S2S_BUG("constant-memory array '%s' without constant bounds", a->name);
-  out(e, "__constant__ %s %s[%ld]; /* module array '%s' */\n", elem_ctype(a), constant_name(e, a),
+  out(e, "static __constant__ %s %s[%ld]; /* module array '%s' */\n", elem_ctype(a), constant_name(e, a),
       p->constant_bytes / (a->type == IR_T_REAL8 || a->type == IR_T_INT8 ? 8 : 4), a->name);
   out(e, "#define S2S_%s(", a->name);
   for (int d = 0; d < a->rank; d++)

@@ -7,7 +7,7 @@
 
 #define S2S_t(i0, i1) t[((long)(i0) - s2s_t_lo0) + s2s_t_n0 * (((long)(i1) - s2s_t_lo1))]
 #define S2S_q(i0, i1) q[((long)(i0) - s2s_q_lo0) + s2s_q_n0 * (((long)(i1) - s2s_q_lo1))]
-__constant__ float s2s_moist_r1_coef[3]; /* module array 'coef' */
+static __constant__ float s2s_moist_r1_coef[3]; /* module array 'coef' */
 #define S2S_coef(i0) s2s_moist_r1_coef[((long)(i0) - 1L)]
 #define S2S_th(i0, i1) th[((long)(i0) - s2s_th_lo0) + s2s_th_n0 * (((long)(i1) - s2s_th_lo1))]
 
