@@ -14,6 +14,7 @@
 #include <string.h>
 #include "affine.h"
 #include "access.h"
+#include "column.h"     /* xf_first_exposed: reads that may come before an assignment */
 #include "visit.h"
 #include "report.h"
 
@@ -498,6 +499,270 @@ static bool host_uses(const Program *prog, const IrRegion *g, const IrSym *a)
          an_host_use(r, a->name, g->last_line + 1, r->last_line, false);
 }
 
+/* ---- module data -----------------------------------------------------------------
+ *
+ * A module variable the region uses is the same object for every routine
+ * of the program, whichever file defines its module: the front end (or a
+ * module summary read from another file) gives it as an IrSym with
+ * is_module set, and nothing here looks at a module's source.  Read-only
+ * scalars are passed by value; small read-only arrays that every thread
+ * reads alike go to constant memory; other arrays move by their data
+ * clauses; a written scalar is privatized or refused (an_module_data_place,
+ * whose rule access.h states). */
+
+ModulePlace an_module_data_place(const ModuleDataFacts *f)
+{
+  if (!f->is_array) {
+    if (!f->written)
+      return MODULE_BY_VALUE;
+    return f->read_before_write || f->host_reads_after ? MODULE_REFUSED : MODULE_PRIVATIZED;
+  }
+  if (f->written || f->user_clause || !f->uniform || f->bytes <= 0 ||
+      f->bytes > AN_CONSTANT_ARRAY_MAX_BYTES || f->bytes > f->constant_left)
+    return MODULE_DATA_CLAUSE;
+  return MODULE_CONSTANT;
+}
+
+static bool module_lists(const IrModule *m, const IrSym *s)
+{
+  IrSym *found = NULL;
+  if (m)
+    HASH_FIND_STR(m->symbols, s->name, found);
+  return found == s;
+}
+
+/* The name of the module that declares s: the routine's own module, one it
+ * uses, or any module of the program; NULL when none lists it. */
+static const char *module_of(const Program *prog, const IrRoutine *r, const IrSym *s)
+{
+  if (module_lists(r->module, s))
+    return r->module->name;
+  for (int i = 0; i < r->nuses; i++)
+    if (module_lists(r->uses[i], s))
+      return r->uses[i]->name;
+  for (int i = 0; i < prog->nmodules; i++)
+    if (module_lists(prog->modules[i], s))
+      return prog->modules[i]->name;
+  return NULL;
+}
+
+static long type_bytes(IrType t)
+{
+  return t == IR_T_REAL8 || t == IR_T_INT8 ? 8 : t == IR_T_VOID ? 0 : 4;
+}
+
+/* The size of the whole of array a when its bounds are constants, else -1. */
+static long whole_bytes(const IrSym *a)
+{
+  long n = type_bytes(a->type), lo, hi;
+  for (int d = 0; d < a->rank; d++) {
+    if (!a->lo[d] || !a->hi[d] || !ir_eval_const(a->lo[d], &lo) || !ir_eval_const(a->hi[d], &hi) ||
+        hi < lo)
+      return -1;
+    n *= hi - lo + 1;
+  }
+  return n;
+}
+
+/* Constant memory taken so far in the program's file: the regions planned
+ * before this one, and this one's arrays placed already. */
+static long constant_bytes_used(const Program *prog)
+{
+  long used = 0;
+  for (int r = 0; r < prog->nroutines; r++)
+    for (int i = 0; i < prog->routines[r]->nregions; i++) {
+      const RegionPlan *p = prog->routines[r]->regions[i]->analysis;
+      for (int a = 0; p && a < p->narrays; a++)
+        used += p->arrays[a].constant_memory ? p->arrays[a].constant_bytes : 0;
+    }
+  return used;
+}
+
+typedef struct Uniform {
+  const Access *acc;
+  IrSym **written;
+  int nwritten;
+  bool ok;
+} Uniform;
+
+/* Is s, read in a subscript of acc, the same in every thread: a named
+ * constant, a scalar the region does not assign, or the index of an
+ * enclosing loop whose bounds and step are constants (every thread runs
+ * the same iterations)? */
+static bool uniform_scalar(const Uniform *u, const IrSym *s)
+{
+  if (s->kind == IR_SYM_PARAM || !has_sym(u->written, u->nwritten, s))
+    return true;
+  const IrStmt *l = loop_of(u->acc, s);
+  long v;
+  return l && ir_eval_const(l->u.loop.lo, &v) && ir_eval_const(l->u.loop.hi, &v) &&
+         (!l->u.loop.step || ir_eval_const(l->u.loop.step, &v));
+}
+
+static void uniform_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  Uniform *u = ctx;
+  (void)in;
+  /* a value read from an array may differ from thread to thread */
+  if (e->kind == IR_E_ELEM || (e->kind == IR_E_VAR && !uniform_scalar(u, e->u.var)))
+    u->ok = false;
+}
+
+/* Does every reference to array a in dg read the same element in every
+ * thread? */
+static bool uniform_subscripts(const DepGraph *dg, const IrSym *a, IrSym **written, int nwritten)
+{
+  for (int i = 0; i < dg->nacc; i++) {
+    if (dg->acc[i].ref->u.elem.sym != a)
+      continue;
+    Uniform u = { &dg->acc[i], written, nwritten, true };
+    for (int d = 0; d < dg->acc[i].ref->u.elem.n && u.ok; d++)
+      ir_walk_expr(dg->acc[i].ref->u.elem.sub[d], NULL, uniform_visit, &u);
+    if (!u.ok)
+      return false;
+  }
+  return true;
+}
+
+static ArrayPlan *find_array_plan(RegionPlan *p, const IrSym *s)
+{
+  for (int i = 0; i < p->narrays; i++)
+    if (p->arrays[i].sym == s)
+      return &p->arrays[i];
+  return NULL;
+}
+
+/* A module variable (not a named constant, not the hidden bound scalar of
+ * a module allocatable, which the host fills at each call). */
+static bool is_module_data(const IrSym *s)
+{
+  return s->is_module && s->kind == IR_SYM_VAR && !s->bound_of;
+}
+
+static void collect_module_data(IrExpr *e, IrStmt *in, void *ctx)
+{
+  (void)in;
+  IrSym *s = e->kind == IR_E_VAR ? e->u.var : e->kind == IR_E_ELEM ? e->u.elem.sym : NULL;
+  if (s && is_module_data(s))
+    ir_symset_add(ctx, s);
+}
+
+/* The error for a module scalar the region writes and cannot privatize,
+ * at its first assignment. */
+static void refuse_module_write(const IrRegion *g, const ModuleVarPlan *mv,
+                                const IrExpr *early_read, int host_line)
+{
+  const IrSym *s = mv->sym;
+  const IrStmt *w = ir_assignment_of(&g->body, s);
+  Loc at = w && w->kind == IR_S_ASSIGN ? w->u.assign.lhs->loc : w ? w->loc : g->dir->loc;
+  const char *module = mv->module ? ir_printf(" (module %s)", mv->module) : "";
+  if (early_read)
+    diag_at(DIAG_ERROR, at, (int)strlen(s->name), "module variable '%s'%s is assigned in the "
+            "region, but its read at line %d may come before the assignment: each GPU thread "
+            "has its own copy, so the value one iteration leaves for the next, and the value "
+            "after the region, would be lost; assign it before every read in the region, or "
+            "keep the values in an array indexed by the loop", s->name, module,
+            diag_user_line(early_read->loc));
+  else
+    diag_at(DIAG_ERROR, at, (int)strlen(s->name), "module variable '%s'%s is assigned in the "
+            "region, and routine '%s' reads it after the region at line %d: each GPU thread has "
+            "its own copy, so the value after the region would be lost; use a local variable "
+            "in the region, and compute '%s' again after it", s->name, module,
+            g->routine->name, host_line, s->name);
+}
+
+/* Fill plan->module_vars (Fortran): each module variable the region uses,
+ * in the order of first use, and where it goes; constant-memory arrays are
+ * marked on their ArrayPlan.  False when a written scalar must be refused
+ * (reported at its write). */
+static bool plan_module_data(const Program *prog, IrRegion *g, RegionPlan *plan, IrSym **written,
+                             int nwritten, const DepGraph *dg)
+{
+  IrSymSet used = { 0 };
+  ir_walk_exprs(&g->body, collect_module_data, &used);
+  for (int i = 0; i < nwritten; i++)      /* a DO index is no expression */
+    if (is_module_data(written[i]))
+      ir_symset_add(&used, written[i]);
+  for (int i = 0; i < plan->ninputs; i++) /* scalars of array bounds */
+    if (is_module_data(plan->inputs[i]))
+      ir_symset_add(&used, plan->inputs[i]);
+  const IrRoutine *r = g->routine;
+  bool ok = true;
+  for (int i = 0; i < used.n; i++) {
+    IrSym *s = used.syms[i];
+    ArrayPlan *a = s->rank ? find_array_plan(plan, s) : NULL;
+    if (s->rank && !a)
+      continue;
+    ModuleDataFacts f = { .is_array = s->rank > 0 };
+    IrExpr *early_read = NULL;
+    int host_line = 0;
+    if (a) {
+      f.written = a->written;
+      f.user_clause = a->user_clause;
+      f.uniform = uniform_subscripts(dg, s, written, nwritten);
+      f.bytes = whole_bytes(s);
+      f.constant_left = AN_CONSTANT_FILE_MAX_BYTES - constant_bytes_used(prog);
+    } else if ((f.written = has_sym(written, nwritten, s))) {
+      early_read = xf_first_exposed(&g->body, &s, 1, NULL, 0);
+      host_line = an_host_use(r, s->name, g->last_line + 1, r->last_line, true);
+      f.read_before_write = early_read != NULL;
+      f.host_reads_after = host_line != 0;
+    }
+    ModuleVarPlan mv = { s, module_of(prog, r, s), an_module_data_place(&f) };
+    if (mv.place == MODULE_CONSTANT) {
+      a->constant_memory = true;
+      a->constant_bytes = f.bytes;
+    }
+    if (mv.place == MODULE_REFUSED && ok) {   /* one error per region: the first */
+      refuse_module_write(g, &mv, early_read, host_line);
+      ok = false;
+    }
+    IR_PUSH(plan->module_vars, plan->nmodule_vars, mv);
+  }
+  return ok;
+}
+
+static void report_array(IrRegion *g, IrLang lang, const ArrayPlan *a);
+
+void an_report_module_data(const Program *prog, IrRegion *g, const RegionPlan *plan)
+{
+  Loc at = { g->dir->loc.file, diag_user_line(g->dir->loc), 0 };
+  for (int i = 0; i < plan->nmodule_vars; i++) {
+    const ModuleVarPlan *mv = &plan->module_vars[i];
+    const char *name = mv->sym->name, *module = mv->module ? ir_printf(" (%s)", mv->module) : "";
+    const ArrayPlan *a = NULL;
+    for (int k = 0; k < plan->narrays && !a; k++)
+      a = plan->arrays[k].sym == mv->sym ? &plan->arrays[k] : NULL;
+    switch (mv->place) {
+    case MODULE_BY_VALUE:
+      report_add(REPORT_INFO, g->routine->name, at, "Module variable '%s'%s passed by value",
+                 name, module);
+      break;
+    case MODULE_CONSTANT:
+      report_add(REPORT_INFO, g->routine->name, at, "Module array '%s'%s placed in constant "
+                 "memory (%ld bytes, copied before the launch; every thread reads the same "
+                 "elements)", name, module, a ? a->constant_bytes : 0L);
+      break;
+    case MODULE_DATA_CLAUSE:
+      if (a && a->constant_demoted) {  /* its clause line was left for this moment */
+        report_array(g, prog->lang, a);
+        report_add(REPORT_INFO, g->routine->name, at, "Module array '%s'%s moved by its data "
+                   "clause, not constant memory: a thread reads its own elements", name, module);
+      } else
+        report_add(REPORT_INFO, g->routine->name, at, "Module array '%s'%s moved by its data "
+                   "clause", name, module);
+      break;
+    case MODULE_PRIVATIZED:
+      report_add(REPORT_INFO, g->routine->name, at, "Module variable '%s'%s privatized: assigned "
+                 "before use in every thread and not read after the region, whose end leaves "
+                 "the host's value unchanged", name, module);
+      break;
+    case MODULE_REFUSED:
+      break;
+    }
+  }
+}
+
 /* ---- the region ------------------------------------------------------------- */
 
 typedef struct ScanCtx {
@@ -909,6 +1174,9 @@ void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
 {
   for (int i = 0; i < plan->narrays; i++) {
     const ArrayPlan *a = &plan->arrays[i];
+    if (a->constant_memory)
+      continue;                 /* no data clause (unless the storage pass demotes it: then
+                                   an_report_module_data prints its line) */
     if (!a->privatized) {
       report_array(g, prog->lang, a);
       if (a->clause == DIR_COPY && a->copy_reason && !a->user_clause) {
@@ -1000,6 +1268,8 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       add_sym(&plan->inputs, &plan->ninputs, c.read[i]);
   for (int i = 0; i < c.nwritten; i++)
     add_sym(&plan->privates, &plan->nprivates, c.written[i]);
+  if (ok && lang == IR_FORTRAN)
+    ok = plan_module_data(prog, g, plan, c.written, c.nwritten, &dg);
   dep_arrays_free(by_array);
   /* kept: the region's access list, the one later passes query */
   plan->acc = dg;

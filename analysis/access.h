@@ -13,6 +13,41 @@
 
 #include "plan.h"
 
+/* Constant memory for module arrays: at most this many bytes per array,
+ * and per generated file (CUDA gives 64 KiB in all). */
+#define AN_CONSTANT_ARRAY_MAX_BYTES 4096L
+#define AN_CONSTANT_FILE_MAX_BYTES (32L * 1024)
+
+/* What the place of one module variable in a region depends on. */
+typedef struct ModuleDataFacts {
+  bool is_array;
+  bool written;             /* the region assigns it (an element, for an array) */
+  /* scalars */
+  bool read_before_write;   /* a read in the region may come before every assignment */
+  bool host_reads_after;    /* the routine's code after the region reads it */
+  /* arrays */
+  bool user_clause;         /* a data clause of the region names it */
+  bool uniform;             /* every subscript is the same for every thread: literals,
+                               named constants, scalars the region does not assign,
+                               indices of enclosing loops with constant bounds */
+  long bytes;               /* its whole size when its bounds are constants, else -1 */
+  long constant_left;       /* bytes of constant memory the file has not used yet */
+} ModuleDataFacts;
+
+/* The rule, one decision per module variable:
+ *   scalar read only                          -> by value (a kernel parameter is
+ *                                                 already in the constant bank)
+ *   scalar written, assigned before every read
+ *     and not read by the routine after       -> privatized (one copy per thread)
+ *   scalar written otherwise                  -> refused (an error at the write)
+ *   array read only, no data clause, uniform
+ *     subscripts, constant shape of at most
+ *     AN_CONSTANT_ARRAY_MAX_BYTES that fits
+ *     what the file has left                  -> constant memory
+ *   any other array                           -> its data clause (copied back when
+ *                                                 written, as any array) */
+ModulePlace an_module_data_place(const ModuleDataFacts *f);
+
 /* fill arrays/inputs/privates/params of `plan` from the region's
  * body and clauses, and keep the region's access list in plan->acc.  False on errors (reported). */
 bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan);
@@ -20,6 +55,11 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan);
 /* the feedback lines for the data clauses (and privatized
  * arrays), once the mapping has decided which arrays are privatized. */
 void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan);
+
+/* The feedback lines of the module variables of region g, once the
+ * storage pass has settled which arrays stay in constant memory (one it
+ * demoted gets its "Generating" line here). */
+void an_report_module_data(const Program *prog, IrRegion *g, const RegionPlan *plan);
 
 /* The first line in [from, to] where routine r's host code mentions
  * `name` (as its front end's host scan recorded it: ir.h, IrHostUses), or

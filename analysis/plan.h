@@ -20,6 +20,8 @@
  *               to the kernels by value (also those needed by array bounds).
  *   privates[]  scalars written in the region: each thread has its own.
  *   params[]    named constants the region uses.
+ *   module_vars[] module variables the region uses, and how each reaches the
+ *               kernels (by value, constant memory, data clause, privatized).
  *
  * The storage pass (transforms/storage.c, after the mapping) then decides
  * where each array lives (ArrayPlan.storage), which privatized arrays each
@@ -41,6 +43,8 @@ typedef enum ArrayStorage {
                            per thread (registers or local memory) */
   ARRAY_SCRATCH_SLICE,  /* privatized, size known at run time (or too big for a thread):
                            an interleaved slice per thread of device scratch memory */
+  ARRAY_CONSTANT,       /* a small read-only module array (ArrayPlan.constant_memory): a
+                           __constant__ copy of the whole array, written before the launches */
 } ArrayStorage;
 
 /* What one parameter of a kernel or of a host-callable function carries. */
@@ -94,8 +98,45 @@ typedef struct ArrayPlan {
   const char *not_private_why; /* a written array not privatized: the reason, for messages */
   bool column_dim[IR_MAX_RANK];
   long private_elems;        /* elements per thread when constant, else -1 */
+  /* A module array the region only reads, whose whole shape is known at
+   * translation time and small, and whose every subscript is the same for
+   * every thread as far as the accesses pass can tell (an_module_data_place):
+   * copied whole to constant memory, with no data clause.  constant_bytes:
+   * its size. */
+  bool constant_memory;
+  long constant_bytes;
+  bool constant_demoted;     /* the storage pass found a thread reading its own element (a
+                                subscript follows a loop on the grid): a data clause after all */
   ArrayStorage storage;      /* decided by the storage pass */
 } ArrayPlan;
+
+/* How a module variable the region uses reaches the kernels (Fortran;
+ * an_module_data_place decides, analysis/access.h). */
+typedef enum ModulePlace {
+  MODULE_BY_VALUE,      /* a scalar the region only reads: a kernel parameter, by value */
+  MODULE_CONSTANT,      /* a small read-only array read alike by every thread: __constant__ */
+  MODULE_DATA_CLAUSE,   /* an array moved by its data clause, like any array */
+  MODULE_PRIVATIZED,    /* a scalar written in the region, assigned before every read and
+                           not read by the routine after the region: one copy per thread,
+                           the host's value left as it was */
+  MODULE_REFUSED,       /* a scalar written in the region whose value the region or the
+                           host needs afterwards: an error at the write */
+} ModulePlace;
+
+typedef struct ModuleVarPlan {
+  IrSym *sym;
+  const char *module;        /* the module's name, or NULL when no module of the program
+                                lists the symbol */
+  ModulePlace place;
+} ModuleVarPlan;
+
+/* A named constant (PARAMETER, C const scalar) the generated code declares
+ * by its name rather than folding its value: `name` is the C++ name the
+ * emitter prints (the user's, unless another symbol of the region has it). */
+typedef struct NamedConst {
+  IrSym *sym;
+  const char *name;
+} NamedConst;
 
 typedef struct KernelPlan {
   char *name;                /* <routine>_r<N>_k<M> */
@@ -157,6 +198,16 @@ typedef struct RegionPlan {
   IrSym **privates;
   int nparams;
   IrSym **params;
+  /* pass "accesses" (Fortran): the module variables the region uses (not
+   * the hidden bound scalars of module allocatables), in the order of
+   * first use, with where each goes */
+  int nmodule_vars;
+  ModuleVarPlan *module_vars;
+  /* Decided by the storage pass: the named constants of params and those
+   * their values use, each after the ones it uses (the order of the
+   * declarations), with their C++ names. */
+  int nconsts;
+  NamedConst *consts;
   /* Decided by the storage pass: the parameters of the region's extern "C"
    * launcher, the ABI both the .cu definition and the host's interface block
    * or prototype declare. */

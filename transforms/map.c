@@ -192,7 +192,9 @@ static bool check_private_scalars(MapCtx *m)
   bool ok = true;
   for (int i = 0; i < p->nprivates; i++) {
     IrSym *s = p->privates[i];
-    if (s->region_local)
+    /* Fortran module variables: privatized or refused by the accesses pass
+     * (access.c, plan_module_data) */
+    if (s->region_local || (s->is_module && m->prog->lang == IR_FORTRAN))
       continue;
     const char *what = s->is_dummy ? "a dummy argument" : s->is_module ? "a module variable" : NULL;
     int line = what ? 0 : an_host_use(g->routine, s->name, g->last_line + 1,

@@ -21,13 +21,23 @@
  * the firstprivate scalars of its kernels, each once, with the passing
  * convention of xf_launcher_param: that one function is the ABI both the
  * .cu definition and the host's declaration print.
+ *
+ * Module arrays the accesses pass put in constant memory (ARRAY_CONSTANT)
+ * are no kernel parameter: the launcher is passed the host array and copies
+ * it whole to the region's __constant__ copy; one whose subscripts turn out
+ * to follow a loop on the grid keeps its data clause instead
+ * (settle_constant_memory).  The pass also names the region's constants
+ * (RegionPlan.consts) and reports where each module variable went.
  */
 #include <stdio.h>
 #include <string.h>
+#include "access.h"
 #include "storage.h"
 
 ArrayStorage xf_array_storage(const ArrayPlan *a)
 {
+  if (a->constant_memory)
+    return ARRAY_CONSTANT;
   if (!a->privatized)
     return ARRAY_DEVICE;
   int kept = 0;
@@ -70,7 +80,7 @@ void xf_launcher_add(ParamList *l, IrLang lang, ParamRole role, IrSym *s)
 static void plan_launcher(IrLang lang, RegionPlan *p)
 {
   for (int i = 0; i < p->narrays; i++)
-    if (p->arrays[i].storage == ARRAY_DEVICE)
+    if (p->arrays[i].storage == ARRAY_DEVICE || p->arrays[i].storage == ARRAY_CONSTANT)
       xf_launcher_add(&p->launcher, lang, PARAM_ARRAY, p->arrays[i].sym);
   for (int i = 0; i < p->ninputs; i++)
     xf_launcher_add(&p->launcher, lang, PARAM_SCALAR, p->inputs[i]);
@@ -117,7 +127,8 @@ static void plan_kernel(IrLang lang, RegionPlan *p, KernelPlan *k)
   IrSymSet *body_syms = ir_list_symbols(k->body);
   for (int i = 0; i < p->narrays; i++) {
     ArrayPlan *a = &p->arrays[i];
-    if (a->storage != ARRAY_DEVICE && ir_symset_has(body_syms, a->sym))
+    if (a->storage != ARRAY_DEVICE && a->storage != ARRAY_CONSTANT &&
+        ir_symset_has(body_syms, a->sym))
       IR_PUSH(k->private_arrays, k->nprivate_arrays, a);
   }
   for (int i = 0; i < p->narrays; i++) {
@@ -137,17 +148,122 @@ static void plan_kernel(IrLang lang, RegionPlan *p, KernelPlan *k)
     add_param(k, (Param){ .role = PARAM_TRIP, .dim = axis, .ctype = "long" });
 }
 
+/* ---- named constants -------------------------------------------------------- */
+
+typedef struct ConstCtx {
+  RegionPlan *plan;
+  IrSymSet names_taken;      /* every other symbol of the region, by pointer */
+} ConstCtx;
+
+static void add_const(ConstCtx *c, IrSym *s);
+
+static void const_uses(IrExpr *e, IrStmt *in, void *ctx)
+{
+  (void)in;
+  if (e->kind == IR_E_VAR && e->u.var->kind == IR_SYM_PARAM)
+    add_const(ctx, e->u.var);
+}
+
+/* s after the constants its value uses: the order the declarations need. */
+static void add_const(ConstCtx *c, IrSym *s)
+{
+  RegionPlan *p = c->plan;
+  for (int i = 0; i < p->nconsts; i++)
+    if (p->consts[i].sym == s)
+      return;
+  if (!s->init || s->type == IR_T_VOID || s->rank)
+    return;                  /* nothing to declare: the emitter folds what it cannot name */
+  ir_walk_expr(s->init, NULL, const_uses, c);
+  NamedConst k = { s, s->name };
+  IR_PUSH(p->consts, p->nconsts, k);
+}
+
+static bool name_taken(const ConstCtx *c, const IrSym *self, const char *name)
+{
+  for (int i = 0; i < c->names_taken.n; i++)
+    if (c->names_taken.syms[i] != self && !strcmp(c->names_taken.syms[i]->name, name))
+      return true;
+  for (int i = 0; i < c->plan->nconsts; i++)
+    if (c->plan->consts[i].sym != self && !strcmp(c->plan->consts[i].name, name))
+      return true;
+  return false;
+}
+
+/* The region's named constants, in declaration order, each under its own
+ * name unless another symbol of the region has it: an inlined routine's
+ * PARAMETER `n` beside the caller's dummy `n`, or two routines' constants
+ * of one name.  Those get s2s_<name>_<k>, which no Fortran or C user name
+ * of the generated code takes. */
+static void plan_consts(RegionPlan *p)
+{
+  ConstCtx c = { .plan = p };
+  for (int i = 0; i < p->nparams; i++)
+    add_const(&c, p->params[i]);
+  for (int i = 0; i < p->narrays; i++)
+    ir_symset_add(&c.names_taken, p->arrays[i].sym);
+  for (int i = 0; i < p->ninputs; i++)
+    ir_symset_add(&c.names_taken, p->inputs[i]);
+  for (int i = 0; i < p->nprivates; i++)
+    ir_symset_add(&c.names_taken, p->privates[i]);
+  for (int i = 0; i < p->nconsts; i++) {
+    NamedConst *k = &p->consts[i];
+    for (int n = 2; name_taken(&c, k->sym, k->name); n++)
+      k->name = ir_printf("s2s_%s_%d", k->sym->name, n);
+  }
+}
+
+/* ---- constant memory ---------------------------------------------------------- */
+
+/* Does a subscript of array a in kernel k follow one of the loops the
+ * kernel spreads over the grid?  Then the threads of a warp read different
+ * elements, which constant memory serves one at a time. */
+static bool follows_grid(const KernelPlan *k, const IrSym *a)
+{
+  for (int i = 0; i < k->acc.nacc; i++) {
+    const IrExpr *ref = k->acc.acc[i].ref;
+    if (ref->u.elem.sym != a)
+      continue;
+    for (int d = 0; d < ref->u.elem.n; d++)
+      for (int m = 0; m < k->nmapped; m++)
+        if (ir_expr_mentions(ref->u.elem.sub[d], k->mapped[m]->u.loop.iv))
+          return true;
+  }
+  return false;
+}
+
+/* The accesses pass put in constant memory the small read-only module
+ * arrays whose subscripts are region invariants or indices of loops with
+ * constant bounds; one such loop may be on the grid after all: that array
+ * keeps its (inferred copyin) data clause. */
+static void settle_constant_memory(RegionPlan *p)
+{
+  for (int i = 0; i < p->narrays; i++) {
+    ArrayPlan *a = &p->arrays[i];
+    for (int k = 0; a->constant_memory && k < p->nkernels; k++)
+      if (follows_grid(&p->kernels[k], a->sym)) {
+        a->constant_memory = false;
+        a->constant_demoted = true;
+      }
+    for (int m = 0; a->constant_demoted && m < p->nmodule_vars; m++)
+      if (p->module_vars[m].sym == a->sym)
+        p->module_vars[m].place = MODULE_DATA_CLAUSE;
+  }
+}
+
 void xf_plan_storage(const Program *prog, IrRegion *g)
 {
   RegionPlan *p = g->analysis;
   if (!p || p->storage_planned)
     return;
+  settle_constant_memory(p);
   for (int i = 0; i < p->narrays; i++)
     p->arrays[i].storage = xf_array_storage(&p->arrays[i]);
   for (int k = 0; k < p->nkernels; k++)
     plan_kernel(prog->lang, p, &p->kernels[k]);
   plan_launcher(prog->lang, p);
+  plan_consts(p);
   p->storage_planned = true;
+  an_report_module_data(prog, g, p);
 }
 
 /* ---- dump ------------------------------------------------------------------ */
@@ -159,6 +275,7 @@ static const char *storage_text(ArrayStorage s)
   case ARRAY_REGISTER: return "register";
   case ARRAY_THREAD_LOCAL: return "thread-local";
   case ARRAY_SCRATCH_SLICE: return "scratch slice";
+  case ARRAY_CONSTANT: return "constant memory";
   }
   S2S_BUG("bad ArrayStorage %d", (int)s);
 }
@@ -205,6 +322,8 @@ void xf_dump_storage(const IrRegion *g, void *file)
   fprintf(f, "  storage of region %s\n", g->name);
   for (int i = 0; i < p->narrays; i++)
     fprintf(f, "    array %s: %s\n", p->arrays[i].sym->name, storage_text(p->arrays[i].storage));
+  for (int i = 0; i < p->nconsts; i++)
+    fprintf(f, "    constant %s: %s\n", p->consts[i].name, ir_type_c(p->consts[i].sym->type));
   for (int k = 0; k < p->nkernels; k++)
     dump_params(f, ir_printf("kernel %s", p->kernels[k].name), &p->kernels[k].params);
   dump_params(f, ir_printf("launcher %s", g->launcher), &p->launcher);

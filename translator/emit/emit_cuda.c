@@ -8,9 +8,13 @@
  *
  * Arrays are indexed through one macro per array, `S2S_t(i,k,j)`, that
  * applies the declared lower bounds and extents (fastest dimension first),
- * so the kernel body reads like the user's loop body.  Named constants are
- * folded into the expressions that use them.  User names that are C++
- * keywords get a trailing underscore.
+ * so the kernel body reads like the user's loop body.  Named constants
+ * (PARAMETERs, C const scalars) keep their names: each kernel and launcher
+ * declares the ones it uses at its top, `constexpr` (or `const` when the
+ * value calls a function), under the names the storage pass chose.  Small
+ * read-only module arrays the plan put in constant memory are __constant__
+ * arrays of the region, written by the launcher before its kernels.  User
+ * names that are C++ keywords get a trailing underscore.
  *
  * Where each array lives (ArrayPlan.storage) and what every kernel and
  * launcher is passed (KernelPlan.params, RegionPlan.launcher) were decided
@@ -19,6 +23,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "emit.h"
 #include "access.h"
@@ -32,6 +37,10 @@ typedef struct Emit {
   IrRegion *region;     /* region being emitted */
   int loop_depth;       /* sequential loops open around the statement being emitted */
   bool ok;
+  /* While a kernel or launcher body is written (to a buffer): the region's
+   * named constants it mentions, declared before the body once it is done. */
+  bool naming_consts;
+  IrSymSet consts_used;
 } Emit;
 
 static void out(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -44,7 +53,7 @@ static void out(Emit *e, const char *fmt, ...)
 }
 
 /* A user name as a C++ identifier. */
-static const char *cname(const IrSym *s)
+static const char *cident(const char *name)
 {
   static const char *const reserved[] = {
     "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue", "default",
@@ -56,9 +65,24 @@ static const char *cname(const IrSym *s)
     "gridDim", "warpSize", "main", "asm", "restrict", NULL,
   };
   for (int i = 0; reserved[i]; i++)
-    if (!strcmp(reserved[i], s->name))
-      return ir_printf("%s_", s->name);
-  return s->name;
+    if (!strcmp(reserved[i], name))
+      return ir_printf("%s_", name);
+  return name;
+}
+
+static const char *cname(const IrSym *s)
+{
+  return cident(s->name);
+}
+
+/* The region's named constant of s, or NULL (then its value is folded in). */
+static const NamedConst *region_const(const Emit *e, const IrSym *s)
+{
+  const RegionPlan *p = e->region ? e->region->analysis : NULL;
+  for (int i = 0; p && i < p->nconsts; i++)
+    if (p->consts[i].sym == s)
+      return &p->consts[i];
+  return NULL;
 }
 
 /* ---- expressions ------------------------------------------------------------ */
@@ -182,7 +206,10 @@ static void emit_expr(Emit *e, const IrExpr *x)
   case IR_E_REAL: out(e, "%s%s", x->u.real, x->type == IR_T_REAL4 ? "f" : ""); break;
   case IR_E_LOGICAL: out(e, "%d", x->u.ival ? 1 : 0); break;
   case IR_E_VAR:
-    if (x->u.var->kind == IR_SYM_PARAM) {
+    if (x->u.var->kind == IR_SYM_PARAM && e->naming_consts && region_const(e, x->u.var)) {
+      ir_symset_add(&e->consts_used, x->u.var);
+      out(e, "%s", cident(region_const(e, x->u.var)->name));
+    } else if (x->u.var->kind == IR_SYM_PARAM) {
       out(e, "((%s)", ir_type_c(x->u.var->type));
       emit_expr(e, x->u.var->init);
       out(e, ")");
@@ -289,6 +316,84 @@ static void emit_stmts(Emit *e, const IrStmtList *l, int indent)
     emit_stmt(e, l->v[i], indent);
 }
 
+/* ---- named constants and function bodies ---------------------------------------- */
+
+/* Can the value be a C++ constant expression: literals, operators and
+ * constants that are?  (Math functions are not constexpr in CUDA.) */
+static bool constexpr_value(const Emit *e, const IrExpr *x)
+{
+  switch (x->kind) {
+  case IR_E_INT: case IR_E_REAL: case IR_E_LOGICAL: return true;
+  case IR_E_VAR: {
+    const NamedConst *k = region_const(e, x->u.var);
+    return k && constexpr_value(e, k->sym->init);
+  }
+  case IR_E_UNARY: return constexpr_value(e, x->u.unary.arg);
+  case IR_E_BINARY:
+    return x->u.binary.op != IR_OP_POW && constexpr_value(e, x->u.binary.lhs) &&
+           constexpr_value(e, x->u.binary.rhs);
+  case IR_E_CONVERT: return constexpr_value(e, x->u.operand);
+  case IR_E_COND:
+    return constexpr_value(e, x->u.cond.test) && constexpr_value(e, x->u.cond.then) &&
+           constexpr_value(e, x->u.cond.els);
+  default: return false;
+  }
+}
+
+static void mark_const_uses(IrExpr *x, IrStmt *in, void *ctx)
+{
+  Emit *e = ctx;
+  (void)in;
+  if (x->kind == IR_E_VAR && region_const(e, x->u.var))
+    ir_symset_add(&e->consts_used, x->u.var);
+}
+
+/* Start writing a function body into a buffer, to learn which named
+ * constants it uses before its declarations are printed. */
+static FILE *body_begin(Emit *e, char **text, size_t *len)
+{
+  FILE *buf = open_memstream(text, len);
+  if (!buf)
+    S2S_BUG("open_memstream failed");
+  FILE *real = e->out;
+  e->out = buf;
+  e->naming_consts = true;
+  e->consts_used = (IrSymSet){ 0 };
+  return real;
+}
+
+/* Declare the constants the body used (and those their values use), each
+ * after the ones it needs, then the body itself. */
+static void body_end(Emit *e, FILE *real, char **textp, size_t *lenp)
+{
+  fclose(e->out);             /* sets *textp and *lenp */
+  char *text = *textp;
+  size_t len = *lenp;
+  e->out = real;
+  const RegionPlan *p = e->region->analysis;
+  for (int i = p->nconsts - 1; i >= 0; i--)   /* a constant's value uses earlier ones only */
+    if (ir_symset_has(&e->consts_used, p->consts[i].sym))
+      ir_walk_expr(p->consts[i].sym->init, NULL, mark_const_uses, e);
+  for (int i = 0; i < p->nconsts; i++) {
+    const NamedConst *k = &p->consts[i];
+    if (!ir_symset_has(&e->consts_used, k->sym))
+      continue;
+    IrExpr *v = k->sym->init;
+    out(e, "  %s %s %s = ", constexpr_value(e, v) ? "constexpr" : "const", ir_type_c(k->sym->type),
+        cident(k->name));
+    if (v->type != k->sym->type)
+      out(e, "(%s)", ir_type_c(k->sym->type));
+    emit_expr(e, v);
+    if (strcmp(k->name, k->sym->name))
+      out(e, "; /* '%s' */\n", k->sym->name);
+    else
+      out(e, ";\n");
+  }
+  e->naming_consts = false;
+  fwrite(text, 1, len, e->out);
+  free(text);
+}
+
 /* ---- kernels ------------------------------------------------------------------- */
 
 static const char *elem_ctype(const IrSym *a)
@@ -335,6 +440,36 @@ static void emit_private_macro(Emit *e, const ArrayPlan *a)
   for (int i = 0; i < open; i++)
     out(e, ")");
   out(e, "%s]\n", st == ARRAY_SCRATCH_SLICE ? ")" : "");
+}
+
+/* The __constant__ copy of a module array in constant memory, one per
+ * region, and its indexing macro over the declared (constant) bounds. */
+static const char *constant_name(const Emit *e, const IrSym *a)
+{
+  return ir_printf("s2s_%s_%s", e->region->name, a->name);
+}
+
+static void emit_constant_array(Emit *e, const ArrayPlan *p)
+{
+  const IrSym *a = p->sym;
+  long lo[IR_MAX_RANK], hi[IR_MAX_RANK];
+  for (int d = 0; d < a->rank; d++)
+    if (!ir_eval_const(a->lo[d], &lo[d]) || !ir_eval_const(a->hi[d], &hi[d]))
+      S2S_BUG("constant-memory array '%s' without constant bounds", a->name);
+  out(e, "static __constant__ %s %s[%ld]; /* module array '%s' */\n", elem_ctype(a), constant_name(e, a),
+      p->constant_bytes / (a->type == IR_T_REAL8 || a->type == IR_T_INT8 ? 8 : 4), a->name);
+  out(e, "#define S2S_%s(", a->name);
+  for (int d = 0; d < a->rank; d++)
+    out(e, "%si%d", d ? ", " : "", d);
+  out(e, ") %s[", constant_name(e, a));
+  for (int d = 0; d < a->rank; d++) {
+    if (d)
+      out(e, " + %ldL * (", hi[d - 1] - lo[d - 1] + 1);
+    out(e, "((long)(i%d) - %ldL)", d, lo[d]);
+  }
+  for (int d = 1; d < a->rank; d++)
+    out(e, ")");
+  out(e, "]\n");
 }
 
 /* The indexing macro of array a: fastest dimension first, column-major. */
@@ -465,6 +600,9 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
       diag_user_file(k->nest->loc), diag_user_line(k->nest->loc), k->name);
   emit_kernel_params(e, k);
   out(e, ")\n{\n");
+  char *text;
+  size_t len;
+  FILE *real = body_begin(e, &text, &len);
   for (int a = 0; a < 3; a++)
     out(e, "  const long s2s_%s = (long)blockIdx.%s * blockDim.%s + threadIdx.%s;\n", axis[a],
         axis[a], axis[a], axis[a]);
@@ -488,6 +626,7 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   }
   e->loop_depth = 0;
   emit_stmts(e, k->body, 2);
+  body_end(e, real, &text, &len);
   out(e, "}\n\n");
 }
 
@@ -688,7 +827,9 @@ static void emit_region(Emit *e, IrRegion *g)
         xf_variant_text(g->variant));
   out(e, " ==== */\n\n");
   for (int i = 0; i < p->narrays; i++)
-    if (p->arrays[i].storage != ARRAY_DEVICE)
+    if (p->arrays[i].storage == ARRAY_CONSTANT)
+      emit_constant_array(e, &p->arrays[i]);
+    else if (p->arrays[i].storage != ARRAY_DEVICE)
       emit_private_macro(e, &p->arrays[i]);
     else
       emit_index_macro(e, p->arrays[i].sym);
@@ -703,6 +844,9 @@ static void emit_region(Emit *e, IrRegion *g)
   out(e, "extern \"C\" void %s(", g->launcher);
   emit_launcher_params(e, c);
   out(e, ")\n{\n");
+  char *text;
+  size_t len;
+  FILE *real = body_begin(e, &text, &len);
   emit_region_static(e, g->name, g->routine, g->first_line);
   emit_scalar_locals(e, c);
   out(e, "  s2s_region_begin(&s2s_region);\n");
@@ -712,6 +856,12 @@ static void emit_region(Emit *e, IrRegion *g)
       continue;
     if (a->storage == ARRAY_SCRATCH_SLICE) {   /* only its bounds, for the indexing */
       emit_bounds(e, a->sym);
+      continue;
+    }
+    if (a->storage == ARRAY_CONSTANT) {        /* the whole array, before any kernel runs */
+      out(e, "  s2s_check(cudaMemcpyToSymbol(%s, %s, sizeof %s), &s2s_region, %d, \"copy of "
+          "module array '%s' to constant memory\");\n", constant_name(e, a->sym), cname(a->sym),
+          constant_name(e, a->sym), a->clause_line, a->sym->name);
       continue;
     }
     emit_descriptor(e, a->sym, a->box_lo, a->box_hi);
@@ -724,7 +874,9 @@ static void emit_region(Emit *e, IrRegion *g)
     if (p->arrays[i].storage == ARRAY_DEVICE)
       out(e, "  s2s_data_end(&s2s_region, %d, &s2s_%s, %s);\n", p->arrays[i].clause_line,
           p->arrays[i].sym->name, rt_clause(p->arrays[i].clause));
-  out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
+  out(e, "  s2s_region_end(&s2s_region);\n");
+  body_end(e, real, &text, &len);
+  out(e, "}\n\n");
   for (int i = 0; i < p->narrays; i++)
     out(e, "#undef S2S_%s\n", p->arrays[i].sym->name);
   out(e, "\n");
@@ -871,7 +1023,7 @@ static void emit_host_directives(Emit *e, IrRoutine *r)
 
 bool emit_cuda(Program *p, FILE *f, HostCalls *calls)
 {
-  Emit e = { p, f, calls, NULL, 0, true };
+  Emit e = { p, f, calls, NULL, 0, true, false, { 0 } };
   out(&e, "/* Generated by s2s-cuda from %s; edit the source and translate again rather than\n"
           " * editing this file.  Builds with nvcc for a GPU, or with g++ -DS2S_EMULATE for the\n"
           " * CPU emulation. */\n#include \"s2s_rt.h\"\n\n", p->path);

@@ -25,6 +25,7 @@ __global__ void relax_r1(float *__restrict__ u, long s2s_u_lo0, long s2s_u_lo1, 
 
 extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u, const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u, const int *s2s_p_s2s_lb1_v, const int *s2s_p_s2s_ub1_v, const int *s2s_p_s2s_lb2_v, const int *s2s_p_s2s_ub2_v)
 {
+  constexpr int n = 64;
   static S2sRegion s2s_region = S2S_REGION("relax_r1", "relax", "in.f90", 15);
   const int s2s_lb1_u = *s2s_p_s2s_lb1_u;
   const int s2s_ub1_u = *s2s_p_s2s_ub1_u;
@@ -41,8 +42,8 @@ extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u, con
   float *d_v = (float *)s2s_data_begin(&s2s_region, 15, &s2s_v, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[1] = s2s_max<long>(0, ((long)(((int)64)) - (long)(1) + 1) / 1);
-    s2s_trip[0] = s2s_max<long>(0, ((long)(((int)64)) - (long)(1) + 1) / 1);
+    s2s_trip[1] = s2s_max<long>(0, ((long)(n) - (long)(1) + 1) / 1);
+    s2s_trip[0] = s2s_max<long>(0, ((long)(n) - (long)(1) + 1) / 1);
     dim3 s2s_block(128, 1, 1);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 16, s2s_trip[0], 128, 0),
                   s2s_grid_dim(&s2s_region, 16, s2s_trip[1], 1, 1),
@@ -86,6 +87,7 @@ __global__ void relax_r2(float *__restrict__ v, long s2s_v_lo0, long s2s_v_lo1, 
 
 extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v, const int *s2s_p_s2s_ub1_v, const int *s2s_p_s2s_lb2_v, const int *s2s_p_s2s_ub2_v, const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u, const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u)
 {
+  constexpr int n = 64;
   static S2sRegion s2s_region = S2S_REGION("relax_r2", "relax", "in.f90", 22);
   const int s2s_lb1_v = *s2s_p_s2s_lb1_v;
   const int s2s_ub1_v = *s2s_p_s2s_ub1_v;
@@ -102,8 +104,8 @@ extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v, con
   float *d_u = (float *)s2s_data_begin(&s2s_region, 22, &s2s_u, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[1] = s2s_max<long>(0, ((long)(((int)64)) - (long)(1) + 1) / 1);
-    s2s_trip[0] = s2s_max<long>(0, ((long)(((int)64)) - (long)(1) + 1) / 1);
+    s2s_trip[1] = s2s_max<long>(0, ((long)(n) - (long)(1) + 1) / 1);
+    s2s_trip[0] = s2s_max<long>(0, ((long)(n) - (long)(1) + 1) / 1);
     dim3 s2s_block(128, 1, 1);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 23, s2s_trip[0], 128, 0),
                   s2s_grid_dim(&s2s_region, 23, s2s_trip[1], 1, 1),

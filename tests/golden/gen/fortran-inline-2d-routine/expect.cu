@@ -19,6 +19,7 @@ __global__ void driver_r1(float *__restrict__ th, long s2s_th_lo0, long s2s_th_l
     float *__restrict__ s2s_p_column2d_work, long s2s_column2d_work_lo0, long s2s_column2d_work_lo1, long s2s_column2d_work_n0,
     int jts, int kts, int kte, int its, int ims, int kms, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
+  constexpr float den0 = 1.28f;
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;
   const long s2s_y = (long)blockIdx.y * blockDim.y + threadIdx.y;
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
@@ -34,7 +35,7 @@ __global__ void driver_r1(float *__restrict__ th, long s2s_th_lo0, long s2s_th_l
     const int s2s_last_k = kte;
     for (k = kts; k <= s2s_last_k; k += 1) {
       S2S_t(i, k) = (S2S_th(i, k, j) * S2S_pii(i, k, j)); /* line 20 */
-      S2S_column2d_work(i, k) = (s2s_max(S2S_qv((ims + (i - ims)), (kms + (k - kms)), j), 0.0f) * ((float)1.28f)); /* line 42 */
+      S2S_column2d_work(i, k) = (s2s_max(S2S_qv((ims + (i - ims)), (kms + (k - kms)), j), 0.0f) * den0); /* line 42 */
     }
   }
   { /* in.f90:45 */

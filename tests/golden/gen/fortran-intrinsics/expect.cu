@@ -17,6 +17,8 @@ __global__ void physics_r1(float *__restrict__ t, long s2s_t_lo0,
     double *__restrict__ out8, long s2s_out8_lo0,
     int flag, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
+  constexpr float xlv = 2.5e6f;
+  constexpr float rv = 461.6f;
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;
   const long s2s_y = (long)blockIdx.y * blockDim.y + threadIdx.y;
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
@@ -35,7 +37,7 @@ __global__ void physics_r1(float *__restrict__ t, long s2s_t_lo0,
     if ((S2S_t(i) < 200.0f)) { /* line 27 */
       S2S_qv(i) = (powf(fabsf(x), 1.5f) / sqrtf(S2S_p(i))); /* line 28 */
     } else {
-      S2S_qv(i) = s2s_min(x, ((((float)2.5e6f) / ((float)461.6f)) * 1.0e-6f)); /* line 30 */
+      S2S_qv(i) = s2s_min(x, ((xlv / rv) * 1.0e-6f)); /* line 30 */
     }
   }
   S2S_out8(i) = ((((double)x) * 2.0) + (1.0e-3 * (flag ? 1.0e0 : (-1.0e0)))); /* line 32 */

@@ -15,6 +15,12 @@ __global__ void physics_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1
     float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
+  constexpr float cpd = 1004.5f;
+  constexpr float qmin = 1.e-15f;
+  constexpr float cpv = 1846.4f;
+  constexpr float xlv0 = 3.15e6f;
+  constexpr float xlv1 = 2370.f;
+  constexpr float t0c = 273.15f;
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;
   const long s2s_y = (long)blockIdx.y * blockDim.y + threadIdx.y;
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
@@ -22,7 +28,7 @@ __global__ void physics_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1
     return;
   const int j = 1 + (int)s2s_y * 1; /* in.f90:18 */
   const int i = 1 + (int)s2s_x * 1; /* in.f90:19 */
-  S2S_a(i, j) = ((((((float)1004.5f) * (1.f - s2s_max((S2S_t(i, j) * 1.e-3f), ((float)1.e-15f)))) + (s2s_max((S2S_t(i, j) * 1.e-3f), ((float)1.e-15f)) * ((float)1846.4f))) + ((((float)3.15e6f) - (((float)2370.f) * (S2S_t(i, j) - ((float)273.15f)))) * 1.e-6f)) + ((8.794e-5f * powf(S2S_t(i, j), 1.81f)) / S2S_p(i, j))); /* line 20 */
+  S2S_a(i, j) = ((((cpd * (1.f - s2s_max((S2S_t(i, j) * 1.e-3f), qmin))) + (s2s_max((S2S_t(i, j) * 1.e-3f), qmin) * cpv)) + ((xlv0 - (xlv1 * (S2S_t(i, j) - t0c))) * 1.e-6f)) + ((8.794e-5f * powf(S2S_t(i, j), 1.81f)) / S2S_p(i, j))); /* line 20 */
 }
 
 extern "C" void s2s_physics_r1(float *t, float *p, float *a, const int *s2s_p_m, const int *s2s_p_n)
