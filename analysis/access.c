@@ -515,7 +515,7 @@ ModulePlace an_module_data_place(const ModuleDataFacts *f)
   if (!f->is_array) {
     if (!f->written)
       return MODULE_BY_VALUE;
-    return f->read_before_write || f->host_reads_after ? MODULE_REFUSED : MODULE_PRIVATIZED;
+    return MODULE_REFUSED;      /* what other files read after the region is not known */
   }
   if (f->written || f->user_clause || !f->uniform || f->bytes <= 0 ||
       f->bytes > AN_CONSTANT_ARRAY_MAX_BYTES || f->bytes > f->constant_left)
@@ -663,12 +663,17 @@ static void refuse_module_write(const IrRegion *g, const ModuleVarPlan *mv,
             "after the region, would be lost; assign it before every read in the region, or "
             "keep the values in an array indexed by the loop", s->name, module,
             diag_user_line(early_read->loc));
-  else
+  else if (host_line)
     diag_at(DIAG_ERROR, at, (int)strlen(s->name), "module variable '%s'%s is assigned in the "
             "region, and routine '%s' reads it after the region at line %d: each GPU thread has "
             "its own copy, so the value after the region would be lost; use a local variable "
             "in the region, and compute '%s' again after it", s->name, module,
             g->routine->name, host_line, s->name);
+  else
+    diag_at(DIAG_ERROR, at, (int)strlen(s->name), "module variable '%s'%s is assigned in the "
+            "region: each GPU thread would have its own copy, and after the region every routine "
+            "that uses the module would see its old value, not the last one assigned; use a "
+            "local variable of '%s' in the region instead", s->name, module, g->routine->name);
 }
 
 /* Fill plan->module_vars (Fortran): each module variable the region uses,
@@ -751,11 +756,6 @@ void an_report_module_data(const Program *prog, IrRegion *g, const RegionPlan *p
       } else
         report_add(REPORT_INFO, g->routine->name, at, "Module array '%s'%s moved by its data "
                    "clause", name, module);
-      break;
-    case MODULE_PRIVATIZED:
-      report_add(REPORT_INFO, g->routine->name, at, "Module variable '%s'%s privatized: assigned "
-                 "before use in every thread and not read after the region, whose end leaves "
-                 "the host's value unchanged", name, module);
       break;
     case MODULE_REFUSED:
       break;

@@ -116,11 +116,9 @@ typedef enum ModulePlace {
   MODULE_BY_VALUE,      /* a scalar the region only reads: a kernel parameter, by value */
   MODULE_CONSTANT,      /* a small read-only array read alike by every thread: __constant__ */
   MODULE_DATA_CLAUSE,   /* an array moved by its data clause, like any array */
-  MODULE_PRIVATIZED,    /* a scalar written in the region, assigned before every read and
-                           not read by the routine after the region: one copy per thread,
-                           the host's value left as it was */
-  MODULE_REFUSED,       /* a scalar written in the region whose value the region or the
-                           host needs afterwards: an error at the write */
+  MODULE_REFUSED,       /* a scalar written in the region: an error at the write.  Not
+                           privatized: any routine of the program may read it after the
+                           region, which with a copy per thread would see the old value */
 } ModulePlace;
 
 typedef struct ModuleVarPlan {

@@ -2,7 +2,7 @@
  * transforms/storage.c, translator/emit/emit_cuda.c):
  *   - place_rule       the decision alone (an_module_data_place), a table of
  *                      facts: by value, constant memory, data clause,
- *                      privatized, refused;
+ *                      refused (a written scalar is never privatized);
  *   - program_case     small programs parsed and planned by the real front
  *                      end and planner: each module variable's place, its
  *                      report line, and the one error of a refused write;
@@ -38,7 +38,8 @@ typedef struct PlaceCase {
 static const PlaceCase place_cases[] = {
   { "scalar read", { .is_array = false }, MODULE_BY_VALUE },
   { "scalar read, host reads it after (irrelevant)", { .host_reads_after = true }, MODULE_BY_VALUE },
-  { "scalar written, assigned first, not read after", { .written = true }, MODULE_PRIVATIZED },
+  /* never privatized: other routines, in other files too, may read it after the region */
+  { "scalar written, assigned first, not read after", { .written = true }, MODULE_REFUSED },
   { "scalar written, read before its assignment", { .written = true, .read_before_write = true },
     MODULE_REFUSED },
   { "scalar written, read by the host after", { .written = true, .host_reads_after = true },
@@ -115,7 +116,7 @@ static const char *place_name(ModulePlace p)
 {
   static const char *const names[] = {
     [MODULE_BY_VALUE] = "value", [MODULE_CONSTANT] = "constant",
-    [MODULE_DATA_CLAUSE] = "clause", [MODULE_PRIVATIZED] = "private",
+    [MODULE_DATA_CLAUSE] = "clause",
     [MODULE_REFUSED] = "refused",
   };
   return names[p];
@@ -153,9 +154,10 @@ static const ProgramCase program_cases[] = {
   { "module array written: copied back",
     "do i = 1, 3\n  coef(i) = a(i)\nend do\n", "", true, "coef:clause", "Generating copyout(coef(1:3))",
     0 },
-  { "temporary assigned first: privatized",
-    "do i = 1, n\n  mt = a(i) * 2.0\n  a(i) = mt + 1.0\nend do\n", "", true, "mt:private",
-    "Module variable 'mt' (m) privatized", 0 },
+  { "temporary assigned first: refused, other routines may read it after the region",
+    "do i = 1, n\n  mt = a(i) * 2.0\n  a(i) = mt + 1.0\nend do\n", "", false, "mt:refused",
+    "t.f90:12:3: error: module variable 'mt' (module m) is assigned in the region: each GPU thread "
+    "would have its own copy", 1 },
   { "accumulated: refused at the write",
     "do i = 1, n\n  a(i) = a(i) + 1.0\n  ms = ms + a(i)\nend do\n", "", false, "ms:refused",
     "t.f90:13:3: error: module variable 'ms' (module m) is assigned in the region, but its read at "
@@ -209,7 +211,7 @@ END_TEST
 START_TEST(test_module_elsewhere)
 {
   for (int variant = 0; variant < 2; variant++) {
-    Program *p = cu_parse(module_source("do i = 1, n\n  mt = coef(2) * ms\n  a(i) = mt + a(i)\nend do\n",
+    Program *p = cu_parse(module_source("do i = 1, n\n  a(i) = coef(2) * ms + a(i)\nend do\n",
                                         ""));
     ck_assert(p);
     IrRoutine *r = cu_first_region(p)->routine;
@@ -219,7 +221,7 @@ START_TEST(test_module_elsewhere)
     ck_assert(cu_plan_program(p));
     RegionPlan *plan = cu_first_region(p)->analysis;
     char *places = describe_places(plan);
-    ck_assert_msg(!strcmp(places, "mt:private coef:constant ms:value"), "variant %d: %s", variant,
+    ck_assert_msg(!strcmp(places, "coef:constant ms:value"), "variant %d: %s", variant,
                   places);
     for (int i = 0; i < plan->nmodule_vars; i++)
       ck_assert_msg(variant == 1 ? !plan->module_vars[i].module

@@ -3,9 +3,10 @@
 ! others; saved scalars and coefficient arrays set by an init routine), read
 ! in a region: PARAMETERs become named constants, read-only scalars are passed
 ! by value, small arrays read alike by every thread go to constant memory, a
-! lookup table read at a data-dependent index moves by its data clause, a
-! module scalar used as a per-iteration temporary is privatized, and a module
-! array the region writes is copied back.  An inlined helper brings its own
+! lookup table read at a data-dependent index moves by its data clause, the
+! per-iteration temporary is a local (a module scalar written in a region is
+! refused: see tests/golden/unsupported/module-variable-temporary), and a
+! module array the region writes is copied back.  An inlined helper brings its own
 ! PARAMETER 'n', beside the caller's dummy 'n'.
 module md_constants
   implicit none
@@ -19,7 +20,6 @@ module md_constants
   real :: coef(ncoef)
   real(kind_phys) :: wts(2, ncoef)
   real :: table(ntab)
-  real :: scratch
   real :: colmax(200)
 contains
   subroutine md_init()
@@ -34,7 +34,6 @@ contains
     do m = 1, ntab
       table(m) = 1.0 + 0.01 * real(m)
     end do
-    scratch = -7.0
   end subroutine md_init
 end module md_constants
 
@@ -47,7 +46,7 @@ contains
     real, intent(inout) :: t(ims:ime, kms:kme), q(ims:ime, kms:kme)
     real(kind_phys), intent(out) :: th(ims:ime, kms:kme)
     integer :: i, k, m, it
-    real :: s
+    real :: s, scratch
 !$stencil region
     do k = kts, kte
       do i = its, ite

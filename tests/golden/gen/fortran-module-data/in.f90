@@ -1,4 +1,4 @@
-! Module data in a region: PARAMETERs (real, real(kind=8), real(kind_phys)) as named constants, saved scalars by value, a coefficient array in constant memory, a module temporary privatized.
+! Module data in a region: PARAMETERs (real, real(kind=8), real(kind_phys)) as named constants, saved scalars by value, a coefficient array in constant memory, a local temporary.
 module model_constants
   implicit none
   integer, parameter :: kind_phys = 8
@@ -7,7 +7,6 @@ module model_constants
   real(kind_phys), parameter :: rd = 287.0_kind_phys, rdocp = rd / 1004.5_kind_phys
   real, save :: xlv, qmin
   real :: coef(3)
-  real :: tmp
 contains
   subroutine init_constants()
     xlv = 2.5e6
@@ -21,6 +20,7 @@ subroutine moist(n, nk, t, q, th)
   integer :: n, nk, i, k
   real :: t(n, nk), q(n, nk)
   real(kind_phys) :: th(n, nk)
+  real :: tmp
 !$stencil region
   do k = 1, nk
     do i = 1, n
