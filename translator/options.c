@@ -250,6 +250,23 @@ static void report_option(Parser *p, const char *arg) {
  * not one. */
 static bool compiler_option(Parser *p, const char *arg) {
   static const char *const prefixes[] = { "-O", "-g", "-W", "-f", "-m", "-std=" };
+  /* The module directory: gfortran's -J, nvfortran's and ifort's -module.
+   * Kept for the host compiler as -JDIR (build_driver.c spells it as the
+   * compiler wants), and where module summaries are written and looked for. */
+  if (strncmp(arg, "-J", 2) == 0 || strcmp(arg, "-module") == 0) {
+    const char *v = option_value(p, arg[1] == 'J' ? "-J" : "-module");
+    if (v && !*v) {
+      usage_error(p, "'%s' needs a directory", arg[1] == 'J' ? "-J" : "-module");
+    } else if (v && p->o->module_dir && strcmp(p->o->module_dir, v)) {
+      usage_error(p, "two module directories given ('%s' and '%s'); give one", p->o->module_dir, v);
+    } else if (v) {
+      p->o->module_dir = v;
+      char *s = xasprintf("-J%s", v);
+      arglist_push(&p->o->compiler_args, s);
+      free(s);
+    }
+    return true;
+  }
   for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++) {
     if (strncmp(arg, prefixes[k], strlen(prefixes[k])) == 0) {
       if (strcmp(arg, "-ffixed-form") == 0) p->fixed_form_flag = true;
@@ -271,23 +288,6 @@ static bool compiler_option(Parser *p, const char *arg) {
     const char *v = option_value(p, opt);
     if (v) {
       char *s = xasprintf("%s%s", opt, v);
-      arglist_push(&p->o->compiler_args, s);
-      free(s);
-    }
-    return true;
-  }
-  /* The module directory: gfortran's -J, nvfortran's and ifort's -module.
-   * Kept for the host compiler as -JDIR (build_driver.c spells it as the
-   * compiler wants), and where module summaries are written and looked for. */
-  if (strncmp(arg, "-J", 2) == 0 || strcmp(arg, "-module") == 0) {
-    const char *v = option_value(p, arg[1] == 'J' ? "-J" : "-module");
-    if (v && !*v) {
-      usage_error(p, "'%s' needs a directory", arg[1] == 'J' ? "-J" : "-module");
-    } else if (v && p->o->module_dir && strcmp(p->o->module_dir, v)) {
-      usage_error(p, "two module directories given ('%s' and '%s'); give one", p->o->module_dir, v);
-    } else if (v) {
-      p->o->module_dir = v;
-      char *s = xasprintf("-J%s", v);
       arglist_push(&p->o->compiler_args, s);
       free(s);
     }
