@@ -287,10 +287,13 @@ static int translate_all(const Options *o) {
   return status;
 }
 
-/* Summaries of USEd modules are looked for in -J, then each -I directory. */
+/* Summaries of USEd modules are looked for in -J, then (translation) in the
+ * output directory, where a translation with the same -o left them, then in
+ * each -I directory. */
 static void configure_modules(const Options *o) {
-  const char **dirs = xcalloc((size_t)o->cpp_args.n + 1, sizeof *dirs);
+  const char **dirs = xcalloc((size_t)o->cpp_args.n + 2, sizeof *dirs);
   int n = 0;
+  if (!o->driver && o->output) dirs[n++] = o->output;
   for (int i = 0; i < o->cpp_args.n; i++)
     if (strncmp(o->cpp_args.v[i], "-I", 2) == 0) dirs[n++] = o->cpp_args.v[i] + 2;
   fe_modules_configure(o->module_dir, dirs, n);

@@ -21,8 +21,9 @@
  * A USEd module that is not in the file is looked for as
  *   1. a summary written earlier in this run (an input on the same command
  *      line; main.c orders the inputs so that a module's file comes first);
- *   2. MODULE.s2smod in the -J directory, then in each -I directory in
- *      order, then in the current directory.
+ *   2. MODULE.s2smod in the -J directory, then (translation mode) in the
+ *      -o directory, then in each -I directory in order, then in the
+ *      current directory.
  * A call of a procedure that is neither in the file nor in a USEd module
  * is looked for the same way as PROCEDURE.s2sproc.
  */
@@ -36,8 +37,8 @@
 
 typedef enum FeUnitKind { FE_UNIT_MODULE, FE_UNIT_PROCEDURE } FeUnitKind;
 
-/* Where to look for summaries: the -J directory (NULL: none) and the -I
- * directories, in order (copied).  Without a call: the current directory
+/* Where to look for summaries: the -J directory (NULL: none) and the other
+ * directories, in order (copied): the -o directory, the -I directories.  Without a call: the current directory
  * only. */
 void fe_modules_configure(const char *module_dir, const char *const *include_dirs, int ninclude);
 /* Forget the configuration and what this run wrote (at exit; tests). */
