@@ -240,12 +240,13 @@ static IrMissingUse *missing_cause(FortranFe *f, const char *name, const IrSym *
   return NULL;
 }
 
+static void report_missing(IrMissingUse *m, const char *name, bool declared);
+
 /* `name` failed because of missing module use m.  Lowering a region (or a
  * routine a region calls), that is the error, once per USE: the names that
  * follow are not reported again.  Elsewhere (a declaration) nothing is
  * said: what was being declared is marked unusable (IrSym.from_missing),
  * and only a region that needs it is refused. */
-static void report_missing(IrMissingUse *m, const char *name, bool declared);
 
 static void blame_missing(FortranFe *f, IrMissingUse *m, const char *name, bool declared)
 {
