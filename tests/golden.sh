@@ -6,6 +6,13 @@
 #   source                   the path (from the top of the tree) of an input kept
 #                            elsewhere, e.g. a tests/diff kernel; copied in as in.EXT
 #   args                     optional extra command-line flags (one line)
+#   files/                   optional: more files (other inputs, their directories),
+#                            copied in beside the input
+#   before                   optional: s2s-cuda commands to run first, one per line
+#                            (its arguments), each of which must succeed: the other
+#                            files' translations that leave module summaries
+#   inputs                   optional: the inputs in command-line order (one line;
+#                            default: the input alone), e.g. `in.f90 consts.f90`
 #   expect.stderr            exact stderr of `s2s-cuda [args] in.*`
 #   expect.stdout            optional: exact stdout (the --dump-ir cases)
 #   expect.status            optional exit status (default: 1 when no expect.cu, else 0)
@@ -59,10 +66,23 @@ run_case() { # case directory
     cp "$dir"/in.* "$w"/
   fi
   input=$(cd "$w" && ls in.f90 in.F90 in.c 2>/dev/null | head -1)
-  local args=()
+  [ -d "$dir/files" ] && cp -R "$dir/files/." "$w/"
+  if [ -f "$dir/before" ]; then
+    local before
+    while read -r -a before; do
+      [ ${#before[@]} -gt 0 ] || continue
+      if ! (cd "$w" && "$S2S" "${before[@]}" >before.out 2>&1); then
+        echo "  the step before the case failed: s2s-cuda ${before[*]}"
+        sed 's/^/    /' "$w/before.out"
+        return 1
+      fi
+    done <"$dir/before"
+  fi
+  local args=() inputs=("$input")
   [ -f "$dir/args" ] && read -r -a args <"$dir/args"
+  [ -f "$dir/inputs" ] && read -r -a inputs <"$dir/inputs"
   [ -f "$dir/expect.cu" ] && args=(-Minfo "${args[@]}")
-  (cd "$w" && "$S2S" "${args[@]}" "$input" >stdout 2>stderr)
+  (cd "$w" && "$S2S" "${args[@]}" "${inputs[@]}" >stdout 2>stderr)
   status=$?
   if [ -f "$dir/expect.status" ]; then
     expect_status=$(cat "$dir/expect.status")

@@ -44,7 +44,15 @@ for f in "${inputs[@]}"; do
   ext=${base##*.}
   args=()
   [ -f "$(dirname "$f")/args" ] && read -r -a args <"$(dirname "$f")/args"
-  if ! (cd "$dir" && "$S2S" "${args[@]}" "$base" 2>translate.log); then
+  # a differential case's modules in files of their own: on the command line too
+  others=()
+  case $f in
+    */tests/diff/*/kernel.f90)
+      for o in "$(dirname "$f")"/*.f90; do
+        case $(basename "$o") in kernel.f90 | main.f90) ;; *) cp "$o" "$dir/"; others+=("$(basename "$o")") ;; esac
+      done ;;
+  esac
+  if ! (cd "$dir" && "$S2S" "${args[@]}" "${others[@]}" "$base" 2>translate.log); then
     echo "FAIL $name: translation failed"; sed 's/^/  /' "$dir/translate.log"; fail=1; continue
   fi
   count=$((count + 1))

@@ -2,8 +2,9 @@
  *
  * The commands, for a source x.f90 with directives and a work directory W:
  *
- *   translate x.f90             -> W/1/x.s2s.f90, W/1/x.s2s.cu
- *   $FC FLAGS -I<dir of x.f90> -D.. -I.. -c W/1/x.s2s.f90 -o W/1/host.o
+ *   translate x.f90             -> W/1/x.s2s.f90, W/1/x.s2s.cu, and M.s2smod for each
+ *                                  module M of x.f90 in the -J directory or here
+ *   $S2S_FC|$FC FLAGS -I<dir of x.f90> -D.. -I.. -c W/1/x.s2s.f90 -o W/1/host.o
  *   $NVCC -arch=sm_90 -O3 -I<rt include> $NVCCFLAGS -c W/1/x.s2s.cu -o W/1/cuda.o
  *     or, for emulation: $CXX -x c++ -std=c++14 -O2 -DS2S_EMULATE -I<rt include> -c ...
  *   ld -r -o x.o W/1/host.o W/1/cuda.o       (-c; otherwise into W, then linked)
@@ -15,6 +16,17 @@
  * file is compiled with -I<the source's directory> first, so that its
  * `#include "..."` and Fortran `include '...'` lines still find the files
  * next to the user's source although the host file lives in W.
+ *
+ * The host compilers are $S2S_FC and $S2S_CC when set (mpif90, nvfortran:
+ * the compilers the build would use without s2s-cuda), else $FC and $CC
+ * (unless they name s2s-cuda itself, as in `make FC=s2s-cuda`), else
+ * gfortran and gcc; the program is linked by the same.  The module
+ * directory (-J DIR) is passed to the Fortran compiler as it spells it
+ * (-J for gfortran, -module for nvfortran, pgfortran, ifort, ifx).
+ *
+ * Several sources of one command are built in an order where the file of a
+ * module comes first (build_input_order); the objects are linked in the
+ * command line's order.
  *
  * The runtime (headers and libraries) is taken from the build tree when
  * this executable is the one in the build tree (S2S_BUILD_TOPDIR), else
@@ -44,6 +56,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "modules.h"
 
 extern char **environ;
 
@@ -201,6 +214,43 @@ static void push_all(ArgList *l, const ArgList *from) {
   for (int i = 0; i < from->n; i++) arglist_push(l, from->v[i]);
 }
 
+/* The host compiler: $S2S_FC / $S2S_CC, else $FC / $CC, else the default. */
+static void push_host_compiler(ArgList *l, bool fortran) {
+  ArgList chosen = { 0 };
+  build_tool_words(&chosen, fortran ? "S2S_FC" : "S2S_CC", "");
+  if (chosen.n) push_all(l, &chosen);
+  else if (fortran) build_tool_words(l, "FC", S2S_DEFAULT_FC);
+  else build_tool_words(l, "CC", S2S_DEFAULT_CC);
+  arglist_free(&chosen);
+}
+
+/* Does the compiler spell the module directory `-module DIR` (NVHPC, Intel)? */
+static bool module_flag_compiler(const char *cmd) {
+  static const char *const names[] = { "nvfortran", "pgfortran", "pgf90", "pgf95", "ifort", "ifx" };
+  const char *base = base_name(cmd);
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (strncmp(base, names[i], strlen(names[i])) == 0) return true;
+  return false;
+}
+
+/* The compiler flags for the command begun in `cmd` (its compiler first):
+ * the module directory (kept as -JDIR) only for a Fortran compiler, in its
+ * spelling. */
+static void push_compiler_args(ArgList *cmd, const ArgList *args, bool fortran) {
+  bool module_flag = module_flag_compiler(cmd->v[0]);
+  for (int i = 0; i < args->n; i++) {
+    const char *a = args->v[i];
+    if (strncmp(a, "-J", 2) != 0) {
+      arglist_push(cmd, a);
+    } else if (fortran && module_flag) {
+      arglist_push(cmd, "-module");
+      arglist_push(cmd, a + 2);
+    } else if (fortran) {
+      arglist_push(cmd, a);
+    }
+  }
+}
+
 /* Push the word a followed by b ("-I" "dir"). */
 static void push_cat(ArgList *l, const char *a, const char *b) {
   char *s = xasprintf("%s%s", a, b);
@@ -329,9 +379,8 @@ static void compile_host(const Driver *d, const Input *in, const char *file, boo
                          bool cpp, const char *obj, ArgList *cmd) {
   const Options *o = d->o;
   bool fortran = in->kind == INPUT_FORTRAN;
-  if (fortran) build_tool_words(cmd, "FC", S2S_DEFAULT_FC);
-  else build_tool_words(cmd, "CC", S2S_DEFAULT_CC);
-  push_all(cmd, &o->compiler_args);
+  push_host_compiler(cmd, fortran);
+  push_compiler_args(cmd, &o->compiler_args, fortran);
   if (fortran && cpp) arglist_push(cmd, "-cpp");
   if (translated) {
     char *dir = dir_name(in->path);
@@ -489,9 +538,8 @@ static bool link_program(Driver *d) {
   const Options *o = d->o;
   if (!check_runtime_lib(d)) return false;
   ArgList cmd = { 0 };
-  if (d->fortran) build_tool_words(&cmd, "FC", S2S_DEFAULT_FC);
-  else build_tool_words(&cmd, "CC", S2S_DEFAULT_CC);
-  push_all(&cmd, &o->compiler_args);
+  push_host_compiler(&cmd, d->fortran);
+  push_compiler_args(&cmd, &o->compiler_args, false); /* no module directory when linking */
   arglist_push(&cmd, "-o");
   arglist_push(&cmd, o->output ? o->output : "a.out");
   push_all(&cmd, &d->objects);
@@ -511,10 +559,15 @@ static void choose_mode(Driver *d) {
 
 static bool build_all(Driver *d) {
   const Options *o = d->o;
-  for (int i = 0; i < o->ninputs; i++) {
+  int *order = build_input_order(o);
+  if (!order) return false;
+  char **objs = xcalloc((size_t)o->ninputs, sizeof *objs);
+  bool ok = true;
+  for (int k = 0; k < o->ninputs && ok; k++) {
+    int i = order[k];
     const Input *in = &o->inputs[i];
     if (in->kind == INPUT_LINK) {
-      arglist_push(&d->objects, in->path);
+      objs[i] = xstrdup(in->path);
       d->fortran |= mentions_gfortran(in->path);
       continue;
     }
@@ -523,17 +576,62 @@ static bool build_all(Driver *d) {
         ? (o->output ? xstrdup(o->output) : object_name(in->path))
         : NULL;
     if (!obj) {
-      if (!make_work_dir(d)) return false;
+      ok = make_work_dir(d);
+      if (!ok) break;
       char *stem = object_name(in->path);
       obj = xasprintf("%s/%d-%s", d->work, i + 1, stem);
       free(stem);
     }
-    bool ok = build_source(d, i, obj);
-    if (ok && !o->compile_only) arglist_push(&d->objects, obj);
-    free(obj);
-    if (!ok) return false;
+    ok = build_source(d, i, obj);
+    objs[i] = obj;
   }
-  return o->compile_only || link_program(d);
+  for (int i = 0; i < o->ninputs; i++) {
+    if (ok && !o->compile_only) arglist_push(&d->objects, objs[i]);
+    free(objs[i]);
+  }
+  free(objs);
+  free(order);
+  return ok && (o->compile_only || link_program(d));
+}
+
+int *build_input_order(const Options *o) {
+  int n = o->ninputs;
+  FeUnits **units = xcalloc((size_t)n, sizeof *units);
+  const char **paths = xcalloc((size_t)n, sizeof *paths);
+  for (int i = 0; i < n; i++) {
+    paths[i] = o->inputs[i].path;
+    if (o->inputs[i].kind != INPUT_FORTRAN) continue;
+    FILE *f = fopen(paths[i], "rb");
+    if (!f) continue; /* reported when it is translated */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    char buf[1 << 14];
+    size_t got;
+    while (mem && (got = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, got, mem);
+    fclose(f);
+    if (!mem) continue;
+    fclose(mem);
+    units[i] = xcalloc(1, sizeof **units);
+    fe_scan_source(text, len, units[i]);
+    free(text);
+    for (int k = 0; k < units[i]->modules.n; k++)
+      fe_modules_expect(FE_UNIT_MODULE, units[i]->modules.v[k], paths[i]);
+    for (int k = 0; k < units[i]->procedures.n; k++)
+      fe_modules_expect(FE_UNIT_PROCEDURE, units[i]->procedures.v[k], paths[i]);
+  }
+  int *order = xcalloc((size_t)(n ? n : 1), sizeof *order);
+  if (!fe_order_inputs(n, paths, (const FeUnits *const *)units, order)) {
+    free(order);
+    order = NULL;
+  }
+  for (int i = 0; i < n; i++) {
+    if (units[i]) fe_units_free(units[i]);
+    free(units[i]);
+  }
+  free(units);
+  free(paths);
+  return order;
 }
 
 /* `-o x.f90` must not replace an input with an object or a program. */

@@ -6,13 +6,13 @@
  *
  * Each source with directives is translated into a private work directory
  * ($TMPDIR/s2s-XXXXXX, removed at the end unless --keep); its host file is
- * compiled with $FC or $CC and its .cu with nvcc (or, with --emulate or
+ * compiled with $S2S_FC or $S2S_CC (else $FC or $CC) and its .cu with nvcc (or, with --emulate or
  * when there is no nvcc, with $CXX -DS2S_EMULATE); `ld -r` joins the two
  * objects into one, so that one source still makes one object, as a
  * Makefile expects.  A source without directives is compiled as it is.
- * The program is linked by $FC when any input is Fortran (a Fortran source,
- * or an object that references the gfortran runtime), else by $CC, with the
- * runtime library of the chosen mode.
+ * The program is linked by the host Fortran compiler when any input is
+ * Fortran (a Fortran source, or an object that references the gfortran
+ * runtime), else by the C one, with the runtime library of the chosen mode.
  *
  * Every command is run without a shell (posix_spawn) and printed with -v;
  * the first failing one stops the build with exit status 1.
@@ -46,6 +46,12 @@ typedef struct Translated {
 /* Translate `in` into directory `outdir` (main.c).  Returns 0, or 1 after
  * errors in the input were reported.  The paths in *out are malloc'ed. */
 typedef int (*TranslateFn)(const Options *o, const Input *in, const char *outdir, Translated *out);
+
+/* The order in which to translate or build the inputs of `o` (malloc'ed,
+ * o->ninputs indices): the file of a module before the files that use it
+ * (modules.h, fe_order_inputs), else the command line's.  NULL after a
+ * cycle was reported. */
+int *build_input_order(const Options *o);
 
 /* Run the build described by `o` (o->driver is set).  Returns the exit status. */
 int build_driver(const Options *o, TranslateFn translate);

@@ -14,6 +14,14 @@
  * mixture of outputs.  Compiler-driver mode (build_driver.h) calls the same
  * translate() for each source, with its work directory as output directory.
  *
+ * A Fortran input that translates without error also leaves a summary of
+ * each module and each procedure outside a module it defines (modules.h),
+ * in the -J directory, else the output directory (the current directory as
+ * a compiler), whether or not it has directives: the files that USE the
+ * module or call the procedure read it.  Several inputs are translated in
+ * an order where the file of a module comes before the files that use it
+ * (build_input_order).
+ *
  * Exit status: 0 success, 1 errors in an input (or a failed build step),
  * 2 usage errors.
  */
@@ -37,6 +45,7 @@
 #include "emit.h"
 #include "frontend.h"
 #include "ir.h"
+#include "modules.h"
 #include "options.h"
 #include "report.h"
 #include "source.h"
@@ -160,6 +169,12 @@ static bool mem_close(FILE *f) {
   return fclose(f) == 0 && ok;
 }
 
+/* Where module and procedure summaries go: beside the compiler's .mod files. */
+static const char *summary_dir(const Options *o, const char *outdir) {
+  if (o->module_dir) return o->module_dir;
+  return o->driver ? "." : outdir;
+}
+
 /* Translate one input into `outdir`: load it, run the passes, and write
  * both outputs only if no pass reported an error.  Returns 0, or 1 when an
  * error was reported; res->host_path/cu_path are set only when outputs
@@ -168,13 +183,18 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   int errors = diag_error_count();
   memset(res, 0, sizeof *res);
   Unit u = { 0 };
-  if (!source_load(o, in, &u.src)) return 1;
+  if (!source_load(o, in, &u.src)) {
+    fe_modules_input_done(in->path, false);
+    return 1;
+  }
   res->preprocessed = u.src.preprocessed;
   if (!has_directives(&u.src)) {
     if (!o->driver || o->minfo)
       diag_plain(DIAG_NOTE, "no %s directives in '%s'; nothing to translate",
                  u.src.fortran ? "!$stencil" : "#pragma stencil", in->path);
-    return 0;
+    bool ok = !u.src.fortran || fe_write_summaries(u.src.file, summary_dir(o, outdir), o->verbose);
+    fe_modules_input_done(in->path, ok);
+    return ok ? 0 : 1;
   }
   char *names[2];
   output_names(in, outdir, u.src.preprocessed, &names[0], &names[1]);
@@ -194,6 +214,8 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
     ok = write_outputs(w, 2, data, len);
   }
   if (ok && o->verbose) fprintf(stderr, "s2s-cuda: wrote %s and %s\n", names[0], names[1]);
+  if (ok && u.src.fortran) ok = fe_write_summaries(u.src.file, summary_dir(o, outdir), o->verbose);
+  fe_modules_input_done(in->path, ok);
   if (ok) res->host_path = names[0], res->cu_path = names[1];
   else free(names[0]), free(names[1]);
   free(u.host_text);
@@ -246,17 +268,36 @@ static int translate_all(const Options *o) {
     free(outdir);
     return 1;
   }
+  int *order = build_input_order(o);
+  if (!order) {
+    free(outdir);
+    return 1;
+  }
   /* After a failed input the others are still translated, so that one run
    * shows every error (as a compiler does). */
   int status = 0;
-  for (int i = 0; i < o->ninputs; i++) {
+  for (int k = 0; k < o->ninputs; k++) {
     Translated res;
-    if (translate(o, &o->inputs[i], outdir, &res) != 0) status = 1;
+    if (translate(o, &o->inputs[order[k]], outdir, &res) != 0) status = 1;
     free(res.host_path);
     free(res.cu_path);
   }
+  free(order);
   free(outdir);
   return status;
+}
+
+/* Summaries of USEd modules are looked for in -J, then (translation) in the
+ * output directory, where a translation with the same -o left them, then in
+ * each -I directory. */
+static void configure_modules(const Options *o) {
+  const char **dirs = xcalloc((size_t)o->cpp_args.n + 2, sizeof *dirs);
+  int n = 0;
+  if (!o->driver && o->output) dirs[n++] = o->output;
+  for (int i = 0; i < o->cpp_args.n; i++)
+    if (strncmp(o->cpp_args.v[i], "-I", 2) == 0) dirs[n++] = o->cpp_args.v[i] + 2;
+  fe_modules_configure(o->module_dir, dirs, n);
+  free(dirs);
 }
 
 int main(int argc, char **argv) {
@@ -266,7 +307,9 @@ int main(int argc, char **argv) {
   case OPTIONS_USAGE: options_free(&o); return S2S_EXIT_USAGE;
   case OPTIONS_OK: break;
   }
+  configure_modules(&o);
   int status = o.driver ? build_driver(&o, translate) : translate_all(&o);
+  fe_modules_reset();
   if (o.minfo) report_print(stderr);
   if (getenv("S2S_STATS") && *getenv("S2S_STATS") && strcmp(getenv("S2S_STATS"), "0"))
     pipeline_stats(stderr);

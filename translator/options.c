@@ -42,7 +42,9 @@ static const char usage_text[] =
     "Translation (the default): for each NAME.f90 or NAME.c, write NAME.s2s.f90 or\n"
     "NAME.s2s.c (the input with each region replaced by a call; the input's own\n"
     "extension is kept, .F becomes .F90) and NAME.s2s.cu (kernels and launchers).\n"
-    "Files without directives produce no output.\n"
+    "Files without directives produce no output, but for every module and every\n"
+    "procedure outside a module a Fortran file defines, a summary NAME.s2smod or\n"
+    "NAME.s2sproc is written, that translations of the files using them read.\n"
     "  -o DIR              write the outputs into DIR (default: the current directory)\n"
     "  -Minfo[=accel]      print the feedback report on stderr\n"
     "  --report=json FILE  write the feedback report as JSON (FILE '-': stdout);\n"
@@ -53,7 +55,12 @@ static const char usage_text[] =
     "                      .f90 .f95 .f03 .f08 .F .F90 .F95 .F03 .F08 Fortran, .c C)\n"
     "  -cpp, -nocpp        do (not) run the C preprocessor first; .F and .F90 imply -cpp\n"
     "  -D NAME[=VALUE], -U NAME, -I DIR\n"
-    "                      preprocessor definitions and include directories\n"
+    "                      preprocessor definitions and include directories; USEd\n"
+    "                      modules of other files are looked for in the -I directories\n"
+    "  -J DIR, -module DIR the module directory: each module a file defines is summarized\n"
+    "                      there as MODULE.s2smod (beside gfortran's MODULE.mod), and\n"
+    "                      USEd modules are looked for there first (default: the -o\n"
+    "                      directory in translation, the current directory as a compiler)\n"
     "\n"
     "Compiler driver (with -c, with .o/.a/.so inputs, or with -o naming a file):\n"
     "translate, then build with $FC or $CC and nvcc, and link the runtime.\n"
@@ -62,13 +69,14 @@ static const char usage_text[] =
     "  --emulate           build the CUDA code for CPU emulation (no GPU needed)\n"
     "  -v                  print every command run\n"
     "  --keep, -save-temps keep the work directory with the generated files\n"
-    "  -O* -g* -W* -f* -m* -std=* -pthread -J DIR -MD -MMD -MP -MF F -MT T\n"
+    "  -O* -g* -W* -f* -m* -std=* -pthread -MD -MMD -MP -MF F -MT T\n"
     "  -l LIB -L DIR       passed to the host compilers and the linker\n"
     "\n"
     "  --help              print this text\n"
     "  --version           print the version\n"
     "\n"
-    "Environment: FC (default gfortran), CC (gcc), CXX (g++), NVCC, NVCCFLAGS,\n"
+    "Environment: S2S_FC or FC (the host Fortran compiler, default gfortran; e.g.\n"
+    "mpif90), S2S_CC or CC (gcc), CXX (g++), NVCC, NVCCFLAGS,\n"
     "S2S_CUDA_ARCH (sm_90), LD (ld), TMPDIR; CPP and S2S_FPP (the C and Fortran\n"
     "preprocessors: gcc -E, gfortran -E -cpp); S2S_RT_INCLUDEDIR, S2S_RT_LIBDIR\n"
     "(where the runtime's header and libraries are).\n"
@@ -242,6 +250,23 @@ static void report_option(Parser *p, const char *arg) {
  * not one. */
 static bool compiler_option(Parser *p, const char *arg) {
   static const char *const prefixes[] = { "-O", "-g", "-W", "-f", "-m", "-std=" };
+  /* The module directory: gfortran's -J, nvfortran's and ifort's -module.
+   * Kept for the host compiler as -JDIR (build_driver.c spells it as the
+   * compiler wants), and where module summaries are written and looked for. */
+  if (strncmp(arg, "-J", 2) == 0 || strcmp(arg, "-module") == 0) {
+    const char *v = option_value(p, arg[1] == 'J' ? "-J" : "-module");
+    if (v && !*v) {
+      usage_error(p, "'%s' needs a directory", arg[1] == 'J' ? "-J" : "-module");
+    } else if (v && p->o->module_dir && strcmp(p->o->module_dir, v)) {
+      usage_error(p, "two module directories given ('%s' and '%s'); give one", p->o->module_dir, v);
+    } else if (v) {
+      p->o->module_dir = v;
+      char *s = xasprintf("-J%s", v);
+      arglist_push(&p->o->compiler_args, s);
+      free(s);
+    }
+    return true;
+  }
   for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++) {
     if (strncmp(arg, prefixes[k], strlen(prefixes[k])) == 0) {
       if (strcmp(arg, "-ffixed-form") == 0) p->fixed_form_flag = true;
@@ -263,15 +288,6 @@ static bool compiler_option(Parser *p, const char *arg) {
     const char *v = option_value(p, opt);
     if (v) {
       char *s = xasprintf("%s%s", opt, v);
-      arglist_push(&p->o->compiler_args, s);
-      free(s);
-    }
-    return true;
-  }
-  if (strncmp(arg, "-J", 2) == 0) { /* gfortran's module directory */
-    const char *v = option_value(p, "-J");
-    if (v) {
-      char *s = xasprintf("-J%s", v);
       arglist_push(&p->o->compiler_args, s);
       free(s);
     }

@@ -50,7 +50,9 @@ typedef struct Options {
   bool cpp_forced;         /* -cpp */
   bool nocpp;              /* -nocpp: never preprocess, not even .F90 */
   ArgList cpp_args;        /* -DNAME[=V] -UNAME -IDIR in command-line order */
-  ArgList compiler_args;   /* -O* -g* -W* -f* -m* -std=* -J DIR ...: host compilers and link */
+  ArgList compiler_args;   /* -O* -g* -W* -f* -m* -std=* -JDIR ...: host compilers and link */
+  const char *module_dir;  /* -J DIR, -JDIR, -module DIR: where .mod files and s2s-cuda's
+                              module summaries go, searched first for USEd modules; NULL */
   ArgList link_args;       /* -l* -L*: after the objects when linking */
   bool minfo;              /* -Minfo, -Minfo=accel|all: feedback report on stderr */
   const char *dump_ir;     /* --dump-ir=PASS: IR on stdout after that pass (pipeline.h); NULL */

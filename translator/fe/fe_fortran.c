@@ -10,6 +10,15 @@
  * statements between a `region` comment and the matching `end region`
  * comment in the same block.  Everything outside regions stays text.
  *
+ * A USE of a module that is not in the file, and a call of a procedure that
+ * is in no module, read that module's or procedure's summary (modules.h),
+ * written when its own file was translated or compiled, into the same
+ * Program: the module's symbols, and its procedures as routines defined
+ * elsewhere (never emitted), whose bodies the inliner takes as it takes a
+ * routine of this file's.  A module that cannot be found costs nothing
+ * until a region needs a name it may provide; then it is one error, at the
+ * USE, and no name from it is reported again.
+ *
  * Typing follows Fortran: default REAL is real(4), literals without a kind
  * are real(4) (a `d` exponent or `_8` makes them real(8)), mixed-mode
  * arithmetic is made explicit with IR_E_CONVERT nodes, and implicit typing
@@ -19,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include "frontend.h"
+#include "modules.h"
 
 const TSLanguage *tree_sitter_fortran(void);
 
@@ -46,6 +57,23 @@ typedef struct StmtFnScope {
   const struct StmtFnScope *outer;
 } StmtFnScope;
 
+/* A routine's CST node and the source it is in: this file, or a summary
+ * read for a USE or a call. */
+typedef struct RoutineNode {
+  IrRoutine *r;
+  TSNode node;
+  int file;
+  bool has_directives;       /* read from a summary, and holds directives */
+} RoutineNode;
+
+/* A CALL in a region, or in a routine a region calls. */
+typedef struct CallSite {
+  const char *name;
+  IrRoutine *caller;
+  Loc loc;
+  int width;
+} CallSite;
+
 typedef struct FortranFe {
   FeCtx cx;
   IrModule *module;          /* enclosing module while reading one */
@@ -68,8 +96,16 @@ typedef struct FortranFe {
   bool inlining;             /* lowering the body of a routine a region calls */
   int ncalls;                /* names of the subroutines regions call (to lower their bodies) */
   const char **calls;
-  int nroutine_nodes;        /* each routine's CST node, by position in prog->routines */
-  TSNode *routine_nodes;
+  int nroutine_nodes;        /* each routine's CST node, with its source */
+  RoutineNode *routine_nodes;
+  bool loading;              /* reading a summary of another file: its regions and host
+                                code are that file's business, not lowered here */
+  int nmissing_fails;        /* names that failed because a module was not found */
+  IrMissingUse *last_missing;/* ... the last one's USE */
+  int nsites;
+  CallSite *sites;
+  int nsought;               /* procedures looked for as summaries (once each) */
+  const char **sought;
   int nclaimed_ends;         /* lines of `end region` comments that tree-sitter placed */
   int *claimed_ends;         /* outside the block of their region (see trailing_end) */
   int nhigh_rank;            /* arrays of rank above IR_MAX_RANK (the IR cannot hold their */
@@ -148,27 +184,110 @@ static IrType implicit_type(const char *name)
   return (name[0] >= 'i' && name[0] <= 'n') ? IR_T_INT : IR_T_REAL4;
 }
 
+/* A name module m makes visible: its own, one of its ONLY lists, or one
+ * of the modules it uses (IrModule.uses holds them all, transitively). */
+static IrSym *module_lookup(const IrModule *m, const char *name)
+{
+  IrSym *s = NULL;
+  HASH_FIND_STR(m->symbols, name, s);
+  if (!s) {
+    IrUseName *u = NULL;
+    HASH_FIND_STR(m->use_names, name, u);
+    s = u ? u->sym : NULL;
+  }
+  for (int i = 0; !s && i < m->nuses; i++)
+    HASH_FIND_STR(m->uses[i]->symbols, name, s);
+  return s;
+}
+
 /* Find a variable by name for use inside a region: routine, then module,
  * then (without IMPLICIT NONE) an implicitly typed local. */
 static IrSym *lookup(FortranFe *f, const char *name)
 {
   if (f->routine)
     return ir_lookup(f->routine, name);
-  return find_local(f, name);
+  IrSym *s = find_local(f, name);
+  return s || !f->module ? s : module_lookup(f->module, name);
+}
+
+/* ---- modules that were not found ------------------------------------------ */
+
+/* The USE among v[0..n) that `name` may come from: the one whose ONLY list
+ * names it, else the first without an ONLY list. */
+static IrMissingUse *missing_source(int n, IrMissingUse **v, const char *name)
+{
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < v[i]->nonly; k++)
+      if (!strcmp(v[i]->only[k], name))
+        return v[i];
+  for (int i = 0; i < n; i++)
+    if (v[i]->nonly < 0)
+      return v[i];
+  return NULL;
+}
+
+/* Why `name` (symbol s, or none) cannot be used: the USE of a module that
+ * was not found, or NULL.  A name the scope declares itself (s without
+ * from_missing) never comes from a module. */
+static IrMissingUse *missing_cause(FortranFe *f, const char *name, const IrSym *s)
+{
+  if (s)
+    return s->from_missing;
+  if (f->routine)
+    return missing_source(f->routine->nmissing_uses, f->routine->missing_uses, name);
+  if (f->module)
+    return missing_source(f->module->nmissing, f->module->missing, name);
+  return NULL;
+}
+
+static void report_missing(IrMissingUse *m, const char *name, bool declared);
+
+/* `name` failed because of missing module use m.  Lowering a region (or a
+ * routine a region calls), that is the error, once per USE: the names that
+ * follow are not reported again.  Elsewhere (a declaration) nothing is
+ * said: what was being declared is marked unusable (IrSym.from_missing),
+ * and only a region that needs it is refused. */
+
+static void blame_missing(FortranFe *f, IrMissingUse *m, const char *name, bool declared)
+{
+  f->nmissing_fails++;
+  f->last_missing = m;
+  if (f->region)
+    report_missing(m, name, declared);
+}
+
+/* The error for missing module use m, the first time a region needs a
+ * name it may provide (`name`), or a name whose declaration needs one
+ * (`declared`). */
+static void report_missing(IrMissingUse *m, const char *name, bool declared)
+{
+  if (m->reported)
+    return;
+  m->reported = true;
+  const char *mod = m->module;
+  const char *need = ir_printf(declared ? "the region needs '%s', declared with a name from it"
+                               : m->nonly >= 0 ? "the region needs '%s' from it"
+                               : "the region needs '%s', which may come from it", name);
+  if (m->why)
+    diag_at(DIAG_ERROR, m->loc, m->width, "module '%s' cannot be used (%s): %s", mod, need, m->why);
+  else
+    diag_at(DIAG_ERROR, m->loc, m->width, "module '%s' was not found (%s): translate or compile "
+            "the file that defines it first, which writes %s.s2smod, or name that file on the "
+            "same command line, or give the directory of %s.s2smod with -I or -J", mod, need, mod,
+            mod);
 }
 
 static IrSym *resolve(FortranFe *f, TSNode id)
 {
   char *name = fe_text_lower(&f->cx, id);
   IrSym *s = lookup(f, name);
-  if (s && s->type != IR_T_VOID)
+  if (s && s->type != IR_T_VOID && !s->from_missing)
     return s;
   if (!s && (s = env_kind(f, name, id)))
     return s;
-  if (f->routine && f->routine->unresolved_use_line) {
-    fe_error(&f->cx, id, "'%s' is not declared in this routine; it may come from the module used "
-             "at line %d, which is not in this file (modules of other files are not supported "
-             "yet)", name, f->routine->unresolved_use_line);
+  IrMissingUse *missing = missing_cause(f, name, s);
+  if (missing) {
+    blame_missing(f, missing, name, s != NULL);
     return NULL;
   }
   if (f->routine ? f->implicit_none : f->module_implicit_none) {
@@ -189,10 +308,12 @@ static bool read_kind(FortranFe *f, TSNode kind, long *out)
     TSNode c = ts_node_named_child(kind, i);
     if (fe_is(c, "keyword_argument"))
       c = ts_node_child_by_field_name(c, "value", 5);
+    int missing = f->nmissing_fails;
     IrExpr *e = lower_expr(f, c);
     if (e && ir_eval_const(e, out))
       return true;
-    fe_error(&f->cx, c, "cannot evaluate this kind; use a literal or an integer PARAMETER");
+    if (f->nmissing_fails == missing)
+      fe_error(&f->cx, c, "cannot evaluate this kind; use a literal or an integer PARAMETER");
     return false;
   }
   return false;
@@ -347,6 +468,29 @@ static void read_attribute(FortranFe *f, TSNode q, DeclAttrs *a)
   }
 }
 
+/* A declaration that names something of a module that was not found:
+ * the symbol is there (so that it is not taken for an implicitly typed
+ * local), but nothing may use it. */
+static void unusable(IrSym *s, IrMissingUse *why)
+{
+  s->from_missing = why;
+  s->type = IR_T_VOID;
+  s->kind = IR_SYM_VAR;
+  s->rank = 0;
+  s->init = NULL;
+}
+
+/* The name node of a declarator: `x`, `x(n)`, `x = 1`, `x(n) = 1`. */
+static TSNode declarator_name(TSNode decl)
+{
+  TSNode name = decl;
+  if (fe_is(decl, "init_declarator"))
+    name = ts_node_child_by_field_name(decl, "left", 4);
+  if (fe_is(name, "sized_declarator"))
+    name = ts_node_named_child(name, 0);
+  return name;
+}
+
 static void declare_one(FortranFe *f, TSNode decl, const DeclAttrs *a)
 {
   TSNode name = decl, shape = { 0 }, init = { 0 };
@@ -362,6 +506,7 @@ static void declare_one(FortranFe *f, TSNode decl, const DeclAttrs *a)
   IrSym *s = find_local(f, id);
   if (!s)
     s = new_sym(f, current_table(f), id, name);
+  int missing = f->nmissing_fails;
   s->type = a->type;
   s->loc = fe_loc(&f->cx, name);
   s->is_module = f->routine == NULL;
@@ -381,6 +526,8 @@ static void declare_one(FortranFe *f, TSNode decl, const DeclAttrs *a)
     if (s->init && s->type != IR_T_VOID)
       s->init = ir_convert(s->init, s->type);
   }
+  if (f->nmissing_fails != missing)
+    unusable(s, f->last_missing);
 }
 
 /* variable_declaration: type (',' attribute)* '::' declarator (',' declarator)* */
@@ -388,9 +535,20 @@ static void read_declaration(FortranFe *f, TSNode n)
 {
   DeclAttrs a = { 0 };
   TSNode type = ts_node_child_by_field_name(n, "type", 4);
-  if (!read_type(f, type, &a.type))
-    return;
   uint32_t count = ts_node_child_count(n);
+  int missing = f->nmissing_fails;
+  if (!read_type(f, type, &a.type)) {
+    for (uint32_t i = 0; f->nmissing_fails != missing && i < count; i++) {
+      const char *field = ts_node_field_name_for_child(n, i);
+      if (!field || strcmp(field, "declarator"))
+        continue;
+      TSNode name = declarator_name(ts_node_child(n, i));
+      char *id = fe_text_lower(&f->cx, name);
+      IrSym *s = find_local(f, id);
+      unusable(s ? s : new_sym(f, current_table(f), id, name), f->last_missing);
+    }
+    return;
+  }
   for (uint32_t i = 0; i < count; i++) {
     const char *field = ts_node_field_name_for_child(n, i);
     if (field && !strcmp(field, "attribute"))
@@ -430,9 +588,11 @@ static IrExpr *lower_number(FortranFe *f, TSNode n)
   if (under) {
     *under = 0;
     TSNode k = ts_node_child_by_field_name(n, "kind", 4);
+    int missing = f->nmissing_fails;
     IrExpr *ke = ts_node_is_null(k) ? NULL : lower_expr(f, k);
     if (!ke || !ir_eval_const(ke, &kind)) {
-      fe_error(&f->cx, n, "cannot evaluate the kind of this literal");
+      if (f->nmissing_fails == missing)
+        fe_error(&f->cx, n, "cannot evaluate the kind of this literal");
       return NULL;
     }
   }
@@ -655,9 +815,11 @@ static IrExpr *lower_conversion(FortranFe *f, const char *name, TSNode n, IrExpr
     return NULL;
   }
   if (!ts_node_is_null(kind_arg)) {
+    int missing = f->nmissing_fails;
     IrExpr *k = lower_expr(f, kind_arg);
     if (!k || !ir_eval_const(k, &kind)) {
-      fe_error(&f->cx, kind_arg, "the kind argument of '%s' must be a constant", name);
+      if (f->nmissing_fails == missing)
+        fe_error(&f->cx, kind_arg, "the kind argument of '%s' must be a constant", name);
       return NULL;
     }
   }
@@ -991,6 +1153,10 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
   TSNode list = fe_child_of_type(n, "argument_list");
   char *name = fe_text_lower(&f->cx, id);
   IrSym *s = lookup(f, name);
+  if (s && s->from_missing) {
+    blame_missing(f, s->from_missing, name, true);
+    return NULL;
+  }
   if (s && !usable_rank(f, s, fe_loc(&f->cx, id), fe_width(&f->cx, id)))
     return NULL;
   if (s && s->rank > 0)
@@ -1025,6 +1191,11 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
   IrExpr *kind = kind_inquiry(f, name, args, nargs, fe_loc(&f->cx, n));
   if (kind)
     return kind;
+  IrMissingUse *missing = s ? NULL : missing_cause(f, name, NULL);
+  if (missing) {
+    blame_missing(f, missing, name, false);
+    return NULL;
+  }
   if (!f->region)
     fe_error(&f->cx, id, "cannot evaluate '%s' here; s2s-cuda knows the kind inquiries kind, "
              "selected_real_kind and selected_int_kind", name);
@@ -1310,6 +1481,12 @@ static IrStmt *lower_call(FortranFe *f, TSNode n)
   TSNode list = fe_child_of_type(n, "argument_list");
   IrStmt *s = ir_stmt(IR_S_CALL, fe_loc(&f->cx, n));
   s->u.call.name = fe_text_lower(&f->cx, callee);
+  IrUseName *renamed = NULL;   /* use m, only: local => procedure */
+  HASH_FIND_STR(f->routine->use_names, s->u.call.name, renamed);
+  if (renamed && renamed->routine)
+    s->u.call.name = renamed->routine;
+  CallSite site = { s->u.call.name, f->routine, fe_loc(&f->cx, callee), fe_width(&f->cx, callee) };
+  IR_PUSH(f->sites, f->nsites, site);
   uint32_t count = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
   for (uint32_t i = 0; i < count; i++) {
     TSNode a = ts_node_named_child(list, i);
@@ -1664,22 +1841,215 @@ static void read_dummies(FortranFe *f, TSNode stmt)
   }
 }
 
-/* use_statement: 'use' module_name [, only: names].  A module of this file
- * makes its symbols visible (all of them: ONLY lists and renames are not
- * needed for the lookup of names the routine itself uses). */
+/* ---- USE ------------------------------------------------------------------ */
+
+/* What a USE changes in the scope being read: a routine's, or a module's
+ * specification part's (which its procedures and its users inherit). */
+typedef struct UseScope {
+  int *nuses;
+  IrModule ***uses;
+  IrUseName **names;
+  int *nmissing;
+  IrMissingUse ***missing;
+} UseScope;
+
+static UseScope use_scope(FortranFe *f)
+{
+  if (f->routine) {
+    IrRoutine *r = f->routine;
+    return (UseScope){ &r->nuses, &r->uses, &r->use_names, &r->nmissing_uses, &r->missing_uses };
+  }
+  IrModule *m = f->module;
+  return (UseScope){ &m->nuses, &m->uses, &m->use_names, &m->nmissing, &m->missing };
+}
+
+static void scope_add_module(UseScope *sc, IrModule *m)
+{
+  for (int i = 0; i < *sc->nuses; i++)
+    if ((*sc->uses)[i] == m)
+      return;
+  IR_PUSH(*sc->uses, *sc->nuses, m);
+}
+
+static void scope_add_name(UseScope *sc, const char *name, IrSym *sym, const char *routine)
+{
+  IrUseName *u = NULL;
+  HASH_FIND_STR(*sc->names, name, u);
+  if (u)
+    return;                  /* the first USE that gives the name wins */
+  u = ir_alloc(sizeof *u);
+  u->name = ir_strdup(name);
+  u->sym = sym;
+  u->routine = routine;
+  HASH_ADD_KEYPTR(hh, *sc->names, u->name, strlen(u->name), u);
+}
+
+static void scope_add_missing(UseScope *sc, IrMissingUse *m)
+{
+  for (int i = 0; i < *sc->nmissing; i++)
+    if ((*sc->missing)[i] == m)
+      return;
+  IR_PUSH(*sc->missing, *sc->nmissing, m);
+}
+
+/* What module m gives to whoever uses it without an ONLY list (or
+ * contains its procedures, when `self` is false): its own names (self),
+ * those of the modules it uses, of its ONLY lists, and its missing uses. */
+static void scope_use_all(UseScope *sc, IrModule *m, bool self)
+{
+  if (self)
+    scope_add_module(sc, m);
+  for (int i = 0; i < m->nuses; i++)
+    scope_add_module(sc, m->uses[i]);
+  for (IrUseName *u = m->use_names; u; u = u->hh.next)
+    scope_add_name(sc, u->name, u->sym, u->routine);
+  for (int i = 0; i < m->nmissing; i++)
+    scope_add_missing(sc, m->missing[i]);
+}
+
+/* A procedure of module m (or of one it uses) named `name`: its name, or NULL. */
+static const char *module_procedure(const Program *p, const IrModule *m, const char *name)
+{
+  for (int i = 0; i < p->nroutines; i++)
+    if (!strcmp(p->routines[i]->name, name) &&
+        p->routines[i]->module && (p->routines[i]->module == m ||
+                                   !strcmp(p->routines[i]->module->name, m->name)))
+      return p->routines[i]->name;
+  IrUseName *u = NULL;
+  HASH_FIND_STR(m->use_names, name, u);
+  if (u && u->routine)
+    return u->routine;
+  for (int k = 0; k < m->nuses; k++)
+    for (int i = 0; i < p->nroutines; i++)
+      if (p->routines[i]->module == m->uses[k] && !strcmp(p->routines[i]->name, name))
+        return p->routines[i]->name;
+  return NULL;
+}
+
+static IrModule *find_module(const Program *p, const char *name)
+{
+  for (int i = 0; i < p->nmodules; i++)
+    if (!strcmp(p->modules[i]->name, name))
+      return p->modules[i];
+  return NULL;
+}
+
+/* The modules the compiler provides: nothing to look for. */
+static bool intrinsic_module(const char *name, const char *use_text)
+{
+  static const char *const known[] = { "iso_c_binding", "iso_fortran_env", "ieee_arithmetic",
+                                       "ieee_exceptions", "ieee_features", NULL };
+  for (int i = 0; known[i]; i++)
+    if (!strcmp(known[i], name))
+      return true;
+  const char *colons = strstr(use_text, "::");
+  const char *intr = strstr(use_text, "intrinsic");
+  return intr && colons && intr < colons && !strstr(use_text, "non_intrinsic");
+}
+
+static IrModule *load_module(FortranFe *f, const char *name, const char **why);
+static bool unit_has_directives(FortranFe *f, TSNode n);
+static void lower_module(FortranFe *f, TSNode n);
+static void lower_routine(FortranFe *f, TSNode n);
+
+/* The name and the ONLY list (or renames) of a use_statement: the pairs
+ * local => remote, in order; *only is set when the list is an ONLY list. */
+typedef struct UseItem {
+  const char *local, *remote;
+} UseItem;
+
+static int use_items(FortranFe *f, TSNode n, UseItem **items, bool *only)
+{
+  int count = 0;
+  *items = NULL;
+  *only = false;
+  uint32_t nc = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < nc; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    TSNode list = c;
+    uint32_t from = 0, to = 1;
+    if (fe_is(c, "included_items")) {
+      *only = true;
+      to = ts_node_named_child_count(c);
+    } else if (!fe_is(c, "use_alias")) {
+      continue;
+    } else {
+      list = n;
+      from = i;
+      to = i + 1;
+    }
+    for (uint32_t k = from; k < to; k++) {
+      TSNode it = ts_node_named_child(list, k);
+      UseItem u;
+      if (fe_is(it, "use_alias")) {
+        u.local = fe_text_lower(&f->cx, ts_node_named_child(it, 0));
+        u.remote = fe_text_lower(&f->cx, ts_node_named_child(it, 1));
+      } else if (fe_is(it, "identifier")) {
+        u.local = u.remote = fe_text_lower(&f->cx, it);
+      } else {
+        continue;            /* operator(+), assignment(=): nothing a region names */
+      }
+      IR_PUSH(*items, count, u);
+    }
+  }
+  return count;
+}
+
+/* use_statement: 'use' module_name [, only: names | , renames].  The
+ * module is this file's, or read from its summary; its names become
+ * visible as the statement says.  A module that is not found is recorded
+ * (IrMissingUse), not reported: only a region that needs a name it may
+ * provide makes it an error. */
 static void read_use(FortranFe *f, TSNode n)
 {
   TSNode name = fe_child_of_type(n, "module_name");
   if (ts_node_is_null(name))
     return;
   char *mod = fe_text_lower(&f->cx, name);
-  for (int i = 0; i < f->cx.prog->nmodules; i++)
-    if (!strcmp(f->cx.prog->modules[i]->name, mod)) {
-      IR_PUSH(f->routine->uses, f->routine->nuses, f->cx.prog->modules[i]);
-      return;
+  if (intrinsic_module(mod, fe_text_lower(&f->cx, n)))
+    return;
+  UseItem *items;
+  bool only;
+  int nitems = use_items(f, n, &items, &only);
+  UseScope sc = use_scope(f);
+  const char *why = NULL;
+  IrModule *m = find_module(f->cx.prog, mod);
+  if (!m)
+    m = load_module(f, mod, &why);
+  if (!m) {
+    IrMissingUse *miss = ir_alloc(sizeof *miss);
+    miss->module = mod;
+    miss->loc = fe_loc(&f->cx, name);
+    miss->width = fe_width(&f->cx, name);
+    miss->why = why;
+    miss->nonly = only ? 0 : -1;
+    for (int i = 0; only && i < nitems; i++)
+      IR_PUSH(miss->only, miss->nonly, items[i].local);
+    scope_add_missing(&sc, miss);
+    if (f->routine && !f->routine->unresolved_use_line)
+      f->routine->unresolved_use_line = fe_first_line(&f->cx, n);
+    return;
+  }
+  if (!only)
+    scope_use_all(&sc, m, true);
+  for (int i = 0; i < nitems; i++) {
+    IrSym *s = module_lookup(m, items[i].remote);
+    const char *proc = s ? NULL : module_procedure(f->cx.prog, m, items[i].remote);
+    IrMissingUse *via = s || proc ? NULL : missing_source(m->nmissing, m->missing, items[i].remote);
+    if (s || proc) {
+      scope_add_name(&sc, items[i].local, s, proc);
+    } else if (via && only) {
+      /* m would pass it on from a module m did not find: blame that USE,
+       * for this name only */
+      IrMissingUse *miss = ir_alloc(sizeof *miss);
+      *miss = *via;
+      miss->nonly = 0;
+      miss->only = NULL;
+      miss->reported = false;
+      IR_PUSH(miss->only, miss->nonly, items[i].local);
+      scope_add_missing(&sc, miss);
     }
-  if (strcmp(mod, "iso_c_binding") && strcmp(mod, "iso_fortran_env") && !f->routine->unresolved_use_line)
-    f->routine->unresolved_use_line = fe_first_line(&f->cx, n);
+  }
 }
 
 /* The objects a COMMON, EQUIVALENCE, DATA or SAVE statement names: the
@@ -1735,7 +2105,7 @@ static void read_storage(FortranFe *f, TSNode n)
 static void apply_implicit_types(FortranFe *f)
 {
   for (IrSym *s = f->routine->symbols; s; s = s->hh.next)
-    if (s->type == IR_T_VOID && !f->implicit_none)
+    if (s->type == IR_T_VOID && !f->implicit_none && !s->from_missing)
       s->type = implicit_type(s->name);
 }
 
@@ -1751,7 +2121,13 @@ static void lower_routine(FortranFe *f, TSNode n)
   r->first_line = fe_first_line(&f->cx, n);
   r->last_line = fe_last_line(&f->cx, n);
   r->spec_end_line = fe_last_line(&f->cx, stmt);
+  if (f->loading)
+    r->defined_elsewhere = f->cx.src->path;
   f->routine = r;
+  if (r->module) {            /* what the module's USEs give, its procedures see */
+    UseScope sc = use_scope(f);
+    scope_use_all(&sc, r->module, false);
+  }
   f->implicit_none = f->module_implicit_none;
   f->region_count = f->host_dir_count = f->data_depth = 0;
   read_dummies(f, stmt);
@@ -1782,11 +2158,14 @@ static void lower_routine(FortranFe *f, TSNode n)
   r->implicit_none = f->implicit_none;
   for (uint32_t k = 1; k < i; k++)
     read_storage(f, ts_node_named_child(n, k));
-  IR_PUSH(f->routine_nodes, f->nroutine_nodes, n);
-  scan_host(f, n);
-  fe_resolve_directives(&f->cx, r);
-  for (uint32_t k = i; k < count; k++)
-    fe_host_scan(&f->cx, r, ts_node_named_child(n, k));
+  RoutineNode rn = { r, n, f->cx.file, f->loading && unit_has_directives(f, n) };
+  IR_PUSH(f->routine_nodes, f->nroutine_nodes, rn);
+  if (!f->loading) {          /* another file's regions and host code are its own */
+    scan_host(f, n);
+    fe_resolve_directives(&f->cx, r);
+    for (uint32_t k = i; k < count; k++)
+      fe_host_scan(&f->cx, r, ts_node_named_child(n, k));
+  }
   if (f->data_depth)
     diag_at(DIAG_ERROR, (Loc){ f->cx.file, f->open_data[f->data_depth - 1]->first_line, 1 }, 1,
             "'!$stencil data' is not closed by '!$stencil end data' in routine '%s'", r->name);
@@ -1799,6 +2178,8 @@ static void lower_module(FortranFe *f, TSNode n)
   IrModule *m = ir_alloc(sizeof *m);
   TSNode stmt;
   m->name = ir_strdup(routine_name(f, n, &stmt));
+  if (f->loading)
+    m->loaded_from = f->cx.src->path;
   f->module = m;
   f->module_implicit_none = false;
   IR_PUSH(f->cx.prog->modules, f->cx.prog->nmodules, m);
@@ -1809,6 +2190,8 @@ static void lower_module(FortranFe *f, TSNode n)
       f->module_implicit_none = true;
     else if (fe_is(c, "variable_declaration"))
       read_declaration(f, c);
+    else if (fe_is(c, "use_statement"))
+      read_use(f, c);
     else if (fe_is(c, "internal_procedures")) {
       uint32_t np = ts_node_named_child_count(c);
       for (uint32_t k = 0; k < np; k++) {
@@ -1916,23 +2299,171 @@ static void lower_body(FortranFe *f, IrRoutine *r, TSNode n)
   r->body_lowered = true;
 }
 
+/* ---- summaries of other files ------------------------------------------------ */
+
+static void delete_tree(void *tree)
+{
+  ts_tree_delete(tree);
+}
+
+/* The file a summary came from, as messages name it: relative to the
+ * current directory when it is under it. */
+static const char *shown_path(const char *origin)
+{
+  char cwd[4096];
+  size_t n;
+  if (getcwd(cwd, sizeof cwd) && (n = strlen(cwd)) && !strncmp(origin, cwd, n) && origin[n] == '/')
+    return origin + n + 1;
+  return origin;
+}
+
+/* The unit `name` of a summary (modules.h): its CST node, in the summary's
+ * source *file (registered, its lines mapped to the file it summarizes,
+ * its tree kept until the arena goes).  A null node when there is no
+ * summary, or with *why set when there is one that cannot be used. */
+static TSNode read_summary(FeUnitKind kind, const char *name, int *file, const char **why)
+{
+  size_t len;
+  char *path;
+  const char *failed;
+  char *text = fe_modules_find(kind, name, &len, &path, &failed);
+  *why = NULL;
+  if (!text) {
+    if (failed)
+      *why = ir_printf("the file that defines it, '%s', did not translate (see its errors)", failed);
+    return (TSNode){ 0 };
+  }
+  FeSummaryHeader h;
+  bool ok = fe_summary_header(text, &h);
+  if (!ok || h.version != FE_SUMMARY_VERSION || h.kind != kind || strcmp(h.name, name)) {
+    if (h.version && h.version != FE_SUMMARY_VERSION)
+      *why = ir_printf("'%s' was written by another version of s2s-cuda (summary format %d, this "
+                       "one reads %d); translate or compile '%s' again", path, h.version,
+                       FE_SUMMARY_VERSION, shown_path(h.origin));
+    else
+      *why = ir_printf("'%s' is not the summary s2s-cuda writes for it; translate or compile the "
+                       "file that defines it again", path);
+    free(text);
+    free(path);
+    return (TSNode){ 0 };
+  }
+  *file = diag_add_source(path, text, len);
+  const SourceFile *sf = diag_source(*file);
+  const char *origin = shown_path(h.origin);
+  for (int l = 2; l <= sf->nlines; l++)
+    diag_map_line(*file, l, origin, h.line + l - 2);
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_fortran());
+  TSTree *tree = ts_parser_parse_string(parser, NULL, sf->text, (uint32_t)sf->len);
+  ts_parser_delete(parser);
+  ir_arena_on_free(delete_tree, tree);
+  TSNode root = ts_tree_root_node(tree);
+  FortranFe probe = { .cx = { .file = *file, .src = sf } };
+  uint32_t count = ts_node_named_child_count(root);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(root, i), stmt;
+    bool fits = kind == FE_UNIT_MODULE ? fe_is(c, "module")
+                                       : fe_is(c, "subroutine") || fe_is(c, "function");
+    if (fits && !strcmp(routine_name(&probe, c, &stmt), name))
+      return c;
+  }
+  *why = ir_printf("'%s' does not hold it; translate or compile the file that defines it again",
+                   sf->path);
+  return (TSNode){ 0 };
+}
+
+/* A reader of its own for a summary, adding to f's Program; what it keeps
+ * for later (routine nodes, arrays of too high a rank) goes to f. */
+static void take_from(FortranFe *f, FortranFe *sub)
+{
+  for (int i = 0; i < sub->nroutine_nodes; i++)
+    IR_PUSH(f->routine_nodes, f->nroutine_nodes, sub->routine_nodes[i]);
+  for (int i = 0; i < sub->nhigh_rank; i++)
+    IR_PUSH(f->high_rank, f->nhigh_rank, sub->high_rank[i]);
+}
+
+static IrModule *load_module(FortranFe *f, const char *name, const char **why)
+{
+  int file;
+  TSNode unit = read_summary(FE_UNIT_MODULE, name, &file, why);
+  if (ts_node_is_null(unit))
+    return NULL;
+  FortranFe sub = { .cx = { .file = file, .src = diag_source(file), .prog = f->cx.prog },
+                    .loading = true };
+  lower_module(&sub, unit);
+  take_from(f, &sub);
+  return find_module(f->cx.prog, name);
+}
+
+/* An external procedure of another file that a region calls (once per name). */
+static void load_procedure(FortranFe *f, const char *name)
+{
+  for (int i = 0; i < f->nsought; i++)
+    if (!strcmp(f->sought[i], name))
+      return;
+  IR_PUSH(f->sought, f->nsought, name);
+  int file;
+  const char *why;
+  TSNode unit = read_summary(FE_UNIT_PROCEDURE, name, &file, &why);
+  if (ts_node_is_null(unit))
+    return;                  /* the inliner says the call cannot be inlined */
+  FortranFe sub = { .cx = { .file = file, .src = diag_source(file), .prog = f->cx.prog },
+                    .loading = true };
+  lower_routine(&sub, unit);
+  take_from(f, &sub);
+}
+
+/* ---- bodies of called routines ----------------------------------------------- */
+
+static bool routine_known(const FortranFe *f, const char *name)
+{
+  for (int i = 0; i < f->nroutine_nodes; i++)
+    if (!strcmp(f->routine_nodes[i].r->name, name))
+      return true;
+  return false;
+}
+
+/* A call of a routine that is nowhere, in a routine that uses a module
+ * that was not found: the module is what is missing. */
+static void blame_missing_calls(FortranFe *f)
+{
+  for (int i = 0; i < f->nsites; i++) {
+    const CallSite *c = &f->sites[i];
+    if (routine_known(f, c->name))
+      continue;
+    IrMissingUse *m = missing_source(c->caller->nmissing_uses, c->caller->missing_uses, c->name);
+    if (m)
+      report_missing(m, c->name, false);
+  }
+}
+
 /* Lower the bodies of the routines that regions call, and of those they
- * call in turn (the list grows while it is walked). */
+ * call in turn (the list grows while it is walked); a routine that is not
+ * in the file nor in a USEd module is looked for as a summary. */
 static void lower_called_bodies(FortranFe *f)
 {
-  for (int c = 0; c < f->ncalls; c++)
-    for (int i = 0; i < f->cx.prog->nroutines && i < f->nroutine_nodes; i++) {
-      IrRoutine *r = f->cx.prog->routines[i];
+  for (int c = 0; c < f->ncalls; c++) {
+    if (!routine_known(f, f->calls[c]))
+      load_procedure(f, f->calls[c]);
+    for (int i = 0; i < f->nroutine_nodes; i++) {
+      IrRoutine *r = f->routine_nodes[i].r;
       if (strcmp(r->name, f->calls[c]) || r->body_lowered || r->is_function)
         continue;
-      if (r->nregions || r->nhost_dirs) {
+      if (r->nregions || r->nhost_dirs || f->routine_nodes[i].has_directives) {
         diag_at(DIAG_ERROR, r->loc, 1, "routine '%s' is called inside a region but has "
                 "directives of its own; it cannot be inlined", r->name);
         r->body_lowered = true;
         continue;
       }
-      lower_body(f, r, f->routine_nodes[i]);
+      FeCtx here = f->cx;     /* lowered with the text of its own source */
+      f->cx.file = f->routine_nodes[i].file;
+      f->cx.src = diag_source(f->cx.file);
+      lower_body(f, r, f->routine_nodes[i].node);
+      f->cx.file = here.file;
+      f->cx.src = here.src;
     }
+  }
+  blame_missing_calls(f);
 }
 
 Program *fe_fortran(int file)

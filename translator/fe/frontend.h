@@ -8,6 +8,8 @@
  * an error naming the construct and its line, never silently dropped.
  *
  * fe_common.c holds the helpers both front ends use to read the CST.
+ * modules.h: the summaries through which the Fortran front end reads the
+ * modules and procedures of other files.
  */
 #ifndef S2S_FRONTEND_H
 #define S2S_FRONTEND_H

@@ -193,6 +193,11 @@ IrSym *ir_lookup(const IrRoutine *r, const char *name)
   HASH_FIND_STR(r->symbols, name, s);
   if (!s && r->module)
     HASH_FIND_STR(r->module->symbols, name, s);
+  if (!s) {
+    IrUseName *u = NULL;
+    HASH_FIND_STR(r->use_names, name, u);
+    s = u ? u->sym : NULL;
+  }
   for (int i = 0; !s && i < r->nuses; i++)
     HASH_FIND_STR(r->uses[i]->symbols, name, s);
   return s;

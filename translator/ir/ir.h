@@ -93,6 +93,10 @@ struct IrSym {
   IrSym *bound_of;
   int bound_dim;
   bool bound_is_upper;
+  /* Declared with a kind, a bound or a value that names something of a
+   * module that was not found (the front end's IrMissingUse): unusable,
+   * and a region that names it is blamed on that USE, not on the name. */
+  struct IrMissingUse *from_missing;
   Loc loc;                      /* of the declaration */
   UT_hash_handle hh;            /* in IrRoutine.symbols or IrModule.symbols, keyed by name */
 };
@@ -250,9 +254,41 @@ typedef struct IrHostUses {
   UT_hash_handle hh;            /* in IrRoutine.host_uses */
 } IrHostUses;
 
+/* A name that a USE with an ONLY list or a rename makes visible in a
+ * routine or module: `use m, only: kp => kind_phys` gives `kp` for m's
+ * symbol kind_phys (the same IrSym: identity is what the analyses
+ * compare).  A module procedure named so is a call's target instead. */
+typedef struct IrUseName {
+  const char *name;             /* as the using scope spells it (lower case) */
+  IrSym *sym;                   /* the module's variable or constant, or NULL */
+  const char *routine;          /* else the module procedure's own name */
+  UT_hash_handle hh;            /* in IrRoutine.use_names or IrModule.use_names */
+} IrUseName;
+
+/* A USE of a module that was not found (fe_fortran.c): reported once, at
+ * the USE, when a region first needs a name it may provide. */
+typedef struct IrMissingUse {
+  const char *module;
+  Loc loc;                      /* of the module's name in the USE statement */
+  int width;
+  int nonly;                    /* ONLY list: the names it would give (local names), */
+  const char **only;            /* or nonly < 0: no ONLY list, any name may come from it */
+  const char *why;              /* found but unusable (why, for the message), or NULL */
+  bool reported;
+} IrMissingUse;
+
 typedef struct IrModule {
   char *name;
   IrSym *symbols;               /* uthash by name */
+  /* What the module's own USE statements make visible to it and, by use
+   * association, to whoever uses it: whole modules (transitively), and the
+   * names of ONLY lists. */
+  int nuses;
+  struct IrModule **uses;
+  IrUseName *use_names;
+  int nmissing;
+  IrMissingUse **missing;
+  const char *loaded_from;      /* read from a summary of another file (its path), or NULL */
 } IrModule;
 
 typedef struct IrRoutine {
@@ -261,8 +297,15 @@ typedef struct IrRoutine {
   bool is_function;
   IrModule *module;             /* enclosing module, or NULL */
   int nuses;
-  IrModule **uses;              /* modules of this file named in USE statements */
-  int unresolved_use_line;      /* a USE of a module not in this file (0: none) */
+  IrModule **uses;              /* modules named in USE statements without an ONLY list
+                                   (of this file or loaded from a summary), and those
+                                   they use in turn */
+  IrUseName *use_names;         /* uthash: names of ONLY lists and renames */
+  int nmissing_uses;
+  IrMissingUse **missing_uses;  /* USEs of modules that were not found */
+  int unresolved_use_line;      /* the first of them (0: none) */
+  const char *defined_elsewhere;/* a routine of another file, read from a summary (its
+                                   path) for inlining: never emitted nor translated */
   IrSym *symbols;               /* uthash by name: dummies and locals */
   int ndummies;
   IrSym **dummies;              /* in argument order */
@@ -293,7 +336,7 @@ typedef struct Program {
   int nroutines;
   IrRoutine **routines;
   int nmodules;
-  IrModule **modules;
+  IrModule **modules;           /* this file's, then those loaded from summaries */
 } Program;
 
 /* ---- construction ------------------------------------------------------- */
@@ -328,7 +371,8 @@ IrExpr *ir_binary(IrOp op, IrExpr *a, IrExpr *b, Loc loc); /* type from operands
 IrExpr *ir_convert(IrExpr *e, IrType to);   /* returns e when already of type `to` */
 IrStmt *ir_stmt(IrStmtKind kind, Loc loc);
 
-IrSym *ir_lookup(const IrRoutine *r, const char *name); /* routine, its module, used modules */
+IrSym *ir_lookup(const IrRoutine *r, const char *name); /* routine, its module, ONLY and
+                                                           renamed names, used modules */
 
 /* ---- queries ------------------------------------------------------------ */
 

@@ -135,7 +135,13 @@ static bool in_scope(const Verifier *v, const IrSym *s)
     return module_symbol(v->prog, s);
   if (ir_lookup(v->routine, s->name) == s)
     return true;
-  return v->stage >= IR_STAGE_INLINED && callee_constant(v->prog, s);
+  for (IrUseName *u = v->routine->use_names; u; u = u->hh.next)
+    if (u->sym == s)
+      return true;      /* renamed by a USE (`kp => kind_phys`) */
+  /* an inlined callee's constants, and those of its module, which the
+   * caller need not see (`use m, only: proc`) */
+  return v->stage >= IR_STAGE_INLINED &&
+         (callee_constant(v->prog, s) || (s->kind == IR_SYM_PARAM && module_symbol(v->prog, s)));
 }
 
 static void check_sym_ref(Verifier *v, const void *node, const IrSym *s, Loc at)
