@@ -11,13 +11,15 @@
 __global__ void heat_r1(double *__restrict__ t, long s2s_t_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
+  constexpr double rd = 287.04;
+  constexpr double cp = 1004.5;
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;
   const long s2s_y = (long)blockIdx.y * blockDim.y + threadIdx.y;
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   const int i = 1 + (int)s2s_x * 1; /* in.f90:10 */
-  S2S_t(i) = ((S2S_t(i) * ((double)287.04)) / ((double)1004.5)); /* line 11 */
+  S2S_t(i) = ((S2S_t(i) * rd) / cp); /* line 11 */
 }
 
 extern "C" void s2s_heat_r1(double *t, const int *s2s_p_n)

@@ -13,6 +13,7 @@ __global__ void columns_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1
     float *__restrict__ p, long s2s_p_lo0, long s2s_p_lo1, long s2s_p_n0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
+  constexpr float kappa = 0.2857f;
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;
   const long s2s_y = (long)blockIdx.y * blockDim.y + threadIdx.y;
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
@@ -20,7 +21,7 @@ __global__ void columns_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1
     return;
   const int i = 1 + (int)s2s_y * 1; /* in.f90:11 */
   const int to_theta_k = 1 + (int)s2s_x * 1; /* thermo.f90:11 */
-  S2S_t((1 + (to_theta_k - 1)), i) = (S2S_t((1 + (to_theta_k - 1)), i) * powf((1000.0f / S2S_p((1 + (to_theta_k - 1)), i)), ((float)0.2857f))); /* line 12 */
+  S2S_t((1 + (to_theta_k - 1)), i) = (S2S_t((1 + (to_theta_k - 1)), i) * powf((1000.0f / S2S_p((1 + (to_theta_k - 1)), i)), kappa)); /* line 12 */
 }
 
 extern "C" void s2s_columns_r1(float *t, float *p, const int *s2s_p_nx, const int *s2s_p_nz)
