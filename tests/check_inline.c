@@ -133,12 +133,12 @@ static const InlineCase cases[] = {
     "  subroutine zero(x)\n    real, intent(inout) :: x(:)\n    x(1) = 0.0\n"
     "  end subroutine zero\n" END_MODULE, false,
     "dummy 'x' is assumed-shape (x(:)): its bounds exist only at run time", 0, NULL, 0 },
-  /* an assumed-size dummy: refused */
-  { "assumed-size",
+  /* an assumed-size dummy on a whole rank-1 actual: it cannot run past the actual's last
+   * dimension in a valid program, so it maps element for element */
+  { "assumed-size-whole",
     CALLER("call zero(a)")
     "  subroutine zero(x)\n    real, intent(inout) :: x(*)\n    x(1) = 0.0\n"
-    "  end subroutine zero\n" END_MODULE, false,
-    "dummy 'x' is assumed-size (x(*))", 0, NULL, 0 },
+    "  end subroutine zero\n" END_MODULE, true, NULL, 1, "a((1 + (1 - 1))) = 0.0_4", 1 },
   /* sequence association, WRF style: the plane qv(ims,kms,j) maps onto the 2-D dummy q, element
    * for element; the callee's locals (work, i, k) become column2d_work, column2d_i, ... */
   { "sequence-association",
@@ -175,9 +175,77 @@ static const InlineCase cases[] = {
     "the actual 'q'", 0, NULL, 0 },
 };
 
-START_TEST(test_inline_case)
+/* Sequence association (MASS-style vector helpers): `outer` calls, in a k
+ * loop of its region (line 9), what `body` says (from line 10); vrec has
+ * assumed-size dummies, vrec_n explicit-shape ones of extent n.  q and work
+ * are tile-sized (its:ite), p memory-sized (ims:ime). */
+#define SEQ_CALLER(body)                                                                      \
+  "module m\n  implicit none\ncontains\n"                                                     \
+  "  subroutine outer(q, p, work, ims, ime, its, ite, kts, kte, n)\n"                         \
+  "    integer, intent(in) :: ims, ime, its, ite, kts, kte, n\n"                              \
+  "    real, intent(inout) :: q(its:ite, kts:kte), p(ims:ime, kts:kte), work(its:ite)\n"      \
+  "    integer :: k, nn\n!$stencil region\n    do k = kts, kte\n" body                       \
+  "    end do\n!$stencil end region\n  end subroutine outer\nend module m\n"
+#define VREC                                                                                  \
+  "subroutine vrec(y, x, n)\n  integer n, i\n  real y(*), x(*)\n  do i = 1, n\n"              \
+  "    y(i) = 1./x(i)\n  end do\nend subroutine vrec\n"
+#define VREC_N                                                                                \
+  "subroutine vrec_n(y, x, n)\n  integer n, i\n  real y(n), x(n)\n  do i = 1, n\n"            \
+  "    y(i) = 1./x(i)\n  end do\nend subroutine vrec_n\n"
+
+static const InlineCase sequence_cases[] = {
+  /* the extent as an expression of the tile: i in 1..ite-its+1 from q(its,k) stays in its:ite */
+  { "extent-expression", SEQ_CALLER("      call vrec(q(its,k), work(its), ite-its+1)\n") VREC, true,
+    NULL, 1, "q((its + (vrec_i - 1)),k) = ", 1 },
+  /* the extent in a variable the region sets right before the call */
+  { "extent-set-before-call",
+    SEQ_CALLER("      nn = ite - its + 1\n      call vrec(q(its,k), work(its), nn)\n") VREC, true,
+    NULL, 1, "q((its + (vrec_i - 1)),k) = ", 1 },
+  /* ... and reset after it: the next iteration sets it again before the call */
+  { "extent-reset-after-call",
+    SEQ_CALLER("      nn = ite - its + 1\n      call vrec(q(its,k), work(its), nn)\n"
+               "      nn = 0\n") VREC, true, NULL, 1, "q((its + (vrec_i - 1)),k) = ", 1 },
+  /* ... but changed between the setting and the call: refused */
+  { "extent-changed-before-call",
+    SEQ_CALLER("      nn = ite - its + 1\n      if (k > kts) nn = nn + 1\n"
+               "      call vrec(q(its,k), work(its), nn)\n") VREC, false,
+    "dummy 'y' is sequence-associated with 'q(its,k)' and reaches y(1:nn) at line 21: "
+    "dimension 1 of 'q' from its to its+nn-1, declared its:ite; s2s-cuda cannot prove", 0,
+    NULL, 0 },
+  /* an extent the region knows nothing about: refused, naming dummy, actual and range */
+  { "extent-unknown", SEQ_CALLER("      call vrec(q(its,k), work(its), n)\n") VREC, false,
+    "cannot inline 'vrec' (called at line 10): dummy 'y' is sequence-associated with "
+    "'q(its,k)' and reaches y(1:n) at line 19: dimension 1 of 'q' from its to its+n-1, "
+    "declared its:ite", 0, NULL, 0 },
+  /* starting one element in, the tile's extent runs one past it: refused */
+  { "start-past-tile", SEQ_CALLER("      call vrec(q(its+1,k), work(its), ite-its+1)\n") VREC,
+    false, "dimension 1 of 'q' from its+1 to ite+1, declared its:ite", 0, NULL, 0 },
+  /* ... and one element shorter, it fits */
+  { "start-inside-tile", SEQ_CALLER("      call vrec(q(its+1,k), work(its), ite-its)\n") VREC,
+    true, NULL, 1, NULL, 0 },
+  /* explicit-shape dummies y(n): their declared extent fits, whatever the references */
+  { "explicit-shape-extent", SEQ_CALLER("      call vrec_n(q(its,k), work(its), ite-its+1)\n")
+    VREC_N, true, NULL, 1, "q((its + (vrec_n_i - 1)),k) = ", 1 },
+  /* explicit-shape dummies longer than the tile: refused at the reference */
+  { "explicit-shape-too-long", SEQ_CALLER("      call vrec_n(q(its,k), work(its), ite-its+2)\n")
+    VREC_N, false, "reaches y(1:ite-its+2) at line 19: dimension 1 of 'q' from its to ite+1", 0,
+    NULL, 0 },
+  /* a memory-sized dimension ims:ime: that it holds its:ite is not known here: refused */
+  { "memory-dimension", SEQ_CALLER("      call vrec(p(its,k), work(its), ite-its+1)\n") VREC,
+    false, "dimension 1 of 'p' from its to ite, declared ims:ime", 0, NULL, 0 },
+  /* along the actual's last dimension there is no next column: not checked */
+  { "last-dimension", SEQ_CALLER("      call vrec(work(its), q(its,k), ite-its+1)\n"
+                                 "      call vrec(work, work, n)\n") VREC, true, NULL, 2, NULL, 0 },
+  /* the callee changes the extent it was given: the value at the call proves nothing */
+  { "extent-changed-by-callee",
+    SEQ_CALLER("      nn = ite - its + 1\n      call vgrow(q(its,k), nn)\n")
+    "subroutine vgrow(y, n)\n  integer n, i\n  real y(*)\n  n = n + 1\n  do i = 1, n\n"
+    "    y(i) = 0.\n  end do\nend subroutine vgrow\n", false,
+    "dummy 'y' is sequence-associated with 'q(its,k)' and reaches y(1:nn)", 0, NULL, 0 },
+};
+
+static void check_case(const InlineCase *c)
 {
-  const InlineCase *c = &cases[_i];
   char *msgs;
   Program *p;
   bool ok = cu_run(c->source, xf_inline_program, true, &p, &msgs);
@@ -198,6 +266,17 @@ START_TEST(test_inline_case)
   free(msgs);
   cu_reset();
 }
+
+START_TEST(test_inline_case)
+{
+  check_case(&cases[_i]);
+}
+END_TEST
+
+START_TEST(test_sequence_association)
+{
+  check_case(&sequence_cases[_i]);
+}
 END_TEST
 
 int main(void)
@@ -205,6 +284,8 @@ int main(void)
   Suite *s = suite_create("inline");
   TCase *tc = tcase_create("inline");
   tcase_add_loop_test(tc, test_inline_case, 0, (int)(sizeof cases / sizeof cases[0]));
+  tcase_add_loop_test(tc, test_sequence_association, 0,
+                      (int)(sizeof sequence_cases / sizeof sequence_cases[0]));
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -23,6 +23,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "access.h"
 #include "affine.h"
 #include "dep.h"
 #include "inline.h"
@@ -36,10 +37,49 @@ typedef struct Binding {
   bool absent;           /* an optional dummy the call does not pass */
   IrExpr *actual;        /* scalar dummies: the actual expression */
   IrSym *array;          /* array dummies: the actual array */
+  IrExpr *actual_ref;    /* ... as the call writes it (for messages) */
   IrExpr *first[IR_MAX_RANK]; /* ... and its element matching the dummy's first element */
   int nfirst;
+  int along[IR_MAX_RANK];/* the actual's dimension each dummy dimension runs along */
+  /* Sequence association that the declarations alone do not show to stay
+   * inside the actual: the dummy dimension whose subscripts are checked
+   * (-1: none), and the bounds of the actual's dimension it runs along. */
+  int reach_dim;
+  IrExpr *reach_lo, *reach_hi;
   IrSym *local;          /* callee locals: the caller's new symbol */
 } Binding;
+
+/* A reference to a dummy under a checked sequence association: its
+ * subscript along Binding.reach_dim (in the caller's terms) and the inlined
+ * loops around it, outermost first. */
+typedef struct Reach {
+  int bind;              /* index in Inline.bind */
+  IrExpr *sub;
+  IrStmt **loops;
+  int nloops;
+  Loc loc;
+} Reach;
+
+/* A statement list being rebuilt with the calls inlined: the list as it
+ * was, the statements already done (those before the one being inlined),
+ * and the DO statement whose body it is (NULL: a region or IF body, or an
+ * inlined routine's). */
+typedef struct Frame {
+  IrStmtList *orig;
+  IrStmtList *out;
+  IrStmt *loop;
+} Frame;
+
+typedef struct Site {
+  Program *prog;
+  IrRoutine *caller;
+  IrStmtList *region_body;
+  IrSym **around;            /* indices of the loops around the statement (arena) */
+  IrStmt **around_loops;     /* ... and the loops */
+  int naround, cap, loops_cap;
+  Frame *frames;             /* the lists around the statement, outermost first */
+  int nframes, frames_cap;
+} Site;
 
 typedef struct Inline {
   Program *prog;
@@ -47,11 +87,17 @@ typedef struct Inline {
   IrRoutine *callee;
   IrStmtList *region_body;   /* the region the call is in */
   IrSym **around;            /* indices of the loops around the call */
+  IrStmt **around_loops;     /* ... and the loops */
   int naround;
+  Site *site;                /* where the call is (values set before it: scalar_def) */
   Loc call_loc;
   int nbind;
   Binding *bind;
   bool ok;
+  IrStmt **loops;            /* the inlined loops around the statement being cloned */
+  int nloops, loops_cap;
+  int nreach, reach_cap;
+  Reach *reach;              /* references to check once the body is cloned */
 } Inline;
 
 static IrExpr *clone_expr(Inline *in, IrExpr *e);
@@ -204,21 +250,35 @@ static Binding *bind_other(Inline *in, IrSym *s)
 
 /* ---- expressions ----------------------------------------------------------------- */
 
-/* d(s1..sn) for a dummy array bound to an actual array. */
+/* The inlined loops around the reference being cloned, for a Reach. */
+static void note_reach(Inline *in, int bind, IrExpr *sub, Loc loc)
+{
+  Reach r = { bind, sub, NULL, in->nloops, loc };
+  r.loops = ir_alloc(sizeof *r.loops * (size_t)(in->nloops + 1));
+  for (int i = 0; i < in->nloops; i++)
+    r.loops[i] = in->loops[i];
+  IR_APPEND(in->reach, in->nreach, in->reach_cap, r);
+}
+
+/* d(s1..sn) for a dummy array bound to an actual array: along the actual's
+ * dimension that dummy dimension k runs along, its first element plus
+ * sk - lk; the actual's other dimensions stay at its first element. */
 static IrExpr *map_element(Inline *in, const Binding *b, IrExpr *e)
 {
   IrSym *d = b->dummy, *a = b->array;
+  int bind = (int)(b - in->bind);   /* cloning may move in->bind */
   IrExpr *r = ir_expr_new(IR_E_ELEM, a->type, e->loc);
   r->u.elem.sym = a;
   r->u.elem.n = a->rank;
-  for (int k = 0; k < a->rank; k++) {
-    if (k < d->rank) {
-      IrExpr *s = clone_expr(in, e->u.elem.sub[k]);
-      IrExpr *off = ir_binary(IR_OP_SUB, s, clone_expr(in, d->lo[k]), e->loc);
-      r->u.elem.sub[k] = ir_binary(IR_OP_ADD, b->first[k], off, e->loc);
-    } else {
-      r->u.elem.sub[k] = b->first[k];
-    }
+  for (int k = 0; k < a->rank; k++)
+    r->u.elem.sub[k] = b->first[k];
+  for (int k = 0; k < d->rank; k++) {
+    IrExpr *s = clone_expr(in, e->u.elem.sub[k]);
+    b = &in->bind[bind];
+    if (k == b->reach_dim)
+      note_reach(in, bind, s, e->loc);
+    IrExpr *off = ir_binary(IR_OP_SUB, s, clone_expr(in, d->lo[k]), e->loc);
+    r->u.elem.sub[b->along[k]] = ir_binary(IR_OP_ADD, b->first[b->along[k]], off, e->loc);
   }
   return r;
 }
@@ -391,7 +451,9 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
     c->u.loop.hi = clone_expr(in, s->u.loop.hi);
     c->u.loop.step = clone_expr(in, s->u.loop.step);
     memset(&c->u.loop.body, 0, sizeof c->u.loop.body);
+    IR_APPEND(in->loops, in->nloops, in->loops_cap, c);
     clone_list(in, &s->u.loop.body, &c->u.loop.body);
+    in->nloops--;
     break;
   }
   case IR_S_IF:
@@ -427,6 +489,364 @@ static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to)
   }
 }
 
+/* ---- how far a sequence-associated dummy reaches ------------------------------------ */
+
+/* A dummy `y(*)` or `y(n)` on the actual `work(its)` reaches as far along
+ * work's dimension as its subscripts go.  Inlining maps y(s) onto
+ * work(its + s - 1), which is the element sequence association gives only
+ * while it stays inside that dimension; beyond it the mapped subscript
+ * would run past the dimension instead of into the next column.  So each
+ * reference's subscript, in the caller's terms, must provably stay inside
+ * the actual's bounds: the loop indices around it are replaced by the
+ * bound where the difference is least (innermost loop first), scalars the
+ * region set before the call by their value there, and what is left must
+ * be a constant >= 0.  Every other scalar the proof leans on must hold the
+ * same value at the reference as where the actual's bounds were taken: not
+ * assigned by the routine, the region or the inlined body. */
+
+typedef struct Reasoning {
+  Inline *in;
+  IrStmt **loops;            /* loops around the call, then inlined loops, outermost first */
+  int nloops;
+  IrSymSet seen;             /* scalars the proof relied on */
+  IrSymSet replaced;         /* scalars replaced by the value set before the call */
+  bool keep_scalars;         /* replace none (messages name the scalars as written) */
+} Reasoning;
+
+/* a + factor * b; false when it needs more terms than an Affine holds. */
+static bool aff_combine(Affine *a, const Affine *b, long factor)
+{
+  for (int i = 0; i < b->n; i++)
+    if (!aff_add_term(a, b->t[i].var, b->t[i].scale, factor * b->t[i].coef))
+      return false;
+  a->c += factor * b->c;
+  return true;
+}
+
+/* The coefficient of v in a, which must not appear in a product term:
+ * false when it does. */
+static bool aff_coef(const Affine *a, const IrSym *v, long *coef)
+{
+  *coef = 0;
+  for (int i = 0; i < a->n; i++) {
+    if (a->t[i].scale == v || (a->t[i].var == v && a->t[i].scale))
+      return false;
+    if (a->t[i].var == v)
+      *coef = a->t[i].coef;
+  }
+  return true;
+}
+
+/* a with its term in v replaced by that multiple of `by`. */
+static bool aff_replace(Affine *a, IrSym *v, const Affine *by)
+{
+  long coef;
+  if (!aff_coef(a, v, &coef))
+    return false;
+  return !coef || (aff_add_term(a, v, NULL, -coef) && aff_combine(a, by, coef));
+}
+
+static void collect_sym(IrExpr *e, IrStmt *in, void *ctx)
+{
+  (void)in;
+  if (e->kind == IR_E_VAR)
+    ir_symset_add(ctx, e->u.var);
+}
+
+typedef struct Touch { IrSym *x; bool found; } Touch;
+
+static IrVisitStep touch_pre(IrStmt *s, IrVisit *v)
+{
+  Touch *t = v->ctx;
+  for (int i = 0; s->kind == IR_S_CALL && i < s->u.call.nargs; i++)
+    t->found |= ir_expr_mentions(s->u.call.args[i], t->x);
+  t->found |= ir_stmt_assigns(s, t->x);
+  return t->found ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
+}
+
+/* Does a statement of l (nested ones included) assign x, or pass it to a
+ * call that might? */
+static bool list_touches(IrStmtList *l, IrSym *x)
+{
+  Touch t = { x, false };
+  IrVisit v = { .pre = touch_pre, .ctx = &t };
+  ir_visit_stmts(l, &v);
+  return t.found;
+}
+
+static bool stmt_touches(IrStmt *s, IrSym *x)
+{
+  IrStmtList one = { 1, 1, &s };
+  return list_touches(&one, x);
+}
+
+/* Between the statement at out[p] of frame f and the call being inlined,
+ * can x change?  The statements after it in its list and every statement
+ * of the lists inside it up to the call run in between; so do, through
+ * their other iterations, the whole bodies of the loops inside it. */
+static bool changes_after(Site *site, int f, int p, IrSym *x)
+{
+  for (int g = f; g < site->nframes; g++) {
+    Frame *fr = &site->frames[g];
+    for (int k = g == f ? p + 1 : 0; k < fr->out->n; k++)
+      if (stmt_touches(fr->out->v[k], x))
+        return true;
+    if (g > f && fr->loop && (fr->loop->u.loop.iv == x || list_touches(fr->orig, x)))
+      return true;
+  }
+  return false;
+}
+
+/* The value scalar v has at the call when the region (or an inlined body
+ * around the call) sets it with `v = expr` before the call, on every path,
+ * and neither v nor what expr reads can change in between: expr, or NULL. */
+static IrExpr *scalar_def(Site *site, IrSym *v)
+{
+  for (int f = site->nframes - 1; f >= 0; f--) {
+    Frame *fr = &site->frames[f];
+    for (int p = fr->out->n - 1; p >= 0; p--) {
+      IrStmt *s = fr->out->v[p];
+      bool def = s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR &&
+                 s->u.assign.lhs->u.var == v;
+      if (!def && stmt_touches(s, v))
+        return NULL;
+      if (!def)
+        continue;
+      IrSymSet reads = { 0 };
+      ir_walk_expr(s->u.assign.rhs, s, collect_sym, &reads);
+      for (int i = 0; i < reads.n; i++)
+        if (reads.syms[i] == v || changes_after(site, f, p, reads.syms[i]))
+          return NULL;
+      return s->u.assign.rhs;
+    }
+    if (fr->loop && (fr->loop->u.loop.iv == v || list_touches(fr->orig, v)))
+      return NULL;
+  }
+  return NULL;
+}
+
+static bool is_range_index(const Reasoning *rs, const IrSym *v)
+{
+  for (int i = 0; i < rs->nloops; i++)
+    if (rs->loops[i]->u.loop.iv == v)
+      return true;
+  return false;
+}
+
+static void note_seen(Reasoning *rs, const Affine *a)
+{
+  for (int i = 0; i < a->n; i++) {
+    ir_symset_add(&rs->seen, a->t[i].var);
+    if (a->t[i].scale)
+      ir_symset_add(&rs->seen, a->t[i].scale);
+  }
+}
+
+/* Replace in a the scalars set before the call by their values there. */
+static bool replace_defs(Reasoning *rs, Affine *a)
+{
+  for (int round = 0; round < INLINE_DEPTH && !rs->keep_scalars; round++) {
+    note_seen(rs, a);
+    IrSym *v = NULL;
+    Affine value;
+    for (int i = 0; i < a->n && !v; i++) {
+      IrSym *t = a->t[i].var;
+      IrExpr *e = a->t[i].scale || is_range_index(rs, t) || ir_symset_has(&rs->replaced, t)
+                  ? NULL : scalar_def(rs->in->site, t);
+      if (e && aff_build(e, &value))
+        v = t;
+    }
+    if (!v)
+      return true;
+    ir_symset_add(&rs->replaced, v);
+    if (!aff_replace(a, v, &value))
+      return false;
+  }
+  return true;
+}
+
+/* The least (least) or greatest value of a over the iterations of the
+ * loops, as an affine form of other scalars: each index, innermost loop
+ * first, replaced by the bound where a is least (greatest). */
+static bool extreme(Reasoning *rs, Affine *a, bool least)
+{
+  if (!replace_defs(rs, a))
+    return false;
+  for (int i = rs->nloops - 1; i >= 0; i--) {
+    IrStmt *l = rs->loops[i];
+    long coef, step = 1;
+    if (!aff_coef(a, l->u.loop.iv, &coef))
+      return false;
+    if (!coef)
+      continue;
+    if (l->u.loop.step && (!ir_eval_const(l->u.loop.step, &step) || !step))
+      return false;
+    bool at_lo = (coef > 0) == least;
+    Affine bound;
+    if (!aff_build(step > 0 ? (at_lo ? l->u.loop.lo : l->u.loop.hi)
+                            : (at_lo ? l->u.loop.hi : l->u.loop.lo), &bound) ||
+        !aff_replace(a, l->u.loop.iv, &bound) || !replace_defs(rs, a))
+      return false;
+  }
+  note_seen(rs, a);
+  return true;
+}
+
+/* Can s have another value at the inlined reference than where the
+ * caller's declarations took it?  `assigned`: the scalars the inlined body
+ * assigns. */
+static bool unstable(Inline *in, const IrSymSet *assigned, IrSym *s)
+{
+  if (s->kind == IR_SYM_PARAM || s->bound_of)
+    return false;
+  if (s->is_module || s->inlined_local || ir_symset_has(assigned, s))
+    return true;
+  IrHostUses *u;
+  HASH_FIND_STR(in->caller->host_uses, s->name, u);
+  for (int i = 0; u && i < u->n; i++)
+    if (u->v[i].assigns)
+      return true;
+  return false;
+}
+
+/* Is `value` >= 0 at every reference? */
+static bool provably_nonneg(Reasoning *rs, Affine value)
+{
+  return extreme(rs, &value, true) && value.n == 0 && value.c >= 0;
+}
+
+/* Does every scalar the proof used keep its value? */
+static bool proof_holds(Reasoning *rs, const IrSymSet *assigned)
+{
+  for (int i = 0; i < rs->seen.n; i++) {
+    IrSym *s = rs->seen.syms[i];
+    bool replaced = ir_symset_has(&rs->replaced, s);
+    if (replaced ? ir_symset_has(assigned, s) : !is_range_index(rs, s) &&
+                                                 unstable(rs->in, assigned, s))
+      return false;
+  }
+  return true;
+}
+
+static Reasoning reasoning(Inline *in, IrStmt **inner, int ninner)
+{
+  Reasoning rs = { in, NULL, 0, { 0 }, { 0 }, false };
+  rs.loops = ir_alloc(sizeof *rs.loops * (size_t)(in->naround + ninner + 1));
+  for (int i = 0; i < in->naround; i++)
+    rs.loops[rs.nloops++] = in->around_loops[i];
+  for (int i = 0; i < ninner; i++)
+    rs.loops[rs.nloops++] = inner[i];
+  return rs;
+}
+
+/* lo <= first + (sub - dummy_lo) <= hi along the actual's dimension, for
+ * every value sub takes in the loops of rs. */
+static bool stays_inside(Reasoning *rs, const Binding *b, IrExpr *sub, IrExpr *dummy_lo,
+                         const IrSymSet *assigned)
+{
+  Affine s, dlo, first, lo, hi;
+  if (!aff_build(sub, &s) || !aff_build(dummy_lo, &dlo) ||
+      !aff_build(b->first[b->along[b->reach_dim]], &first) || !b->reach_lo || !b->reach_hi ||
+      !aff_build(b->reach_lo, &lo) || !aff_build(b->reach_hi, &hi))
+    return false;
+  Affine above = first, below = hi;   /* actual subscript - lo, hi - actual subscript */
+  if (!aff_combine(&above, &s, 1) || !aff_combine(&above, &dlo, -1) ||
+      !aff_combine(&above, &lo, -1) || !aff_combine(&below, &first, -1) ||
+      !aff_combine(&below, &s, -1) || !aff_combine(&below, &dlo, 1))
+    return false;
+  return provably_nonneg(rs, above) && provably_nonneg(rs, below) && proof_holds(rs, assigned);
+}
+
+/* e as Fortran text when it is affine (`its+n-1`), else "?". */
+static const char *affine_text(const Affine *a, bool ok)
+{
+  char buf[256];
+  if (!ok)
+    return "?";
+  aff_print(a, buf, sizeof buf);
+  return ir_strdup(buf);
+}
+
+/* The least and greatest values of sub + shift - dummy_lo (shift NULL:
+ * of sub alone) over the loops of rs, as text for a message. */
+static void range_text(Reasoning *rs, IrExpr *sub, IrExpr *shift, IrExpr *dummy_lo,
+                       const char **lo_text, const char **hi_text)
+{
+  Affine s, lo, hi;
+  bool ok = aff_build(sub, &s);
+  if (shift) {
+    Affine f, d;
+    ok = ok && aff_build(shift, &f) && aff_build(dummy_lo, &d) && aff_combine(&s, &f, 1) &&
+         aff_combine(&s, &d, -1);
+  }
+  lo = s;
+  hi = s;
+  bool lo_ok = ok && extreme(rs, &lo, true);
+  bool hi_ok = ok && extreme(rs, &hi, false);
+  *lo_text = affine_text(&lo, lo_ok);
+  *hi_text = affine_text(&hi, hi_ok);
+}
+
+static bool refuse_reach(Inline *in, const Reach *r)
+{
+  const Binding *b = &in->bind[r->bind];
+  int k = b->reach_dim, ak = b->along[k];
+  IrExpr *dlo = clone_expr(in, b->dummy->lo[k]);
+  Reasoning rs = reasoning(in, r->loops, r->nloops);
+  rs.keep_scalars = true;
+  const char *dummy_lo, *dummy_hi, *actual_lo, *actual_hi;
+  range_text(&rs, r->sub, NULL, NULL, &dummy_lo, &dummy_hi);
+  range_text(&rs, r->sub, b->first[ak], dlo, &actual_lo, &actual_hi);
+  Affine lo, hi;
+  bool lo_ok = b->reach_lo && aff_build(b->reach_lo, &lo);
+  bool hi_ok = b->reach_hi && aff_build(b->reach_hi, &hi);
+  return fail(in, b->actual_ref->loc, ir_printf("dummy '%s' is sequence-associated with '%s' "
+              "and reaches %s(%s:%s) at line %d: dimension %d of '%s' from %s to %s, declared "
+              "%s:%s; s2s-cuda cannot prove that this stays inside the dimension, which the "
+              "element-for-element mapping needs; pass the extent as an expression of the "
+              "actual's bounds, such as ite-its+1", b->dummy->name,
+              an_ref_text(b->actual_ref, IR_FORTRAN), b->dummy->name, dummy_lo, dummy_hi,
+              diag_user_line(r->loc), ak + 1, b->array->name, actual_lo, actual_hi,
+              affine_text(&lo, lo_ok), affine_text(&hi, hi_ok)));
+}
+
+/* Does the dummy's declared extent along reach_dim fit inside the actual
+ * (explicit-shape dummies: every legal reference stays inside it)? */
+static bool declared_fits(Inline *in, const Binding *b, const IrSymSet *assigned)
+{
+  int k = b->reach_dim;
+  IrSym *d = b->dummy;
+  if (!d->hi[k])
+    return false;
+  IrExpr *dlo = clone_expr(in, d->lo[k]), *dhi = clone_expr(in, d->hi[k]);
+  Reasoning rs = reasoning(in, NULL, 0);
+  return stays_inside(&rs, b, dlo, dlo, assigned) && stays_inside(&rs, b, dhi, dlo, assigned);
+}
+
+/* Check every reference of a dummy whose sequence association the
+ * declarations do not show to stay inside its actual. */
+static bool check_reaches(Inline *in, IrStmtList *body)
+{
+  IrSymSet assigned = { 0 };
+  ir_assigned_scalars(body, &assigned);
+  IrSymSet fits = { 0 };
+  for (int i = 0; i < in->nbind; i++) {
+    Binding *b = &in->bind[i];
+    if (b->array && b->reach_dim >= 0 && declared_fits(in, b, &assigned))
+      ir_symset_add(&fits, b->dummy);
+  }
+  for (int i = 0; i < in->nreach && in->ok; i++) {
+    Reach *r = &in->reach[i];
+    const Binding *b = &in->bind[r->bind];
+    if (ir_symset_has(&fits, b->dummy))
+      continue;
+    Reasoning rs = reasoning(in, r->loops, r->nloops);
+    if (!stays_inside(&rs, b, r->sub, clone_expr(in, b->dummy->lo[b->reach_dim]), &assigned))
+      return refuse_reach(in, r);
+  }
+  return in->ok;
+}
+
 /* ---- binding the arguments --------------------------------------------------------- */
 
 static bool is_runtime_bound(const IrExpr *e)
@@ -435,15 +855,13 @@ static bool is_runtime_bound(const IrExpr *e)
 }
 
 /* Why dummy array d cannot be mapped onto actual a, or NULL.  Its bounds
- * must be expressions of the callee's scalars: an assumed-size dummy does
- * not say how far it reaches into the actual, and the bounds of an
- * assumed-shape one exist only in the callee's descriptor at run time. */
+ * must be expressions of the callee's scalars (an assumed-size last
+ * dimension has none: check_reaches bounds it by the references); the
+ * bounds of an assumed-shape one exist only in the callee's descriptor at
+ * run time. */
 static const char *unsupported_shape(const IrSym *d, const IrSym *a)
 {
-  if (!d->hi[d->rank - 1])
-    return ir_printf("dummy '%s' is assumed-size (%s(%s*)): which elements of '%s' it reaches "
-                     "is not known, and sequence association with assumed-size dummies is not "
-                     "supported yet", d->name, d->name, d->rank > 1 ? "..., " : "", a->name);
+  (void)a;
   for (int k = 0; k < d->rank; k++)
     if (is_runtime_bound(d->lo[k]) || is_runtime_bound(d->hi[k]))
       return ir_printf("dummy '%s' is assumed-shape (%s(:%s)): its bounds exist only at run "
@@ -452,7 +870,11 @@ static const char *unsupported_shape(const IrSym *d, const IrSym *a)
   return NULL;
 }
 
-/* An array actual for array dummy d: the whole array or one element. */
+/* An array actual for array dummy d: the whole array or one element.
+ * The dummy's leading dimensions must line up with the actual's; along the
+ * last one it may start anywhere in the actual's dimension and reach as far
+ * as it provably stays inside it (checked once the body is cloned:
+ * check_reaches). */
 static bool bind_array(Inline *in, Binding *b, IrExpr *actual)
 {
   IrSym *d = b->dummy;
@@ -467,10 +889,13 @@ static bool bind_array(Inline *in, Binding *b, IrExpr *actual)
   if (shape_problem)
     return fail(in, actual->loc, shape_problem);
   b->array = a;
+  b->actual_ref = actual;
   b->nfirst = a->rank;
+  b->reach_dim = -1;
   for (int k = 0; k < a->rank; k++)
     b->first[k] = actual->kind == IR_E_VAR ? a->lo[k] : actual->u.elem.sub[k];
   for (int k = 0; k < d->rank; k++) {
+    b->along[k] = k;
     if (!b->first[k])
       return fail(in, actual->loc, ir_printf("the bounds of '%s' are not known", a->name));
     bool lined_up = same_affine(b->first[k], a->lo[k]) && same_extent(d, k, a, k, in);
@@ -479,9 +904,14 @@ static bool bind_array(Inline *in, Binding *b, IrExpr *actual)
                   "the actual '%s' (s2s-cuda maps a dummy onto its actual element for element "
                   "only when the leading extents are equal and the actual starts at their lower "
                   "bounds)", k + 1, d->name, a->name));
-    if (k == d->rank - 1 && !lined_up && !(d->rank == a->rank && actual->kind == IR_E_VAR))
-      return fail(in, actual->loc, ir_printf("the last dimension of dummy '%s' may run past the "
-                  "actual '%s'", d->name, a->name));
+    /* along the actual's last dimension, a dummy that ran past it would run
+     * past the whole actual, which no valid program does; along another, into
+     * the actual's next column, which the mapping does not follow */
+    if (k == d->rank - 1 && !lined_up && k < a->rank - 1) {
+      b->reach_dim = k;
+      b->reach_lo = a->lo[k];
+      b->reach_hi = a->hi[k];
+    }
   }
   return true;
 }
@@ -570,15 +1000,7 @@ static IrRoutine *find_routine(Program *p, const char *name)
   return NULL;
 }
 
-typedef struct Site {
-  Program *prog;
-  IrRoutine *caller;
-  IrStmtList *region_body;
-  IrSym **around;            /* indices of the loops around the statement (arena) */
-  int naround, cap;
-} Site;
-
-static bool inline_list(Site *site, IrStmtList *l, int depth);
+static bool inline_list(Site *site, IrStmtList *l, IrStmt *loop, int depth);
 
 static IrVisitStep depth_pre(IrStmt *s, IrVisit *v)
 {
@@ -612,13 +1034,14 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
             "region", INLINE_DEPTH);
     return false;
   }
-  Inline in = { p, caller, callee, site->region_body, site->around, site->naround, call->loc, 0,
-                NULL, true };
+  Inline in = { .prog = p, .caller = caller, .callee = callee, .region_body = site->region_body,
+                .around = site->around, .around_loops = site->around_loops,
+                .naround = site->naround, .site = site, .call_loc = call->loc, .ok = true };
   if (!bind_arguments(&in, call))
     return false;
   IrStmtList body = { 0, 0, NULL };
   clone_list(&in, &callee->body, &body);
-  if (!in.ok || !inline_list(site, &body, depth + 1))
+  if (!in.ok || !check_reaches(&in, &body) || !inline_list(site, &body, NULL, depth + 1))
     return false;
   int loops = nest_depth(&body);
   if (site->naround + loops > DEP_MAX_DEPTH) {
@@ -633,10 +1056,13 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
   return true;
 }
 
-/* Not on the visitor: it rebuilds each statement list. */
-static bool inline_list(Site *site, IrStmtList *l, int depth)
+/* Not on the visitor: it rebuilds each statement list (and keeps the lists
+ * around the statement for scalar_def).  `loop`: the DO whose body l is. */
+static bool inline_list(Site *site, IrStmtList *l, IrStmt *loop, int depth)
 {
   IrStmtList out = { 0, 0, NULL };
+  Frame frame = { l, &out, loop };
+  IR_APPEND(site->frames, site->nframes, site->frames_cap, frame);
   bool ok = true;
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
@@ -645,14 +1071,18 @@ static bool inline_list(Site *site, IrStmtList *l, int depth)
       continue;
     }
     if (s->kind == IR_S_DO) {
+      int nloops = site->naround;
+      IR_APPEND(site->around_loops, nloops, site->loops_cap, s);
       IR_APPEND(site->around, site->naround, site->cap, s->u.loop.iv);
-      ok &= inline_list(site, &s->u.loop.body, depth);
+      ok &= inline_list(site, &s->u.loop.body, s, depth);
       site->naround--;
     }
     if (s->kind == IR_S_IF)
-      ok &= inline_list(site, &s->u.cond.then, depth) && inline_list(site, &s->u.cond.els, depth);
+      ok &= inline_list(site, &s->u.cond.then, NULL, depth) &&
+            inline_list(site, &s->u.cond.els, NULL, depth);
     ir_list_push(&out, s);
   }
+  site->nframes--;
   *l = out;
   return ok;
 }
@@ -674,11 +1104,12 @@ bool xf_inline_program(Program *p)
   bool ok = true;
   for (int r = 0; r < p->nroutines; r++)
     for (int i = 0; i < p->routines[r]->nregions; i++) {
-      Site site = { p, p->routines[r], &p->routines[r]->regions[i]->body, NULL, 0, 0 };
+      Site site = { .prog = p, .caller = p->routines[r],
+                    .region_body = &p->routines[r]->regions[i]->body };
       /* the user's own nests first, so that a call is blamed only for the
        * loops it adds (expand_call); inlining is the last pass to deepen a
        * nest, and the analyses rely on the limit, so check it once more */
-      if (!dep_check_depth(site.region_body) || !inline_list(&site, site.region_body, 0)) {
+      if (!dep_check_depth(site.region_body) || !inline_list(&site, site.region_body, NULL, 0)) {
         ok = false;
         continue;
       }
