@@ -196,26 +196,26 @@ static const InlineCase cases[] = {
 static const InlineCase sequence_cases[] = {
   /* the extent as an expression of the tile: i in 1..ite-its+1 from q(its,k) stays in its:ite */
   { "extent-expression", SEQ_CALLER("      call vrec(q(its,k), work(its), ite-its+1)\n") VREC, true,
-    NULL, 1, "q((its + (vrec_i - 1)),k) = ", 1 },
+    NULL, 1, "q(vrec_i,k) = ", 1 },
   /* the extent in a variable the region sets right before the call */
   { "extent-set-before-call",
     SEQ_CALLER("      nn = ite - its + 1\n      call vrec(q(its,k), work(its), nn)\n") VREC, true,
-    NULL, 1, "q((its + (vrec_i - 1)),k) = ", 1 },
+    NULL, 1, "q(vrec_i,k) = ", 1 },
   /* ... and reset after it: the next iteration sets it again before the call */
   { "extent-reset-after-call",
     SEQ_CALLER("      nn = ite - its + 1\n      call vrec(q(its,k), work(its), nn)\n"
-               "      nn = 0\n") VREC, true, NULL, 1, "q((its + (vrec_i - 1)),k) = ", 1 },
+               "      nn = 0\n") VREC, true, NULL, 1, "q(vrec_i,k) = ", 1 },
   /* ... but changed between the setting and the call: refused */
   { "extent-changed-before-call",
     SEQ_CALLER("      nn = ite - its + 1\n      if (k > kts) nn = nn + 1\n"
                "      call vrec(q(its,k), work(its), nn)\n") VREC, false,
     "dummy 'y' is sequence-associated with 'q(its,k)' and reaches y(1:nn) at line 21: "
-    "dimension 1 of 'q' from its to its+nn-1, declared its:ite; s2s-cuda cannot prove", 0,
+    "dimension 1 of 'q' from its to nn+its-1, declared its:ite; s2s-cuda cannot prove", 0,
     NULL, 0 },
   /* an extent the region knows nothing about: refused, naming dummy, actual and range */
   { "extent-unknown", SEQ_CALLER("      call vrec(q(its,k), work(its), n)\n") VREC, false,
     "cannot inline 'vrec' (called at line 10): dummy 'y' is sequence-associated with "
-    "'q(its,k)' and reaches y(1:n) at line 19: dimension 1 of 'q' from its to its+n-1, "
+    "'q(its,k)' and reaches y(1:n) at line 19: dimension 1 of 'q' from its to n+its-1, "
     "declared its:ite", 0, NULL, 0 },
   /* starting one element in, the tile's extent runs one past it: refused */
   { "start-past-tile", SEQ_CALLER("      call vrec(q(its+1,k), work(its), ite-its+1)\n") VREC,
@@ -225,7 +225,7 @@ static const InlineCase sequence_cases[] = {
     true, NULL, 1, NULL, 0 },
   /* explicit-shape dummies y(n): their declared extent fits, whatever the references */
   { "explicit-shape-extent", SEQ_CALLER("      call vrec_n(q(its,k), work(its), ite-its+1)\n")
-    VREC_N, true, NULL, 1, "q((its + (vrec_n_i - 1)),k) = ", 1 },
+    VREC_N, true, NULL, 1, "q(vrec_n_i,k) = ", 1 },
   /* explicit-shape dummies longer than the tile: refused at the reference */
   { "explicit-shape-too-long", SEQ_CALLER("      call vrec_n(q(its,k), work(its), ite-its+2)\n")
     VREC_N, false, "reaches y(1:ite-its+2) at line 19: dimension 1 of 'q' from its to ite+1", 0,

@@ -98,9 +98,34 @@ typedef struct Inline {
   int nloops, loops_cap;
   int nreach, reach_cap;
   Reach *reach;              /* references to check once the body is cloned */
+  int nshifts, shifts_cap;
+  struct Shift *shifts;      /* the inlined loops being cloned shifted (shift_of) */
 } Inline;
 
+/* An inlined loop over `iv` whose index is shifted by `delta` so that it
+ * runs over the actual's subscripts: `do i = 1, n` over y(i) on the actual
+ * work(its) becomes `do i = its, its+n-1` over work(i), which the column
+ * restructuring can fuse with the caller's own loops over i. */
+typedef struct Shift {
+  IrSym *iv;                 /* the callee's index */
+  IrSym *to;                 /* the caller's index standing for it */
+  IrExpr *delta;
+} Shift;
+
+/* What check_reaches reasons with (see "how far a sequence-associated dummy reaches"). */
+typedef struct Reasoning {
+  Inline *in;
+  IrStmt **loops;            /* loops around the call, then inlined loops, outermost first */
+  int nloops;
+  IrSymSet seen;             /* scalars the proof relied on */
+  IrSymSet replaced;         /* scalars replaced by the value set before the call */
+  bool keep_scalars;         /* replace none (messages name the scalars as written) */
+} Reasoning;
+
 static IrExpr *clone_expr(Inline *in, IrExpr *e);
+static bool aff_combine(Affine *a, const Affine *b, long factor);
+static Reasoning reasoning(Inline *in, IrStmt **inner, int ninner);
+static bool replace_defs(Reasoning *rs, Affine *a);
 
 static Binding *binding_of(Inline *in, const IrSym *s)
 {
@@ -250,6 +275,55 @@ static Binding *bind_other(Inline *in, IrSym *s)
 
 /* ---- expressions ----------------------------------------------------------------- */
 
+/* The affine form a as an expression: `its`, `ite - its`, `(its + 1)`. */
+static IrExpr *affine_expr(const Affine *a, Loc loc)
+{
+  IrExpr *e = NULL;
+  for (int i = 0; i < a->n; i++) {
+    IrExpr *v = ir_var(a->t[i].var, loc);
+    long c = a->t[i].coef < 0 ? -a->t[i].coef : a->t[i].coef;
+    if (a->t[i].scale)
+      v = ir_binary(IR_OP_MUL, v, ir_var(a->t[i].scale, loc), loc);
+    if (c != 1)
+      v = ir_binary(IR_OP_MUL, ir_int(c, loc), v, loc);
+    if (!e)
+      e = a->t[i].coef < 0 ? ir_binary(IR_OP_SUB, ir_int(0, loc), v, loc) : v;
+    else
+      e = ir_binary(a->t[i].coef < 0 ? IR_OP_SUB : IR_OP_ADD, e, v, loc);
+  }
+  if (!e)
+    return ir_int(a->c, loc);
+  if (a->c)
+    e = ir_binary(a->c < 0 ? IR_OP_SUB : IR_OP_ADD, e, ir_int(a->c < 0 ? -a->c : a->c, loc), loc);
+  return e;
+}
+
+/* first - lo along dummy dimension k of b: how far the actual's subscript
+ * is ahead of the dummy's, as a simplified expression, or NULL when it is
+ * not affine. */
+static IrExpr *dimension_offset(Inline *in, const Binding *b, int k, Loc loc)
+{
+  Affine first, lo;
+  if (!aff_build(b->first[b->along[k]], &first) ||
+      !aff_build(clone_expr(in, b->dummy->lo[k]), &lo) || !aff_combine(&first, &lo, -1))
+    return NULL;
+  return affine_expr(&first, loc);
+}
+
+/* The shift of the loop over the callee's index `sub` (a plain reference
+ * to it) when dimension k of b is the one it was chosen for. */
+static const Shift *shift_of(Inline *in, const Binding *b, int k, const IrExpr *sub)
+{
+  if (sub->kind != IR_E_VAR)
+    return NULL;
+  for (int i = in->nshifts - 1; i >= 0; i--)
+    if (in->shifts[i].iv == sub->u.var) {
+      IrExpr *off = dimension_offset(in, b, k, sub->loc);
+      return off && same_affine(off, in->shifts[i].delta) ? &in->shifts[i] : NULL;
+    }
+  return NULL;
+}
+
 /* The inlined loops around the reference being cloned, for a Reach. */
 static void note_reach(Inline *in, int bind, IrExpr *sub, Loc loc)
 {
@@ -277,8 +351,10 @@ static IrExpr *map_element(Inline *in, const Binding *b, IrExpr *e)
     b = &in->bind[bind];
     if (k == b->reach_dim)
       note_reach(in, bind, s, e->loc);
+    const Shift *shift = shift_of(in, b, k, e->u.elem.sub[k]);
     IrExpr *off = ir_binary(IR_OP_SUB, s, clone_expr(in, d->lo[k]), e->loc);
-    r->u.elem.sub[b->along[k]] = ir_binary(IR_OP_ADD, b->first[b->along[k]], off, e->loc);
+    r->u.elem.sub[b->along[k]] = shift ? ir_var(shift->to, e->loc)
+                                       : ir_binary(IR_OP_ADD, b->first[b->along[k]], off, e->loc);
   }
   return r;
 }
@@ -300,6 +376,9 @@ static IrExpr *clone_var(Inline *in, IrExpr *e)
     b = bind_other(in, s);
   if (!b)
     return e;
+  for (int i = in->nshifts - 1; i >= 0; i--)
+    if (in->shifts[i].iv == s)
+      return ir_binary(IR_OP_SUB, ir_var(in->shifts[i].to, e->loc), in->shifts[i].delta, e->loc);
   if (b->local)
     return ir_var(b->local, e->loc);
   if (b->absent) {
@@ -431,6 +510,75 @@ static IrExpr *clone_actual(Inline *in, IrExpr *e)
 
 static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to);
 
+typedef struct ShiftScan {
+  Inline *in;
+  IrSym *iv;
+  IrExpr *delta;             /* the offset of the first plain reference */
+  bool mixed;                /* plain references with different offsets */
+} ShiftScan;
+
+static void shift_scan(IrExpr *e, IrStmt *at, void *ctx)
+{
+  ShiftScan *sc = ctx;
+  (void)at;
+  Binding *b = e->kind == IR_E_ELEM ? binding_of(sc->in, e->u.elem.sym) : NULL;
+  for (int k = 0; b && b->array && k < b->dummy->rank; k++) {
+    if (e->u.elem.sub[k]->kind != IR_E_VAR || e->u.elem.sub[k]->u.var != sc->iv)
+      continue;
+    IrExpr *off = dimension_offset(sc->in, b, k, e->loc);
+    if (!off || (sc->delta && !same_affine(off, sc->delta)))
+      sc->mixed = true;
+    else if (!sc->delta)
+      sc->delta = off;
+  }
+}
+
+/* Loop s of the callee, cloned as c: its body, and the shift that makes
+ * its index the actual's subscript where the dummies it indexes all start
+ * at the same offset from their actuals (not where they already agree):
+ * the bounds move by the offset, a plain dummy subscript becomes the index
+ * itself, any other use of the index the index minus the offset.  When the
+ * body changes a scalar of the offset, the loop is cloned again unshifted. */
+static void clone_loop_body(Inline *in, IrStmt *s, IrStmt *c)
+{
+  ShiftScan sc = { in, s->u.loop.iv, NULL, false };
+  ir_walk_exprs(&s->u.loop.body, shift_scan, &sc);
+  Affine delta, lo, hi;
+  Reasoning rs = reasoning(in, NULL, 0);   /* bounds with the values set before the call */
+  rs.nloops = 0;
+  bool shift = sc.delta && !sc.mixed && aff_build(sc.delta, &delta) && delta.n &&
+               aff_build(c->u.loop.lo, &lo) && aff_build(c->u.loop.hi, &hi) &&
+               aff_combine(&lo, &delta, 1) && aff_combine(&hi, &delta, 1) &&
+               replace_defs(&rs, &lo) && replace_defs(&rs, &hi);
+  int nreach = in->nreach;
+  memset(&c->u.loop.body, 0, sizeof c->u.loop.body);
+  IR_APPEND(in->loops, in->nloops, in->loops_cap, c);
+  if (shift) {
+    Shift sh = { s->u.loop.iv, c->u.loop.iv, sc.delta };
+    IR_APPEND(in->shifts, in->nshifts, in->shifts_cap, sh);
+    IrExpr *lo0 = c->u.loop.lo, *hi0 = c->u.loop.hi;
+    c->u.loop.lo = affine_expr(&lo, c->loc);
+    c->u.loop.hi = affine_expr(&hi, c->loc);
+    clone_list(in, &s->u.loop.body, &c->u.loop.body);
+    in->nshifts--;
+    IrSymSet assigned = { 0 };
+    ir_assigned_scalars(&c->u.loop.body, &assigned);
+    for (int i = 0; i < delta.n && shift; i++)
+      shift = !ir_symset_has(&assigned, delta.t[i].var);
+    for (int i = 0; i < rs.replaced.n && shift; i++)
+      shift = !ir_symset_has(&assigned, rs.replaced.syms[i]);
+    if (!shift) {
+      c->u.loop.lo = lo0;
+      c->u.loop.hi = hi0;
+      in->nreach = nreach;
+      memset(&c->u.loop.body, 0, sizeof c->u.loop.body);
+    }
+  }
+  if (!shift)
+    clone_list(in, &s->u.loop.body, &c->u.loop.body);
+  in->nloops--;
+}
+
 static IrStmt *clone_stmt(Inline *in, IrStmt *s)
 {
   IrStmt *c = ir_stmt(s->kind, s->loc);
@@ -450,10 +598,8 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
     c->u.loop.lo = clone_expr(in, s->u.loop.lo);
     c->u.loop.hi = clone_expr(in, s->u.loop.hi);
     c->u.loop.step = clone_expr(in, s->u.loop.step);
-    memset(&c->u.loop.body, 0, sizeof c->u.loop.body);
-    IR_APPEND(in->loops, in->nloops, in->loops_cap, c);
-    clone_list(in, &s->u.loop.body, &c->u.loop.body);
-    in->nloops--;
+    if (iv->kind == IR_E_VAR)
+      clone_loop_body(in, s, c);
     break;
   }
   case IR_S_IF:
@@ -504,14 +650,6 @@ static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to)
  * same value at the reference as where the actual's bounds were taken: not
  * assigned by the routine, the region or the inlined body. */
 
-typedef struct Reasoning {
-  Inline *in;
-  IrStmt **loops;            /* loops around the call, then inlined loops, outermost first */
-  int nloops;
-  IrSymSet seen;             /* scalars the proof relied on */
-  IrSymSet replaced;         /* scalars replaced by the value set before the call */
-  bool keep_scalars;         /* replace none (messages name the scalars as written) */
-} Reasoning;
 
 /* a + factor * b; false when it needs more terms than an Affine holds. */
 static bool aff_combine(Affine *a, const Affine *b, long factor)
@@ -763,7 +901,13 @@ static const char *affine_text(const Affine *a, bool ok)
   char buf[256];
   if (!ok)
     return "?";
-  aff_print(a, buf, sizeof buf);
+  Affine sorted = *a;        /* positive terms first: `ite-its+2`, not `-its+ite+2` */
+  int n = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < a->n; i++)
+      if ((a->t[i].coef > 0) == (pass == 0))
+        sorted.t[n++] = a->t[i];
+  aff_print(&sorted, buf, sizeof buf);
   return ir_strdup(buf);
 }
 
