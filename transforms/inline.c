@@ -533,6 +533,24 @@ static void shift_scan(IrExpr *e, IrStmt *at, void *ctx)
   }
 }
 
+/* The caller's scalars the inlined body may assign: those its dummies are
+ * bound to, its locals as renamed, the module variables it writes. */
+static IrSymSet callee_writes(Inline *in)
+{
+  IrSymSet callee = { 0 }, caller = { 0 };
+  ir_assigned_scalars(&in->callee->body, &callee);
+  for (int i = 0; i < callee.n; i++) {
+    Binding *b = binding_of(in, callee.syms[i]);
+    if (!b)
+      ir_symset_add(&caller, callee.syms[i]);
+    else if (b->local)
+      ir_symset_add(&caller, b->local);
+    else if (b->actual && b->actual->kind == IR_E_VAR)
+      ir_symset_add(&caller, b->actual->u.var);
+  }
+  return caller;
+}
+
 /* Loop s of the callee, cloned as c: its body, and the shift that makes
  * its index the actual's subscript where the dummies it indexes all start
  * at the same offset from their actuals (not where they already agree):
@@ -561,7 +579,7 @@ static void clone_loop_body(Inline *in, IrStmt *s, IrStmt *c)
     c->u.loop.hi = affine_expr(&hi, c->loc);
     clone_list(in, &s->u.loop.body, &c->u.loop.body);
     in->nshifts--;
-    IrSymSet assigned = { 0 };
+    IrSymSet assigned = callee_writes(in);
     ir_assigned_scalars(&c->u.loop.body, &assigned);
     for (int i = 0; i < delta.n && shift; i++)
       shift = !ir_symset_has(&assigned, delta.t[i].var);
