@@ -127,12 +127,11 @@ static const InlineCase cases[] = {
   /* a scalar dummy given a whole array: refused */
   { "scalar-dummy-whole-array", CALLER("call bump(a, b(i))") BUMP END_MODULE, false,
     "scalar dummy 'x' gets the whole array 'a'", 0, NULL, 0 },
-  /* an assumed-shape dummy: refused */
+  /* an assumed-shape dummy takes the whole actual's shape, from lower bound 1 */
   { "assumed-shape",
     CALLER("call zero(a)")
     "  subroutine zero(x)\n    real, intent(inout) :: x(:)\n    x(1) = 0.0\n"
-    "  end subroutine zero\n" END_MODULE, false,
-    "dummy 'x' is assumed-shape (x(:)): its bounds exist only at run time", 0, NULL, 0 },
+    "  end subroutine zero\n" END_MODULE, true, NULL, 1, "a((1 + (1 - 1))) = 0.0_4", 1 },
   /* an assumed-size dummy on a whole rank-1 actual: it cannot run past the actual's last
    * dimension in a valid program, so it maps element for element */
   { "assumed-size-whole",
@@ -140,7 +139,8 @@ static const InlineCase cases[] = {
     "  subroutine zero(x)\n    real, intent(inout) :: x(*)\n    x(1) = 0.0\n"
     "  end subroutine zero\n" END_MODULE, true, NULL, 1, "a((1 + (1 - 1))) = 0.0_4", 1 },
   /* sequence association, WRF style: the plane qv(ims,kms,j) maps onto the 2-D dummy q, element
-   * for element; the callee's locals (work, i, k) become column2d_work, column2d_i, ... */
+   * for element; the callee's local work becomes column2d_work, its loop indices i and k keep
+   * their names (the caller has none such) */
   { "sequence-association",
     "module m\n  implicit none\ncontains\n"
     "  subroutine driver(ims,ime, kms,kme, jms,jme, its,ite, kts,kte, jts,jte, qv)\n"
@@ -157,8 +157,7 @@ static const InlineCase cases[] = {
     "    do k = kts, kte\n      do i = its, ite\n        work(i,k) = q(i,k)\n"
     "        t(i,k) = work(i,k)\n      end do\n    end do\n  end subroutine column2d\n" END_MODULE,
     true, "info: Routine 'column2d' inlined", 1,
-    "column2d_work(column2d_i,column2d_k) = "
-    "qv((ims + (column2d_i - ims)),(kms + (column2d_k - kms)),j)", 1 },
+    "column2d_work(i,k) = qv((ims + (i - ims)),(kms + (k - kms)),j)", 1 },
   /* the same call with the tile's leading extent (its:ite) instead of the memory's: refused */
   { "shape-mismatch",
     "module m\n  implicit none\ncontains\n"
@@ -196,15 +195,15 @@ static const InlineCase cases[] = {
 static const InlineCase sequence_cases[] = {
   /* the extent as an expression of the tile: i in 1..ite-its+1 from q(its,k) stays in its:ite */
   { "extent-expression", SEQ_CALLER("      call vrec(q(its,k), work(its), ite-its+1)\n") VREC, true,
-    NULL, 1, "q(vrec_i,k) = ", 1 },
+    NULL, 1, "q(i,k) = ", 1 },
   /* the extent in a variable the region sets right before the call */
   { "extent-set-before-call",
     SEQ_CALLER("      nn = ite - its + 1\n      call vrec(q(its,k), work(its), nn)\n") VREC, true,
-    NULL, 1, "q(vrec_i,k) = ", 1 },
+    NULL, 1, "q(i,k) = ", 1 },
   /* ... and reset after it: the next iteration sets it again before the call */
   { "extent-reset-after-call",
     SEQ_CALLER("      nn = ite - its + 1\n      call vrec(q(its,k), work(its), nn)\n"
-               "      nn = 0\n") VREC, true, NULL, 1, "q(vrec_i,k) = ", 1 },
+               "      nn = 0\n") VREC, true, NULL, 1, "q(i,k) = ", 1 },
   /* ... but changed between the setting and the call: refused */
   { "extent-changed-before-call",
     SEQ_CALLER("      nn = ite - its + 1\n      if (k > kts) nn = nn + 1\n"
@@ -225,7 +224,7 @@ static const InlineCase sequence_cases[] = {
     true, NULL, 1, NULL, 0 },
   /* explicit-shape dummies y(n): their declared extent fits, whatever the references */
   { "explicit-shape-extent", SEQ_CALLER("      call vrec_n(q(its,k), work(its), ite-its+1)\n")
-    VREC_N, true, NULL, 1, "q(vrec_n_i,k) = ", 1 },
+    VREC_N, true, NULL, 1, "q(i,k) = ", 1 },
   /* explicit-shape dummies longer than the tile: refused at the reference */
   { "explicit-shape-too-long", SEQ_CALLER("      call vrec_n(q(its,k), work(its), ite-its+2)\n")
     VREC_N, false, "reaches y(1:ite-its+2) at line 19: dimension 1 of 'q' from its to ite+1", 0,
@@ -267,9 +266,69 @@ static void check_case(const InlineCase *c)
   cu_reset();
 }
 
+/* Assumed-shape dummies and section actuals: `outer` calls, in a k loop of
+ * its region (line 9), what `body` says (from line 10).  q is q(its:ite,
+ * kts:kte), w(n); the callees come after. */
+#define SHAPE_CALLER(body)                                                                    \
+  "module m\n  implicit none\ncontains\n"                                                     \
+  "  subroutine outer(q, w, its, ite, kts, kte, n)\n"                                         \
+  "    integer, intent(in) :: its, ite, kts, kte, n\n"                                        \
+  "    real, intent(inout) :: q(its:ite, kts:kte), w(n)\n"                                    \
+  "    integer :: k\n!$stencil region\n    do k = kts, kte\n" body                           \
+  "    end do\n!$stencil end region\n  end subroutine outer\n"
+/* col(x, its, ite): x(its:) */
+#define COL                                                                                   \
+  "  subroutine col(x, its, ite)\n    integer, intent(in) :: its, ite\n"                      \
+  "    real, intent(inout) :: x(its:)\n    integer :: i\n    do i = its, ite\n"              \
+  "      x(i) = 2.0 * x(i)\n    end do\n  end subroutine col\n"
+/* first(x): x(:), x(1) set */
+#define FIRST                                                                                 \
+  "  subroutine first(x)\n    real, intent(inout) :: x(:)\n    x(1) = 0.0\n"                 \
+  "  end subroutine first\n"
+/* plane(x, its, kts): x(its:, kts:), x(its,kts) set */
+#define PLANE                                                                                 \
+  "  subroutine plane(x, its, kts)\n    integer, intent(in) :: its, kts\n"                    \
+  "    real, intent(inout) :: x(its:, kts:)\n    x(its,kts) = 1.0\n  end subroutine plane\n"
+
+static const InlineCase shape_cases[] = {
+  /* a section a(its:ite,k) on x(its:): x(i) is q(its + (i - its), k) */
+  { "section-declared-lower-bound", SHAPE_CALLER("      call col(q(its:ite,k), its, ite)\n")
+    COL END_MODULE, true, NULL, 1, "q((its + (i - its)),k) = ", 1 },
+  /* `:` takes the declared bounds; x(:) starts at 1 */
+  { "section-colon", SHAPE_CALLER("      call first(q(:,k))\n") FIRST END_MODULE, true, NULL, 1,
+    "q((its + (1 - 1)),k) = 0.0_4", 1 },
+  /* a 2-D section on a 2-D assumed-shape dummy */
+  { "section-2d", SHAPE_CALLER("      call plane(q(:,kts:kte), its, kts)\n") PLANE END_MODULE,
+    true, NULL, 1, "q((its + (its - its)),(kts + (kts - kts))) = 1.0_4", 1 },
+  /* a section on an assumed-size dummy: sequence association over the section's range */
+  { "section-assumed-size",
+    SHAPE_CALLER("      call vrec(q(its:ite,k), q(its:ite,k), ite-its+1)\n") END_MODULE VREC,
+    true, NULL, 1, "q(i,k) = ", 1 },
+  /* an element is no array for an assumed-shape dummy: refused */
+  { "element-on-assumed-shape", SHAPE_CALLER("      call first(q(its,k))\n") FIRST END_MODULE,
+    false, "assumed-shape dummy 'x' needs an array or an array section as actual, not the "
+    "element 'q(its,k)'", 0, NULL, 0 },
+  /* ranks differ: refused */
+  { "rank-mismatch", SHAPE_CALLER("      call first(q)\n") FIRST END_MODULE, false,
+    "assumed-shape dummy 'x' has rank 1, the actual 'q' 2", 0, NULL, 0 },
+  /* a section for a scalar dummy: refused */
+  { "section-on-scalar", SHAPE_CALLER("      call bump(q(its:ite,k), 1.0)\n") BUMP END_MODULE,
+    false, "scalar dummy 'x' gets the array section 'q'", 0, NULL, 0 },
+  /* a section with a stride: refused by the front end */
+  { "section-stride", SHAPE_CALLER("      call first(q(its:ite:2,k))\n") FIRST END_MODULE, false,
+    "array section of 'q' with a stride as an actual argument inside a region is not supported",
+    0, NULL, 0 },
+};
+
 START_TEST(test_inline_case)
 {
   check_case(&cases[_i]);
+}
+END_TEST
+
+START_TEST(test_assumed_shape)
+{
+  check_case(&shape_cases[_i]);
 }
 END_TEST
 
@@ -284,6 +343,7 @@ int main(void)
   Suite *s = suite_create("inline");
   TCase *tc = tcase_create("inline");
   tcase_add_loop_test(tc, test_inline_case, 0, (int)(sizeof cases / sizeof cases[0]));
+  tcase_add_loop_test(tc, test_assumed_shape, 0, (int)(sizeof shape_cases / sizeof shape_cases[0]));
   tcase_add_loop_test(tc, test_sequence_association, 0,
                       (int)(sizeof sequence_cases / sizeof sequence_cases[0]));
   suite_add_tcase(s, tc);

@@ -40,6 +40,7 @@ typedef struct Binding {
   IrExpr *actual_ref;    /* ... as the call writes it (for messages) */
   IrExpr *first[IR_MAX_RANK]; /* ... and its element matching the dummy's first element */
   int nfirst;
+  const IrSection *section; /* the actual is a section (first: where it starts), or NULL */
   int along[IR_MAX_RANK];/* the actual's dimension each dummy dimension runs along */
   /* Sequence association that the declarations alone do not show to stay
    * inside the actual: the dummy dimension whose subscripts are checked
@@ -150,20 +151,10 @@ static bool same_affine(const IrExpr *a, const IrExpr *b)
   return a && b && aff_build(a, &x) && aff_build(b, &y) && x.c == y.c && aff_same_terms(&x, &y);
 }
 
-/* hi - lo of dimension d, as an affine form comparison of two arrays.  An
- * assumed-size dimension (no upper bound) has no extent to compare. */
-static bool same_extent(const IrSym *a, int da, const IrSym *b, int db, Inline *in)
-{
-  if (!a->hi[da] || !a->lo[da] || !b->hi[db] || !b->lo[db])
-    return false;
-  IrExpr *ea = ir_binary(IR_OP_SUB, clone_expr(in, a->hi[da]), clone_expr(in, a->lo[da]), a->loc);
-  IrExpr *eb = ir_binary(IR_OP_SUB, b->hi[db], b->lo[db], b->loc);
-  return same_affine(ea, eb);
-}
-
 /* ---- symbols ------------------------------------------------------------------- */
 
-static IrSym *new_local(Inline *in, IrSym *s)
+/* A new local of the caller for callee symbol s, named `base` (made unique). */
+static IrSym *new_local_named(Inline *in, IrSym *s, const char *base)
 {
   IrSym *n = ir_alloc(sizeof *n);
   *n = *s;
@@ -171,7 +162,6 @@ static IrSym *new_local(Inline *in, IrSym *s)
   n->is_dummy = false;
   n->dummy_index = -1;
   n->inlined_local = true;
-  const char *base = ir_printf("%s_%s", in->callee->name, s->name);
   n->name = (char *)base;
   for (int k = 2; ir_lookup(in->caller, n->name); k++)
     n->name = ir_printf("%s_%d", base, k);
@@ -181,6 +171,11 @@ static IrSym *new_local(Inline *in, IrSym *s)
     n->hi[d] = s->hi[d] ? clone_expr(in, s->hi[d]) : NULL;
   }
   return n;
+}
+
+static IrSym *new_local(Inline *in, IrSym *s)
+{
+  return new_local_named(in, s, ir_printf("%s_%s", in->callee->name, s->name));
 }
 
 typedef struct IndexUse { const IrSym *c; bool other_use; } IndexUse;
@@ -239,7 +234,13 @@ static IrSym *shared_index(Inline *in, IrSym *s)
   if (!used_only_as_index(&in->callee->body, s))
     return NULL;
   IrSym *c = shareable(in, s, s->name);
-  return c ? c : shareable(in, s, ir_printf("%s_%s", in->callee->name, s->name));
+  if (!c)
+    c = shareable(in, s, ir_printf("%s_%s", in->callee->name, s->name));
+  /* no such name in the caller: the index keeps it, so that the next
+   * routine inlined into this region shares it in turn */
+  if (!c && ir_type_is_integer(s->type) && !s->rank && !ir_lookup(in->caller, s->name))
+    c = new_local_named(in, s, s->name);
+  return c;
 }
 
 /* The binding of a callee symbol that is neither a dummy nor a constant:
@@ -506,6 +507,29 @@ static IrExpr *clone_actual(Inline *in, IrExpr *e)
   return r;
 }
 
+/* The sections among the actuals of call s inside the callee, their upper
+ * bounds in the caller's terms.  A section of a dummy array would need its
+ * bounds mapped onto the dummy's actual: refused. */
+static IrSection **clone_sections(Inline *in, IrStmt *s)
+{
+  IrSection **out = ir_alloc(sizeof *out * (size_t)(s->u.call.nargs + 1));
+  for (int k = 0; k < s->u.call.nargs; k++) {
+    const IrSection *from = s->u.call.sections[k];
+    if (!from)
+      continue;
+    const Binding *b = binding_of(in, s->u.call.args[k]->u.elem.sym);
+    if (b && b->array) {
+      fail(in, s->u.call.args[k]->loc, ir_printf("it passes a section of its dummy array '%s' "
+           "on to '%s', which is not supported yet", b->dummy->name, s->u.call.name));
+      return out;
+    }
+    out[k] = ir_alloc(sizeof *out[k]);
+    for (int d = 0; d < IR_MAX_RANK; d++)
+      out[k]->hi[d] = clone_expr(in, from->hi[d]);
+  }
+  return out;
+}
+
 /* ---- statements ------------------------------------------------------------------ */
 
 static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to);
@@ -630,6 +654,8 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
     c->u.call.args = ir_alloc(sizeof *c->u.call.args * (size_t)(s->u.call.nargs + 1));
     for (int k = 0; k < s->u.call.nargs; k++)
       c->u.call.args[k] = clone_actual(in, s->u.call.args[k]);
+    if (s->u.call.sections)
+      c->u.call.sections = clone_sections(in, s);
     break;
   case IR_S_CYCLE:
   case IR_S_EXIT:
@@ -949,6 +975,25 @@ static void range_text(Reasoning *rs, IrExpr *sub, IrExpr *shift, IrExpr *dummy_
   *hi_text = affine_text(&hi, hi_ok);
 }
 
+/* The array actual of b as the call writes it: `q`, `q(its,k)`, `q(its:ite,k)`. */
+static const char *actual_text(const Binding *b)
+{
+  const IrExpr *e = b->actual_ref;
+  if (e->kind == IR_E_VAR)
+    return e->u.var->name;
+  if (!b->section)
+    return an_ref_text(e, IR_FORTRAN);
+  char *text = ir_printf("%s(", e->u.elem.sym->name);
+  for (int k = 0; k < e->u.elem.n; k++) {
+    Affine lo, hi;
+    const IrExpr *h = b->section->hi[k];
+    bool lo_ok = aff_build(e->u.elem.sub[k], &lo), hi_ok = h && aff_build(h, &hi);
+    text = ir_printf("%s%s%s%s%s", text, k ? "," : "", affine_text(&lo, lo_ok), h ? ":" : "",
+                     h ? affine_text(&hi, hi_ok) : "");
+  }
+  return ir_printf("%s)", text);
+}
+
 static bool refuse_reach(Inline *in, const Reach *r)
 {
   const Binding *b = &in->bind[r->bind];
@@ -967,7 +1012,7 @@ static bool refuse_reach(Inline *in, const Reach *r)
               "%s:%s; s2s-cuda cannot prove that this stays inside the dimension, which the "
               "element-for-element mapping needs; pass the extent as an expression of the "
               "actual's bounds, such as ite-its+1", b->dummy->name,
-              an_ref_text(b->actual_ref, IR_FORTRAN), b->dummy->name, dummy_lo, dummy_hi,
+              actual_text(b), b->dummy->name, dummy_lo, dummy_hi,
               diag_user_line(r->loc), ak + 1, b->array->name, actual_lo, actual_hi,
               affine_text(&lo, lo_ok), affine_text(&hi, hi_ok)));
 }
@@ -1016,63 +1061,127 @@ static bool is_runtime_bound(const IrExpr *e)
   return e && e->kind == IR_E_VAR && e->u.var->bound_of;
 }
 
-/* Why dummy array d cannot be mapped onto actual a, or NULL.  Its bounds
- * must be expressions of the callee's scalars (an assumed-size last
- * dimension has none: check_reaches bounds it by the references); the
- * bounds of an assumed-shape one exist only in the callee's descriptor at
- * run time. */
-static const char *unsupported_shape(const IrSym *d, const IrSym *a)
+/* The dimensions of an actual that the elements of a dummy run through, in
+ * order, with their bounds: every dimension of a whole array or an element
+ * (as declared), the ranges of a section (as written). */
+typedef struct Extent {
+  int n;
+  int dim[IR_MAX_RANK];
+  IrExpr *lo[IR_MAX_RANK], *hi[IR_MAX_RANK];
+} Extent;
+
+static Extent actual_extent(const IrSym *a, const IrExpr *actual, const IrSection *section)
 {
-  (void)a;
-  for (int k = 0; k < d->rank; k++)
-    if (is_runtime_bound(d->lo[k]) || is_runtime_bound(d->hi[k]))
-      return ir_printf("dummy '%s' is assumed-shape (%s(:%s)): its bounds exist only at run "
-                       "time, and inlining assumed-shape dummies is not supported yet", d->name,
-                       d->name, d->rank > 1 ? ", ..." : "");
-  return NULL;
+  Extent x = { 0 };
+  for (int k = 0; k < a->rank; k++) {
+    if (section && !section->hi[k])
+      continue;
+    x.dim[x.n] = k;
+    x.lo[x.n] = section ? actual->u.elem.sub[k] : a->lo[k];
+    x.hi[x.n] = section ? section->hi[k] : a->hi[k];
+    x.n++;
+  }
+  return x;
 }
 
-/* An array actual for array dummy d: the whole array or one element.
- * The dummy's leading dimensions must line up with the actual's; along the
- * last one it may start anywhere in the actual's dimension and reach as far
- * as it provably stays inside it (checked once the body is cloned:
- * check_reaches). */
-static bool bind_array(Inline *in, Binding *b, IrExpr *actual)
+/* Do dimension k of dummy d and dimension k of the actual's extent x have
+ * the same extent? */
+static bool same_extent_as(Inline *in, const IrSym *d, int k, const Extent *x)
 {
+  if (!d->hi[k] || !d->lo[k] || !x->hi[k] || !x->lo[k])
+    return false;
+  IrExpr *ed = ir_binary(IR_OP_SUB, clone_expr(in, d->hi[k]), clone_expr(in, d->lo[k]), d->loc);
+  IrExpr *ea = ir_binary(IR_OP_SUB, x->hi[k], x->lo[k], d->loc);
+  return same_affine(ed, ea);
+}
+
+static bool is_assumed_shape(const IrSym *d)
+{
+  for (int k = 0; k < d->rank; k++)
+    if (is_runtime_bound(d->lo[k]) || is_runtime_bound(d->hi[k]))
+      return true;
+  return false;
+}
+
+/* An assumed-shape dummy `x(:)`, `x(its:, :)` takes its shape from the
+ * actual: dimension k runs along the actual's k-th, from the declared lower
+ * bound (or 1) over the actual's extent.  The hidden scalars standing for
+ * its run-time bounds (fe_fortran.c, runtime_bound) get those values. */
+static bool bind_assumed_shape(Inline *in, int bi, const Extent *x)
+{
+  Binding *b = &in->bind[bi];
+  IrSym *d = b->dummy, *a = b->array;
+  if (b->actual_ref->kind == IR_E_ELEM && !b->section)
+    return fail(in, b->actual_ref->loc, ir_printf("assumed-shape dummy '%s' needs an array or "
+                "an array section as actual, not the element '%s'", d->name,
+                actual_text(b)));
+  if (x->n != d->rank)
+    return fail(in, b->actual_ref->loc, ir_printf("assumed-shape dummy '%s' has rank %d, the "
+                "actual '%s' %d", d->name, d->rank, actual_text(b),
+                x->n));
+  IrExpr *lo[IR_MAX_RANK], *hi[IR_MAX_RANK];
+  for (int k = 0; k < d->rank; k++) {
+    if (!x->lo[k] || !x->hi[k])
+      return fail(in, b->actual_ref->loc, ir_printf("the bounds of '%s' are not known", a->name));
+    b->along[k] = x->dim[k];
+    lo[k] = is_runtime_bound(d->lo[k]) ? ir_int(1, d->loc) : clone_expr(in, d->lo[k]);
+    hi[k] = ir_binary(IR_OP_ADD, lo[k], ir_binary(IR_OP_SUB, x->hi[k], x->lo[k], d->loc), d->loc);
+    b = &in->bind[bi];
+  }
+  for (IrSym *s = in->callee->symbols; s; s = s->hh.next)
+    if (s->bound_of == d) {
+      Binding hidden = { .dummy = s, .actual = s->bound_is_upper ? hi[s->bound_dim] : lo[s->bound_dim] };
+      IR_PUSH(in->bind, in->nbind, hidden);
+    }
+  return true;
+}
+
+/* An array actual for array dummy d: the whole array, one element or a
+ * section.  An explicit-shape or assumed-size dummy is sequence-associated:
+ * its leading dimensions must line up with the actual's; along the last one
+ * it may start anywhere in the actual's dimension and reach as far as it
+ * provably stays inside it (checked once the body is cloned:
+ * check_reaches). */
+static bool bind_array(Inline *in, int bi, IrExpr *actual, const IrSection *section)
+{
+  Binding *b = &in->bind[bi];
   IrSym *d = b->dummy;
   IrSym *a = actual->kind == IR_E_VAR ? actual->u.var : actual->u.elem.sym;
   if (a->type != d->type)
     return fail(in, actual->loc, ir_printf("the actual array '%s' is %s, the dummy '%s' %s",
                 a->name, ir_type_name(a->type), d->name, ir_type_name(d->type)));
-  if (d->rank > a->rank)
-    return fail(in, actual->loc, ir_printf("dummy '%s' has more dimensions than the actual '%s'",
-                d->name, a->name));
-  const char *shape_problem = unsupported_shape(d, a);
-  if (shape_problem)
-    return fail(in, actual->loc, shape_problem);
   b->array = a;
   b->actual_ref = actual;
   b->nfirst = a->rank;
+  b->section = section;
   b->reach_dim = -1;
   for (int k = 0; k < a->rank; k++)
     b->first[k] = actual->kind == IR_E_VAR ? a->lo[k] : actual->u.elem.sub[k];
+  Extent x = actual_extent(a, actual, section);
+  if (is_assumed_shape(d))
+    return bind_assumed_shape(in, bi, &x);
+  if (d->rank > x.n)
+    return fail(in, actual->loc, ir_printf("dummy '%s' has more dimensions than the actual '%s'",
+                d->name, a->name));
   for (int k = 0; k < d->rank; k++) {
-    b->along[k] = k;
-    if (!b->first[k])
+    b->along[k] = x.dim[k];
+    if (!b->first[x.dim[k]])
       return fail(in, actual->loc, ir_printf("the bounds of '%s' are not known", a->name));
-    bool lined_up = same_affine(b->first[k], a->lo[k]) && same_extent(d, k, a, k, in);
+    bool lined_up = same_affine(b->first[x.dim[k]], x.lo[k]) && same_extent_as(in, d, k, &x);
+    b = &in->bind[bi];
     if (k < d->rank - 1 && !lined_up)
       return fail(in, actual->loc, ir_printf("dimension %d of dummy '%s' does not line up with "
                   "the actual '%s' (s2s-cuda maps a dummy onto its actual element for element "
                   "only when the leading extents are equal and the actual starts at their lower "
                   "bounds)", k + 1, d->name, a->name));
     /* along the actual's last dimension, a dummy that ran past it would run
-     * past the whole actual, which no valid program does; along another, into
-     * the actual's next column, which the mapping does not follow */
-    if (k == d->rank - 1 && !lined_up && k < a->rank - 1) {
+     * past the whole actual (or section), which no valid program does; along
+     * another, into the actual's next column, which the mapping does not
+     * follow */
+    if (k == d->rank - 1 && !lined_up && k < x.n - 1) {
       b->reach_dim = k;
-      b->reach_lo = a->lo[k];
-      b->reach_hi = a->hi[k];
+      b->reach_lo = x.lo[k];
+      b->reach_hi = x.hi[k];
     }
   }
   return true;
@@ -1080,7 +1189,7 @@ static bool bind_array(Inline *in, Binding *b, IrExpr *actual)
 
 /* The actual of each dummy: positional arguments first, then keywords;
  * optional dummies the call does not pass are absent. */
-static bool match_actuals(Inline *in, IrStmt *call, IrExpr **actual)
+static bool match_actuals(Inline *in, IrStmt *call, IrExpr **actual, const IrSection **section)
 {
   IrRoutine *r = in->callee;
   for (int i = 0; i < r->ndummies; i++)
@@ -1103,6 +1212,7 @@ static bool match_actuals(Inline *in, IrStmt *call, IrExpr **actual)
       return fail(in, call->u.call.args[k]->loc, ir_printf("dummy '%s' gets two actuals",
                   r->dummies[d]->name));
     actual[d] = call->u.call.args[k];
+    section[d] = call->u.call.sections ? call->u.call.sections[k] : NULL;
   }
   for (int i = 0; i < r->ndummies; i++)
     if (!actual[i] && !r->dummies[i]->is_optional)
@@ -1115,7 +1225,8 @@ static bool bind_arguments(Inline *in, IrStmt *call)
 {
   IrRoutine *r = in->callee;
   IrExpr **actuals = ir_alloc(sizeof *actuals * (size_t)(r->ndummies + 1));
-  if (!match_actuals(in, call, actuals))
+  const IrSection **sections = ir_alloc(sizeof *sections * (size_t)(r->ndummies + 1));
+  if (!match_actuals(in, call, actuals, sections))
     return false;
   /* scalars first: the bounds of the array dummies are written with them */
   for (int i = 0; i < r->ndummies; i++) {
@@ -1130,6 +1241,9 @@ static bool bind_arguments(Inline *in, IrStmt *call)
     if (actual->kind == IR_E_VAR && actual->u.var->rank)
       return fail(in, actual->loc, ir_printf("scalar dummy '%s' gets the whole array '%s'",
                   r->dummies[i]->name, actual->u.var->name));
+    if (sections[i])
+      return fail(in, actual->loc, ir_printf("scalar dummy '%s' gets the array section '%s'",
+                  r->dummies[i]->name, actual->u.elem.sym->name));
     if (actual->type != r->dummies[i]->type)
       return fail(in, actual->loc, ir_printf("the actual for '%s' is %s, the dummy %s",
                   r->dummies[i]->name, ir_type_name(actual->type),
@@ -1146,7 +1260,7 @@ static bool bind_arguments(Inline *in, IrStmt *call)
       return fail(in, actual->loc, ir_printf("dummy array '%s' needs an array or an array "
                   "element as actual", r->dummies[i]->name));
     IR_PUSH(in->bind, in->nbind, b);
-    if (!bind_array(in, &in->bind[in->nbind - 1], actual))
+    if (!bind_array(in, in->nbind - 1, actual, sections[i]))
       return false;
   }
   return true;

@@ -1302,8 +1302,75 @@ static IrStmt *lower_keyword(FortranFe *f, TSNode n, bool *skip)
 
 static void handle_region_comment(FortranFe *f, TSNode n, uint32_t *line_skip);
 
+/* An actual argument `a(lo:hi, k)` (call_expression with extent_specifiers):
+ * the element where the section starts, with the upper bounds of its ranges
+ * in *out (ir.h, IrSection); an omitted bound is the declared one.  NULL
+ * (reported) for a stride or an unknown bound. */
+static IrExpr *lower_section(FortranFe *f, IrSym *s, TSNode n, TSNode list, IrSection **out)
+{
+  IrExpr *e = ir_expr_new(IR_E_ELEM, s->type, fe_loc(&f->cx, n));
+  IrSection *sec = ir_alloc(sizeof *sec);
+  e->u.elem.sym = s;
+  uint32_t count = ts_node_named_child_count(list);
+  if ((int)count != s->rank) {
+    fe_error(&f->cx, n, "'%s' has rank %d but %u subscript%s given", s->name, s->rank, count,
+             count == 1 ? " is" : "s are");
+    return NULL;
+  }
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode a = ts_node_named_child(list, i);
+    IrExpr *lo = NULL, *hi = NULL;
+    if (!fe_is(a, "extent_specifier")) {
+      lo = lower_expr(f, a);
+    } else {
+      uint32_t parts = ts_node_named_child_count(a);
+      bool lo_given = parts > 0 && fe_text(&f->cx, a)[0] != ':';
+      if (parts > 2 || (parts == 2 && !lo_given)) {
+        fe_error(&f->cx, a, "array section of '%s' with a stride as an actual argument inside a "
+                 "region is not supported; pass a section with stride 1", s->name);
+        return NULL;
+      }
+      lo = lo_given ? lower_expr(f, ts_node_named_child(a, 0)) : s->lo[i];
+      hi = parts == 2 ? lower_expr(f, ts_node_named_child(a, 1))
+         : parts == 1 && !lo_given ? lower_expr(f, ts_node_named_child(a, 0)) : s->hi[i];
+      if (!hi && lo) {
+        fe_error(&f->cx, a, "the section of '%s' has no upper bound in dimension %u (assumed "
+                 "size); give it explicitly", s->name, i + 1);
+        return NULL;
+      }
+    }
+    if (!lo)
+      return NULL;
+    IrExpr *bad = !ir_type_is_integer(lo->type) ? lo : hi && !ir_type_is_integer(hi->type) ? hi : NULL;
+    if (bad) {
+      fe_error(&f->cx, a, "subscript of '%s' is %s, not integer", s->name, ir_type_name(bad->type));
+      return NULL;
+    }
+    e->u.elem.sub[e->u.elem.n++] = lo;
+    sec->hi[i] = hi;
+  }
+  *out = sec;
+  return e;
+}
+
+/* Is actual argument a an array section, `a(lo:hi, k)`? */
+static bool is_section(FortranFe *f, TSNode a, IrSym **array)
+{
+  if (!fe_is(a, "call_expression"))
+    return false;
+  TSNode list = fe_child_of_type(a, "argument_list");
+  *array = lookup(f, fe_text_lower(&f->cx, ts_node_named_child(a, 0)));
+  if (ts_node_is_null(list) || !*array || !(*array)->rank)
+    return false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(list); i++)
+    if (fe_is(ts_node_named_child(list, i), "extent_specifier"))
+      return true;
+  return false;
+}
+
 /* subroutine_call: 'call' name [argument_list] — kept as IR_S_CALL for the
- * inliner (transforms/inline.c); whole arrays are allowed as actuals. */
+ * inliner (transforms/inline.c); whole arrays and sections are allowed as
+ * actuals. */
 static IrStmt *lower_call(FortranFe *f, TSNode n)
 {
   TSNode callee = ts_node_child_by_field_name(n, "subroutine", 10);
@@ -1320,13 +1387,24 @@ static IrStmt *lower_call(FortranFe *f, TSNode n)
       keyword = fe_text_lower(&f->cx, ts_node_child_by_field_name(a, "name", 4));
       a = ts_node_child_by_field_name(a, "value", 5);
     }
+    IrSym *array;
+    IrSection *section = NULL;
     f->whole_array_ok = true;
-    IrExpr *e = lower_expr(f, a);
+    IrExpr *e = is_section(f, a, &array)
+              ? lower_section(f, array, a, fe_child_of_type(a, "argument_list"), &section)
+              : lower_expr(f, a);
     f->whole_array_ok = false;
     if (!e)
       return NULL;
     s->u.call.keywords = ir_grow(s->u.call.keywords, sizeof *s->u.call.keywords, s->u.call.nargs);
     s->u.call.keywords[s->u.call.nargs] = keyword;
+    if (section && !s->u.call.sections)
+      s->u.call.sections = ir_alloc(sizeof *s->u.call.sections * (size_t)(s->u.call.nargs + 1));
+    else if (s->u.call.sections)
+      s->u.call.sections = ir_grow(s->u.call.sections, sizeof *s->u.call.sections,
+                                   s->u.call.nargs);
+    if (s->u.call.sections)
+      s->u.call.sections[s->u.call.nargs] = section;
     IR_PUSH(s->u.call.args, s->u.call.nargs, e);
   }
   IR_PUSH(f->calls, f->ncalls, s->u.call.name);

@@ -168,6 +168,14 @@ typedef enum IrStmtKind {
                         before any analysis (no other pass ever sees one) */
 } IrStmtKind;
 
+/* An actual argument written as an array section, `a(its:ite, k)` or
+ * `a(:, k)`: the call's args[i] is then the element where the section
+ * starts, a(its, k), and hi[d] the upper bound of each dimension given as a
+ * range (NULL: a plain subscript).  Stride 1 only. */
+typedef struct IrSection {
+  IrExpr *hi[IR_MAX_RANK];
+} IrSection;
+
 /* Read u.X only where kind says so: IR_S_DO->loop  IR_S_IF->cond  IR_S_ASSIGN->assign */
 struct IrStmt {
   IrStmtKind kind;
@@ -187,6 +195,8 @@ struct IrStmt {
       int nargs;
       IrExpr **args;        /* whole-array actuals are IR_E_VAR of an array */
       const char **keywords;/* keywords[i]: the `name=` of args[i], or NULL (positional) */
+      struct IrSection **sections; /* sections[i]: args[i] is an array section (NULL: it is
+                                      not; the array NULL: no actual is) */
     } call;
   } u;
 };
