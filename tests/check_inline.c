@@ -314,6 +314,26 @@ static const InlineCase shape_cases[] = {
   /* a section for a scalar dummy: refused */
   { "section-on-scalar", SHAPE_CALLER("      call bump(q(its:ite,k), 1.0)\n") BUMP END_MODULE,
     false, "scalar dummy 'x' gets the array section 'q'", 0, NULL, 0 },
+  /* a 2-D dummy x(its:ite,1) on the 1-D actual w: the unit dimension drops out */
+  { "unit-dimension-on-1d",
+    SHAPE_CALLER("      call col2(w, 1, n)\n")
+    "  subroutine col2(x, its, ite)\n    integer, intent(in) :: its, ite\n"
+    "    real, intent(inout) :: x(its:ite, 1)\n    integer :: i\n    do i = its, ite\n"
+    "      x(i,1) = 2.0 * x(i,1)\n    end do\n  end subroutine col2\n" END_MODULE, true, NULL, 1,
+    "w((1 + (i - 1))) = ", 1 },
+  /* the reverse: a 1-D dummy on q(its:its,kts:kte), whose first dimension holds one element */
+  { "1d-dummy-on-unit-dimension",
+    SHAPE_CALLER("      call colk(q(its:its,kts:kte), kts, kte)\n")
+    "  subroutine colk(x, kts, kte)\n    integer, intent(in) :: kts, kte\n"
+    "    real, intent(inout) :: x(kts:kte)\n    integer :: m\n    do m = kts, kte\n"
+    "      x(m) = 0.0\n    end do\n  end subroutine colk\n" END_MODULE, true, NULL, 1,
+    "q(its,(kts + (m - kts))) = 0.0_4", 1 },
+  /* a 2-D dummy whose dimensions are both wider than one element on a 1-D actual: refused */
+  { "2d-dummy-on-1d",
+    SHAPE_CALLER("      call plane2(w, n)\n")
+    "  subroutine plane2(x, n)\n    integer, intent(in) :: n\n    real, intent(inout) :: x(n, 2)\n"
+    "    x(1,1) = 0.0\n  end subroutine plane2\n" END_MODULE, false,
+    "dummy 'x' has more dimensions than the actual 'w'", 0, NULL, 0 },
   /* a section with a stride: refused by the front end */
   { "section-stride", SHAPE_CALLER("      call first(q(its:ite:2,k))\n") FIRST END_MODULE, false,
     "array section of 'q' with a stride as an actual argument inside a region is not supported",

@@ -348,6 +348,8 @@ static IrExpr *map_element(Inline *in, const Binding *b, IrExpr *e)
   for (int k = 0; k < a->rank; k++)
     r->u.elem.sub[k] = b->first[k];
   for (int k = 0; k < d->rank; k++) {
+    if (b->along[k] < 0)     /* extent 1: its subscript is its lower bound */
+      continue;
     IrExpr *s = clone_expr(in, e->u.elem.sub[k]);
     b = &in->bind[bind];
     if (k == b->reach_dim)
@@ -547,7 +549,7 @@ static void shift_scan(IrExpr *e, IrStmt *at, void *ctx)
   (void)at;
   Binding *b = e->kind == IR_E_ELEM ? binding_of(sc->in, e->u.elem.sym) : NULL;
   for (int k = 0; b && b->array && k < b->dummy->rank; k++) {
-    if (e->u.elem.sub[k]->kind != IR_E_VAR || e->u.elem.sub[k]->u.var != sc->iv)
+    if (b->along[k] < 0 || e->u.elem.sub[k]->kind != IR_E_VAR || e->u.elem.sub[k]->u.var != sc->iv)
       continue;
     IrExpr *off = dimension_offset(sc->in, b, k, e->loc);
     if (!off || (sc->delta && !same_affine(off, sc->delta)))
@@ -1084,15 +1086,39 @@ static Extent actual_extent(const IrSym *a, const IrExpr *actual, const IrSectio
   return x;
 }
 
-/* Do dimension k of dummy d and dimension k of the actual's extent x have
+/* Do dimension k of dummy d and dimension m of the actual's extent x have
  * the same extent? */
-static bool same_extent_as(Inline *in, const IrSym *d, int k, const Extent *x)
+static bool same_extent_as(Inline *in, const IrSym *d, int k, const Extent *x, int m)
 {
-  if (!d->hi[k] || !d->lo[k] || !x->hi[k] || !x->lo[k])
+  if (!d->hi[k] || !d->lo[k] || !x->hi[m] || !x->lo[m])
     return false;
   IrExpr *ed = ir_binary(IR_OP_SUB, clone_expr(in, d->hi[k]), clone_expr(in, d->lo[k]), d->loc);
-  IrExpr *ea = ir_binary(IR_OP_SUB, x->hi[k], x->lo[k], d->loc);
+  IrExpr *ea = ir_binary(IR_OP_SUB, x->hi[m], x->lo[m], d->loc);
   return same_affine(ed, ea);
+}
+
+/* Is lo:hi provably one element? */
+static bool unit_extent(IrExpr *lo, IrExpr *hi)
+{
+  return lo && hi && same_affine(lo, hi);
+}
+
+/* Leave out of x dimensions of extent 1 where the actual starts at their
+ * lower bound, first to last, until `want` are left. */
+static void drop_unit_dimensions(Extent *x, IrExpr *const *first, int want)
+{
+  for (int m = 0; m < x->n && x->n > want;) {
+    if (unit_extent(x->lo[m], x->hi[m]) && same_affine(first[x->dim[m]], x->lo[m])) {
+      for (int r = m; r + 1 < x->n; r++) {
+        x->dim[r] = x->dim[r + 1];
+        x->lo[r] = x->lo[r + 1];
+        x->hi[r] = x->hi[r + 1];
+      }
+      x->n--;
+    } else {
+      m++;
+    }
+  }
 }
 
 static bool is_assumed_shape(const IrSym *d)
@@ -1160,16 +1186,31 @@ static bool bind_array(Inline *in, int bi, IrExpr *actual, const IrSection *sect
   Extent x = actual_extent(a, actual, section);
   if (is_assumed_shape(d))
     return bind_assumed_shape(in, bi, &x);
-  if (d->rank > x.n)
+  /* a dimension of extent 1 holds one element, whichever side it is on: a
+   * dummy y(n,1) on a 1-D actual, or y(n) on an actual a(1:1,n), maps
+   * element for element along the other dimensions */
+  bool unit[IR_MAX_RANK] = { false };
+  int dims = d->rank, last = d->rank - 1;
+  for (int k = 0; k < d->rank && d->rank > x.n; k++)
+    if ((unit[k] = unit_extent(clone_expr(in, d->lo[k]), clone_expr(in, d->hi[k]))))
+      dims--;
+  if (dims < x.n)
+    drop_unit_dimensions(&x, b->first, dims);
+  if (dims > x.n)
     return fail(in, actual->loc, ir_printf("dummy '%s' has more dimensions than the actual '%s'",
                 d->name, a->name));
-  for (int k = 0; k < d->rank; k++) {
-    b->along[k] = x.dim[k];
-    if (!b->first[x.dim[k]])
+  while (last >= 0 && unit[last])
+    last--;
+  b = &in->bind[bi];
+  for (int k = 0, m = 0; k < d->rank; k++) {
+    b->along[k] = unit[k] ? -1 : x.dim[m];
+    if (unit[k])
+      continue;
+    if (!b->first[x.dim[m]])
       return fail(in, actual->loc, ir_printf("the bounds of '%s' are not known", a->name));
-    bool lined_up = same_affine(b->first[x.dim[k]], x.lo[k]) && same_extent_as(in, d, k, &x);
+    bool lined_up = same_affine(b->first[x.dim[m]], x.lo[m]) && same_extent_as(in, d, k, &x, m);
     b = &in->bind[bi];
-    if (k < d->rank - 1 && !lined_up)
+    if (k < last && !lined_up)
       return fail(in, actual->loc, ir_printf("dimension %d of dummy '%s' does not line up with "
                   "the actual '%s' (s2s-cuda maps a dummy onto its actual element for element "
                   "only when the leading extents are equal and the actual starts at their lower "
@@ -1178,11 +1219,12 @@ static bool bind_array(Inline *in, int bi, IrExpr *actual, const IrSection *sect
      * past the whole actual (or section), which no valid program does; along
      * another, into the actual's next column, which the mapping does not
      * follow */
-    if (k == d->rank - 1 && !lined_up && k < x.n - 1) {
+    if (k == last && !lined_up && m < x.n - 1) {
       b->reach_dim = k;
-      b->reach_lo = x.lo[k];
-      b->reach_hi = x.hi[k];
+      b->reach_lo = x.lo[m];
+      b->reach_hi = x.hi[m];
     }
+    m++;
   }
   return true;
 }
