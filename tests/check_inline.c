@@ -109,12 +109,12 @@ static const InlineCase cases[] = {
   { "routine-from-another-file", CALLER("call saturate(a(i))") END_MODULE, false,
     "call of 'saturate' inside a region: only subroutines of the same file can be called (they "
     "are inlined)", 0, NULL, 0 },
-  /* a user function called in an expression: refused by the front end */
+  /* a user function called in an expression: its one assignment becomes the expression */
   { "user-function",
     CALLER("a(i) = twice(b(i))")
     "  real function twice(x)\n    real, intent(in) :: x\n    twice = 2.0 * x\n"
-    "  end function twice\n" END_MODULE, false,
-    "call of function 'twice' inside a region is not supported yet", 0, NULL, 0 },
+    "  end function twice\n" END_MODULE, true, "info: Function 'twice' inlined", 1,
+    "a(i) = (2.0_4 * b(i))", 1 },
   /* a call inside an inlined routine: both inlined */
   { "nested-call",
     CALLER("call twice_bump(a(i), b(i))")
@@ -340,9 +340,76 @@ static const InlineCase shape_cases[] = {
     0, NULL, 0 },
 };
 
+/* Functions of the program called in expressions: `outer` (CALLER) with
+ * the function after it. */
+#define SATURATION                                                                            \
+  "  pure function qsat(t, p) result(q)\n    real, intent(in) :: t, p\n    real :: q, es\n"   \
+  "    es = 6.112 * exp(17.67 * t / (t + 243.5))\n    q = 0.622 * es / (p - es)\n"             \
+  "  end function qsat\n"
+
+static const InlineCase function_cases[] = {
+  /* elemental, on array elements: one expression */
+  { "elemental",
+    CALLER("a(i) = 1.0 + half(b(i)) * half(a(i))")
+    "  elemental real function half(x)\n    real, intent(in) :: x\n    half = 0.5 * x\n"
+    "  end function half\n" END_MODULE, true, NULL, 2,
+    "a(i) = (1.0_4 + ((0.5_4 * b(i)) * (0.5_4 * a(i))))", 1 },
+  /* a pure function with a local: its statements before the statement, its result a local */
+  { "pure-with-local", CALLER("b(i) = qsat(a(i), 1000.0)") SATURATION END_MODULE, true,
+    "Function 'qsat' inlined", 1, "b(i) = qsat_q", 1 },
+  /* ... in an IF test: the statements go before the IF */
+  { "in-if-test", CALLER("if (qsat(a(i), 1000.0) > b(i)) b(i) = 0.0") SATURATION END_MODULE,
+    true, NULL, 1, "if ((qsat_q > b(i))) then", 1 },
+  /* a function calling another: both inlined */
+  { "nested-functions",
+    CALLER("a(i) = quad(b(i))")
+    "  real function quad(x)\n    real, intent(in) :: x\n    quad = sq(sq(x))\n"
+    "  end function quad\n  real function sq(x)\n    real, intent(in) :: x\n    sq = x * x\n"
+    "  end function sq\n" END_MODULE, true, NULL, 3, "a(i) = ((b(i) * b(i)) * (b(i) * b(i)))", 1 },
+  /* an external function outside the module, declared by the caller */
+  { "external-function",
+    "module m\n  implicit none\ncontains\n  subroutine outer(n, a)\n"
+    "    integer, intent(in) :: n\n    real, intent(inout) :: a(n)\n    real, external :: cube\n"
+    "    integer :: i\n!$stencil region\n    do i = 1, n\n      a(i) = cube(a(i))\n    end do\n"
+    "!$stencil end region\n  end subroutine outer\nend module m\n"
+    "real function cube(x)\n  real x\n  cube = x * x * x\nend function cube\n", true, NULL, 1,
+    "a(i) = ((a(i) * a(i)) * a(i))", 1 },
+  /* a function that changes its argument: refused */
+  { "assigns-argument",
+    CALLER("a(i) = bump(b(i))")
+    "  real function bump(x)\n    real, intent(inout) :: x\n    x = x + 1.0\n    bump = x\n"
+    "  end function bump\n" END_MODULE, false,
+    "cannot inline 'bump' (called at line 10): it assigns its argument 'x', which a function "
+    "called in an expression must not change", 0, NULL, 0 },
+  /* a recursive function: refused once */
+  { "recursive",
+    CALLER("a(i) = fact(b(i))")
+    "  recursive real function fact(x)\n    real, intent(in) :: x\n    fact = x * fact(x - 1.0)\n"
+    "  end function fact\n" END_MODULE, false, "cannot inline 'fact' (called at line 10): it is recursive (fact -> fact)", 0,
+    NULL, 0 },
+  /* subroutines calling each other in a cycle: refused once, at the region's call */
+  { "recursive-subroutines",
+    CALLER("call ping(a(i))")
+    "  recursive subroutine ping(x)\n    real, intent(inout) :: x\n    call pong(x)\n"
+    "  end subroutine ping\n  recursive subroutine pong(x)\n    real, intent(inout) :: x\n"
+    "    call ping(x)\n  end subroutine pong\n" END_MODULE, false,
+    "cannot inline 'ping' (called at line 10): it is recursive (ping -> pong -> ping)", 0,
+    NULL, 0 },
+  /* a function neither intrinsic nor in this file: refused by the front end */
+  { "unknown-function", CALLER("a(i) = nowhere(b(i))") END_MODULE, false,
+    "call of function 'nowhere' inside a region: it is neither an intrinsic function s2s-cuda "
+    "knows nor a function of this file", 0, NULL, 0 },
+};
+
 START_TEST(test_inline_case)
 {
   check_case(&cases[_i]);
+}
+END_TEST
+
+START_TEST(test_functions)
+{
+  check_case(&function_cases[_i]);
 }
 END_TEST
 
@@ -363,6 +430,8 @@ int main(void)
   Suite *s = suite_create("inline");
   TCase *tc = tcase_create("inline");
   tcase_add_loop_test(tc, test_inline_case, 0, (int)(sizeof cases / sizeof cases[0]));
+  tcase_add_loop_test(tc, test_functions, 0,
+                      (int)(sizeof function_cases / sizeof function_cases[0]));
   tcase_add_loop_test(tc, test_assumed_shape, 0, (int)(sizeof shape_cases / sizeof shape_cases[0]));
   tcase_add_loop_test(tc, test_sequence_association, 0,
                       (int)(sizeof sequence_cases / sizeof sequence_cases[0]));

@@ -80,6 +80,9 @@ typedef struct Site {
   int naround, cap, loops_cap;
   Frame *frames;             /* the lists around the statement, outermost first */
   int nframes, frames_cap;
+  IrRoutine **active;        /* the routines being inlined, from the region's call in */
+  Loc *active_at;            /* ... and where each is called */
+  int nactive, active_cap, active_at_cap;
 } Site;
 
 typedef struct Inline {
@@ -1319,6 +1322,9 @@ static IrRoutine *find_routine(Program *p, const char *name)
 }
 
 static bool inline_list(Site *site, IrStmtList *l, IrStmt *loop, int depth);
+static bool recursive_call(Site *site, const IrRoutine *callee);
+static void enter_callee(Site *site, IrRoutine *callee, Loc at);
+static IrExpr *expand_functions(Site *site, IrExpr *e, IrStmtList *out, int depth);
 
 static IrVisitStep depth_pre(IrStmt *s, IrVisit *v)
 {
@@ -1337,6 +1343,33 @@ static int nest_depth(IrStmtList *l)
   return max;
 }
 
+/* Is callee already being inlined around this call (recursion)?  Then
+ * report it once, at the call in the region that started the chain. */
+static bool recursive_call(Site *site, const IrRoutine *callee)
+{
+  for (int i = 0; i < site->nactive; i++)
+    if (site->active[i] == callee) {
+      const char *chain = site->active[i]->name;
+      for (int k = i + 1; k < site->nactive; k++)
+        chain = ir_printf("%s -> %s", chain, site->active[k]->name);
+      diag_at(DIAG_ERROR, site->active_at[0], 1, "cannot inline '%s' (called at line %d): it is "
+              "recursive (%s -> %s); a recursive routine cannot be inlined, and s2s-cuda does "
+              "not make __device__ functions of routines yet", site->active[0]->name,
+              diag_user_line(site->active_at[0]), chain, callee->name);
+      return true;
+    }
+  return false;
+}
+
+/* The routine callee is being inlined at `at` while the body is cloned and
+ * its calls inlined in turn. */
+static void enter_callee(Site *site, IrRoutine *callee, Loc at)
+{
+  int n = site->nactive;
+  IR_APPEND(site->active_at, n, site->active_at_cap, at);
+  IR_APPEND(site->active, site->nactive, site->active_cap, callee);
+}
+
 static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
 {
   Program *p = site->prog;
@@ -1347,6 +1380,8 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
             "file can be called (they are inlined)", call->u.call.name);
     return false;
   }
+  if (recursive_call(site, callee))
+    return false;
   if (depth >= INLINE_DEPTH) {
     diag_at(DIAG_ERROR, call->loc, 1, "calls nested more than %d deep (recursion?) inside a "
             "region", INLINE_DEPTH);
@@ -1359,7 +1394,10 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
     return false;
   IrStmtList body = { 0, 0, NULL };
   clone_list(&in, &callee->body, &body);
-  if (!in.ok || !check_reaches(&in, &body) || !inline_list(site, &body, NULL, depth + 1))
+  enter_callee(site, callee, call->loc);
+  bool inlined = in.ok && check_reaches(&in, &body) && inline_list(site, &body, NULL, depth + 1);
+  site->nactive--;
+  if (!inlined)
     return false;
   int loops = nest_depth(&body);
   if (site->naround + loops > DEP_MAX_DEPTH) {
@@ -1374,6 +1412,185 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
   return true;
 }
 
+/* ---- functions ------------------------------------------------------------------------ */
+
+/* Why function fn cannot be expanded inside an expression, or NULL: the
+ * expression around the reference must see the values it saw before, so
+ * the body may give values to its result and locals only. */
+static const char *function_side_effect(const IrRoutine *fn)
+{
+  if (!fn->result || fn->result->rank)
+    return "it returns an array, which s2s-cuda cannot use inside a region";
+  IrSymSet assigned = { 0 };
+  ir_assigned_scalars((IrStmtList *)&fn->body, &assigned);
+  for (int i = 0; i < assigned.n; i++)
+    if (assigned.syms[i]->is_dummy || assigned.syms[i]->is_module)
+      return ir_printf("it assigns %s '%s', which a function called in an expression must not "
+                       "change", assigned.syms[i]->is_dummy ? "its argument" : "module variable",
+                       assigned.syms[i]->name);
+  for (int i = 0; i < fn->ndummies; i++)
+    if (fn->dummies[i]->rank && ir_assignment_of(&fn->body, fn->dummies[i]))
+      return ir_printf("it assigns elements of its argument '%s', which a function called in "
+                       "an expression must not change", fn->dummies[i]->name);
+  return NULL;
+}
+
+/* The single statement `result = expr` of a function's body, or NULL. */
+static IrExpr *result_expression(const IrRoutine *fn)
+{
+  IrStmt *s = fn->body.n == 1 ? fn->body.v[0] : NULL;
+  return s && s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR &&
+         s->u.assign.lhs->u.var == fn->result ? s->u.assign.rhs : NULL;
+}
+
+/* Reference e to a function of the program, its arguments already
+ * expanded: the function's value.  A body that is one assignment to the
+ * result becomes that expression; any other is inlined before the
+ * statement (in *out), its result in a new local of the caller.  NULL when
+ * it cannot be inlined (reported). */
+static IrExpr *expand_function(Site *site, IrExpr *e, IrStmtList *out, int depth)
+{
+  IrRoutine *fn = find_routine(site->prog, e->u.call.name);
+  if (!fn || !fn->body_lowered || !fn->is_function) {
+    diag_at(DIAG_ERROR, e->loc, 1, "call of function '%s' inside a region: only functions of the "
+            "same file can be called (they are inlined)", e->u.call.name);
+    return NULL;
+  }
+  if (recursive_call(site, fn))
+    return NULL;
+  if (depth >= INLINE_DEPTH) {
+    diag_at(DIAG_ERROR, e->loc, 1, "calls nested more than %d deep (recursion?) inside a region",
+            INLINE_DEPTH);
+    return NULL;
+  }
+  IrStmt *call = ir_stmt(IR_S_CALL, e->loc);
+  call->u.call.name = fn->name;
+  call->u.call.nargs = e->u.call.n;
+  call->u.call.args = e->u.call.args;
+  Inline in = { .prog = site->prog, .caller = site->caller, .callee = fn,
+                .region_body = site->region_body, .around = site->around,
+                .around_loops = site->around_loops, .naround = site->naround, .site = site,
+                .call_loc = e->loc, .ok = true };
+  const char *effect = function_side_effect(fn);
+  if (effect) {
+    fail(&in, e->loc, effect);
+    return NULL;
+  }
+  if (!bind_arguments(&in, call))
+    return NULL;
+  IrExpr *value = result_expression(fn);
+  IrStmtList body = { 0, 0, NULL };
+  if (value) {
+    value = clone_expr(&in, value);
+  } else {
+    const char *base = strcmp(fn->result->name, fn->name) ? ir_printf("%s_%s", fn->name,
+                       fn->result->name) : ir_printf("%s_result", fn->name);
+    Binding result = { .dummy = fn->result, .local = new_local_named(&in, fn->result, base) };
+    IR_PUSH(in.bind, in.nbind, result);
+    clone_list(&in, &fn->body, &body);
+    value = ir_var(result.local, e->loc);
+  }
+  enter_callee(site, fn, e->loc);
+  bool inlined = in.ok && check_reaches(&in, &body) && inline_list(site, &body, NULL, depth + 1);
+  IrExpr *nested = inlined ? expand_functions(site, value, out, depth + 1) : NULL;
+  site->nactive--;
+  if (!nested)
+    return NULL;
+  report_at(REPORT_INFO, site->caller->name, e->loc, "Function '%s' inlined", fn->name);
+  for (int i = 0; i < body.n; i++)
+    ir_list_push(out, body.v[i]);
+  return ir_convert(nested, e->type);
+}
+
+typedef struct FindUser { bool found; } FindUser;
+
+static void find_user_call(IrExpr *e, IrStmt *in, void *ctx)
+{
+  (void)in;
+  ((FindUser *)ctx)->found |= e->kind == IR_E_CALL && e->u.call.fn == IR_FN_USER;
+}
+
+/* e with its references to functions of the program expanded, innermost
+ * first (their statements go to *out, in order); nodes on no path to one
+ * are kept, shared.  NULL when one cannot be expanded (reported). */
+static IrExpr *expand_functions(Site *site, IrExpr *e, IrStmtList *out, int depth)
+{
+  FindUser u = { false };
+  if (e)
+    ir_walk_expr(e, NULL, find_user_call, &u);
+  if (!u.found)
+    return e;
+  IrExpr *c = copy_node(e);
+  bool ok = true;
+  switch (e->kind) {
+  case IR_E_ELEM:
+    for (int k = 0; k < e->u.elem.n && ok; k++)
+      ok = (c->u.elem.sub[k] = expand_functions(site, e->u.elem.sub[k], out, depth)) != NULL;
+    return ok ? c : NULL;
+  case IR_E_UNARY:
+    return (c->u.unary.arg = expand_functions(site, e->u.unary.arg, out, depth)) ? c : NULL;
+  case IR_E_BINARY:
+    ok = (c->u.binary.lhs = expand_functions(site, e->u.binary.lhs, out, depth)) &&
+         (c->u.binary.rhs = expand_functions(site, e->u.binary.rhs, out, depth));
+    return ok ? c : NULL;
+  case IR_E_CALL:
+    c->u.call.args = ir_alloc(sizeof *c->u.call.args * (size_t)(e->u.call.n + 1));
+    for (int k = 0; k < e->u.call.n && ok; k++)
+      ok = (c->u.call.args[k] = expand_functions(site, e->u.call.args[k], out, depth)) != NULL;
+    if (!ok)
+      return NULL;
+    return e->u.call.fn == IR_FN_USER ? expand_function(site, c, out, depth) : c;
+  case IR_E_COND:
+    ok = (c->u.cond.test = expand_functions(site, e->u.cond.test, out, depth)) &&
+         (c->u.cond.then = expand_functions(site, e->u.cond.then, out, depth)) &&
+         (c->u.cond.els = expand_functions(site, e->u.cond.els, out, depth));
+    return ok ? c : NULL;
+  case IR_E_CONVERT:
+    return (c->u.operand = expand_functions(site, e->u.operand, out, depth)) ? c : NULL;
+  default:
+    return e;
+  }
+}
+
+/* Expand the function references in statement s's own expressions (not
+ * its bodies'), their statements before it in *out. */
+static bool expand_stmt_functions(Site *site, IrStmt *s, IrStmtList *out, int depth)
+{
+  IrExpr **slots[4 + IR_MAX_RANK];
+  int n = 0;
+  switch (s->kind) {
+  case IR_S_ASSIGN:
+    slots[n++] = &s->u.assign.lhs;
+    slots[n++] = &s->u.assign.rhs;
+    break;
+  case IR_S_DO:
+    slots[n++] = &s->u.loop.lo;
+    slots[n++] = &s->u.loop.hi;
+    slots[n++] = &s->u.loop.step;
+    break;
+  case IR_S_IF:
+    slots[n++] = &s->u.cond.test;
+    break;
+  case IR_S_CALL:
+    for (int k = 0; k < s->u.call.nargs; k++) {
+      IrExpr *e = expand_functions(site, s->u.call.args[k], out, depth);
+      if (!e)
+        return false;
+      s->u.call.args[k] = e;
+    }
+    break;
+  default:
+    break;
+  }
+  for (int i = 0; i < n; i++) {
+    IrExpr *e = expand_functions(site, *slots[i], out, depth);
+    if (*slots[i] && !e)
+      return false;
+    *slots[i] = e;
+  }
+  return true;
+}
+
 /* Not on the visitor: it rebuilds each statement list (and keeps the lists
  * around the statement for scalar_def).  `loop`: the DO whose body l is. */
 static bool inline_list(Site *site, IrStmtList *l, IrStmt *loop, int depth)
@@ -1384,6 +1601,10 @@ static bool inline_list(Site *site, IrStmtList *l, IrStmt *loop, int depth)
   bool ok = true;
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
+    if (!expand_stmt_functions(site, s, &out, depth)) {
+      ok = false;
+      continue;
+    }
     if (s->kind == IR_S_CALL) {
       ok &= expand_call(site, s, &out, depth);
       continue;

@@ -68,6 +68,8 @@ typedef struct FortranFe {
   bool inlining;             /* lowering the body of a routine a region calls */
   int ncalls;                /* names of the subroutines regions call (to lower their bodies) */
   const char **calls;
+  TSNode root;               /* the file's translation_unit */
+  TSNode module_node;        /* the module being read, or null */
   int nroutine_nodes;        /* each routine's CST node, by position in prog->routines */
   TSNode *routine_nodes;
   int nclaimed_ends;         /* lines of `end region` comments that tree-sitter placed */
@@ -983,25 +985,117 @@ static IrExpr *lower_present(FortranFe *f, TSNode n, TSNode list)
   return e;
 }
 
+/* ---- functions of the program, called inside regions ------------------------- */
+
+/* The name of function node n's result: RESULT(name), or the function's. */
+static const char *function_result_name(FortranFe *f, TSNode n)
+{
+  TSNode stmt = ts_node_named_child(n, 0);
+  TSNode res = fe_child_of_type(stmt, "function_result");
+  if (!ts_node_is_null(res) && ts_node_named_child_count(res))
+    return fe_text_lower(&f->cx, ts_node_named_child(res, 0));
+  TSNode name = ts_node_child_by_field_name(stmt, "name", 4);
+  return ts_node_is_null(name) ? "" : fe_text_lower(&f->cx, name);
+}
+
+/* The function named `name` among the procedures of `scope` (a module's
+ * internal_procedures, or the translation unit), or a null node. */
+static TSNode function_in(FortranFe *f, TSNode scope, const char *name)
+{
+  uint32_t count = ts_node_is_null(scope) ? 0 : ts_node_named_child_count(scope);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(scope, i);
+    if (fe_is(c, "internal_procedures"))
+      return function_in(f, c, name);
+    TSNode stmt = ts_node_named_child(c, 0);
+    TSNode id = fe_is(c, "function") ? ts_node_child_by_field_name(stmt, "name", 4) : (TSNode){ 0 };
+    if (!ts_node_is_null(id) && !strcmp(fe_text_lower(&f->cx, id), name))
+      return c;
+  }
+  return (TSNode){ 0 };
+}
+
+/* The type of function node n's result: the type before FUNCTION, or the
+ * declaration of its result variable, or the implicit type. */
+static bool function_type(FortranFe *f, TSNode n, IrType *out)
+{
+  TSNode stmt = ts_node_named_child(n, 0);
+  TSNode type = ts_node_child_by_field_name(stmt, "type", 4);
+  if (!ts_node_is_null(type))
+    return read_type(f, type, out);
+  const char *result = function_result_name(f, n);
+  for (uint32_t i = 1; i < ts_node_named_child_count(n); i++) {
+    TSNode d = ts_node_named_child(n, i);
+    if (!fe_is(d, "variable_declaration"))
+      continue;
+    for (uint32_t k = 0; k < ts_node_child_count(d); k++) {
+      const char *field = ts_node_field_name_for_child(d, k);
+      TSNode decl = ts_node_child(d, k);
+      if (fe_is(decl, "sized_declarator") || fe_is(decl, "init_declarator"))
+        decl = ts_node_named_child(decl, 0);
+      if (field && !strcmp(field, "declarator") && !strcmp(fe_text_lower(&f->cx, decl), result))
+        return read_type(f, ts_node_child_by_field_name(d, "type", 4), out);
+    }
+  }
+  *out = implicit_type(result);
+  return true;
+}
+
+/* A reference f(args) inside a region to a function of this file (its
+ * module, or outside any module), or of the type `declared` (an external
+ * function the routine declares): kept as IR_FN_USER for the inliner, its
+ * body lowered with the called routines'.  NULL when the name is no such
+ * function (not reported: the caller says what it is not). */
+static TSNode find_function(FortranFe *f, const char *name)
+{
+  TSNode fn = function_in(f, f->module_node, name);
+  return ts_node_is_null(fn) ? function_in(f, f->root, name) : fn;
+}
+
+static IrExpr *lower_user_call(FortranFe *f, TSNode n, TSNode list, const char *name,
+                               IrType declared)
+{
+  TSNode fn = find_function(f, name);
+  IrType type = declared;
+  if (type == IR_T_VOID && (ts_node_is_null(fn) || !function_type(f, fn, &type)))
+    return NULL;
+  IrExpr *args[16];
+  f->whole_array_ok = true;
+  int nargs = lower_args(f, list, args, 16, NULL);
+  f->whole_array_ok = false;
+  if (nargs < 0)
+    return NULL;
+  IrExpr *e = make_call(IR_FN_USER, type, args, nargs, fe_loc(&f->cx, n));
+  e->u.call.name = name;
+  IR_PUSH(f->calls, f->ncalls, name);
+  return e;
+}
+
 /* call_expression: identifier argument_list — an array element, an
- * intrinsic function or a conversion. */
+ * intrinsic function, a conversion or a function of the program. */
 static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
 {
   TSNode id = ts_node_named_child(n, 0);
   TSNode list = fe_child_of_type(n, "argument_list");
   char *name = fe_text_lower(&f->cx, id);
   IrSym *s = lookup(f, name);
+  int errors = diag_error_count();
   if (s && !usable_rank(f, s, fe_loc(&f->cx, id), fe_width(&f->cx, id)))
     return NULL;
   if (s && s->rank > 0)
     return lower_element(f, s, n, list);
   if (s && s->type != IR_T_VOID && s->kind == IR_SYM_VAR && !find_intrinsic(name) &&
       !find_stmt_fn(f, name)) {
-    fe_error(&f->cx, id, "'%s' is a scalar, not an array or function", name);
-    return NULL;
+    IrExpr *call = f->region && !s->is_dummy ? lower_user_call(f, n, list, name, s->type) : NULL;
+    if (!call && diag_error_count() == errors)
+      fe_error(&f->cx, id, "'%s' is a scalar, not an array or function", name);
+    return call;
   }
   if (!strcmp(name, "present") && (!s || s->kind != IR_SYM_VAR || s->type == IR_T_VOID))
     return lower_present(f, n, list);
+  if (f->region && !find_stmt_fn(f, name) && !find_intrinsic(name) &&
+      !ts_node_is_null(find_function(f, name)))
+    return lower_user_call(f, n, list, name, IR_T_VOID);
   IrExpr *args[16];
   TSNode kind_arg = { 0 };
   int nargs = lower_args(f, list, args, 16, &kind_arg);
@@ -1029,8 +1123,8 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
     fe_error(&f->cx, id, "cannot evaluate '%s' here; s2s-cuda knows the kind inquiries kind, "
              "selected_real_kind and selected_int_kind", name);
   else
-    fe_error(&f->cx, id, "call of function '%s' inside a region is not supported yet (inlining is "
-             "planned); only intrinsic functions can be called", name);
+    fe_error(&f->cx, id, "call of function '%s' inside a region: it is neither an intrinsic "
+             "function s2s-cuda knows nor a function of this file, which it would inline", name);
   return NULL;
 }
 
@@ -1817,6 +1911,20 @@ static void apply_implicit_types(FortranFe *f)
       s->type = implicit_type(s->name);
 }
 
+/* A function's result variable, typed by the prefix (`real function f`)
+ * if there is one; otherwise its declaration, or implicit typing, will. */
+static void declare_result(FortranFe *f, IrRoutine *r, TSNode n, TSNode stmt)
+{
+  const char *name = function_result_name(f, n);
+  IrSym *s = find_local(f, name);
+  if (!s)
+    s = new_sym(f, &r->symbols, name, stmt);
+  TSNode type = ts_node_child_by_field_name(stmt, "type", 4);
+  if (!ts_node_is_null(type))
+    read_type(f, type, &s->type);
+  r->result = s;
+}
+
 /* subroutine | function | program: statement, specification part, execution part, end */
 static void lower_routine(FortranFe *f, TSNode n)
 {
@@ -1833,6 +1941,8 @@ static void lower_routine(FortranFe *f, TSNode n)
   f->implicit_none = f->module_implicit_none;
   f->region_count = f->host_dir_count = f->data_depth = 0;
   read_dummies(f, stmt);
+  if (r->is_function)
+    declare_result(f, r, n, stmt);
   uint32_t count = ts_node_named_child_count(n);
   uint32_t i = 1;
   bool saves_all = false;
@@ -1878,6 +1988,7 @@ static void lower_module(FortranFe *f, TSNode n)
   TSNode stmt;
   m->name = ir_strdup(routine_name(f, n, &stmt));
   f->module = m;
+  f->module_node = n;
   f->module_implicit_none = false;
   IR_PUSH(f->cx.prog->modules, f->cx.prog->nmodules, m);
   uint32_t count = ts_node_named_child_count(n);
@@ -1901,6 +2012,7 @@ static void lower_module(FortranFe *f, TSNode n)
     }
   }
   f->module = NULL;
+  f->module_node = (TSNode){ 0 };
 }
 
 static void lower_unit(FortranFe *f, TSNode root)
@@ -1981,14 +2093,17 @@ static void lower_body(FortranFe *f, IrRoutine *r, TSNode n)
       !strncmp(fe_text_lower(&f->cx, ts_node_named_child(n, last - 1)), "return", 6))
     end = last - 1;
   IrRegion pseudo = { .name = r->name, .routine = r };
+  TSNode procedures = ts_node_parent(n);
   f->routine = r;
   f->implicit_none = r->implicit_none;
   f->module = r->module;
+  f->module_node = r->module ? ts_node_parent(procedures) : (TSNode){ 0 };
   f->region = &pseudo;
   f->inlining = true;
   lower_block(f, n, first, end, &r->body);
   f->inlining = false;
   f->region = NULL;
+  f->module_node = (TSNode){ 0 };
   fe_resolve_directives(&f->cx, r);
   f->routine = NULL;
   r->body_lowered = true;
@@ -2001,7 +2116,7 @@ static void lower_called_bodies(FortranFe *f)
   for (int c = 0; c < f->ncalls; c++)
     for (int i = 0; i < f->cx.prog->nroutines && i < f->nroutine_nodes; i++) {
       IrRoutine *r = f->cx.prog->routines[i];
-      if (strcmp(r->name, f->calls[c]) || r->body_lowered || r->is_function)
+      if (strcmp(r->name, f->calls[c]) || r->body_lowered)
         continue;
       if (r->nregions || r->nhost_dirs) {
         diag_at(DIAG_ERROR, r->loc, 1, "routine '%s' is called inside a region but has "
@@ -2027,6 +2142,7 @@ Program *fe_fortran(int file)
   TSTree *tree = ts_parser_parse_string(parser, NULL, f.cx.src->text, (uint32_t)f.cx.src->len);
   TSNode root = ts_tree_root_node(tree);
   int errors = diag_error_count();
+  f.root = root;
   if (!check_syntax(&f, root)) {
     lower_unit(&f, root);
     lower_called_bodies(&f);

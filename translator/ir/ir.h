@@ -131,6 +131,8 @@ typedef enum IrIntrinsic {
   IR_FN_FLOOR, IR_FN_CEILING,
   IR_FN_POW,         /* C pow()/powf(): real ** real */
   IR_FN_PRESENT,     /* Fortran PRESENT(optional dummy): folded by the inliner */
+  IR_FN_USER,        /* a function of the program, u.call.name: expanded by the inliner
+                        (transforms/inline.c) before any analysis, like IR_S_CALL */
 } IrIntrinsic;
 
 struct IrExpr {
@@ -144,7 +146,7 @@ struct IrExpr {
     struct { IrSym *sym; int n; IrExpr *sub[IR_MAX_RANK]; } elem;
     struct { IrOp op; IrExpr *arg; } unary;
     struct { IrOp op; IrExpr *lhs, *rhs; } binary;
-    struct { IrIntrinsic fn; int n; IrExpr **args; } call;
+    struct { IrIntrinsic fn; int n; IrExpr **args; const char *name; /* IR_FN_USER */ } call;
     struct { IrExpr *test, *then, *els; } cond;
     IrExpr *operand;
   } u;
@@ -253,6 +255,8 @@ typedef struct IrRoutine {
   char *name;
   Loc loc;
   bool is_function;
+  IrSym *result;                /* functions: the result variable (the function's name, or
+                                   the name RESULT gives), among symbols */
   IrModule *module;             /* enclosing module, or NULL */
   int nuses;
   IrModule **uses;              /* modules of this file named in USE statements */
