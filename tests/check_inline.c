@@ -334,6 +334,21 @@ static const InlineCase shape_cases[] = {
     "  subroutine plane2(x, n)\n    integer, intent(in) :: n\n    real, intent(inout) :: x(n, 2)\n"
     "    x(1,1) = 0.0\n  end subroutine plane2\n" END_MODULE, false,
     "dummy 'x' has more dimensions than the actual 'w'", 0, NULL, 0 },
+  /* an assumed-shape dummy bound to a section, passed on whole: the section goes with it */
+  { "section-passed-on",
+    SHAPE_CALLER("      call pass(q(its:ite,k), its, ite)\n")
+    "  subroutine pass(x, its, ite)\n    integer, intent(in) :: its, ite\n"
+    "    real, intent(inout) :: x(:)\n    call col(x, its, ite)\n  end subroutine pass\n"
+    COL END_MODULE, true, NULL, 2, "q((its + (i - its)),k) = ", 1 },
+  /* a row section q(its,kts:kte) on an explicit-shape dummy passed on to an assumed-size one:
+   * the nested dummy runs along the section's dimension, k */
+  { "row-section-passed-on",
+    SHAPE_CALLER("      call rowk(q(its,kts:kte), kts, kte)\n")
+    "  subroutine rowk(x, kts, kte)\n    integer, intent(in) :: kts, kte\n"
+    "    real, intent(inout) :: x(kts:kte)\n    call vzero(x, kte-kts+1)\n"
+    "  end subroutine rowk\n" END_MODULE
+    "subroutine vzero(y, n)\n  integer n, m\n  real y(*)\n  do m = 1, n\n    y(m) = 0.\n"
+    "  end do\nend subroutine vzero\n", true, NULL, 2, "q(its,m) = 0._4", 1 },
   /* a section with a stride: refused by the front end */
   { "section-stride", SHAPE_CALLER("      call first(q(its:ite:2,k))\n") FIRST END_MODULE, false,
     "array section of 'q' with a stride as an actual argument inside a region is not supported",

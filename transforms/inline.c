@@ -128,6 +128,7 @@ typedef struct Reasoning {
 
 static IrExpr *clone_expr(Inline *in, IrExpr *e);
 static bool aff_combine(Affine *a, const Affine *b, long factor);
+static bool is_assumed_shape(const IrSym *d);
 static Reasoning reasoning(Inline *in, IrStmt **inner, int ninner);
 static bool replace_defs(Reasoning *rs, Affine *a);
 
@@ -504,6 +505,15 @@ static IrExpr *clone_actual(Inline *in, IrExpr *e)
     return e;
   if (b->local)
     return ir_var(b->local, e->loc);
+  if (!b->array) {
+    fail(in, e->loc, ir_printf("it passes optional argument '%s', which this call does not "
+                               "pass, on to another routine", b->dummy->name));
+    return e;
+  }
+  /* an assumed-shape dummy passes its shape on: the whole actual (a section
+   * keeps its element here and its bounds in pass_on_sections) */
+  if (b->actual_ref->kind == IR_E_VAR && !b->section && is_assumed_shape(b->dummy))
+    return ir_var(b->array, e->loc);
   IrExpr *r = ir_expr_new(IR_E_ELEM, b->array->type, e->loc);
   r->u.elem.sym = b->array;
   r->u.elem.n = b->array->rank;
@@ -513,15 +523,26 @@ static IrExpr *clone_actual(Inline *in, IrExpr *e)
 }
 
 /* The sections among the actuals of call s inside the callee, their upper
- * bounds in the caller's terms.  A section of a dummy array would need its
- * bounds mapped onto the dummy's actual: refused. */
+ * bounds in the caller's terms: those the call writes, and the dummies
+ * bound to a section that it passes on whole (the elements they run
+ * through are the section's).  A section of a dummy
+ * array would need its bounds mapped onto the dummy's actual: refused.
+ * NULL when there is none. */
 static IrSection **clone_sections(Inline *in, IrStmt *s)
 {
   IrSection **out = ir_alloc(sizeof *out * (size_t)(s->u.call.nargs + 1));
+  bool any = false;
   for (int k = 0; k < s->u.call.nargs; k++) {
-    const IrSection *from = s->u.call.sections[k];
+    const IrSection *from = s->u.call.sections ? s->u.call.sections[k] : NULL;
+    IrExpr *a = s->u.call.args[k];
+    const Binding *passed = a->kind == IR_E_VAR ? binding_of(in, a->u.var) : NULL;
+    if (passed && passed->array && passed->section) {
+      out[k] = (IrSection *)passed->section;
+      any = true;
+    }
     if (!from)
       continue;
+    any = true;
     const Binding *b = binding_of(in, s->u.call.args[k]->u.elem.sym);
     if (b && b->array) {
       fail(in, s->u.call.args[k]->loc, ir_printf("it passes a section of its dummy array '%s' "
@@ -532,7 +553,7 @@ static IrSection **clone_sections(Inline *in, IrStmt *s)
     for (int d = 0; d < IR_MAX_RANK; d++)
       out[k]->hi[d] = clone_expr(in, from->hi[d]);
   }
-  return out;
+  return any ? out : NULL;
 }
 
 /* ---- statements ------------------------------------------------------------------ */
@@ -659,8 +680,7 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
     c->u.call.args = ir_alloc(sizeof *c->u.call.args * (size_t)(s->u.call.nargs + 1));
     for (int k = 0; k < s->u.call.nargs; k++)
       c->u.call.args[k] = clone_actual(in, s->u.call.args[k]);
-    if (s->u.call.sections)
-      c->u.call.sections = clone_sections(in, s);
+    c->u.call.sections = clone_sections(in, s);
     break;
   case IR_S_CYCLE:
   case IR_S_EXIT:

@@ -1052,11 +1052,26 @@ static TSNode find_function(FortranFe *f, const char *name)
   return ts_node_is_null(fn) ? function_in(f, f->root, name) : fn;
 }
 
+/* A function of the Program already read (earlier in this file, or given
+ * to it from elsewhere) whose result has a type, or NULL. */
+static const IrRoutine *program_function(FortranFe *f, const char *name)
+{
+  for (int i = 0; i < f->cx.prog->nroutines; i++) {
+    const IrRoutine *r = f->cx.prog->routines[i];
+    if (r->is_function && r->result && r->result->type != IR_T_VOID && !strcmp(r->name, name))
+      return r;
+  }
+  return NULL;
+}
+
 static IrExpr *lower_user_call(FortranFe *f, TSNode n, TSNode list, const char *name,
                                IrType declared)
 {
   TSNode fn = find_function(f, name);
+  const IrRoutine *known = program_function(f, name);
   IrType type = declared;
+  if (type == IR_T_VOID && known)
+    type = known->result->type;
   if (type == IR_T_VOID && (ts_node_is_null(fn) || !function_type(f, fn, &type)))
     return NULL;
   IrExpr *args[16];
@@ -1094,7 +1109,7 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
   if (!strcmp(name, "present") && (!s || s->kind != IR_SYM_VAR || s->type == IR_T_VOID))
     return lower_present(f, n, list);
   if (f->region && !find_stmt_fn(f, name) && !find_intrinsic(name) &&
-      !ts_node_is_null(find_function(f, name)))
+      (!ts_node_is_null(find_function(f, name)) || program_function(f, name)))
     return lower_user_call(f, n, list, name, IR_T_VOID);
   IrExpr *args[16];
   TSNode kind_arg = { 0 };
