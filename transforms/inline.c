@@ -1,25 +1,47 @@
 /* inline.c — replace the calls inside regions by the bodies of the called
- * routines (subroutines of the same file), before any analysis.
+ * routines, and references to functions by their values, before any
+ * analysis.
  *
  * Weather codes call per-column physics from inside their loops; a GPU
  * kernel cannot call host routines, and the analyses need to see the whole
- * loop body.  Each call becomes a copy of the callee's executable part
+ * loop body.  The callee is found by name among the Program's routines
+ * (find_routine: the same lookup for routines of this file and, later,
+ * routines given to the Program from elsewhere) and must have its body
+ * lowered.  Each call becomes a copy of the callee's executable part
  * (lowered by the front end, fe_fortran.c) in which:
  *   - a scalar dummy stands for its actual (an expression; an assigned
  *     dummy needs a variable or an array element as actual);
- *   - an array dummy stands for the actual array under Fortran sequence
- *     association, supported where it maps element for element onto the
- *     actual's subscripts: the actual is the whole array or an element, and
- *     the dummy's dimensions line up with the actual's (same extents, and
- *     the element starts at the lower bound of every dimension the dummy
- *     spans): WRF's `call wsm52d(t(ims,kms,j))` with `t(ims:ime,kms:kme)`.
- *     d(s1,..,sn) becomes a(e1+s1-l1, .., en+sn-ln, e(n+1), ..).  The
- *     dummy's bounds must be expressions of the callee's scalars: not
- *     assumed-size (how far it reaches is unknown) nor assumed-shape;
+ *   - an explicit-shape or assumed-size array dummy stands for its actual
+ *     under Fortran sequence association, where that maps element for
+ *     element onto the actual's subscripts: the actual is the whole array,
+ *     an element or a stride-1 section; the dummy's leading dimensions line
+ *     up with the actual's (same extents, starting at their lower bounds)
+ *     and its last one runs along the actual's next dimension from the
+ *     element it starts at.  d(s1,..,sn) becomes a(e1+s1-l1, .., en+sn-ln,
+ *     e(n+1), ..).  Along a dimension that is not the actual's last, the
+ *     references must provably stay inside it (check_reaches: the loop
+ *     bounds, the argument's value at the call, values the region sets
+ *     before it), since beyond it sequence association goes on into the
+ *     next column and the mapping does not.  Dimensions of extent 1 drop
+ *     out on either side (a dummy y(n,1) on a 1-D actual);
+ *   - an assumed-shape dummy x(:), x(its:,:) takes the shape of its actual
+ *     (a whole array or a section) from its declared lower bound, or 1;
+ *   - an inlined loop whose index subscripts the dummies, all at the same
+ *     offset from their actuals, is shifted to run over the actual's
+ *     subscripts (`do i = 1, n` over y(i) on work(its) becomes `do i = its,
+ *     ite` over work(i)), so that MASS-style vector helpers fuse with the
+ *     column loops;
  *   - the callee's locals become new locals of the caller (renamed
- *     `callee_name`), so privatization sees them as work arrays;
+ *     `callee_name`), so privatization sees them as work arrays; a loop
+ *     index shares the caller's of the same name when neither reads what
+ *     the other left;
  *   - named constants and module variables visible at the call stay.
- * Anything else is refused with the reason, never approximated.
+ * A reference to a function of the program (IR_FN_USER) is expanded the
+ * same way: a body that is one assignment to the result becomes that
+ * expression, any other goes before the statement, its result in a new
+ * local; a function may give values only to its result and locals.
+ * Anything else (recursion, unsupported shapes) is refused with the
+ * reason, never approximated.
  */
 #include <stdio.h>
 #include <string.h>
