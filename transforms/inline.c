@@ -1,28 +1,51 @@
 /* inline.c — replace the calls inside regions by the bodies of the called
- * routines (subroutines of the same file), before any analysis.
+ * routines, and references to functions by their values, before any
+ * analysis.
  *
  * Weather codes call per-column physics from inside their loops; a GPU
  * kernel cannot call host routines, and the analyses need to see the whole
- * loop body.  Each call becomes a copy of the callee's executable part
+ * loop body.  The callee is found by name among the Program's routines
+ * (find_routine: the same lookup for routines of this file and, later,
+ * routines given to the Program from elsewhere) and must have its body
+ * lowered.  Each call becomes a copy of the callee's executable part
  * (lowered by the front end, fe_fortran.c) in which:
  *   - a scalar dummy stands for its actual (an expression; an assigned
  *     dummy needs a variable or an array element as actual);
- *   - an array dummy stands for the actual array under Fortran sequence
- *     association, supported where it maps element for element onto the
- *     actual's subscripts: the actual is the whole array or an element, and
- *     the dummy's dimensions line up with the actual's (same extents, and
- *     the element starts at the lower bound of every dimension the dummy
- *     spans): WRF's `call wsm52d(t(ims,kms,j))` with `t(ims:ime,kms:kme)`.
- *     d(s1,..,sn) becomes a(e1+s1-l1, .., en+sn-ln, e(n+1), ..).  The
- *     dummy's bounds must be expressions of the callee's scalars: not
- *     assumed-size (how far it reaches is unknown) nor assumed-shape;
+ *   - an explicit-shape or assumed-size array dummy stands for its actual
+ *     under Fortran sequence association, where that maps element for
+ *     element onto the actual's subscripts: the actual is the whole array,
+ *     an element or a stride-1 section; the dummy's leading dimensions line
+ *     up with the actual's (same extents, starting at their lower bounds)
+ *     and its last one runs along the actual's next dimension from the
+ *     element it starts at.  d(s1,..,sn) becomes a(e1+s1-l1, .., en+sn-ln,
+ *     e(n+1), ..).  Along a dimension that is not the actual's last, the
+ *     references must provably stay inside it (check_reaches: the loop
+ *     bounds, the argument's value at the call, values the region sets
+ *     before it), since beyond it sequence association goes on into the
+ *     next column and the mapping does not.  Dimensions of extent 1 drop
+ *     out on either side (a dummy y(n,1) on a 1-D actual);
+ *   - an assumed-shape dummy x(:), x(its:,:) takes the shape of its actual
+ *     (a whole array or a section) from its declared lower bound, or 1;
+ *   - an inlined loop whose index subscripts the dummies, all at the same
+ *     offset from their actuals, is shifted to run over the actual's
+ *     subscripts (`do i = 1, n` over y(i) on work(its) becomes `do i = its,
+ *     ite` over work(i)), so that MASS-style vector helpers fuse with the
+ *     column loops;
  *   - the callee's locals become new locals of the caller (renamed
- *     `callee_name`), so privatization sees them as work arrays;
+ *     `callee_name`), so privatization sees them as work arrays; a loop
+ *     index shares the caller's of the same name when neither reads what
+ *     the other left;
  *   - named constants and module variables visible at the call stay.
- * Anything else is refused with the reason, never approximated.
+ * A reference to a function of the program (IR_FN_USER) is expanded the
+ * same way: a body that is one assignment to the result becomes that
+ * expression, any other goes before the statement, its result in a new
+ * local; a function may give values only to its result and locals.
+ * Anything else (recursion, unsupported shapes) is refused with the
+ * reason, never approximated.
  */
 #include <stdio.h>
 #include <string.h>
+#include "access.h"
 #include "affine.h"
 #include "dep.h"
 #include "inline.h"
@@ -36,10 +59,53 @@ typedef struct Binding {
   bool absent;           /* an optional dummy the call does not pass */
   IrExpr *actual;        /* scalar dummies: the actual expression */
   IrSym *array;          /* array dummies: the actual array */
+  IrExpr *actual_ref;    /* ... as the call writes it (for messages) */
   IrExpr *first[IR_MAX_RANK]; /* ... and its element matching the dummy's first element */
   int nfirst;
+  const IrSection *section; /* the actual is a section (first: where it starts), or NULL */
+  int along[IR_MAX_RANK];/* the actual's dimension each dummy dimension runs along */
+  /* Sequence association that the declarations alone do not show to stay
+   * inside the actual: the dummy dimension whose subscripts are checked
+   * (-1: none), and the bounds of the actual's dimension it runs along. */
+  int reach_dim;
+  IrExpr *reach_lo, *reach_hi;
   IrSym *local;          /* callee locals: the caller's new symbol */
 } Binding;
+
+/* A reference to a dummy under a checked sequence association: its
+ * subscript along Binding.reach_dim (in the caller's terms) and the inlined
+ * loops around it, outermost first. */
+typedef struct Reach {
+  int bind;              /* index in Inline.bind */
+  IrExpr *sub;
+  IrStmt **loops;
+  int nloops;
+  Loc loc;
+} Reach;
+
+/* A statement list being rebuilt with the calls inlined: the list as it
+ * was, the statements already done (those before the one being inlined),
+ * and the DO statement whose body it is (NULL: a region or IF body, or an
+ * inlined routine's). */
+typedef struct Frame {
+  IrStmtList *orig;
+  IrStmtList *out;
+  IrStmt *loop;
+} Frame;
+
+typedef struct Site {
+  Program *prog;
+  IrRoutine *caller;
+  IrStmtList *region_body;
+  IrSym **around;            /* indices of the loops around the statement (arena) */
+  IrStmt **around_loops;     /* ... and the loops */
+  int naround, cap, loops_cap;
+  Frame *frames;             /* the lists around the statement, outermost first */
+  int nframes, frames_cap;
+  IrRoutine **active;        /* the routines being inlined, from the region's call in */
+  Loc *active_at;            /* ... and where each is called */
+  int nactive, active_cap, active_at_cap;
+} Site;
 
 typedef struct Inline {
   Program *prog;
@@ -47,14 +113,46 @@ typedef struct Inline {
   IrRoutine *callee;
   IrStmtList *region_body;   /* the region the call is in */
   IrSym **around;            /* indices of the loops around the call */
+  IrStmt **around_loops;     /* ... and the loops */
   int naround;
+  Site *site;                /* where the call is (values set before it: scalar_def) */
   Loc call_loc;
   int nbind;
   Binding *bind;
   bool ok;
+  IrStmt **loops;            /* the inlined loops around the statement being cloned */
+  int nloops, loops_cap;
+  int nreach, reach_cap;
+  Reach *reach;              /* references to check once the body is cloned */
+  int nshifts, shifts_cap;
+  struct Shift *shifts;      /* the inlined loops being cloned shifted (shift_of) */
 } Inline;
 
+/* An inlined loop over `iv` whose index is shifted by `delta` so that it
+ * runs over the actual's subscripts: `do i = 1, n` over y(i) on the actual
+ * work(its) becomes `do i = its, its+n-1` over work(i), which the column
+ * restructuring can fuse with the caller's own loops over i. */
+typedef struct Shift {
+  IrSym *iv;                 /* the callee's index */
+  IrSym *to;                 /* the caller's index standing for it */
+  IrExpr *delta;
+} Shift;
+
+/* What check_reaches reasons with (see "how far a sequence-associated dummy reaches"). */
+typedef struct Reasoning {
+  Inline *in;
+  IrStmt **loops;            /* loops around the call, then inlined loops, outermost first */
+  int nloops;
+  IrSymSet seen;             /* scalars the proof relied on */
+  IrSymSet replaced;         /* scalars replaced by the value set before the call */
+  bool keep_scalars;         /* replace none (messages name the scalars as written) */
+} Reasoning;
+
 static IrExpr *clone_expr(Inline *in, IrExpr *e);
+static bool aff_combine(Affine *a, const Affine *b, long factor);
+static bool is_assumed_shape(const IrSym *d);
+static Reasoning reasoning(Inline *in, IrStmt **inner, int ninner);
+static bool replace_defs(Reasoning *rs, Affine *a);
 
 static Binding *binding_of(Inline *in, const IrSym *s)
 {
@@ -79,20 +177,10 @@ static bool same_affine(const IrExpr *a, const IrExpr *b)
   return a && b && aff_build(a, &x) && aff_build(b, &y) && x.c == y.c && aff_same_terms(&x, &y);
 }
 
-/* hi - lo of dimension d, as an affine form comparison of two arrays.  An
- * assumed-size dimension (no upper bound) has no extent to compare. */
-static bool same_extent(const IrSym *a, int da, const IrSym *b, int db, Inline *in)
-{
-  if (!a->hi[da] || !a->lo[da] || !b->hi[db] || !b->lo[db])
-    return false;
-  IrExpr *ea = ir_binary(IR_OP_SUB, clone_expr(in, a->hi[da]), clone_expr(in, a->lo[da]), a->loc);
-  IrExpr *eb = ir_binary(IR_OP_SUB, b->hi[db], b->lo[db], b->loc);
-  return same_affine(ea, eb);
-}
-
 /* ---- symbols ------------------------------------------------------------------- */
 
-static IrSym *new_local(Inline *in, IrSym *s)
+/* A new local of the caller for callee symbol s, named `base` (made unique). */
+static IrSym *new_local_named(Inline *in, IrSym *s, const char *base)
 {
   IrSym *n = ir_alloc(sizeof *n);
   *n = *s;
@@ -100,7 +188,6 @@ static IrSym *new_local(Inline *in, IrSym *s)
   n->is_dummy = false;
   n->dummy_index = -1;
   n->inlined_local = true;
-  const char *base = ir_printf("%s_%s", in->callee->name, s->name);
   n->name = (char *)base;
   for (int k = 2; ir_lookup(in->caller, n->name); k++)
     n->name = ir_printf("%s_%d", base, k);
@@ -110,6 +197,11 @@ static IrSym *new_local(Inline *in, IrSym *s)
     n->hi[d] = s->hi[d] ? clone_expr(in, s->hi[d]) : NULL;
   }
   return n;
+}
+
+static IrSym *new_local(Inline *in, IrSym *s)
+{
+  return new_local_named(in, s, ir_printf("%s_%s", in->callee->name, s->name));
 }
 
 typedef struct IndexUse { const IrSym *c; bool other_use; } IndexUse;
@@ -168,7 +260,13 @@ static IrSym *shared_index(Inline *in, IrSym *s)
   if (!used_only_as_index(&in->callee->body, s))
     return NULL;
   IrSym *c = shareable(in, s, s->name);
-  return c ? c : shareable(in, s, ir_printf("%s_%s", in->callee->name, s->name));
+  if (!c)
+    c = shareable(in, s, ir_printf("%s_%s", in->callee->name, s->name));
+  /* no such name in the caller: the index keeps it, so that the next
+   * routine inlined into this region shares it in turn */
+  if (!c && ir_type_is_integer(s->type) && !s->rank && !ir_lookup(in->caller, s->name))
+    c = new_local_named(in, s, s->name);
+  return c;
 }
 
 /* The binding of a callee symbol that is neither a dummy nor a constant:
@@ -204,21 +302,88 @@ static Binding *bind_other(Inline *in, IrSym *s)
 
 /* ---- expressions ----------------------------------------------------------------- */
 
-/* d(s1..sn) for a dummy array bound to an actual array. */
+/* The affine form a as an expression: `its`, `ite - its`, `(its + 1)`. */
+static IrExpr *affine_expr(const Affine *a, Loc loc)
+{
+  IrExpr *e = NULL;
+  for (int i = 0; i < a->n; i++) {
+    IrExpr *v = ir_var(a->t[i].var, loc);
+    long c = a->t[i].coef < 0 ? -a->t[i].coef : a->t[i].coef;
+    if (a->t[i].scale)
+      v = ir_binary(IR_OP_MUL, v, ir_var(a->t[i].scale, loc), loc);
+    if (c != 1)
+      v = ir_binary(IR_OP_MUL, ir_int(c, loc), v, loc);
+    if (!e)
+      e = a->t[i].coef < 0 ? ir_binary(IR_OP_SUB, ir_int(0, loc), v, loc) : v;
+    else
+      e = ir_binary(a->t[i].coef < 0 ? IR_OP_SUB : IR_OP_ADD, e, v, loc);
+  }
+  if (!e)
+    return ir_int(a->c, loc);
+  if (a->c)
+    e = ir_binary(a->c < 0 ? IR_OP_SUB : IR_OP_ADD, e, ir_int(a->c < 0 ? -a->c : a->c, loc), loc);
+  return e;
+}
+
+/* first - lo along dummy dimension k of b: how far the actual's subscript
+ * is ahead of the dummy's, as a simplified expression, or NULL when it is
+ * not affine. */
+static IrExpr *dimension_offset(Inline *in, const Binding *b, int k, Loc loc)
+{
+  Affine first, lo;
+  if (!aff_build(b->first[b->along[k]], &first) ||
+      !aff_build(clone_expr(in, b->dummy->lo[k]), &lo) || !aff_combine(&first, &lo, -1))
+    return NULL;
+  return affine_expr(&first, loc);
+}
+
+/* The shift of the loop over the callee's index `sub` (a plain reference
+ * to it) when dimension k of b is the one it was chosen for. */
+static const Shift *shift_of(Inline *in, const Binding *b, int k, const IrExpr *sub)
+{
+  if (sub->kind != IR_E_VAR)
+    return NULL;
+  for (int i = in->nshifts - 1; i >= 0; i--)
+    if (in->shifts[i].iv == sub->u.var) {
+      IrExpr *off = dimension_offset(in, b, k, sub->loc);
+      return off && same_affine(off, in->shifts[i].delta) ? &in->shifts[i] : NULL;
+    }
+  return NULL;
+}
+
+/* The inlined loops around the reference being cloned, for a Reach. */
+static void note_reach(Inline *in, int bind, IrExpr *sub, Loc loc)
+{
+  Reach r = { bind, sub, NULL, in->nloops, loc };
+  r.loops = ir_alloc(sizeof *r.loops * (size_t)(in->nloops + 1));
+  for (int i = 0; i < in->nloops; i++)
+    r.loops[i] = in->loops[i];
+  IR_APPEND(in->reach, in->nreach, in->reach_cap, r);
+}
+
+/* d(s1..sn) for a dummy array bound to an actual array: along the actual's
+ * dimension that dummy dimension k runs along, its first element plus
+ * sk - lk; the actual's other dimensions stay at its first element. */
 static IrExpr *map_element(Inline *in, const Binding *b, IrExpr *e)
 {
   IrSym *d = b->dummy, *a = b->array;
+  int bind = (int)(b - in->bind);   /* cloning may move in->bind */
   IrExpr *r = ir_expr_new(IR_E_ELEM, a->type, e->loc);
   r->u.elem.sym = a;
   r->u.elem.n = a->rank;
-  for (int k = 0; k < a->rank; k++) {
-    if (k < d->rank) {
-      IrExpr *s = clone_expr(in, e->u.elem.sub[k]);
-      IrExpr *off = ir_binary(IR_OP_SUB, s, clone_expr(in, d->lo[k]), e->loc);
-      r->u.elem.sub[k] = ir_binary(IR_OP_ADD, b->first[k], off, e->loc);
-    } else {
-      r->u.elem.sub[k] = b->first[k];
-    }
+  for (int k = 0; k < a->rank; k++)
+    r->u.elem.sub[k] = b->first[k];
+  for (int k = 0; k < d->rank; k++) {
+    if (b->along[k] < 0)     /* extent 1: its subscript is its lower bound */
+      continue;
+    IrExpr *s = clone_expr(in, e->u.elem.sub[k]);
+    b = &in->bind[bind];
+    if (k == b->reach_dim)
+      note_reach(in, bind, s, e->loc);
+    const Shift *shift = shift_of(in, b, k, e->u.elem.sub[k]);
+    IrExpr *off = ir_binary(IR_OP_SUB, s, clone_expr(in, d->lo[k]), e->loc);
+    r->u.elem.sub[b->along[k]] = shift ? ir_var(shift->to, e->loc)
+                                       : ir_binary(IR_OP_ADD, b->first[b->along[k]], off, e->loc);
   }
   return r;
 }
@@ -240,6 +405,9 @@ static IrExpr *clone_var(Inline *in, IrExpr *e)
     b = bind_other(in, s);
   if (!b)
     return e;
+  for (int i = in->nshifts - 1; i >= 0; i--)
+    if (in->shifts[i].iv == s)
+      return ir_binary(IR_OP_SUB, ir_var(in->shifts[i].to, e->loc), in->shifts[i].delta, e->loc);
   if (b->local)
     return ir_var(b->local, e->loc);
   if (b->absent) {
@@ -380,6 +548,15 @@ static IrExpr *clone_actual(Inline *in, IrExpr *e)
     return e;
   if (b->local)
     return ir_var(b->local, e->loc);
+  if (!b->array) {
+    fail(in, e->loc, ir_printf("it passes optional argument '%s', which this call does not "
+                               "pass, on to another routine", b->dummy->name));
+    return e;
+  }
+  /* an assumed-shape dummy passes its shape on: the whole actual (a section
+   * keeps its element here and its bounds in pass_on_sections) */
+  if (b->actual_ref->kind == IR_E_VAR && !b->section && is_assumed_shape(b->dummy))
+    return ir_var(b->array, e->loc);
   IrExpr *r = ir_expr_new(IR_E_ELEM, b->array->type, e->loc);
   r->u.elem.sym = b->array;
   r->u.elem.n = b->array->rank;
@@ -388,9 +565,130 @@ static IrExpr *clone_actual(Inline *in, IrExpr *e)
   return r;
 }
 
+/* The sections among the actuals of call s inside the callee, their upper
+ * bounds in the caller's terms: those the call writes, and the dummies
+ * bound to a section that it passes on whole (the elements they run
+ * through are the section's).  A section of a dummy
+ * array would need its bounds mapped onto the dummy's actual: refused.
+ * NULL when there is none. */
+static IrSection **clone_sections(Inline *in, IrStmt *s)
+{
+  IrSection **out = ir_alloc(sizeof *out * (size_t)(s->u.call.nargs + 1));
+  bool any = false;
+  for (int k = 0; k < s->u.call.nargs; k++) {
+    const IrSection *from = s->u.call.sections ? s->u.call.sections[k] : NULL;
+    IrExpr *a = s->u.call.args[k];
+    const Binding *passed = a->kind == IR_E_VAR ? binding_of(in, a->u.var) : NULL;
+    if (passed && passed->array && passed->section) {
+      out[k] = (IrSection *)passed->section;
+      any = true;
+    }
+    if (!from)
+      continue;
+    any = true;
+    const Binding *b = binding_of(in, s->u.call.args[k]->u.elem.sym);
+    if (b && b->array) {
+      fail(in, s->u.call.args[k]->loc, ir_printf("it passes a section of its dummy array '%s' "
+           "on to '%s', which is not supported yet", b->dummy->name, s->u.call.name));
+      return out;
+    }
+    out[k] = ir_alloc(sizeof *out[k]);
+    for (int d = 0; d < IR_MAX_RANK; d++)
+      out[k]->hi[d] = clone_expr(in, from->hi[d]);
+  }
+  return any ? out : NULL;
+}
+
 /* ---- statements ------------------------------------------------------------------ */
 
 static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to);
+
+typedef struct ShiftScan {
+  Inline *in;
+  IrSym *iv;
+  IrExpr *delta;             /* the offset of the first plain reference */
+  bool mixed;                /* plain references with different offsets */
+} ShiftScan;
+
+static void shift_scan(IrExpr *e, IrStmt *at, void *ctx)
+{
+  ShiftScan *sc = ctx;
+  (void)at;
+  Binding *b = e->kind == IR_E_ELEM ? binding_of(sc->in, e->u.elem.sym) : NULL;
+  for (int k = 0; b && b->array && k < b->dummy->rank; k++) {
+    if (b->along[k] < 0 || e->u.elem.sub[k]->kind != IR_E_VAR || e->u.elem.sub[k]->u.var != sc->iv)
+      continue;
+    IrExpr *off = dimension_offset(sc->in, b, k, e->loc);
+    if (!off || (sc->delta && !same_affine(off, sc->delta)))
+      sc->mixed = true;
+    else if (!sc->delta)
+      sc->delta = off;
+  }
+}
+
+/* The caller's scalars the inlined body may assign: those its dummies are
+ * bound to, its locals as renamed, the module variables it writes. */
+static IrSymSet callee_writes(Inline *in)
+{
+  IrSymSet callee = { 0 }, caller = { 0 };
+  ir_assigned_scalars(&in->callee->body, &callee);
+  for (int i = 0; i < callee.n; i++) {
+    Binding *b = binding_of(in, callee.syms[i]);
+    if (!b)
+      ir_symset_add(&caller, callee.syms[i]);
+    else if (b->local)
+      ir_symset_add(&caller, b->local);
+    else if (b->actual && b->actual->kind == IR_E_VAR)
+      ir_symset_add(&caller, b->actual->u.var);
+  }
+  return caller;
+}
+
+/* Loop s of the callee, cloned as c: its body, and the shift that makes
+ * its index the actual's subscript where the dummies it indexes all start
+ * at the same offset from their actuals (not where they already agree):
+ * the bounds move by the offset, a plain dummy subscript becomes the index
+ * itself, any other use of the index the index minus the offset.  When the
+ * body changes a scalar of the offset, the loop is cloned again unshifted. */
+static void clone_loop_body(Inline *in, IrStmt *s, IrStmt *c)
+{
+  ShiftScan sc = { in, s->u.loop.iv, NULL, false };
+  ir_walk_exprs(&s->u.loop.body, shift_scan, &sc);
+  Affine delta, lo, hi;
+  Reasoning rs = reasoning(in, NULL, 0);   /* bounds with the values set before the call */
+  rs.nloops = 0;
+  bool shift = sc.delta && !sc.mixed && aff_build(sc.delta, &delta) && delta.n &&
+               aff_build(c->u.loop.lo, &lo) && aff_build(c->u.loop.hi, &hi) &&
+               aff_combine(&lo, &delta, 1) && aff_combine(&hi, &delta, 1) &&
+               replace_defs(&rs, &lo) && replace_defs(&rs, &hi);
+  int nreach = in->nreach;
+  memset(&c->u.loop.body, 0, sizeof c->u.loop.body);
+  IR_APPEND(in->loops, in->nloops, in->loops_cap, c);
+  if (shift) {
+    Shift sh = { s->u.loop.iv, c->u.loop.iv, sc.delta };
+    IR_APPEND(in->shifts, in->nshifts, in->shifts_cap, sh);
+    IrExpr *lo0 = c->u.loop.lo, *hi0 = c->u.loop.hi;
+    c->u.loop.lo = affine_expr(&lo, c->loc);
+    c->u.loop.hi = affine_expr(&hi, c->loc);
+    clone_list(in, &s->u.loop.body, &c->u.loop.body);
+    in->nshifts--;
+    IrSymSet assigned = callee_writes(in);
+    ir_assigned_scalars(&c->u.loop.body, &assigned);
+    for (int i = 0; i < delta.n && shift; i++)
+      shift = !ir_symset_has(&assigned, delta.t[i].var);
+    for (int i = 0; i < rs.replaced.n && shift; i++)
+      shift = !ir_symset_has(&assigned, rs.replaced.syms[i]);
+    if (!shift) {
+      c->u.loop.lo = lo0;
+      c->u.loop.hi = hi0;
+      in->nreach = nreach;
+      memset(&c->u.loop.body, 0, sizeof c->u.loop.body);
+    }
+  }
+  if (!shift)
+    clone_list(in, &s->u.loop.body, &c->u.loop.body);
+  in->nloops--;
+}
 
 static IrStmt *clone_stmt(Inline *in, IrStmt *s)
 {
@@ -411,8 +709,8 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
     c->u.loop.lo = clone_expr(in, s->u.loop.lo);
     c->u.loop.hi = clone_expr(in, s->u.loop.hi);
     c->u.loop.step = clone_expr(in, s->u.loop.step);
-    memset(&c->u.loop.body, 0, sizeof c->u.loop.body);
-    clone_list(in, &s->u.loop.body, &c->u.loop.body);
+    if (iv->kind == IR_E_VAR)
+      clone_loop_body(in, s, c);
     break;
   }
   case IR_S_IF:
@@ -425,6 +723,7 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
     c->u.call.args = ir_alloc(sizeof *c->u.call.args * (size_t)(s->u.call.nargs + 1));
     for (int k = 0; k < s->u.call.nargs; k++)
       c->u.call.args[k] = clone_actual(in, s->u.call.args[k]);
+    c->u.call.sections = clone_sections(in, s);
     break;
   case IR_S_CYCLE:
   case IR_S_EXIT:
@@ -448,6 +747,381 @@ static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to)
   }
 }
 
+/* ---- how far a sequence-associated dummy reaches ------------------------------------ */
+
+/* A dummy `y(*)` or `y(n)` on the actual `work(its)` reaches as far along
+ * work's dimension as its subscripts go.  Inlining maps y(s) onto
+ * work(its + s - 1), which is the element sequence association gives only
+ * while it stays inside that dimension; beyond it the mapped subscript
+ * would run past the dimension instead of into the next column.  So each
+ * reference's subscript, in the caller's terms, must provably stay inside
+ * the actual's bounds: the loop indices around it are replaced by the
+ * bound where the difference is least (innermost loop first), scalars the
+ * region set before the call by their value there, and what is left must
+ * be a constant >= 0.  Every other scalar the proof leans on must hold the
+ * same value at the reference as where the actual's bounds were taken: not
+ * assigned by the routine, the region or the inlined body. */
+
+
+/* a + factor * b; false when it needs more terms than an Affine holds. */
+static bool aff_combine(Affine *a, const Affine *b, long factor)
+{
+  for (int i = 0; i < b->n; i++)
+    if (!aff_add_term(a, b->t[i].var, b->t[i].scale, factor * b->t[i].coef))
+      return false;
+  a->c += factor * b->c;
+  return true;
+}
+
+/* The coefficient of v in a, which must not appear in a product term:
+ * false when it does. */
+static bool aff_coef(const Affine *a, const IrSym *v, long *coef)
+{
+  *coef = 0;
+  for (int i = 0; i < a->n; i++) {
+    if (a->t[i].scale == v || (a->t[i].var == v && a->t[i].scale))
+      return false;
+    if (a->t[i].var == v)
+      *coef = a->t[i].coef;
+  }
+  return true;
+}
+
+/* a with its term in v replaced by that multiple of `by`. */
+static bool aff_replace(Affine *a, IrSym *v, const Affine *by)
+{
+  long coef;
+  if (!aff_coef(a, v, &coef))
+    return false;
+  return !coef || (aff_add_term(a, v, NULL, -coef) && aff_combine(a, by, coef));
+}
+
+static void collect_sym(IrExpr *e, IrStmt *in, void *ctx)
+{
+  (void)in;
+  if (e->kind == IR_E_VAR)
+    ir_symset_add(ctx, e->u.var);
+}
+
+typedef struct Touch { IrSym *x; bool found; } Touch;
+
+static IrVisitStep touch_pre(IrStmt *s, IrVisit *v)
+{
+  Touch *t = v->ctx;
+  for (int i = 0; s->kind == IR_S_CALL && i < s->u.call.nargs; i++)
+    t->found |= ir_expr_mentions(s->u.call.args[i], t->x);
+  t->found |= ir_stmt_assigns(s, t->x);
+  return t->found ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
+}
+
+/* Does a statement of l (nested ones included) assign x, or pass it to a
+ * call that might? */
+static bool list_touches(IrStmtList *l, IrSym *x)
+{
+  Touch t = { x, false };
+  IrVisit v = { .pre = touch_pre, .ctx = &t };
+  ir_visit_stmts(l, &v);
+  return t.found;
+}
+
+static bool stmt_touches(IrStmt *s, IrSym *x)
+{
+  IrStmtList one = { 1, 1, &s };
+  return list_touches(&one, x);
+}
+
+/* Between the statement at out[p] of frame f and the call being inlined,
+ * can x change?  The statements after it in its list and every statement
+ * of the lists inside it up to the call run in between; so do, through
+ * their other iterations, the whole bodies of the loops inside it. */
+static bool changes_after(Site *site, int f, int p, IrSym *x)
+{
+  for (int g = f; g < site->nframes; g++) {
+    Frame *fr = &site->frames[g];
+    for (int k = g == f ? p + 1 : 0; k < fr->out->n; k++)
+      if (stmt_touches(fr->out->v[k], x))
+        return true;
+    if (g > f && fr->loop && (fr->loop->u.loop.iv == x || list_touches(fr->orig, x)))
+      return true;
+  }
+  return false;
+}
+
+/* The value scalar v has at the call when the region (or an inlined body
+ * around the call) sets it with `v = expr` before the call, on every path,
+ * and neither v nor what expr reads can change in between: expr, or NULL. */
+static IrExpr *scalar_def(Site *site, IrSym *v)
+{
+  for (int f = site->nframes - 1; f >= 0; f--) {
+    Frame *fr = &site->frames[f];
+    for (int p = fr->out->n - 1; p >= 0; p--) {
+      IrStmt *s = fr->out->v[p];
+      bool def = s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR &&
+                 s->u.assign.lhs->u.var == v;
+      if (!def && stmt_touches(s, v))
+        return NULL;
+      if (!def)
+        continue;
+      IrSymSet reads = { 0 };
+      ir_walk_expr(s->u.assign.rhs, s, collect_sym, &reads);
+      for (int i = 0; i < reads.n; i++)
+        if (reads.syms[i] == v || changes_after(site, f, p, reads.syms[i]))
+          return NULL;
+      return s->u.assign.rhs;
+    }
+    if (fr->loop && (fr->loop->u.loop.iv == v || list_touches(fr->orig, v)))
+      return NULL;
+  }
+  return NULL;
+}
+
+static bool is_range_index(const Reasoning *rs, const IrSym *v)
+{
+  for (int i = 0; i < rs->nloops; i++)
+    if (rs->loops[i]->u.loop.iv == v)
+      return true;
+  return false;
+}
+
+static void note_seen(Reasoning *rs, const Affine *a)
+{
+  for (int i = 0; i < a->n; i++) {
+    ir_symset_add(&rs->seen, a->t[i].var);
+    if (a->t[i].scale)
+      ir_symset_add(&rs->seen, a->t[i].scale);
+  }
+}
+
+/* Replace in a the scalars set before the call by their values there. */
+static bool replace_defs(Reasoning *rs, Affine *a)
+{
+  for (int round = 0; round < INLINE_DEPTH && !rs->keep_scalars; round++) {
+    note_seen(rs, a);
+    IrSym *v = NULL;
+    Affine value;
+    for (int i = 0; i < a->n && !v; i++) {
+      IrSym *t = a->t[i].var;
+      IrExpr *e = a->t[i].scale || is_range_index(rs, t) || ir_symset_has(&rs->replaced, t)
+                  ? NULL : scalar_def(rs->in->site, t);
+      if (e && aff_build(e, &value))
+        v = t;
+    }
+    if (!v)
+      return true;
+    ir_symset_add(&rs->replaced, v);
+    if (!aff_replace(a, v, &value))
+      return false;
+  }
+  return true;
+}
+
+/* The least (least) or greatest value of a over the iterations of the
+ * loops, as an affine form of other scalars: each index, innermost loop
+ * first, replaced by the bound where a is least (greatest). */
+static bool extreme(Reasoning *rs, Affine *a, bool least)
+{
+  if (!replace_defs(rs, a))
+    return false;
+  for (int i = rs->nloops - 1; i >= 0; i--) {
+    IrStmt *l = rs->loops[i];
+    long coef, step = 1;
+    if (!aff_coef(a, l->u.loop.iv, &coef))
+      return false;
+    if (!coef)
+      continue;
+    if (l->u.loop.step && (!ir_eval_const(l->u.loop.step, &step) || !step))
+      return false;
+    bool at_lo = (coef > 0) == least;
+    Affine bound;
+    if (!aff_build(step > 0 ? (at_lo ? l->u.loop.lo : l->u.loop.hi)
+                            : (at_lo ? l->u.loop.hi : l->u.loop.lo), &bound) ||
+        !aff_replace(a, l->u.loop.iv, &bound) || !replace_defs(rs, a))
+      return false;
+  }
+  note_seen(rs, a);
+  return true;
+}
+
+/* Can s have another value at the inlined reference than where the
+ * caller's declarations took it?  `assigned`: the scalars the inlined body
+ * assigns. */
+static bool unstable(Inline *in, const IrSymSet *assigned, IrSym *s)
+{
+  if (s->kind == IR_SYM_PARAM || s->bound_of)
+    return false;
+  if (s->is_module || s->inlined_local || ir_symset_has(assigned, s))
+    return true;
+  IrHostUses *u;
+  HASH_FIND_STR(in->caller->host_uses, s->name, u);
+  for (int i = 0; u && i < u->n; i++)
+    if (u->v[i].assigns)
+      return true;
+  return false;
+}
+
+/* Is `value` >= 0 at every reference? */
+static bool provably_nonneg(Reasoning *rs, Affine value)
+{
+  return extreme(rs, &value, true) && value.n == 0 && value.c >= 0;
+}
+
+/* Does every scalar the proof used keep its value? */
+static bool proof_holds(Reasoning *rs, const IrSymSet *assigned)
+{
+  for (int i = 0; i < rs->seen.n; i++) {
+    IrSym *s = rs->seen.syms[i];
+    bool replaced = ir_symset_has(&rs->replaced, s);
+    if (replaced ? ir_symset_has(assigned, s) : !is_range_index(rs, s) &&
+                                                 unstable(rs->in, assigned, s))
+      return false;
+  }
+  return true;
+}
+
+static Reasoning reasoning(Inline *in, IrStmt **inner, int ninner)
+{
+  Reasoning rs = { in, NULL, 0, { 0 }, { 0 }, false };
+  rs.loops = ir_alloc(sizeof *rs.loops * (size_t)(in->naround + ninner + 1));
+  for (int i = 0; i < in->naround; i++)
+    rs.loops[rs.nloops++] = in->around_loops[i];
+  for (int i = 0; i < ninner; i++)
+    rs.loops[rs.nloops++] = inner[i];
+  return rs;
+}
+
+/* lo <= first + (sub - dummy_lo) <= hi along the actual's dimension, for
+ * every value sub takes in the loops of rs. */
+static bool stays_inside(Reasoning *rs, const Binding *b, IrExpr *sub, IrExpr *dummy_lo,
+                         const IrSymSet *assigned)
+{
+  Affine s, dlo, first, lo, hi;
+  if (!aff_build(sub, &s) || !aff_build(dummy_lo, &dlo) ||
+      !aff_build(b->first[b->along[b->reach_dim]], &first) || !b->reach_lo || !b->reach_hi ||
+      !aff_build(b->reach_lo, &lo) || !aff_build(b->reach_hi, &hi))
+    return false;
+  Affine above = first, below = hi;   /* actual subscript - lo, hi - actual subscript */
+  if (!aff_combine(&above, &s, 1) || !aff_combine(&above, &dlo, -1) ||
+      !aff_combine(&above, &lo, -1) || !aff_combine(&below, &first, -1) ||
+      !aff_combine(&below, &s, -1) || !aff_combine(&below, &dlo, 1))
+    return false;
+  return provably_nonneg(rs, above) && provably_nonneg(rs, below) && proof_holds(rs, assigned);
+}
+
+/* e as Fortran text when it is affine (`its+n-1`), else "?". */
+static const char *affine_text(const Affine *a, bool ok)
+{
+  char buf[256];
+  if (!ok)
+    return "?";
+  Affine sorted = *a;        /* positive terms first: `ite-its+2`, not `-its+ite+2` */
+  int n = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < a->n; i++)
+      if ((a->t[i].coef > 0) == (pass == 0))
+        sorted.t[n++] = a->t[i];
+  aff_print(&sorted, buf, sizeof buf);
+  return ir_strdup(buf);
+}
+
+/* The least and greatest values of sub + shift - dummy_lo (shift NULL:
+ * of sub alone) over the loops of rs, as text for a message. */
+static void range_text(Reasoning *rs, IrExpr *sub, IrExpr *shift, IrExpr *dummy_lo,
+                       const char **lo_text, const char **hi_text)
+{
+  Affine s, lo, hi;
+  bool ok = aff_build(sub, &s);
+  if (shift) {
+    Affine f, d;
+    ok = ok && aff_build(shift, &f) && aff_build(dummy_lo, &d) && aff_combine(&s, &f, 1) &&
+         aff_combine(&s, &d, -1);
+  }
+  lo = s;
+  hi = s;
+  bool lo_ok = ok && extreme(rs, &lo, true);
+  bool hi_ok = ok && extreme(rs, &hi, false);
+  *lo_text = affine_text(&lo, lo_ok);
+  *hi_text = affine_text(&hi, hi_ok);
+}
+
+/* The array actual of b as the call writes it: `q`, `q(its,k)`, `q(its:ite,k)`. */
+static const char *actual_text(const Binding *b)
+{
+  const IrExpr *e = b->actual_ref;
+  if (e->kind == IR_E_VAR)
+    return e->u.var->name;
+  if (!b->section)
+    return an_ref_text(e, IR_FORTRAN);
+  char *text = ir_printf("%s(", e->u.elem.sym->name);
+  for (int k = 0; k < e->u.elem.n; k++) {
+    Affine lo, hi;
+    const IrExpr *h = b->section->hi[k];
+    bool lo_ok = aff_build(e->u.elem.sub[k], &lo), hi_ok = h && aff_build(h, &hi);
+    text = ir_printf("%s%s%s%s%s", text, k ? "," : "", affine_text(&lo, lo_ok), h ? ":" : "",
+                     h ? affine_text(&hi, hi_ok) : "");
+  }
+  return ir_printf("%s)", text);
+}
+
+static bool refuse_reach(Inline *in, const Reach *r)
+{
+  const Binding *b = &in->bind[r->bind];
+  int k = b->reach_dim, ak = b->along[k];
+  IrExpr *dlo = clone_expr(in, b->dummy->lo[k]);
+  Reasoning rs = reasoning(in, r->loops, r->nloops);
+  rs.keep_scalars = true;
+  const char *dummy_lo, *dummy_hi, *actual_lo, *actual_hi;
+  range_text(&rs, r->sub, NULL, NULL, &dummy_lo, &dummy_hi);
+  range_text(&rs, r->sub, b->first[ak], dlo, &actual_lo, &actual_hi);
+  Affine lo, hi;
+  bool lo_ok = b->reach_lo && aff_build(b->reach_lo, &lo);
+  bool hi_ok = b->reach_hi && aff_build(b->reach_hi, &hi);
+  return fail(in, b->actual_ref->loc, ir_printf("dummy '%s' is sequence-associated with '%s' "
+              "and reaches %s(%s:%s) at line %d: dimension %d of '%s' from %s to %s, declared "
+              "%s:%s; s2s-cuda cannot prove that this stays inside the dimension, which the "
+              "element-for-element mapping needs; pass the extent as an expression of the "
+              "actual's bounds, such as ite-its+1", b->dummy->name,
+              actual_text(b), b->dummy->name, dummy_lo, dummy_hi,
+              diag_user_line(r->loc), ak + 1, b->array->name, actual_lo, actual_hi,
+              affine_text(&lo, lo_ok), affine_text(&hi, hi_ok)));
+}
+
+/* Does the dummy's declared extent along reach_dim fit inside the actual
+ * (explicit-shape dummies: every legal reference stays inside it)? */
+static bool declared_fits(Inline *in, const Binding *b, const IrSymSet *assigned)
+{
+  int k = b->reach_dim;
+  IrSym *d = b->dummy;
+  if (!d->hi[k])
+    return false;
+  IrExpr *dlo = clone_expr(in, d->lo[k]), *dhi = clone_expr(in, d->hi[k]);
+  Reasoning rs = reasoning(in, NULL, 0);
+  return stays_inside(&rs, b, dlo, dlo, assigned) && stays_inside(&rs, b, dhi, dlo, assigned);
+}
+
+/* Check every reference of a dummy whose sequence association the
+ * declarations do not show to stay inside its actual. */
+static bool check_reaches(Inline *in, IrStmtList *body)
+{
+  IrSymSet assigned = { 0 };
+  ir_assigned_scalars(body, &assigned);
+  IrSymSet fits = { 0 };
+  for (int i = 0; i < in->nbind; i++) {
+    Binding *b = &in->bind[i];
+    if (b->array && b->reach_dim >= 0 && declared_fits(in, b, &assigned))
+      ir_symset_add(&fits, b->dummy);
+  }
+  for (int i = 0; i < in->nreach && in->ok; i++) {
+    Reach *r = &in->reach[i];
+    const Binding *b = &in->bind[r->bind];
+    if (ir_symset_has(&fits, b->dummy))
+      continue;
+    Reasoning rs = reasoning(in, r->loops, r->nloops);
+    if (!stays_inside(&rs, b, r->sub, clone_expr(in, b->dummy->lo[b->reach_dim]), &assigned))
+      return refuse_reach(in, r);
+  }
+  return in->ok;
+}
+
 /* ---- binding the arguments --------------------------------------------------------- */
 
 static bool is_runtime_bound(const IrExpr *e)
@@ -455,61 +1129,175 @@ static bool is_runtime_bound(const IrExpr *e)
   return e && e->kind == IR_E_VAR && e->u.var->bound_of;
 }
 
-/* Why dummy array d cannot be mapped onto actual a, or NULL.  Its bounds
- * must be expressions of the callee's scalars: an assumed-size dummy does
- * not say how far it reaches into the actual, and the bounds of an
- * assumed-shape one exist only in the callee's descriptor at run time. */
-static const char *unsupported_shape(const IrSym *d, const IrSym *a)
+/* The dimensions of an actual that the elements of a dummy run through, in
+ * order, with their bounds: every dimension of a whole array or an element
+ * (as declared), the ranges of a section (as written). */
+typedef struct Extent {
+  int n;
+  int dim[IR_MAX_RANK];
+  IrExpr *lo[IR_MAX_RANK], *hi[IR_MAX_RANK];
+} Extent;
+
+static Extent actual_extent(const IrSym *a, const IrExpr *actual, const IrSection *section)
 {
-  if (!d->hi[d->rank - 1])
-    return ir_printf("dummy '%s' is assumed-size (%s(%s*)): which elements of '%s' it reaches "
-                     "is not known, and sequence association with assumed-size dummies is not "
-                     "supported yet", d->name, d->name, d->rank > 1 ? "..., " : "", a->name);
-  for (int k = 0; k < d->rank; k++)
-    if (is_runtime_bound(d->lo[k]) || is_runtime_bound(d->hi[k]))
-      return ir_printf("dummy '%s' is assumed-shape (%s(:%s)): its bounds exist only at run "
-                       "time, and inlining assumed-shape dummies is not supported yet", d->name,
-                       d->name, d->rank > 1 ? ", ..." : "");
-  return NULL;
+  Extent x = { 0 };
+  for (int k = 0; k < a->rank; k++) {
+    if (section && !section->hi[k])
+      continue;
+    x.dim[x.n] = k;
+    x.lo[x.n] = section ? actual->u.elem.sub[k] : a->lo[k];
+    x.hi[x.n] = section ? section->hi[k] : a->hi[k];
+    x.n++;
+  }
+  return x;
 }
 
-/* An array actual for array dummy d: the whole array or one element. */
-static bool bind_array(Inline *in, Binding *b, IrExpr *actual)
+/* Do dimension k of dummy d and dimension m of the actual's extent x have
+ * the same extent? */
+static bool same_extent_as(Inline *in, const IrSym *d, int k, const Extent *x, int m)
 {
+  if (!d->hi[k] || !d->lo[k] || !x->hi[m] || !x->lo[m])
+    return false;
+  IrExpr *ed = ir_binary(IR_OP_SUB, clone_expr(in, d->hi[k]), clone_expr(in, d->lo[k]), d->loc);
+  IrExpr *ea = ir_binary(IR_OP_SUB, x->hi[m], x->lo[m], d->loc);
+  return same_affine(ed, ea);
+}
+
+/* Is lo:hi provably one element? */
+static bool unit_extent(IrExpr *lo, IrExpr *hi)
+{
+  return lo && hi && same_affine(lo, hi);
+}
+
+/* Leave out of x dimensions of extent 1 where the actual starts at their
+ * lower bound, first to last, until `want` are left. */
+static void drop_unit_dimensions(Extent *x, IrExpr *const *first, int want)
+{
+  for (int m = 0; m < x->n && x->n > want;) {
+    if (unit_extent(x->lo[m], x->hi[m]) && same_affine(first[x->dim[m]], x->lo[m])) {
+      for (int r = m; r + 1 < x->n; r++) {
+        x->dim[r] = x->dim[r + 1];
+        x->lo[r] = x->lo[r + 1];
+        x->hi[r] = x->hi[r + 1];
+      }
+      x->n--;
+    } else {
+      m++;
+    }
+  }
+}
+
+static bool is_assumed_shape(const IrSym *d)
+{
+  for (int k = 0; k < d->rank; k++)
+    if (is_runtime_bound(d->lo[k]) || is_runtime_bound(d->hi[k]))
+      return true;
+  return false;
+}
+
+/* An assumed-shape dummy `x(:)`, `x(its:, :)` takes its shape from the
+ * actual: dimension k runs along the actual's k-th, from the declared lower
+ * bound (or 1) over the actual's extent.  The hidden scalars standing for
+ * its run-time bounds (fe_fortran.c, runtime_bound) get those values. */
+static bool bind_assumed_shape(Inline *in, int bi, const Extent *x)
+{
+  Binding *b = &in->bind[bi];
+  IrSym *d = b->dummy, *a = b->array;
+  if (b->actual_ref->kind == IR_E_ELEM && !b->section)
+    return fail(in, b->actual_ref->loc, ir_printf("assumed-shape dummy '%s' needs an array or "
+                "an array section as actual, not the element '%s'", d->name,
+                actual_text(b)));
+  if (x->n != d->rank)
+    return fail(in, b->actual_ref->loc, ir_printf("assumed-shape dummy '%s' has rank %d, the "
+                "actual '%s' %d", d->name, d->rank, actual_text(b),
+                x->n));
+  IrExpr *lo[IR_MAX_RANK], *hi[IR_MAX_RANK];
+  for (int k = 0; k < d->rank; k++) {
+    if (!x->lo[k] || !x->hi[k])
+      return fail(in, b->actual_ref->loc, ir_printf("the bounds of '%s' are not known", a->name));
+    b->along[k] = x->dim[k];
+    lo[k] = is_runtime_bound(d->lo[k]) ? ir_int(1, d->loc) : clone_expr(in, d->lo[k]);
+    hi[k] = ir_binary(IR_OP_ADD, lo[k], ir_binary(IR_OP_SUB, x->hi[k], x->lo[k], d->loc), d->loc);
+    b = &in->bind[bi];
+  }
+  for (IrSym *s = in->callee->symbols; s; s = s->hh.next)
+    if (s->bound_of == d) {
+      Binding hidden = { .dummy = s, .actual = s->bound_is_upper ? hi[s->bound_dim] : lo[s->bound_dim] };
+      IR_PUSH(in->bind, in->nbind, hidden);
+    }
+  return true;
+}
+
+/* An array actual for array dummy d: the whole array, one element or a
+ * section.  An explicit-shape or assumed-size dummy is sequence-associated:
+ * its leading dimensions must line up with the actual's; along the last one
+ * it may start anywhere in the actual's dimension and reach as far as it
+ * provably stays inside it (checked once the body is cloned:
+ * check_reaches). */
+static bool bind_array(Inline *in, int bi, IrExpr *actual, const IrSection *section)
+{
+  Binding *b = &in->bind[bi];
   IrSym *d = b->dummy;
   IrSym *a = actual->kind == IR_E_VAR ? actual->u.var : actual->u.elem.sym;
   if (a->type != d->type)
     return fail(in, actual->loc, ir_printf("the actual array '%s' is %s, the dummy '%s' %s",
                 a->name, ir_type_name(a->type), d->name, ir_type_name(d->type)));
-  if (d->rank > a->rank)
-    return fail(in, actual->loc, ir_printf("dummy '%s' has more dimensions than the actual '%s'",
-                d->name, a->name));
-  const char *shape_problem = unsupported_shape(d, a);
-  if (shape_problem)
-    return fail(in, actual->loc, shape_problem);
   b->array = a;
+  b->actual_ref = actual;
   b->nfirst = a->rank;
+  b->section = section;
+  b->reach_dim = -1;
   for (int k = 0; k < a->rank; k++)
     b->first[k] = actual->kind == IR_E_VAR ? a->lo[k] : actual->u.elem.sub[k];
-  for (int k = 0; k < d->rank; k++) {
-    if (!b->first[k])
+  Extent x = actual_extent(a, actual, section);
+  if (is_assumed_shape(d))
+    return bind_assumed_shape(in, bi, &x);
+  /* a dimension of extent 1 holds one element, whichever side it is on: a
+   * dummy y(n,1) on a 1-D actual, or y(n) on an actual a(1:1,n), maps
+   * element for element along the other dimensions */
+  bool unit[IR_MAX_RANK] = { false };
+  int dims = d->rank, last = d->rank - 1;
+  for (int k = 0; k < d->rank && d->rank > x.n; k++)
+    if ((unit[k] = unit_extent(clone_expr(in, d->lo[k]), clone_expr(in, d->hi[k]))))
+      dims--;
+  if (dims < x.n)
+    drop_unit_dimensions(&x, b->first, dims);
+  if (dims > x.n)
+    return fail(in, actual->loc, ir_printf("dummy '%s' has more dimensions than the actual '%s'",
+                d->name, a->name));
+  while (last >= 0 && unit[last])
+    last--;
+  b = &in->bind[bi];
+  for (int k = 0, m = 0; k < d->rank; k++) {
+    b->along[k] = unit[k] ? -1 : x.dim[m];
+    if (unit[k])
+      continue;
+    if (!b->first[x.dim[m]])
       return fail(in, actual->loc, ir_printf("the bounds of '%s' are not known", a->name));
-    bool lined_up = same_affine(b->first[k], a->lo[k]) && same_extent(d, k, a, k, in);
-    if (k < d->rank - 1 && !lined_up)
+    bool lined_up = same_affine(b->first[x.dim[m]], x.lo[m]) && same_extent_as(in, d, k, &x, m);
+    b = &in->bind[bi];
+    if (k < last && !lined_up)
       return fail(in, actual->loc, ir_printf("dimension %d of dummy '%s' does not line up with "
                   "the actual '%s' (s2s-cuda maps a dummy onto its actual element for element "
                   "only when the leading extents are equal and the actual starts at their lower "
                   "bounds)", k + 1, d->name, a->name));
-    if (k == d->rank - 1 && !lined_up && !(d->rank == a->rank && actual->kind == IR_E_VAR))
-      return fail(in, actual->loc, ir_printf("the last dimension of dummy '%s' may run past the "
-                  "actual '%s'", d->name, a->name));
+    /* along the actual's last dimension, a dummy that ran past it would run
+     * past the whole actual (or section), which no valid program does; along
+     * another, into the actual's next column, which the mapping does not
+     * follow */
+    if (k == last && !lined_up && m < x.n - 1) {
+      b->reach_dim = k;
+      b->reach_lo = x.lo[m];
+      b->reach_hi = x.hi[m];
+    }
+    m++;
   }
   return true;
 }
 
 /* The actual of each dummy: positional arguments first, then keywords;
  * optional dummies the call does not pass are absent. */
-static bool match_actuals(Inline *in, IrStmt *call, IrExpr **actual)
+static bool match_actuals(Inline *in, IrStmt *call, IrExpr **actual, const IrSection **section)
 {
   IrRoutine *r = in->callee;
   for (int i = 0; i < r->ndummies; i++)
@@ -532,6 +1320,7 @@ static bool match_actuals(Inline *in, IrStmt *call, IrExpr **actual)
       return fail(in, call->u.call.args[k]->loc, ir_printf("dummy '%s' gets two actuals",
                   r->dummies[d]->name));
     actual[d] = call->u.call.args[k];
+    section[d] = call->u.call.sections ? call->u.call.sections[k] : NULL;
   }
   for (int i = 0; i < r->ndummies; i++)
     if (!actual[i] && !r->dummies[i]->is_optional)
@@ -544,7 +1333,8 @@ static bool bind_arguments(Inline *in, IrStmt *call)
 {
   IrRoutine *r = in->callee;
   IrExpr **actuals = ir_alloc(sizeof *actuals * (size_t)(r->ndummies + 1));
-  if (!match_actuals(in, call, actuals))
+  const IrSection **sections = ir_alloc(sizeof *sections * (size_t)(r->ndummies + 1));
+  if (!match_actuals(in, call, actuals, sections))
     return false;
   /* scalars first: the bounds of the array dummies are written with them */
   for (int i = 0; i < r->ndummies; i++) {
@@ -559,6 +1349,9 @@ static bool bind_arguments(Inline *in, IrStmt *call)
     if (actual->kind == IR_E_VAR && actual->u.var->rank)
       return fail(in, actual->loc, ir_printf("scalar dummy '%s' gets the whole array '%s'",
                   r->dummies[i]->name, actual->u.var->name));
+    if (sections[i])
+      return fail(in, actual->loc, ir_printf("scalar dummy '%s' gets the array section '%s'",
+                  r->dummies[i]->name, actual->u.elem.sym->name));
     if (actual->type != r->dummies[i]->type)
       return fail(in, actual->loc, ir_printf("the actual for '%s' is %s, the dummy %s",
                   r->dummies[i]->name, ir_type_name(actual->type),
@@ -575,7 +1368,7 @@ static bool bind_arguments(Inline *in, IrStmt *call)
       return fail(in, actual->loc, ir_printf("dummy array '%s' needs an array or an array "
                   "element as actual", r->dummies[i]->name));
     IR_PUSH(in->bind, in->nbind, b);
-    if (!bind_array(in, &in->bind[in->nbind - 1], actual))
+    if (!bind_array(in, in->nbind - 1, actual, sections[i]))
       return false;
   }
   return true;
@@ -591,15 +1384,10 @@ static IrRoutine *find_routine(Program *p, const char *name)
   return NULL;
 }
 
-typedef struct Site {
-  Program *prog;
-  IrRoutine *caller;
-  IrStmtList *region_body;
-  IrSym **around;            /* indices of the loops around the statement (arena) */
-  int naround, cap;
-} Site;
-
-static bool inline_list(Site *site, IrStmtList *l, int depth);
+static bool inline_list(Site *site, IrStmtList *l, IrStmt *loop, int depth);
+static bool recursive_call(Site *site, const IrRoutine *callee);
+static void enter_callee(Site *site, IrRoutine *callee, Loc at);
+static IrExpr *expand_functions(Site *site, IrExpr *e, IrStmtList *out, int depth);
 
 static IrVisitStep depth_pre(IrStmt *s, IrVisit *v)
 {
@@ -618,6 +1406,33 @@ static int nest_depth(IrStmtList *l)
   return max;
 }
 
+/* Is callee already being inlined around this call (recursion)?  Then
+ * report it once, at the call in the region that started the chain. */
+static bool recursive_call(Site *site, const IrRoutine *callee)
+{
+  for (int i = 0; i < site->nactive; i++)
+    if (site->active[i] == callee) {
+      const char *chain = site->active[i]->name;
+      for (int k = i + 1; k < site->nactive; k++)
+        chain = ir_printf("%s -> %s", chain, site->active[k]->name);
+      diag_at(DIAG_ERROR, site->active_at[0], 1, "cannot inline '%s' (called at line %d): it is "
+              "recursive (%s -> %s); a recursive routine cannot be inlined, and s2s-cuda does "
+              "not make __device__ functions of routines yet", site->active[0]->name,
+              diag_user_line(site->active_at[0]), chain, callee->name);
+      return true;
+    }
+  return false;
+}
+
+/* The routine callee is being inlined at `at` while the body is cloned and
+ * its calls inlined in turn. */
+static void enter_callee(Site *site, IrRoutine *callee, Loc at)
+{
+  int n = site->nactive;
+  IR_APPEND(site->active_at, n, site->active_at_cap, at);
+  IR_APPEND(site->active, site->nactive, site->active_cap, callee);
+}
+
 static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
 {
   Program *p = site->prog;
@@ -628,18 +1443,24 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
             "file can be called (they are inlined)", call->u.call.name);
     return false;
   }
+  if (recursive_call(site, callee))
+    return false;
   if (depth >= INLINE_DEPTH) {
     diag_at(DIAG_ERROR, call->loc, 1, "calls nested more than %d deep (recursion?) inside a "
             "region", INLINE_DEPTH);
     return false;
   }
-  Inline in = { p, caller, callee, site->region_body, site->around, site->naround, call->loc, 0,
-                NULL, true };
+  Inline in = { .prog = p, .caller = caller, .callee = callee, .region_body = site->region_body,
+                .around = site->around, .around_loops = site->around_loops,
+                .naround = site->naround, .site = site, .call_loc = call->loc, .ok = true };
   if (!bind_arguments(&in, call))
     return false;
   IrStmtList body = { 0, 0, NULL };
   clone_list(&in, &callee->body, &body);
-  if (!in.ok || !inline_list(site, &body, depth + 1))
+  enter_callee(site, callee, call->loc);
+  bool inlined = in.ok && check_reaches(&in, &body) && inline_list(site, &body, NULL, depth + 1);
+  site->nactive--;
+  if (!inlined)
     return false;
   int loops = nest_depth(&body);
   if (site->naround + loops > DEP_MAX_DEPTH) {
@@ -654,26 +1475,216 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
   return true;
 }
 
-/* Not on the visitor: it rebuilds each statement list. */
-static bool inline_list(Site *site, IrStmtList *l, int depth)
+/* ---- functions ------------------------------------------------------------------------ */
+
+/* Why function fn cannot be expanded inside an expression, or NULL: the
+ * expression around the reference must see the values it saw before, so
+ * the body may give values to its result and locals only. */
+static const char *function_side_effect(const IrRoutine *fn)
+{
+  if (!fn->result || fn->result->rank)
+    return "it returns an array, which s2s-cuda cannot use inside a region";
+  IrSymSet assigned = { 0 };
+  ir_assigned_scalars((IrStmtList *)&fn->body, &assigned);
+  for (int i = 0; i < assigned.n; i++)
+    if (assigned.syms[i]->is_dummy || assigned.syms[i]->is_module)
+      return ir_printf("it assigns %s '%s', which a function called in an expression must not "
+                       "change", assigned.syms[i]->is_dummy ? "its argument" : "module variable",
+                       assigned.syms[i]->name);
+  for (int i = 0; i < fn->ndummies; i++)
+    if (fn->dummies[i]->rank && ir_assignment_of(&fn->body, fn->dummies[i]))
+      return ir_printf("it assigns elements of its argument '%s', which a function called in "
+                       "an expression must not change", fn->dummies[i]->name);
+  return NULL;
+}
+
+/* The single statement `result = expr` of a function's body, or NULL. */
+static IrExpr *result_expression(const IrRoutine *fn)
+{
+  IrStmt *s = fn->body.n == 1 ? fn->body.v[0] : NULL;
+  return s && s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR &&
+         s->u.assign.lhs->u.var == fn->result ? s->u.assign.rhs : NULL;
+}
+
+/* Reference e to a function of the program, its arguments already
+ * expanded: the function's value.  A body that is one assignment to the
+ * result becomes that expression; any other is inlined before the
+ * statement (in *out), its result in a new local of the caller.  NULL when
+ * it cannot be inlined (reported). */
+static IrExpr *expand_function(Site *site, IrExpr *e, IrStmtList *out, int depth)
+{
+  IrRoutine *fn = find_routine(site->prog, e->u.call.name);
+  if (!fn || !fn->body_lowered || !fn->is_function) {
+    diag_at(DIAG_ERROR, e->loc, 1, "call of function '%s' inside a region: only functions of the "
+            "same file can be called (they are inlined)", e->u.call.name);
+    return NULL;
+  }
+  if (recursive_call(site, fn))
+    return NULL;
+  if (depth >= INLINE_DEPTH) {
+    diag_at(DIAG_ERROR, e->loc, 1, "calls nested more than %d deep (recursion?) inside a region",
+            INLINE_DEPTH);
+    return NULL;
+  }
+  IrStmt *call = ir_stmt(IR_S_CALL, e->loc);
+  call->u.call.name = fn->name;
+  call->u.call.nargs = e->u.call.n;
+  call->u.call.args = e->u.call.args;
+  Inline in = { .prog = site->prog, .caller = site->caller, .callee = fn,
+                .region_body = site->region_body, .around = site->around,
+                .around_loops = site->around_loops, .naround = site->naround, .site = site,
+                .call_loc = e->loc, .ok = true };
+  const char *effect = function_side_effect(fn);
+  if (effect) {
+    fail(&in, e->loc, effect);
+    return NULL;
+  }
+  if (!bind_arguments(&in, call))
+    return NULL;
+  IrExpr *value = result_expression(fn);
+  IrStmtList body = { 0, 0, NULL };
+  if (value) {
+    value = clone_expr(&in, value);
+  } else {
+    const char *base = strcmp(fn->result->name, fn->name) ? ir_printf("%s_%s", fn->name,
+                       fn->result->name) : ir_printf("%s_result", fn->name);
+    Binding result = { .dummy = fn->result, .local = new_local_named(&in, fn->result, base) };
+    IR_PUSH(in.bind, in.nbind, result);
+    clone_list(&in, &fn->body, &body);
+    value = ir_var(result.local, e->loc);
+  }
+  enter_callee(site, fn, e->loc);
+  bool inlined = in.ok && check_reaches(&in, &body) && inline_list(site, &body, NULL, depth + 1);
+  IrExpr *nested = inlined ? expand_functions(site, value, out, depth + 1) : NULL;
+  site->nactive--;
+  if (!nested)
+    return NULL;
+  report_at(REPORT_INFO, site->caller->name, e->loc, "Function '%s' inlined", fn->name);
+  for (int i = 0; i < body.n; i++)
+    ir_list_push(out, body.v[i]);
+  return ir_convert(nested, e->type);
+}
+
+typedef struct FindUser { bool found; } FindUser;
+
+static void find_user_call(IrExpr *e, IrStmt *in, void *ctx)
+{
+  (void)in;
+  ((FindUser *)ctx)->found |= e->kind == IR_E_CALL && e->u.call.fn == IR_FN_USER;
+}
+
+/* e with its references to functions of the program expanded, innermost
+ * first (their statements go to *out, in order); nodes on no path to one
+ * are kept, shared.  NULL when one cannot be expanded (reported). */
+static IrExpr *expand_functions(Site *site, IrExpr *e, IrStmtList *out, int depth)
+{
+  FindUser u = { false };
+  if (e)
+    ir_walk_expr(e, NULL, find_user_call, &u);
+  if (!u.found)
+    return e;
+  IrExpr *c = copy_node(e);
+  bool ok = true;
+  switch (e->kind) {
+  case IR_E_ELEM:
+    for (int k = 0; k < e->u.elem.n && ok; k++)
+      ok = (c->u.elem.sub[k] = expand_functions(site, e->u.elem.sub[k], out, depth)) != NULL;
+    return ok ? c : NULL;
+  case IR_E_UNARY:
+    return (c->u.unary.arg = expand_functions(site, e->u.unary.arg, out, depth)) ? c : NULL;
+  case IR_E_BINARY:
+    ok = (c->u.binary.lhs = expand_functions(site, e->u.binary.lhs, out, depth)) &&
+         (c->u.binary.rhs = expand_functions(site, e->u.binary.rhs, out, depth));
+    return ok ? c : NULL;
+  case IR_E_CALL:
+    c->u.call.args = ir_alloc(sizeof *c->u.call.args * (size_t)(e->u.call.n + 1));
+    for (int k = 0; k < e->u.call.n && ok; k++)
+      ok = (c->u.call.args[k] = expand_functions(site, e->u.call.args[k], out, depth)) != NULL;
+    if (!ok)
+      return NULL;
+    return e->u.call.fn == IR_FN_USER ? expand_function(site, c, out, depth) : c;
+  case IR_E_COND:
+    ok = (c->u.cond.test = expand_functions(site, e->u.cond.test, out, depth)) &&
+         (c->u.cond.then = expand_functions(site, e->u.cond.then, out, depth)) &&
+         (c->u.cond.els = expand_functions(site, e->u.cond.els, out, depth));
+    return ok ? c : NULL;
+  case IR_E_CONVERT:
+    return (c->u.operand = expand_functions(site, e->u.operand, out, depth)) ? c : NULL;
+  default:
+    return e;
+  }
+}
+
+/* Expand the function references in statement s's own expressions (not
+ * its bodies'), their statements before it in *out. */
+static bool expand_stmt_functions(Site *site, IrStmt *s, IrStmtList *out, int depth)
+{
+  IrExpr **slots[4 + IR_MAX_RANK];
+  int n = 0;
+  switch (s->kind) {
+  case IR_S_ASSIGN:
+    slots[n++] = &s->u.assign.lhs;
+    slots[n++] = &s->u.assign.rhs;
+    break;
+  case IR_S_DO:
+    slots[n++] = &s->u.loop.lo;
+    slots[n++] = &s->u.loop.hi;
+    slots[n++] = &s->u.loop.step;
+    break;
+  case IR_S_IF:
+    slots[n++] = &s->u.cond.test;
+    break;
+  case IR_S_CALL:
+    for (int k = 0; k < s->u.call.nargs; k++) {
+      IrExpr *e = expand_functions(site, s->u.call.args[k], out, depth);
+      if (!e)
+        return false;
+      s->u.call.args[k] = e;
+    }
+    break;
+  default:
+    break;
+  }
+  for (int i = 0; i < n; i++) {
+    IrExpr *e = expand_functions(site, *slots[i], out, depth);
+    if (*slots[i] && !e)
+      return false;
+    *slots[i] = e;
+  }
+  return true;
+}
+
+/* Not on the visitor: it rebuilds each statement list (and keeps the lists
+ * around the statement for scalar_def).  `loop`: the DO whose body l is. */
+static bool inline_list(Site *site, IrStmtList *l, IrStmt *loop, int depth)
 {
   IrStmtList out = { 0, 0, NULL };
+  Frame frame = { l, &out, loop };
+  IR_APPEND(site->frames, site->nframes, site->frames_cap, frame);
   bool ok = true;
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
+    if (!expand_stmt_functions(site, s, &out, depth)) {
+      ok = false;
+      continue;
+    }
     if (s->kind == IR_S_CALL) {
       ok &= expand_call(site, s, &out, depth);
       continue;
     }
     if (s->kind == IR_S_DO) {
+      int nloops = site->naround;
+      IR_APPEND(site->around_loops, nloops, site->loops_cap, s);
       IR_APPEND(site->around, site->naround, site->cap, s->u.loop.iv);
-      ok &= inline_list(site, &s->u.loop.body, depth);
+      ok &= inline_list(site, &s->u.loop.body, s, depth);
       site->naround--;
     }
     if (s->kind == IR_S_IF)
-      ok &= inline_list(site, &s->u.cond.then, depth) && inline_list(site, &s->u.cond.els, depth);
+      ok &= inline_list(site, &s->u.cond.then, NULL, depth) &&
+            inline_list(site, &s->u.cond.els, NULL, depth);
     ir_list_push(&out, s);
   }
+  site->nframes--;
   *l = out;
   return ok;
 }
@@ -683,11 +1694,12 @@ bool xf_inline_program(Program *p)
   bool ok = true;
   for (int r = 0; r < p->nroutines; r++)
     for (int i = 0; i < p->routines[r]->nregions; i++) {
-      Site site = { p, p->routines[r], &p->routines[r]->regions[i]->body, NULL, 0, 0 };
+      Site site = { .prog = p, .caller = p->routines[r],
+                    .region_body = &p->routines[r]->regions[i]->body };
       /* the user's own nests first, so that a call is blamed only for the
        * loops it adds (expand_call); inlining is the last pass to deepen a
        * nest, and the analyses rely on the limit, so check it once more */
-      if (!dep_check_depth(site.region_body) || !inline_list(&site, site.region_body, 0)) {
+      if (!dep_check_depth(site.region_body) || !inline_list(&site, site.region_body, NULL, 0)) {
         ok = false;
         continue;
       }

@@ -106,6 +106,8 @@ typedef struct FortranFe {
   CallSite *sites;
   int nsought;               /* procedures looked for as summaries (once each) */
   const char **sought;
+  TSNode root;               /* the file's translation_unit */
+  TSNode module_node;        /* the module being read, or null */
   int nclaimed_ends;         /* lines of `end region` comments that tree-sitter placed */
   int *claimed_ends;         /* outside the block of their region (see trailing_end) */
   int nhigh_rank;            /* arrays of rank above IR_MAX_RANK (the IR cannot hold their */
@@ -1145,8 +1147,109 @@ static IrExpr *lower_present(FortranFe *f, TSNode n, TSNode list)
   return e;
 }
 
+/* ---- functions of the program, called inside regions ------------------------- */
+
+/* The name of function node n's result: RESULT(name), or the function's. */
+static const char *function_result_name(FortranFe *f, TSNode n)
+{
+  TSNode stmt = ts_node_named_child(n, 0);
+  TSNode res = fe_child_of_type(stmt, "function_result");
+  if (!ts_node_is_null(res) && ts_node_named_child_count(res))
+    return fe_text_lower(&f->cx, ts_node_named_child(res, 0));
+  TSNode name = ts_node_child_by_field_name(stmt, "name", 4);
+  return ts_node_is_null(name) ? "" : fe_text_lower(&f->cx, name);
+}
+
+/* The function named `name` among the procedures of `scope` (a module's
+ * internal_procedures, or the translation unit), or a null node. */
+static TSNode function_in(FortranFe *f, TSNode scope, const char *name)
+{
+  uint32_t count = ts_node_is_null(scope) ? 0 : ts_node_named_child_count(scope);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(scope, i);
+    if (fe_is(c, "internal_procedures"))
+      return function_in(f, c, name);
+    TSNode stmt = ts_node_named_child(c, 0);
+    TSNode id = fe_is(c, "function") ? ts_node_child_by_field_name(stmt, "name", 4) : (TSNode){ 0 };
+    if (!ts_node_is_null(id) && !strcmp(fe_text_lower(&f->cx, id), name))
+      return c;
+  }
+  return (TSNode){ 0 };
+}
+
+/* The type of function node n's result: the type before FUNCTION, or the
+ * declaration of its result variable, or the implicit type. */
+static bool function_type(FortranFe *f, TSNode n, IrType *out)
+{
+  TSNode stmt = ts_node_named_child(n, 0);
+  TSNode type = ts_node_child_by_field_name(stmt, "type", 4);
+  if (!ts_node_is_null(type))
+    return read_type(f, type, out);
+  const char *result = function_result_name(f, n);
+  for (uint32_t i = 1; i < ts_node_named_child_count(n); i++) {
+    TSNode d = ts_node_named_child(n, i);
+    if (!fe_is(d, "variable_declaration"))
+      continue;
+    for (uint32_t k = 0; k < ts_node_child_count(d); k++) {
+      const char *field = ts_node_field_name_for_child(d, k);
+      TSNode decl = ts_node_child(d, k);
+      if (fe_is(decl, "sized_declarator") || fe_is(decl, "init_declarator"))
+        decl = ts_node_named_child(decl, 0);
+      if (field && !strcmp(field, "declarator") && !strcmp(fe_text_lower(&f->cx, decl), result))
+        return read_type(f, ts_node_child_by_field_name(d, "type", 4), out);
+    }
+  }
+  *out = implicit_type(result);
+  return true;
+}
+
+/* A reference f(args) inside a region to a function of this file (its
+ * module, or outside any module), or of the type `declared` (an external
+ * function the routine declares): kept as IR_FN_USER for the inliner, its
+ * body lowered with the called routines'.  NULL when the name is no such
+ * function (not reported: the caller says what it is not). */
+static TSNode find_function(FortranFe *f, const char *name)
+{
+  TSNode fn = function_in(f, f->module_node, name);
+  return ts_node_is_null(fn) ? function_in(f, f->root, name) : fn;
+}
+
+/* A function of the Program already read (earlier in this file, or given
+ * to it from elsewhere) whose result has a type, or NULL. */
+static const IrRoutine *program_function(FortranFe *f, const char *name)
+{
+  for (int i = 0; i < f->cx.prog->nroutines; i++) {
+    const IrRoutine *r = f->cx.prog->routines[i];
+    if (r->is_function && r->result && r->result->type != IR_T_VOID && !strcmp(r->name, name))
+      return r;
+  }
+  return NULL;
+}
+
+static IrExpr *lower_user_call(FortranFe *f, TSNode n, TSNode list, const char *name,
+                               IrType declared)
+{
+  TSNode fn = find_function(f, name);
+  const IrRoutine *known = program_function(f, name);
+  IrType type = declared;
+  if (type == IR_T_VOID && known)
+    type = known->result->type;
+  if (type == IR_T_VOID && (ts_node_is_null(fn) || !function_type(f, fn, &type)))
+    return NULL;
+  IrExpr *args[16];
+  f->whole_array_ok = true;
+  int nargs = lower_args(f, list, args, 16, NULL);
+  f->whole_array_ok = false;
+  if (nargs < 0)
+    return NULL;
+  IrExpr *e = make_call(IR_FN_USER, type, args, nargs, fe_loc(&f->cx, n));
+  e->u.call.name = name;
+  IR_PUSH(f->calls, f->ncalls, name);
+  return e;
+}
+
 /* call_expression: identifier argument_list — an array element, an
- * intrinsic function or a conversion. */
+ * intrinsic function, a conversion or a function of the program. */
 static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
 {
   TSNode id = ts_node_named_child(n, 0);
@@ -1157,17 +1260,23 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
     blame_missing(f, s->from_missing, name, true);
     return NULL;
   }
+  int errors = diag_error_count();
   if (s && !usable_rank(f, s, fe_loc(&f->cx, id), fe_width(&f->cx, id)))
     return NULL;
   if (s && s->rank > 0)
     return lower_element(f, s, n, list);
   if (s && s->type != IR_T_VOID && s->kind == IR_SYM_VAR && !find_intrinsic(name) &&
       !find_stmt_fn(f, name)) {
-    fe_error(&f->cx, id, "'%s' is a scalar, not an array or function", name);
-    return NULL;
+    IrExpr *call = f->region && !s->is_dummy ? lower_user_call(f, n, list, name, s->type) : NULL;
+    if (!call && diag_error_count() == errors)
+      fe_error(&f->cx, id, "'%s' is a scalar, not an array or function", name);
+    return call;
   }
   if (!strcmp(name, "present") && (!s || s->kind != IR_SYM_VAR || s->type == IR_T_VOID))
     return lower_present(f, n, list);
+  if (f->region && !find_stmt_fn(f, name) && !find_intrinsic(name) &&
+      (!ts_node_is_null(find_function(f, name)) || program_function(f, name)))
+    return lower_user_call(f, n, list, name, IR_T_VOID);
   IrExpr *args[16];
   TSNode kind_arg = { 0 };
   int nargs = lower_args(f, list, args, 16, &kind_arg);
@@ -1200,8 +1309,8 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
     fe_error(&f->cx, id, "cannot evaluate '%s' here; s2s-cuda knows the kind inquiries kind, "
              "selected_real_kind and selected_int_kind", name);
   else
-    fe_error(&f->cx, id, "call of function '%s' inside a region is not supported yet (inlining is "
-             "planned); only intrinsic functions can be called", name);
+    fe_error(&f->cx, id, "call of function '%s' inside a region: it is neither an intrinsic "
+             "function s2s-cuda knows nor a function of this file, which it would inline", name);
   return NULL;
 }
 
@@ -1473,8 +1582,75 @@ static IrStmt *lower_keyword(FortranFe *f, TSNode n, bool *skip)
 
 static void handle_region_comment(FortranFe *f, TSNode n, uint32_t *line_skip);
 
+/* An actual argument `a(lo:hi, k)` (call_expression with extent_specifiers):
+ * the element where the section starts, with the upper bounds of its ranges
+ * in *out (ir.h, IrSection); an omitted bound is the declared one.  NULL
+ * (reported) for a stride or an unknown bound. */
+static IrExpr *lower_section(FortranFe *f, IrSym *s, TSNode n, TSNode list, IrSection **out)
+{
+  IrExpr *e = ir_expr_new(IR_E_ELEM, s->type, fe_loc(&f->cx, n));
+  IrSection *sec = ir_alloc(sizeof *sec);
+  e->u.elem.sym = s;
+  uint32_t count = ts_node_named_child_count(list);
+  if ((int)count != s->rank) {
+    fe_error(&f->cx, n, "'%s' has rank %d but %u subscript%s given", s->name, s->rank, count,
+             count == 1 ? " is" : "s are");
+    return NULL;
+  }
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode a = ts_node_named_child(list, i);
+    IrExpr *lo = NULL, *hi = NULL;
+    if (!fe_is(a, "extent_specifier")) {
+      lo = lower_expr(f, a);
+    } else {
+      uint32_t parts = ts_node_named_child_count(a);
+      bool lo_given = parts > 0 && fe_text(&f->cx, a)[0] != ':';
+      if (parts > 2 || (parts == 2 && !lo_given)) {
+        fe_error(&f->cx, a, "array section of '%s' with a stride as an actual argument inside a "
+                 "region is not supported; pass a section with stride 1", s->name);
+        return NULL;
+      }
+      lo = lo_given ? lower_expr(f, ts_node_named_child(a, 0)) : s->lo[i];
+      hi = parts == 2 ? lower_expr(f, ts_node_named_child(a, 1))
+         : parts == 1 && !lo_given ? lower_expr(f, ts_node_named_child(a, 0)) : s->hi[i];
+      if (!hi && lo) {
+        fe_error(&f->cx, a, "the section of '%s' has no upper bound in dimension %u (assumed "
+                 "size); give it explicitly", s->name, i + 1);
+        return NULL;
+      }
+    }
+    if (!lo)
+      return NULL;
+    IrExpr *bad = !ir_type_is_integer(lo->type) ? lo : hi && !ir_type_is_integer(hi->type) ? hi : NULL;
+    if (bad) {
+      fe_error(&f->cx, a, "subscript of '%s' is %s, not integer", s->name, ir_type_name(bad->type));
+      return NULL;
+    }
+    e->u.elem.sub[e->u.elem.n++] = lo;
+    sec->hi[i] = hi;
+  }
+  *out = sec;
+  return e;
+}
+
+/* Is actual argument a an array section, `a(lo:hi, k)`? */
+static bool is_section(FortranFe *f, TSNode a, IrSym **array)
+{
+  if (!fe_is(a, "call_expression"))
+    return false;
+  TSNode list = fe_child_of_type(a, "argument_list");
+  *array = lookup(f, fe_text_lower(&f->cx, ts_node_named_child(a, 0)));
+  if (ts_node_is_null(list) || !*array || !(*array)->rank)
+    return false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(list); i++)
+    if (fe_is(ts_node_named_child(list, i), "extent_specifier"))
+      return true;
+  return false;
+}
+
 /* subroutine_call: 'call' name [argument_list] — kept as IR_S_CALL for the
- * inliner (transforms/inline.c); whole arrays are allowed as actuals. */
+ * inliner (transforms/inline.c); whole arrays and sections are allowed as
+ * actuals. */
 static IrStmt *lower_call(FortranFe *f, TSNode n)
 {
   TSNode callee = ts_node_child_by_field_name(n, "subroutine", 10);
@@ -1497,13 +1673,24 @@ static IrStmt *lower_call(FortranFe *f, TSNode n)
       keyword = fe_text_lower(&f->cx, ts_node_child_by_field_name(a, "name", 4));
       a = ts_node_child_by_field_name(a, "value", 5);
     }
+    IrSym *array;
+    IrSection *section = NULL;
     f->whole_array_ok = true;
-    IrExpr *e = lower_expr(f, a);
+    IrExpr *e = is_section(f, a, &array)
+              ? lower_section(f, array, a, fe_child_of_type(a, "argument_list"), &section)
+              : lower_expr(f, a);
     f->whole_array_ok = false;
     if (!e)
       return NULL;
     s->u.call.keywords = ir_grow(s->u.call.keywords, sizeof *s->u.call.keywords, s->u.call.nargs);
     s->u.call.keywords[s->u.call.nargs] = keyword;
+    if (section && !s->u.call.sections)
+      s->u.call.sections = ir_alloc(sizeof *s->u.call.sections * (size_t)(s->u.call.nargs + 1));
+    else if (s->u.call.sections)
+      s->u.call.sections = ir_grow(s->u.call.sections, sizeof *s->u.call.sections,
+                                   s->u.call.nargs);
+    if (s->u.call.sections)
+      s->u.call.sections[s->u.call.nargs] = section;
     IR_PUSH(s->u.call.args, s->u.call.nargs, e);
   }
   IR_PUSH(f->calls, f->ncalls, s->u.call.name);
@@ -2109,6 +2296,20 @@ static void apply_implicit_types(FortranFe *f)
       s->type = implicit_type(s->name);
 }
 
+/* A function's result variable, typed by the prefix (`real function f`)
+ * if there is one; otherwise its declaration, or implicit typing, will. */
+static void declare_result(FortranFe *f, IrRoutine *r, TSNode n, TSNode stmt)
+{
+  const char *name = function_result_name(f, n);
+  IrSym *s = find_local(f, name);
+  if (!s)
+    s = new_sym(f, &r->symbols, name, stmt);
+  TSNode type = ts_node_child_by_field_name(stmt, "type", 4);
+  if (!ts_node_is_null(type))
+    read_type(f, type, &s->type);
+  r->result = s;
+}
+
 /* subroutine | function | program: statement, specification part, execution part, end */
 static void lower_routine(FortranFe *f, TSNode n)
 {
@@ -2131,6 +2332,8 @@ static void lower_routine(FortranFe *f, TSNode n)
   f->implicit_none = f->module_implicit_none;
   f->region_count = f->host_dir_count = f->data_depth = 0;
   read_dummies(f, stmt);
+  if (r->is_function)
+    declare_result(f, r, n, stmt);
   uint32_t count = ts_node_named_child_count(n);
   uint32_t i = 1;
   bool saves_all = false;
@@ -2181,6 +2384,7 @@ static void lower_module(FortranFe *f, TSNode n)
   if (f->loading)
     m->loaded_from = f->cx.src->path;
   f->module = m;
+  f->module_node = n;
   f->module_implicit_none = false;
   IR_PUSH(f->cx.prog->modules, f->cx.prog->nmodules, m);
   uint32_t count = ts_node_named_child_count(n);
@@ -2206,6 +2410,7 @@ static void lower_module(FortranFe *f, TSNode n)
     }
   }
   f->module = NULL;
+  f->module_node = (TSNode){ 0 };
 }
 
 static void lower_unit(FortranFe *f, TSNode root)
@@ -2286,14 +2491,17 @@ static void lower_body(FortranFe *f, IrRoutine *r, TSNode n)
       !strncmp(fe_text_lower(&f->cx, ts_node_named_child(n, last - 1)), "return", 6))
     end = last - 1;
   IrRegion pseudo = { .name = r->name, .routine = r };
+  TSNode procedures = ts_node_parent(n);
   f->routine = r;
   f->implicit_none = r->implicit_none;
   f->module = r->module;
+  f->module_node = r->module ? ts_node_parent(procedures) : (TSNode){ 0 };
   f->region = &pseudo;
   f->inlining = true;
   lower_block(f, n, first, end, &r->body);
   f->inlining = false;
   f->region = NULL;
+  f->module_node = (TSNode){ 0 };
   fe_resolve_directives(&f->cx, r);
   f->routine = NULL;
   r->body_lowered = true;
@@ -2447,7 +2655,7 @@ static void lower_called_bodies(FortranFe *f)
       load_procedure(f, f->calls[c]);
     for (int i = 0; i < f->nroutine_nodes; i++) {
       IrRoutine *r = f->routine_nodes[i].r;
-      if (strcmp(r->name, f->calls[c]) || r->body_lowered || r->is_function)
+      if (strcmp(r->name, f->calls[c]) || r->body_lowered)
         continue;
       if (r->nregions || r->nhost_dirs || f->routine_nodes[i].has_directives) {
         diag_at(DIAG_ERROR, r->loc, 1, "routine '%s' is called inside a region but has "
@@ -2480,6 +2688,7 @@ Program *fe_fortran(int file)
   TSTree *tree = ts_parser_parse_string(parser, NULL, f.cx.src->text, (uint32_t)f.cx.src->len);
   TSNode root = ts_tree_root_node(tree);
   int errors = diag_error_count();
+  f.root = root;
   if (!check_syntax(&f, root)) {
     lower_unit(&f, root);
     lower_called_bodies(&f);

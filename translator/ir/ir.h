@@ -135,6 +135,8 @@ typedef enum IrIntrinsic {
   IR_FN_FLOOR, IR_FN_CEILING,
   IR_FN_POW,         /* C pow()/powf(): real ** real */
   IR_FN_PRESENT,     /* Fortran PRESENT(optional dummy): folded by the inliner */
+  IR_FN_USER,        /* a function of the program, u.call.name: expanded by the inliner
+                        (transforms/inline.c) before any analysis, like IR_S_CALL */
 } IrIntrinsic;
 
 struct IrExpr {
@@ -148,7 +150,7 @@ struct IrExpr {
     struct { IrSym *sym; int n; IrExpr *sub[IR_MAX_RANK]; } elem;
     struct { IrOp op; IrExpr *arg; } unary;
     struct { IrOp op; IrExpr *lhs, *rhs; } binary;
-    struct { IrIntrinsic fn; int n; IrExpr **args; } call;
+    struct { IrIntrinsic fn; int n; IrExpr **args; const char *name; /* IR_FN_USER */ } call;
     struct { IrExpr *test, *then, *els; } cond;
     IrExpr *operand;
   } u;
@@ -172,6 +174,14 @@ typedef enum IrStmtKind {
                         before any analysis (no other pass ever sees one) */
 } IrStmtKind;
 
+/* An actual argument written as an array section, `a(its:ite, k)` or
+ * `a(:, k)`: the call's args[i] is then the element where the section
+ * starts, a(its, k), and hi[d] the upper bound of each dimension given as a
+ * range (NULL: a plain subscript).  Stride 1 only. */
+typedef struct IrSection {
+  IrExpr *hi[IR_MAX_RANK];
+} IrSection;
+
 /* Read u.X only where kind says so: IR_S_DO->loop  IR_S_IF->cond  IR_S_ASSIGN->assign */
 struct IrStmt {
   IrStmtKind kind;
@@ -191,6 +201,8 @@ struct IrStmt {
       int nargs;
       IrExpr **args;        /* whole-array actuals are IR_E_VAR of an array */
       const char **keywords;/* keywords[i]: the `name=` of args[i], or NULL (positional) */
+      struct IrSection **sections; /* sections[i]: args[i] is an array section (NULL: it is
+                                      not; the array NULL: no actual is) */
     } call;
   } u;
 };
@@ -295,6 +307,8 @@ typedef struct IrRoutine {
   char *name;
   Loc loc;
   bool is_function;
+  IrSym *result;                /* functions: the result variable (the function's name, or
+                                   the name RESULT gives), among symbols */
   IrModule *module;             /* enclosing module, or NULL */
   int nuses;
   IrModule **uses;              /* modules named in USE statements without an ONLY list

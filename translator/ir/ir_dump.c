@@ -17,6 +17,7 @@ const char *ir_intrinsic_name(IrIntrinsic fn)
     [IR_FN_COS] = "cos", [IR_FN_TAN] = "tan", [IR_FN_ATAN] = "atan", [IR_FN_TANH] = "tanh",
     [IR_FN_SIGN] = "sign", [IR_FN_MOD] = "mod", [IR_FN_NINT] = "nint", [IR_FN_FLOOR] = "floor",
     [IR_FN_CEILING] = "ceiling", [IR_FN_POW] = "pow", [IR_FN_PRESENT] = "present",
+    [IR_FN_USER] = "function",
   };
   return names[fn];
 }
@@ -56,7 +57,7 @@ void ir_dump_expr(const IrExpr *e, void *file)
     fputc(')', f);
     break;
   case IR_E_CALL:
-    fprintf(f, "%s(", ir_intrinsic_name(e->u.call.fn));
+    fprintf(f, "%s(", e->u.call.fn == IR_FN_USER ? e->u.call.name : ir_intrinsic_name(e->u.call.fn));
     dump_list(f, e->u.call.n, e->u.call.args);
     fputc(')', f);
     break;

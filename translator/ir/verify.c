@@ -191,6 +191,9 @@ static void check_expr(Verifier *v, const IrExpr *e)
     check_expr(v, e->u.binary.rhs);
     break;
   case IR_E_CALL:
+    if (e->u.call.fn == IR_FN_USER && v->region && v->stage >= IR_STAGE_INLINED)
+      node_violation(v, e, e->loc, "call of function '%s' left in region '%s' after inlining",
+                     e->u.call.name ? e->u.call.name : "?", v->region->name);
     for (int k = 0; k < e->u.call.n; k++)
       check_expr(v, e->u.call.args[k]);
     break;

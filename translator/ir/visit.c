@@ -103,8 +103,11 @@ void ir_walk_stmt_exprs(IrStmt *s, IrExprVisit fn, void *ctx)
     ir_walk_expr(s->u.cond.test, s, fn, ctx);
     break;
   case IR_S_CALL:
-    for (int k = 0; k < s->u.call.nargs; k++)
+    for (int k = 0; k < s->u.call.nargs; k++) {
       ir_walk_expr(s->u.call.args[k], s, fn, ctx);
+      for (int d = 0; s->u.call.sections && s->u.call.sections[k] && d < IR_MAX_RANK; d++)
+        ir_walk_expr(s->u.call.sections[k]->hi[d], s, fn, ctx);
+    }
     break;
   case IR_S_CYCLE:
   case IR_S_EXIT:

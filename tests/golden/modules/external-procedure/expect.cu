@@ -19,8 +19,8 @@ __global__ void columns_r1(float *__restrict__ x, long s2s_x_lo0, long s2s_x_lo1
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   const int i = 1 + (int)s2s_y * 1; /* in.f90:10 */
-  const int scale_column_k = 1 + (int)s2s_x * 1; /* helpers.f90:7 */
-  S2S_y((1 + (scale_column_k - 1)), i) = (0.5f * S2S_x((1 + (scale_column_k - 1)), i)); /* line 8 */
+  const int k = 1 + (int)s2s_x * 1; /* helpers.f90:7 */
+  S2S_y((1 + (k - 1)), i) = (0.5f * S2S_x((1 + (k - 1)), i)); /* line 8 */
 }
 
 extern "C" void s2s_columns_r1(float *x, float *y, const int *s2s_p_nx, const int *s2s_p_nz)

@@ -20,8 +20,8 @@ __global__ void columns_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   const int i = 1 + (int)s2s_y * 1; /* in.f90:11 */
-  const int to_theta_k = 1 + (int)s2s_x * 1; /* thermo.f90:11 */
-  S2S_t((1 + (to_theta_k - 1)), i) = (S2S_t((1 + (to_theta_k - 1)), i) * powf((1000.0f / S2S_p((1 + (to_theta_k - 1)), i)), kappa)); /* line 12 */
+  const int k = 1 + (int)s2s_x * 1; /* thermo.f90:11 */
+  S2S_t((1 + (k - 1)), i) = (S2S_t((1 + (k - 1)), i) * powf((1000.0f / S2S_p((1 + (k - 1)), i)), kappa)); /* line 12 */
 }
 
 extern "C" void s2s_columns_r1(float *t, float *p, const int *s2s_p_nx, const int *s2s_p_nz)

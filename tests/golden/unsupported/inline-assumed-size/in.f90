@@ -1,4 +1,4 @@
-! A MASS-style routine with assumed-size dummies y(*), x(*) called in a region: refused, no crash.
+! MASS-style assumed-size dummies y(*), x(*) with an extent n unrelated to the tile: x on q(its,k) may run into the next column, refused.
 module m
   implicit none
 contains

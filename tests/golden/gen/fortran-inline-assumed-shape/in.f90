@@ -1,4 +1,4 @@
-! An assumed-shape dummy x(:) gets its bounds only at run time: inlining it is refused.
+! An assumed-shape dummy x(:) on the whole actual q(n): x takes q's shape from lower bound 1, inlined.
 module m
   implicit none
 contains

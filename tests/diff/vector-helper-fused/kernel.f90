@@ -1,0 +1,55 @@
+! vector-helper-fused: the WSM5 article's MASS-style helpers.  In a k loop,
+! vsrec(tvec1(its), den(its,k), ite-its+1) and vssqrt(df(its,k), tvec1(its),
+! ite-its+1) with assumed-size dummies y(*), x(*), around the region's own i
+! loop.  Both are inlined by sequence association (the extent ite-its+1 keeps
+! each reference inside its..ite), their loops are shifted onto i, and the
+! three i loops become the column: one kernel over (i,j), tvec1 per thread.
+module vhelp
+  implicit none
+  real, parameter :: den0 = 1.28
+contains
+  subroutine slopes(ims,ime, kms,kme, jms,jme, its,ite, kts,kte, jts,jte, rho, denfac)
+    integer, intent(in) :: ims,ime, kms,kme, jms,jme, its,ite, kts,kte, jts,jte
+    real, intent(in) :: rho(ims:ime, kms:kme, jms:jme)
+    real, intent(inout) :: denfac(ims:ime, kms:kme, jms:jme)
+    real :: den(its:ite, kts:kte), df(its:ite, kts:kte), tvec1(its:ite)
+    integer :: i, j, k
+!$stencil region
+    do j = jts, jte
+      do k = kts, kte
+        do i = its, ite
+          den(i,k) = rho(i,k,j)
+        end do
+      end do
+      do k = kts, kte
+        call vsrec(tvec1(its), den(its,k), ite-its+1)
+        do i = its, ite
+          tvec1(i) = tvec1(i) * den0
+        end do
+        call vssqrt(df(its,k), tvec1(its), ite-its+1)
+      end do
+      do k = kts, kte
+        do i = its, ite
+          denfac(i,k,j) = df(i,k)
+        end do
+      end do
+    end do
+!$stencil end region
+  end subroutine slopes
+end module vhelp
+
+subroutine vsrec(y, x, n)
+  integer n, i
+  real y(*), x(*)
+  do i = 1, n
+    y(i) = 1.0 / x(i)
+  end do
+end subroutine vsrec
+
+subroutine vssqrt(y, x, n)
+  integer n, i
+  real y(*), x(*)
+  do i = 1, n
+    y(i) = sqrt(x(i))
+  end do
+end subroutine vssqrt
