@@ -1,5 +1,6 @@
 ! Driver of assumed-shape-section: recomputes q on the host and compares
-! (relative 1e-6; points outside the tile keep their values).  Dumps q.
+! (relative 1e-5: single-precision pow and exp differ by a few ulps between
+! the GPU and the host; points outside the tile keep their values).  Dumps q.
 program assumed_shape_section
   use ashape, only: relax
   use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
@@ -36,7 +37,7 @@ program assumed_shape_section
       end do
     end do
   end do
-  call check_tolerance(name, 'max relative error', err, 1.0e-6, 'wrong result')
+  call check_tolerance(name, 'max relative error', err, 1.0e-5, 'wrong result')
   call s2s_dump_open(trim(path))
   call s2s_dump_array('q', q)
   call s2s_dump_close()

