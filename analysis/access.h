@@ -22,7 +22,7 @@
 typedef struct ModuleDataFacts {
   bool is_array;
   bool written;             /* the region assigns it (an element, for an array) */
-  /* scalars */
+  /* scalars (for the wording of the refusal of a write) */
   bool read_before_write;   /* a read in the region may come before every assignment */
   bool host_reads_after;    /* the routine's code after the region reads it */
   /* arrays */
@@ -37,9 +37,11 @@ typedef struct ModuleDataFacts {
 /* The rule, one decision per module variable:
  *   scalar read only                          -> by value (a kernel parameter is
  *                                                 already in the constant bank)
- *   scalar written, assigned before every read
- *     and not read by the routine after       -> privatized (one copy per thread)
- *   scalar written otherwise                  -> refused (an error at the write)
+ *   scalar written                            -> refused (an error at the write):
+ *                                                 never privatized, since any routine,
+ *                                                 in any file, may read it after the
+ *                                                 region and a copy per thread would
+ *                                                 leave it at its old value
  *   array read only, no data clause, uniform
  *     subscripts, constant shape of at most
  *     AN_CONSTANT_ARRAY_MAX_BYTES that fits
