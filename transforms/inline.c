@@ -49,6 +49,7 @@
 #include "affine.h"
 #include "dep.h"
 #include "inline.h"
+#include "present.h"
 #include "visit.h"
 #include "report.h"
 
@@ -432,38 +433,23 @@ static IrSym *passed_on_optional(const Inline *in, const Binding *b)
   return a && a->is_optional && a->is_dummy && ir_lookup(in->caller, a->name) == a ? a : NULL;
 }
 
+/* present(d) of a callee's dummy at this call: 1 when the call passes it,
+ * 0 when not, -1 when it passes on the caller's own optional dummy (only
+ * the host knows then). */
+static int call_presence(const IrSym *dummy, void *ctx)
+{
+  Inline *in = ctx;
+  const Binding *b = binding_of(in, dummy);
+  if (b && passed_on_optional(in, b))
+    return -1;
+  return b && !b->absent;
+}
+
 /* The value of a logical expression made of present() tests and
  * constants: 1, 0, or -1 when it depends on anything else. */
 static int fold_logical(Inline *in, const IrExpr *e)
 {
-  switch (e->kind) {
-  case IR_E_LOGICAL:
-    return e->u.ival != 0;
-  case IR_E_CALL: {
-    if (e->u.call.fn != IR_FN_PRESENT)
-      return -1;
-    const Binding *b = binding_of(in, e->u.call.args[0]->u.var);
-    if (b && passed_on_optional(in, b))
-      return -1;
-    return b && !b->absent;
-  }
-  case IR_E_UNARY: {
-    int v = e->u.unary.op == IR_OP_NOT ? fold_logical(in, e->u.unary.arg) : -1;
-    return v < 0 ? -1 : !v;
-  }
-  case IR_E_BINARY: {
-    int a = fold_logical(in, e->u.binary.lhs), b = fold_logical(in, e->u.binary.rhs);
-    switch (e->u.binary.op) {
-    case IR_OP_AND: return a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : -1;
-    case IR_OP_OR: return a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : -1;
-    case IR_OP_EQV: return a < 0 || b < 0 ? -1 : a == b;
-    case IR_OP_NEQV: return a < 0 || b < 0 ? -1 : a != b;
-    default: return -1;
-    }
-  }
-  default:
-    return -1;
-  }
+  return xf_fold_presence(e, call_presence, in);
 }
 
 static IrExpr *clone_expr(Inline *in, IrExpr *e)
