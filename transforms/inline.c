@@ -789,31 +789,56 @@ static void collect_sym(IrExpr *e, IrStmt *in, void *ctx)
     ir_symset_add(ctx, e->u.var);
 }
 
-typedef struct Touch { IrSym *x; bool found; } Touch;
+typedef struct Touch { Program *prog; IrSym *x; bool found; } Touch;
+
+static IrRoutine *find_routine(Program *p, const char *name);
+
+/* Can `call` change x, which its k-th actual mentions?  A module variable
+ * always can (the callee may USE it); any other only when the actual is x
+ * itself (or an element or section of it) and the dummy is not intent(in):
+ * `call vrec(rp(its,k), p(its,k), n)` keeps its, k and n. */
+static bool call_may_change(Program *prog, IrStmt *call, int k, IrSym *x)
+{
+  const IrExpr *a = call->u.call.args[k];
+  if (x->is_module)
+    return true;
+  if (!(a->kind == IR_E_VAR && a->u.var == x) && !(a->kind == IR_E_ELEM && a->u.elem.sym == x))
+    return false;
+  IrRoutine *callee = find_routine(prog, call->u.call.name);
+  if (!callee)
+    return true;
+  const char *kw = call->u.call.keywords ? call->u.call.keywords[k] : NULL;
+  IrSym *dummy = !kw && k < callee->ndummies ? callee->dummies[k] : NULL;
+  for (int i = 0; kw && i < callee->ndummies; i++)
+    if (!strcmp(callee->dummies[i]->name, kw))
+      dummy = callee->dummies[i];
+  return !dummy || dummy->intent != IR_INTENT_IN;
+}
 
 static IrVisitStep touch_pre(IrStmt *s, IrVisit *v)
 {
   Touch *t = v->ctx;
   for (int i = 0; s->kind == IR_S_CALL && i < s->u.call.nargs; i++)
-    t->found |= ir_expr_mentions(s->u.call.args[i], t->x);
+    t->found |= ir_expr_mentions(s->u.call.args[i], t->x) &&
+                call_may_change(t->prog, s, i, t->x);
   t->found |= ir_stmt_assigns(s, t->x);
   return t->found ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
 }
 
 /* Does a statement of l (nested ones included) assign x, or pass it to a
  * call that might? */
-static bool list_touches(IrStmtList *l, IrSym *x)
+static bool list_touches(Program *prog, IrStmtList *l, IrSym *x)
 {
-  Touch t = { x, false };
+  Touch t = { prog, x, false };
   IrVisit v = { .pre = touch_pre, .ctx = &t };
   ir_visit_stmts(l, &v);
   return t.found;
 }
 
-static bool stmt_touches(IrStmt *s, IrSym *x)
+static bool stmt_touches(Program *prog, IrStmt *s, IrSym *x)
 {
   IrStmtList one = { 1, 1, &s };
-  return list_touches(&one, x);
+  return list_touches(prog, &one, x);
 }
 
 /* Between the statement at out[p] of frame f and the call being inlined,
@@ -825,9 +850,9 @@ static bool changes_after(Site *site, int f, int p, IrSym *x)
   for (int g = f; g < site->nframes; g++) {
     Frame *fr = &site->frames[g];
     for (int k = g == f ? p + 1 : 0; k < fr->out->n; k++)
-      if (stmt_touches(fr->out->v[k], x))
+      if (stmt_touches(site->prog, fr->out->v[k], x))
         return true;
-    if (g > f && fr->loop && (fr->loop->u.loop.iv == x || list_touches(fr->orig, x)))
+    if (g > f && fr->loop && (fr->loop->u.loop.iv == x || list_touches(site->prog, fr->orig, x)))
       return true;
   }
   return false;
@@ -844,7 +869,7 @@ static IrExpr *scalar_def(Site *site, IrSym *v)
       IrStmt *s = fr->out->v[p];
       bool def = s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR &&
                  s->u.assign.lhs->u.var == v;
-      if (!def && stmt_touches(s, v))
+      if (!def && stmt_touches(site->prog, s, v))
         return NULL;
       if (!def)
         continue;
@@ -855,7 +880,7 @@ static IrExpr *scalar_def(Site *site, IrSym *v)
           return NULL;
       return s->u.assign.rhs;
     }
-    if (fr->loop && (fr->loop->u.loop.iv == v || list_touches(fr->orig, v)))
+    if (fr->loop && (fr->loop->u.loop.iv == v || list_touches(site->prog, fr->orig, v)))
       return NULL;
   }
   return NULL;
