@@ -97,6 +97,7 @@ typedef struct Frame {
 typedef struct Site {
   Program *prog;
   IrRoutine *caller;
+  IrRegion *region;          /* ... whose launcher checks the assumptions (check_reaches) */
   IrStmtList *region_body;
   IrSym **around;            /* indices of the loops around the statement (arena) */
   IrStmt **around_loops;     /* ... and the loops */
@@ -970,11 +971,46 @@ static bool unstable(Inline *in, const IrSymSet *assigned, IrSym *s)
   return false;
 }
 
-/* Is `value` >= 0 at every reference? */
-static bool provably_nonneg(Reasoning *rs, Affine value)
+/* What the run must show for a reach to stay inside: the residual
+ * forms (>= 0) that the loops' extremes left in scalars only. */
+typedef struct Assumed {
+  int n;
+  Affine v[2];               /* one per side of the dimension */
+} Assumed;
+
+/* May `a` (>= 0 wanted) be left to a check before the launch?  Only when
+ * each of its scalars has one value through the whole region: a plain
+ * scalar of the caller that neither the region nor the host code assigns
+ * (the launcher then evaluates it with the value the kernels see). */
+static bool assumable(Reasoning *rs, const Affine *a, const IrSymSet *assigned)
 {
-  return extreme(rs, &value, true) && value.n == 0 && value.c >= 0;
+  IrSymSet region_assigned = { 0 };
+  ir_assigned_scalars(rs->in->region_body, &region_assigned);
+  for (int i = 0; i < a->n; i++) {
+    IrSym *s = a->t[i].var;
+    if (a->t[i].scale || s->rank || s->kind == IR_SYM_PARAM || s->bound_of || s->is_module ||
+        s->inlined_local || is_range_index(rs, s) || ir_symset_has(&region_assigned, s) ||
+        unstable(rs->in, assigned, s))
+      return false;
+  }
+  return a->n > 0;
 }
+
+/* Is `value` >= 0 at every reference?  With `assume`: or is what is left
+ * after the loops' extremes something the launcher can check (added to it). */
+static bool nonneg_or_assumed(Reasoning *rs, Affine value, const IrSymSet *assigned,
+                              Assumed *assume)
+{
+  if (!extreme(rs, &value, true))
+    return false;
+  if (value.n == 0)
+    return value.c >= 0;
+  if (!assume || !assumable(rs, &value, assigned))
+    return false;
+  assume->v[assume->n++] = value;
+  return true;
+}
+
 
 /* Does every scalar the proof used keep its value? */
 static bool proof_holds(Reasoning *rs, const IrSymSet *assigned)
@@ -1003,7 +1039,7 @@ static Reasoning reasoning(Inline *in, IrStmt **inner, int ninner)
 /* lo <= first + (sub - dummy_lo) <= hi along the actual's dimension, for
  * every value sub takes in the loops of rs. */
 static bool stays_inside(Reasoning *rs, const Binding *b, IrExpr *sub, IrExpr *dummy_lo,
-                         const IrSymSet *assigned)
+                         const IrSymSet *assigned, Assumed *assume)
 {
   Affine s, dlo, first, lo, hi;
   if (!aff_build(sub, &s) || !aff_build(dummy_lo, &dlo) ||
@@ -1015,7 +1051,8 @@ static bool stays_inside(Reasoning *rs, const Binding *b, IrExpr *sub, IrExpr *d
       !aff_combine(&above, &lo, -1) || !aff_combine(&below, &first, -1) ||
       !aff_combine(&below, &s, -1) || !aff_combine(&below, &dlo, 1))
     return false;
-  return provably_nonneg(rs, above) && provably_nonneg(rs, below) && proof_holds(rs, assigned);
+  return nonneg_or_assumed(rs, above, assigned, assume) &&
+         nonneg_or_assumed(rs, below, assigned, assume) && proof_holds(rs, assigned);
 }
 
 /* e as Fortran text when it is affine (`its+n-1`), else "?". */
@@ -1106,13 +1143,43 @@ static bool declared_fits(Inline *in, const Binding *b, const IrSymSet *assigned
     return false;
   IrExpr *dlo = clone_expr(in, d->lo[k]), *dhi = clone_expr(in, d->hi[k]);
   Reasoning rs = reasoning(in, NULL, 0);
-  return stays_inside(&rs, b, dlo, dlo, assigned) && stays_inside(&rs, b, dhi, dlo, assigned);
+  return stays_inside(&rs, b, dlo, dlo, assigned, NULL) &&
+         stays_inside(&rs, b, dhi, dlo, assigned, NULL);
+}
+
+/* `a >= 0` as text with no negative term: `its >= ims`, `ime >= ite`. */
+static const char *nonneg_text(const Affine *a)
+{
+  Affine pos = { 0 }, neg = { 0 };
+  for (int i = 0; i < a->n; i++)
+    aff_add_term(a->t[i].coef > 0 ? &pos : &neg, a->t[i].var, a->t[i].scale,
+                 a->t[i].coef > 0 ? a->t[i].coef : -a->t[i].coef);
+  (a->c > 0 ? &pos : &neg)->c = a->c > 0 ? a->c : -a->c;
+  return ir_printf("%s >= %s", affine_text(&pos, true), affine_text(&neg, true));
+}
+
+/* Record on the region that the reach of b needs a >= 0 at run time (once
+ * per form); `texts` collects the call's for its -Minfo line. */
+static void add_assumption(Inline *in, const Binding *b, const Affine *a, const char **texts)
+{
+  IrRegion *g = in->site->region;
+  const char *text = nonneg_text(a);
+  for (int i = 0; i < g->nassumptions; i++)
+    if (!strcmp(g->assumptions[i].text, text))
+      return;
+  IrAssumption x = { affine_expr(a, b->actual_ref->loc), b->actual_ref->loc, text,
+                     ir_printf("dimension %d of '%s' reached by the call of '%s' at line %d stays "
+                               "inside its declared bounds", b->along[b->reach_dim] + 1,
+                               b->array->name, in->callee->name, diag_user_line(in->call_loc)) };
+  IR_APPEND(g->assumptions, g->nassumptions, g->assumptions_cap, x);
+  *texts = *texts ? ir_printf("%s, %s", *texts, text) : text;
 }
 
 /* Check every reference of a dummy whose sequence association the
  * declarations do not show to stay inside its actual. */
 static bool check_reaches(Inline *in, IrStmtList *body)
 {
+  const char *texts = NULL;
   IrSymSet assigned = { 0 };
   ir_assigned_scalars(body, &assigned);
   IrSymSet fits = { 0 };
@@ -1127,9 +1194,16 @@ static bool check_reaches(Inline *in, IrStmtList *body)
     if (ir_symset_has(&fits, b->dummy))
       continue;
     Reasoning rs = reasoning(in, r->loops, r->nloops);
-    if (!stays_inside(&rs, b, r->sub, clone_expr(in, b->dummy->lo[b->reach_dim]), &assigned))
+    Assumed assume = { 0 };
+    if (!stays_inside(&rs, b, r->sub, clone_expr(in, b->dummy->lo[b->reach_dim]), &assigned,
+                      &assume))
       return refuse_reach(in, r);
+    for (int k = 0; k < assume.n; k++)
+      add_assumption(in, b, &assume.v[k], &texts);
   }
+  if (in->ok && texts)
+    report_at(REPORT_INFO, in->caller->name, in->call_loc, "Assumed at run time: %s (checked "
+              "before the launch)", texts);
   return in->ok;
 }
 
@@ -1705,7 +1779,7 @@ bool xf_inline_program(Program *p)
   bool ok = true;
   for (int r = 0; r < p->nroutines; r++)
     for (int i = 0; i < p->routines[r]->nregions; i++) {
-      Site site = { .prog = p, .caller = p->routines[r],
+      Site site = { .prog = p, .caller = p->routines[r], .region = p->routines[r]->regions[i],
                     .region_body = &p->routines[r]->regions[i]->body };
       /* the user's own nests first, so that a call is blamed only for the
        * loops it adds (expand_call); inlining is the last pass to deepen a

@@ -231,6 +231,18 @@ typedef struct IrVariant {
   bool *present;                /* present[i]: tested[i] is present in this variant */
 } IrVariant;
 
+/* A fact the translation relies on that only the run can show: an affine
+ * form of the routine's scalars (none of which the region or the host code
+ * assigns) that must be >= 0, e.g. its - ims when a helper called with
+ * p(its,k) reaches p(ite,k) of p(ims:ime,...).  The launcher checks each
+ * before any data movement and stops when one fails. */
+typedef struct IrAssumption {
+  IrExpr *nonneg;               /* must be >= 0 */
+  Loc loc;                      /* the actual whose reach needs it */
+  const char *text;             /* `its >= ims` */
+  const char *why;              /* `dimension 1 of 'p' inside its declared bounds` */
+} IrAssumption;
+
 typedef struct IrRegion {
   char *name;                   /* <routine>_r<N>, also the kernel name prefix;
                                    <routine>_r<N>_v<M> for a variant */
@@ -243,6 +255,8 @@ typedef struct IrRegion {
   IrStmtList body;
   struct IrRoutine *routine;
   void *analysis;               /* RegionPlan (analysis/plan.h), owned by the arena */
+  int nassumptions, assumptions_cap;
+  IrAssumption *assumptions;    /* checked by the launcher (inline.c adds them) */
   const IrVariant *variant;     /* NULL, or which variant of its region this is: the
                                    variants of a region follow one another in
                                    IrRoutine.regions and share its lines */
