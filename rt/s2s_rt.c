@@ -871,6 +871,21 @@ unsigned s2s_grid_dim(S2sRegion *r, int line, long iterations, unsigned block, i
   return (unsigned)blocks;
 }
 
+void s2s_assume(S2sRegion *r, int line, int holds, const char *assumption, const char *why,
+                const char *values_fmt, ...) {
+  char values[512];
+  va_list ap;
+  if (holds) return;
+  va_start(ap, values_fmt);
+  vsnprintf(values, sizeof values, values_fmt, ap);
+  va_end(ap);
+  s2s_rt_fail_hint(r, line, "region",
+                   "no kernel ran; call the routine with values for which it holds, or write the "
+                   "helper's extent so that the translator can prove it (such as ite-its+1 on an "
+                   "array declared its:ite)",
+                   "the translation assumed %s (%s), but %s", assumption, why, values);
+}
+
 long s2s_present_count(void) { return (long)HASH_COUNT(rt.present); }
 
 long s2s_present_refs(const S2sArray *a) {

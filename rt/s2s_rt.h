@@ -134,6 +134,13 @@ void s2s_check(cudaError_t err, S2sRegion *r, int line, const char *what);
  * region and line when a loop is too long for the dimension it maps to. */
 unsigned s2s_grid_dim(S2sRegion *r, int line, long iterations, unsigned block, int axis);
 
+/* A fact the translation assumed (an inlined helper's reach inside the
+ * declared bounds, e.g. its >= ims): when `holds` is 0, stop before any
+ * data movement, naming the assumption, why it was needed and the values
+ * (values_fmt and what follows, e.g. "its = %ld, ims = %ld"). */
+void s2s_assume(S2sRegion *r, int line, int holds, const char *assumption, const char *why,
+                const char *values_fmt, ...);
+
 /* Device memory for one kernel's per-thread copies of privatized arrays
  * (size known only at run time); freed after the kernel.  Errors name the
  * region and line. */

@@ -814,6 +814,43 @@ static void emit_launch(Emit *e, const KernelPlan *k)
   out(e, "    }\n  }\n");
 }
 
+typedef struct ScalarArgs {
+  IrLang lang;
+  ParamList *params;
+} ScalarArgs;
+
+static void collect_scalars(IrExpr *x, IrStmt *in, void *ctx)
+{
+  ScalarArgs *sa = ctx;
+  (void)in;
+  if (x->kind == IR_E_VAR && x->u.var->kind != IR_SYM_PARAM)
+    xf_launcher_add(sa->params, sa->lang, PARAM_SCALAR, x->u.var);
+}
+
+static void collect_assumed(IrExpr *x, IrStmt *in, void *ctx)
+{
+  (void)in;
+  if (x->kind == IR_E_VAR)
+    ir_symset_add(ctx, x->u.var);
+}
+
+/* The launcher stops before any data movement when a fact the
+ * translation assumed (IrAssumption) does not hold, printing the values. */
+static void emit_assumption_check(Emit *e, const IrAssumption *a)
+{
+  IrSymSet vars = { 0 };
+  ir_walk_expr(a->nonneg, NULL, collect_assumed, &vars);
+  out(e, "  s2s_assume(&s2s_region, %d, (long)(", diag_user_line(a->loc));
+  emit_expr(e, a->nonneg);
+  out(e, ") >= 0, \"%s\", \"%s\", \"", a->text, a->why);
+  for (int i = 0; i < vars.n; i++)
+    out(e, "%s%s = %%ld", i ? ", " : "", vars.syms[i]->name);
+  out(e, "\"");
+  for (int i = 0; i < vars.n; i++)
+    out(e, ", (long)%s", cname(vars.syms[i]));
+  out(e, ");\n");
+}
+
 static void emit_region(Emit *e, IrRegion *g)
 {
   RegionPlan *p = g->analysis;
@@ -839,6 +876,10 @@ static void emit_region(Emit *e, IrRegion *g)
   HostCall *c = new_call(e, HOST_CALL_REGION, g->routine, g->launcher);
   c->first_line = g->first_line;
   c->last_line = g->last_line;
+  ParamList *launcher = &p->launcher;
+  ScalarArgs scalars = { e->prog->lang, launcher };
+  for (int i = 0; i < g->nassumptions; i++)
+    ir_walk_expr(g->assumptions[i].nonneg, NULL, collect_scalars, &scalars);
   c->params = p->launcher;
   c->variant = g->variant;
   out(e, "extern \"C\" void %s(", g->launcher);
@@ -849,6 +890,8 @@ static void emit_region(Emit *e, IrRegion *g)
   FILE *real = body_begin(e, &text, &len);
   emit_region_static(e, g->name, g->routine, g->first_line);
   emit_scalar_locals(e, c);
+  for (int i = 0; i < g->nassumptions; i++)
+    emit_assumption_check(e, &g->assumptions[i]);
   out(e, "  s2s_region_begin(&s2s_region);\n");
   for (int i = 0; i < p->narrays; i++) {
     const ArrayPlan *a = &p->arrays[i];
@@ -890,19 +933,6 @@ typedef struct ItemBox {
   int line;
   IrExpr *lo[IR_MAX_RANK], *hi[IR_MAX_RANK];
 } ItemBox;
-
-typedef struct ScalarArgs {
-  IrLang lang;
-  ParamList *params;
-} ScalarArgs;
-
-static void collect_scalars(IrExpr *x, IrStmt *in, void *ctx)
-{
-  ScalarArgs *sa = ctx;
-  (void)in;
-  if (x->kind == IR_E_VAR && x->u.var->kind != IR_SYM_PARAM)
-    xf_launcher_add(sa->params, sa->lang, PARAM_SCALAR, x->u.var);
-}
 
 /* The items of a data/update directive with their boxes; adds the host
  * arguments they need to c.  Returns the number of items, -1 on error. */
