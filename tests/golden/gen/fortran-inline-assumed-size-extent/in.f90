@@ -1,4 +1,4 @@
-! MASS-style assumed-size dummies y(*), x(*) with an extent n unrelated to the tile: x on q(its,k) may run into the next column, refused.
+! MASS-style assumed-size dummies y(*), x(*) with an extent n unrelated to the tile: inlined under the run-time assumption its+n-1 <= ite, which the launcher checks.
 module m
   implicit none
 contains
