@@ -222,11 +222,11 @@ static const InlineCase sequence_cases[] = {
     "dummy 'y' is sequence-associated with 'q(its,k)' and reaches y(1:nn) at line 21: "
     "dimension 1 of 'q' from its to nn+its-1, declared its:ite; s2s-cuda cannot prove", 0,
     NULL, 0 },
-  /* an extent the region knows nothing about: refused, naming dummy, actual and range */
-  { "extent-unknown", SEQ_CALLER("      call vrec(q(its,k), work(its), n)\n") VREC, false,
-    "cannot inline 'vrec' (called at line 10): dummy 'y' is sequence-associated with "
-    "'q(its,k)' and reaches y(1:n) at line 19: dimension 1 of 'q' from its to n+its-1, "
-    "declared its:ite", 0, NULL, 0 },
+  /* an extent the region knows nothing about but never changes: inlined, assuming that the
+   * reach its..its+n-1 stays inside its:ite (the launcher checks it) */
+  { "extent-unknown", SEQ_CALLER("      call vrec(q(its,k), work(its), n)\n") VREC, true,
+    "t.f90:10: info: Assumed at run time: ite+1 >= n+its (checked before the launch)", 1,
+    "q(i,k) = ", 1 },
   /* starting one element in, the tile's extent runs one past it: refused */
   { "start-past-tile", SEQ_CALLER("      call vrec(q(its+1,k), work(its), ite-its+1)\n") VREC,
     false, "dimension 1 of 'q' from its+1 to ite+1, declared its:ite", 0, NULL, 0 },
@@ -240,9 +240,38 @@ static const InlineCase sequence_cases[] = {
   { "explicit-shape-too-long", SEQ_CALLER("      call vrec_n(q(its,k), work(its), ite-its+2)\n")
     VREC_N, false, "reaches y(1:ite-its+2) at line 19: dimension 1 of 'q' from its to ite+1", 0,
     NULL, 0 },
-  /* a memory-sized dimension ims:ime: that it holds its:ite is not known here: refused */
+  /* a memory-sized dimension ims:ime: that it holds its:ite is not known here, but ims, ime,
+   * its and ite keep their values through the region: inlined, assuming it */
   { "memory-dimension", SEQ_CALLER("      call vrec(p(its,k), work(its), ite-its+1)\n") VREC,
-    false, "dimension 1 of 'p' from its to ite, declared ims:ime", 0, NULL, 0 },
+    true, "info: Assumed at run time: its >= ims, ime >= ite (checked before the launch)", 1,
+    "p(i,k) = ", 1 },
+  /* ... but a bound the region assigns has no one value for the launcher to check: refused */
+  { "memory-dimension-assigned-bound",
+    SEQ_CALLER("      nn = ite - its + 1\n      if (k > kts) nn = nn + 1\n"
+               "      call vrec(p(its,k), work(its), nn)\n") VREC, false,
+    "dimension 1 of 'p' from its to nn+its-1, declared ims:ime; s2s-cuda cannot prove", 0,
+    NULL, 0 },
+  /* physics2d's shape: the extent n = ite-its+1 set in an inlined routine before its k loop
+   * of helper calls, which pass n (intent(in) in vrec_in) and subscripts its, k: none of them
+   * changes n, its or k, so the proof uses n's value; p(ims:ime) needs the assumption */
+  { "extent-set-in-inlined-routine",
+    "module m\n  implicit none\ncontains\n"
+    "  subroutine outer(p, ims, ime, its, ite, kts, kte)\n"
+    "    integer, intent(in) :: ims, ime, its, ite, kts, kte\n"
+    "    real, intent(inout) :: p(ims:ime, kts:kte)\n"
+    "!$stencil region\n    call col(p, ims, ime, its, ite, kts, kte)\n"
+    "!$stencil end region\n  end subroutine outer\n"
+    "  subroutine col(p, ims, ime, its, ite, kts, kte)\n"
+    "    integer, intent(in) :: ims, ime, its, ite, kts, kte\n"
+    "    real, intent(inout) :: p(ims:ime, kts:kte)\n    real :: rp(its:ite, kts:kte)\n"
+    "    integer :: i, k, n\n    n = ite - its + 1\n"
+    "    do k = kts, kte\n      call vrec_in(rp(its,k), p(its,k), n)\n    end do\n"
+    "    do k = kts, kte\n      do i = its, ite\n        p(i,k) = rp(i,k)\n      end do\n"
+    "    end do\n  end subroutine col\nend module m\n"
+    "subroutine vrec_in(y, x, n)\n  integer, intent(in) :: n\n  real y(*), x(*)\n"
+    "  integer :: i\n  do i = 1, n\n    y(i) = 1./x(i)\n  end do\nend subroutine vrec_in\n",
+    true, "info: Assumed at run time: its >= ims, ime >= ite (checked before the launch)", 2,
+    NULL, 0 },
   /* along the actual's last dimension there is no next column: not checked */
   { "last-dimension", SEQ_CALLER("      call vrec(work(its), q(its,k), ite-its+1)\n"
                                  "      call vrec(work, work, n)\n") VREC, true, NULL, 2, NULL, 0 },
