@@ -438,6 +438,24 @@ START_TEST(test_error_messages) {
 }
 END_TEST
 
+/* An assumption of the translation (its >= ims) that the call breaks. */
+static void assumption_fails(void) {
+  long its = 1, ims = 2;
+  s2s_assume(&kern_r, 46, its - ims >= 0, "its >= ims",
+             "dimension 1 of 'p' reached by the call of 'vrec' at line 46 stays inside its "
+             "declared bounds", "ims = %ld, its = %ld", ims, its);
+}
+
+START_TEST(test_assumption) {
+  const char *fails[] = {"s2s-cuda runtime: error: the translation assumed its >= ims "
+                         "(dimension 1 of 'p' reached by the call of 'vrec' at line 46 stays "
+                         "inside its declared bounds), but ims = 2, its = 1 in region diffuse_r1 "
+                         "(diffusion.f90:46)", "note: no kernel ran", NULL};
+  s2s_assume(&kern_r, 46, 1, "its >= ims", "why", "ims = %ld, its = %ld", 1L, 2L);  /* holds: returns */
+  expect_failure(assumption_fails, fails);
+}
+END_TEST
+
 /* float g[10][20] in C, box g[3:4][0:20]: messages use the C spelling. */
 static void present_c_array(void) {
   static float g[10][20];
@@ -573,6 +591,7 @@ static Suite *rt_suite(void) {
   tcase_add_exit_test(errors, test_update_absent_exits, 1);
   tcase_add_test(errors, test_error_messages);
   tcase_add_test(errors, test_c_arrays_named_in_c_notation);
+  tcase_add_test(errors, test_assumption);
   tcase_add_loop_test(grid, test_grid_dim, 0, ngrid);
   tcase_add_exit_test(grid, test_grid_dim_y_limit_exits, 1);
   tcase_add_exit_test(grid, test_grid_dim_z_limit_exits, 1);
