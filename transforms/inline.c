@@ -790,15 +790,18 @@ static void collect_sym(IrExpr *e, IrStmt *in, void *ctx)
     ir_symset_add(ctx, e->u.var);
 }
 
-typedef struct Touch { Program *prog; IrSym *x; bool found; } Touch;
+typedef struct Touch { Program *prog; IrSym *x; int depth; bool found; } Touch;
 
 static IrRoutine *find_routine(Program *p, const char *name);
 
+static bool touches_at(Program *prog, IrStmtList *l, IrSym *x, int depth);
+
 /* Can `call` change x, which its k-th actual mentions?  A module variable
  * always can (the callee may USE it); any other only when the actual is x
- * itself (or an element or section of it) and the dummy is not intent(in):
- * `call vrec(rp(its,k), p(its,k), n)` keeps its, k and n. */
-static bool call_may_change(Program *prog, IrStmt *call, int k, IrSym *x)
+ * itself (or an element or section of it) and the dummy is not intent(in)
+ * nor left unassigned by the callee's body (and the calls in it, `depth`
+ * deep): `call vrec(rp(its,k), p(its,k), n)` keeps its, k and n. */
+static bool call_may_change(Program *prog, IrStmt *call, int k, IrSym *x, int depth)
 {
   const IrExpr *a = call->u.call.args[k];
   if (x->is_module)
@@ -813,7 +816,11 @@ static bool call_may_change(Program *prog, IrStmt *call, int k, IrSym *x)
   for (int i = 0; kw && i < callee->ndummies; i++)
     if (!strcmp(callee->dummies[i]->name, kw))
       dummy = callee->dummies[i];
-  return !dummy || dummy->intent != IR_INTENT_IN;
+  if (!dummy || dummy->intent == IR_INTENT_OUT || dummy->intent == IR_INTENT_INOUT)
+    return true;
+  return dummy->intent != IR_INTENT_IN &&
+         (!callee->body_lowered || depth >= INLINE_DEPTH ||
+          touches_at(prog, &callee->body, dummy, depth + 1));
 }
 
 static IrVisitStep touch_pre(IrStmt *s, IrVisit *v)
@@ -821,19 +828,24 @@ static IrVisitStep touch_pre(IrStmt *s, IrVisit *v)
   Touch *t = v->ctx;
   for (int i = 0; s->kind == IR_S_CALL && i < s->u.call.nargs; i++)
     t->found |= ir_expr_mentions(s->u.call.args[i], t->x) &&
-                call_may_change(t->prog, s, i, t->x);
+                call_may_change(t->prog, s, i, t->x, t->depth);
   t->found |= ir_stmt_assigns(s, t->x);
   return t->found ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
 }
 
 /* Does a statement of l (nested ones included) assign x, or pass it to a
  * call that might? */
-static bool list_touches(Program *prog, IrStmtList *l, IrSym *x)
+static bool touches_at(Program *prog, IrStmtList *l, IrSym *x, int depth)
 {
-  Touch t = { prog, x, false };
+  Touch t = { prog, x, depth, false };
   IrVisit v = { .pre = touch_pre, .ctx = &t };
   ir_visit_stmts(l, &v);
   return t.found;
+}
+
+static bool list_touches(Program *prog, IrStmtList *l, IrSym *x)
+{
+  return touches_at(prog, l, x, 0);
 }
 
 static bool stmt_touches(Program *prog, IrStmt *s, IrSym *x)
@@ -978,19 +990,27 @@ typedef struct Assumed {
   Affine v[2];               /* one per side of the dimension */
 } Assumed;
 
+/* Can the region change s anywhere: its statements, the bodies inlined
+ * around the call (frames), or a call that might (list_touches)? */
+static bool region_touches(Site *site, IrSym *s)
+{
+  for (int f = 0; f < site->nframes; f++)
+    if (list_touches(site->prog, site->frames[f].orig, s))
+      return true;
+  return false;
+}
+
 /* May `a` (>= 0 wanted) be left to a check before the launch?  Only when
  * each of its scalars has one value through the whole region: a plain
  * scalar of the caller that neither the region nor the host code assigns
  * (the launcher then evaluates it with the value the kernels see). */
 static bool assumable(Reasoning *rs, const Affine *a, const IrSymSet *assigned)
 {
-  IrSymSet region_assigned = { 0 };
-  ir_assigned_scalars(rs->in->region_body, &region_assigned);
   for (int i = 0; i < a->n; i++) {
     IrSym *s = a->t[i].var;
     if (a->t[i].scale || s->rank || s->kind == IR_SYM_PARAM || s->bound_of || s->is_module ||
-        s->inlined_local || is_range_index(rs, s) || ir_symset_has(&region_assigned, s) ||
-        unstable(rs->in, assigned, s))
+        s->inlined_local || is_range_index(rs, s) || unstable(rs->in, assigned, s) ||
+        region_touches(rs->in->site, s))
       return false;
   }
   return a->n > 0;
