@@ -1,6 +1,6 @@
 ! vector-helper-memory-bounds: a MASS-style helper called on an array declared
-! with WRF memory bounds, vsrec(tvec1(its), rho(its,k,j), n) with n = ite-its+1
-! and rho(ims:ime,...): nothing states ims <= its, ite <= ime, so the inlining
+! with WRF memory bounds, vsrec(tvec1(its), rho(its,k,j), ite-its+1) on
+! rho(ims:ime,...): nothing states ims <= its, ite <= ime, so the inlining
 ! is accepted under those assumptions, which the launcher checks before the
 ! launch (the driver's tile lies inside its memory bounds).
 module vhelp
