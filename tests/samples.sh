@@ -22,7 +22,7 @@
 #
 # Environment (make check sets it through AM_TESTS_ENVIRONMENT): top_srcdir,
 # top_builddir, S2S (the built s2s-cuda), CC, FC, CXX, NVCC (may be empty).
-# Also: S2S_SAMPLES (default "laplace diffusion thomas"), S2S_TEST_TIMEOUT (seconds
+# Also: S2S_SAMPLES (default "laplace diffusion thomas physics"), S2S_TEST_TIMEOUT (seconds
 # per program run, default 900), S2S_COMPARE_ARGS (more s2s_compare options,
 # e.g. --exact: emulation of a faithful translation is bit for bit).  Work directories: $top_builddir/tests/work/<sample>.
 # Exit status: 0 all passed, 1 a failure, 2 usage, 77 (skip) only for --gpu
@@ -73,7 +73,7 @@ fi
 # A relative path names a file from here: make it absolute, the steps cd.
 case $S2S in */*) [ ! -d "$(dirname "$S2S")" ] || S2S=$(cd "$(dirname "$S2S")" && pwd)/$(basename "$S2S") ;; esac
 
-samples=${S2S_SAMPLES:-laplace diffusion thomas}
+samples=${S2S_SAMPLES:-laplace diffusion thomas physics}
 timeout_s=${S2S_TEST_TIMEOUT:-900}
 work_root=$top_builddir/tests/work
 failures=0
@@ -85,6 +85,7 @@ describe() {
     laplace) echo "C, 3-D 7-point Jacobi stencil" ;;
     diffusion) echo "Fortran, WRF-style horizontal diffusion and update" ;;
     thomas) echo "Fortran, tridiagonal solve per column, k loops outermost" ;;
+    physics) echo "Fortran across files, built by its Makefile with FC=s2s-cuda: kinds, constants set by an init routine, module functions, MASS-style helpers; a j loop calling a 2-D routine" ;;
     *) echo "samples.sh: unknown sample '$1'" >&2; exit 2 ;;
   esac
 }
@@ -93,6 +94,7 @@ sources() {
     laplace) echo "laplace.c main.c s2s_dump.c" ;;
     diffusion) echo "s2s_dump.f90 diffusion.f90 main.f90" ;;
     thomas) echo "s2s_dump.f90 thomas.f90 main.f90" ;;
+    physics) echo "Makefile kinds.f90 constants.f90 vmass.f90 funcs.f90 column.f90 main.f90 s2s_dump.f90" ;;
   esac
 }
 # The plain build of the original, into the array cmd.  $CC and $FC are split
@@ -103,12 +105,20 @@ ref_command() {
     laplace) cmd=($CC -O2 -std=c11 laplace.c main.c s2s_dump.c -lm -o ref) ;;
     diffusion) cmd=($FC -O2 s2s_dump.f90 diffusion.f90 main.f90 -o ref) ;;
     thomas) cmd=($FC -O2 s2s_dump.f90 thomas.f90 main.f90 -o ref) ;;
+    # its own Makefile, one file at a time, as a model's build is
+    physics) cmd=(make -j2 FC="$FC" COMMON=. PROG=ref) ;;
   esac
 }
 # The translation in compiler-driver mode, into the array cmd: s2s-cuda
 # translates the files that hold directives, compiles everything with
 # $CC/$FC/$CXX (and nvcc) and links the runtime.  $2: --emulate or "".
 prog_command() {
+  if [ "$1" = physics ]; then
+    # The port of a model: the same Makefile with FC=s2s-cuda (-B: the
+    # reference build's objects are not the translation's).
+    cmd=(make -B -j2 FC="$S2S" FCFLAGS="-O2 -Minfo${2:+ $2}" COMMON=. PROG=prog)
+    return
+  fi
   cmd=("$S2S")
   [ -z "$2" ] || cmd+=("$2")
   # shellcheck disable=SC2207
@@ -176,7 +186,7 @@ prepare() {
   mkdir -p "$dir"
   local f
   for f in "$top_srcdir/samples/$sample"/* "$top_srcdir/samples/common"/*; do
-    case $f in *.c | *.h | *.f90) cp "$f" "$dir/" ;; esac
+    case $f in *.c | *.h | *.f90 | */Makefile) cp "$f" "$dir/" ;; esac
   done
   cd "$dir"
   for f in $(sources "$sample"); do

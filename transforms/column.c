@@ -721,8 +721,9 @@ typedef struct LoopLines {
   int nc;
   const IrSym *v;
   int n, cap;
-  int *lines;              /* arena */
-  int interchanged_line;
+  Loc *locs;               /* arena */
+  bool interchanged;
+  Loc interchanged_at;
   const IrSym *moved_past;
 } LoopLines;
 
@@ -731,24 +732,29 @@ static IrVisitStep lines_visit(IrStmt *s, IrVisit *v)
   LoopLines *ll = v->ctx;
   if (s->kind != IR_S_DO || s->u.loop.iv != ll->v)
     return IR_VISIT_CONTINUE;
-  IR_APPEND(ll->lines, ll->n, ll->cap, diag_user_line(s->loc));
-  for (int i = 0; i < v->nloops && !ll->interchanged_line; i++)
+  IR_APPEND(ll->locs, ll->n, ll->cap, s->loc);
+  for (int i = 0; i < v->nloops && !ll->interchanged; i++)
     if (!in_list(ll->c, ll->nc, v->loops[i]->u.loop.iv)) {
-      ll->interchanged_line = diag_user_line(s->loc);
+      ll->interchanged = true;
+      ll->interchanged_at = s->loc;
       ll->moved_past = v->loops[i]->u.loop.iv;
     }
   return IR_VISIT_CONTINUE;
 }
 
-/* "3,7,12" (arena). */
-static char *line_list(const int *lines, int n)
+/* "3,7,12" (arena): the loops' lines; a loop of another file than `at`'s
+ * (a routine inlined from it) as "vmass.f90:11". */
+static char *line_list(const Loc *locs, int n, Loc at)
 {
-  size_t size = 1;
-  for (int i = 0; i < n; i++)
-    size += (size_t)snprintf(NULL, 0, ",%d", lines[i]);
-  char *text = ir_alloc(size), *end = text;
-  for (int i = 0; i < n; i++)
-    end += sprintf(end, "%s%d", i ? "," : "", lines[i]);
+  const char *here = diag_user_file(at);
+  char *text = "";
+  for (int i = 0; i < n; i++) {
+    const char *file = diag_user_file(locs[i]);
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    text = strcmp(file, here) == 0
+        ? ir_printf("%s%s%d", text, i ? "," : "", diag_user_line(locs[i]))
+        : ir_printf("%s%s%s:%d", text, i ? "," : "", base, diag_user_line(locs[i]));
+  }
   return text;
 }
 
@@ -760,16 +766,18 @@ void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int 
     ir_visit_stmts(stmts, &v);
     if (!ll.n)
       continue;
-    Loc at = { cx->file, ll.lines[0], 0 };
-    if (ll.interchanged_line) {
-      at.line = ll.interchanged_line;
-      report_add(REPORT_INFO, cx->routine, at, "Loop interchanged: %s moved outside %s (line %d)",
-                 c[k]->name, ll.moved_past->name, ll.interchanged_line);
-    }
+    if (ll.interchanged)
+      report_at(REPORT_INFO, cx->routine, ll.interchanged_at,
+                 "Loop interchanged: %s moved outside %s (line %d)", c[k]->name,
+                 ll.moved_past->name, diag_user_line(ll.interchanged_at));
     if (ll.n > 1) {
-      at.line = ll.lines[1];
-      report_add(REPORT_INFO, cx->routine, at, "Loops at lines %s fused (loop %s: one thread per "
-                 "column runs their bodies in order)", line_list(ll.lines, ll.n), c[k]->name);
+      /* At the second loop, or the first of the region's own file after
+       * loops of helpers inlined from another. */
+      Loc at = ll.locs[1];
+      for (int i = 1; i < ll.n && at.file != cx->file; i++)
+        if (ll.locs[i].file == cx->file) at = ll.locs[i];
+      report_at(REPORT_INFO, cx->routine, at, "Loops at lines %s fused (loop %s: one thread per "
+                "column runs their bodies in order)", line_list(ll.locs, ll.n, at), c[k]->name);
     }
   }
 }

@@ -229,16 +229,46 @@ static bool is_bound(const Param *a) {
   return a->role == PARAM_HOST_LBOUND || a->role == PARAM_HOST_UBOUND;
 }
 
-/* The actual argument as the host file writes it. */
+/* The module that declares module variable s (NULL: none of the program's). */
+static const IrModule *module_of(const Program *p, const IrSym *s) {
+  for (int m = 0; m < p->nmodules; m++) {
+    IrSym *found = NULL;
+    HASH_FIND_STR(p->modules[m]->symbols, s->name, found);
+    if (found == s) return p->modules[m];
+  }
+  return NULL;
+}
+
+/* A module variable the routine cannot name: the kernel reads it (a callee
+ * from another module uses it, as qsat reads ep2), but the routine's own
+ * USE statements do not make it visible, or a local of the same name hides
+ * it.  The host file then adds `use <module>, only: s2s_<name> => <name>`
+ * to the routine and passes s2s_<name>. */
+static bool needs_use(const IrRoutine *r, const IrSym *s) {
+  if (!s->is_module || ir_lookup(r, s->name) == s) return false;
+  for (const IrUseName *u = r->use_names; u; u = u->hh.next)
+    if (u->sym == s) return false;
+  return true;
+}
+
+/* The name by which routine r's host code reaches symbol s. */
+static char *host_name(const IrRoutine *r, const IrSym *s) {
+  if (needs_use(r, s)) return xasprintf("s2s_%s", s->name);
+  if (s->is_module && ir_lookup(r, s->name) != s)
+    for (const IrUseName *u = r->use_names; u; u = u->hh.next)
+      if (u->sym == s) return xstrdup(u->name);   /* renamed: `use m, only: lh => xlv` */
+  return xstrdup(s->name);
+}
+
 /* The actual argument as the host file writes it.  C: an array is passed as
  * (void *), which converts to the element pointer the prototype declares
  * whatever the user's declaration (a pointer, a multi-dimensional array). */
-static char *actual_text(const Program *p, const Param *a) {
+static char *actual_text(const Program *p, const IrRoutine *r, const Param *a) {
   switch (a->role) {
   case PARAM_ARRAY:
-    return p->lang == IR_C ? xasprintf("(void *)%s", arg_name(a)) : xstrdup(arg_name(a));
+    return p->lang == IR_C ? xasprintf("(void *)%s", arg_name(a)) : host_name(r, a->sym);
   case PARAM_SCALAR:
-    return xstrdup(arg_name(a));
+    return p->lang == IR_C ? xstrdup(arg_name(a)) : host_name(r, a->sym);
   case PARAM_HOST_LBOUND:
   case PARAM_HOST_UBOUND:
     if (p->lang != IR_FORTRAN) S2S_BUG("lbound/ubound argument in C");
@@ -359,7 +389,7 @@ static void fortran_wrap(Block *out, const char *indent, const char *prefix, cha
 
 static void fortran_call(const Program *p, const HostCall *c, const char *indent, Block *out) {
   char **args = xcalloc((size_t)(c->params.n ? c->params.n : 1), sizeof *args);
-  for (int i = 0; i < c->params.n; i++) args[i] = actual_text(p, &c->params.v[i]);
+  for (int i = 0; i < c->params.n; i++) args[i] = actual_text(p, c->routine, &c->params.v[i]);
   char *prefix = xasprintf("call %s(", c->function);
   fortran_wrap(out, indent, prefix, args, c->params.n, ")");
   free(prefix);
@@ -431,7 +461,7 @@ static char *c_call(const Program *p, const HostCall *c) {
   str_add(&s, c->function);
   str_add(&s, "(");
   for (int i = 0; i < c->params.n; i++) {
-    char *a = actual_text(p, &c->params.v[i]);
+    char *a = actual_text(p, c->routine, &c->params.v[i]);
     if (i) str_add(&s, ", ");
     str_add(&s, a);
     free(a);
@@ -572,6 +602,36 @@ static bool seen_routine(const HostCalls *calls, int i) {
   return false;
 }
 
+/* The USE statements that make visible the module variables routine r
+ * passes to its launchers without naming them itself (needs_use): right
+ * after the routine statement, where a USE is always allowed (before
+ * IMPLICIT and the declarations). */
+static void plan_module_uses(const Program *p, const Text *t, const HostCalls *calls, int from,
+                             Edits *e) {
+  const IrRoutine *r = calls->v[from]->routine;
+  IrSymSet added = { 0 };
+  Edit *d = NULL;
+  char *ind = NULL;
+  for (int i = from; i < calls->n; i++) {
+    if (calls->v[i]->routine != r) continue;
+    for (int k = 0; k < calls->v[i]->params.n; k++) {
+      IrSym *s = calls->v[i]->params.v[k].sym;
+      if (!s || !needs_use(r, s) || !ir_symset_add(&added, s)) continue;
+      const IrModule *m = module_of(p, s);
+      if (!m) S2S_BUG("module variable '%s' of no module", s->name);
+      if (!d) {
+        int l = r->first_line;
+        while (l < t->nlines && fortran_continues(t, l)) l++;
+        d = edit_add(e, l, EDIT_AFTER, 0);
+        ind = declaration_indent(t, r);
+      }
+      block_add(&d->text, xasprintf("%suse %s, only: s2s_%s => %s", ind, m->name, s->name,
+                                    s->name));
+    }
+  }
+  free(ind);
+}
+
 /* The interface block (Fortran) or prototypes (C) of routine r, made of
  * the calls from index `from` on that belong to it. */
 static void plan_declarations(const Program *p, const Text *t, const HostCalls *calls, int from,
@@ -586,6 +646,7 @@ static void plan_declarations(const Program *p, const Text *t, const HostCalls *
         block_add(&d->text, c_prototype(p, calls->v[i]));
     return;
   }
+  plan_module_uses(p, t, calls, from, e);
   Edit *d = edit_add(e, r->spec_end_line, EDIT_AFTER, 0);
   char *ind = declaration_indent(t, r);
   block_add(&d->text, xasprintf("%sinterface", ind));
