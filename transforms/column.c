@@ -173,6 +173,7 @@ typedef struct Check {
   Loc where;
   bool all_independent;      /* every loop over v asserted `independent` */
   int nloops;
+  bool by_dependence;        /* the first reason is a dependence between iterations of v */
 } Check;
 
 static void fail(Check *c, Loc where, const char *why)
@@ -182,6 +183,17 @@ static void fail(Check *c, Loc where, const char *why)
   c->ok = false;
   c->why = why;
   c->where = where;
+}
+
+/* A reason that is a dependence between two iterations of v (an element or
+ * a scalar one column gives another): a kernel boundary between the
+ * statements involved can resolve it, which a reason of shape (a statement
+ * outside the loops over v, bounds that change) never needs. */
+static void fail_dependence(Check *c, Loc where, const char *why)
+{
+  if (c->ok)
+    c->by_dependence = true;
+  fail(c, where, why);
 }
 
 typedef struct Mention { IrSym *const *v; int n; bool found; } Mention;
@@ -270,7 +282,7 @@ static void check_arrays(Check *c, const DepGraph *g)
         bool inside = false;
         for (int l = 0; l < g->acc[k].nloops; l++)
           inside |= g->acc[k].loops[l]->u.loop.iv == c->v;
-        fail(c, g->acc[k].ref->loc, inside
+        (inside ? fail_dependence : fail)(c, g->acc[k].ref->loc, inside
              ? ir_printf("%s %s another iteration's element of '%s', which the region writes",
                          an_ref_text(g->acc[k].ref, c->cx->lang), g->acc[k].write ? "writes" : "reads",
                          arr->name)
@@ -448,15 +460,15 @@ static void check_scalars(Check *c)
     if (u.found && s == c->v)
       fail(c, u.where, "its value is used outside the loops over it");
     else if (u.found)
-      fail(c, u.where, ir_printf("scalar '%s' is assigned inside a loop over '%s' and read "
+      fail_dependence(c, u.where, ir_printf("scalar '%s' is assigned inside a loop over '%s' and read "
            "outside it, so it would carry a value from one column to another", s->name,
            c->v->name));
     else if (u.exposed && reduction_op(c->stmts, s, NULL))
-      fail(c, u.exposed->loc, ir_printf("scalar '%s' is a %s reduction over loop '%s'; parallel "
+      fail_dependence(c, u.exposed->loc, ir_printf("scalar '%s' is a %s reduction over loop '%s'; parallel "
            "reductions are not implemented yet", s->name, reduction_op(c->stmts, s, NULL),
            c->v->name));
     else if (u.exposed)
-      fail(c, u.exposed->loc, ir_printf("scalar '%s' may be read before it is assigned in an "
+      fail_dependence(c, u.exposed->loc, ir_printf("scalar '%s' may be read before it is assigned in an "
            "iteration of the loop over '%s': it carries a value from one iteration to the next",
            s->name, c->v->name));
   }
@@ -522,7 +534,13 @@ static const IrStmt *under_kernel(IrStmtList *l, const IrSym *v)
 bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrSym *v,
                   const char **why, Loc *where)
 {
-  Check c = { cx, v, stmts, true, NULL, { 0, 0, 0 }, true, 0 };
+  return column_index_why(cx, stmts, g, v, why, where, NULL);
+}
+
+bool column_index_why(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrSym *v,
+                      const char **why, Loc *where, bool *by_dependence)
+{
+  Check c = { cx, v, stmts, true, NULL, { 0, 0, 0 }, true, 0, false };
   const IrStmt *k = under_kernel(stmts, v);
   if (k)
     fail(&c, k->loc, "it is inside a loop marked 'kernel', whose body runs in one thread");
@@ -541,6 +559,8 @@ bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrS
     *why = c.why;
     *where = c.where;
   }
+  if (by_dependence)
+    *by_dependence = c.by_dependence;
   return c.ok;
 }
 
@@ -1379,7 +1399,7 @@ static void assigned_in_v_loops(IrStmtList *l, const IrSym *v, IrSymSet *out)
  * assigned in a loop over v, and those whose reads scan_uses rejects. */
 static void scalar_facts(ColumnScope *sc, StmtFacts *f, StmtIv *fv)
 {
-  Check c = { &sc->cx, fv->v, &f->one, true, NULL, { 0, 0, 0 }, true, 0 };
+  Check c = { &sc->cx, fv->v, &f->one, true, NULL, { 0, 0, 0 }, true, 0, false };
   IrSymSet bad = { 0 };
   for (int i = 0; i < f->reads.n; i++) {
     ScalarUse u = { &c, f->reads.syms[i], { 0, 0, 0 }, false, NULL };
@@ -1429,7 +1449,7 @@ static StmtIv *stmt_iv(ColumnScope *sc, StmtFacts *f, IrSym *v)
       return f->facts[i];
   StmtIv *fv = ir_alloc(sizeof *fv);
   fv->v = v;
-  Check c = { &sc->cx, v, &f->one, true, NULL, { 0, 0, 0 }, true, 0 };
+  Check c = { &sc->cx, v, &f->one, true, NULL, { 0, 0, 0 }, true, 0, false };
   if (under_kernel(&f->one, v))
     fail(&c, f->s->loc, "");
   check_loops(&c, &f->one);

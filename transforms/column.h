@@ -38,6 +38,11 @@ const char *xf_shared_write_text(const ColumnCtx *cx, const IrSym *v, const Acce
  * why, for the report. */
 bool column_index(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrSym *v,
                   const char **why, Loc *where);
+/* ... and, when it cannot, whether the first reason is a dependence
+ * between iterations of v (what a kernel boundary can resolve) rather than
+ * the shape of the code. */
+bool column_index_why(const ColumnCtx *cx, IrStmtList *stmts, const DepGraph *g, IrSym *v,
+                      const char **why, Loc *where, bool *by_dependence);
 
 /* All column indices of stmts (at most 3), outermost loops' first. */
 int column_indices(const ColumnCtx *cx, IrStmtList *stmts, IrSym **out);

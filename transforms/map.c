@@ -671,6 +671,33 @@ static bool keeps_stride1(const MapCtx *m, const Group *merged, const Group *par
   return false;
 }
 
+/* Does merging cur and alone lose a column index to a dependence between
+ * its iterations (b(i,j-1) after the nest that writes b)?  A kernel
+ * boundary is the barrier such a dependence needs.  An index lost only to
+ * the shape of the code (the `k = kte` statement between two k nests: a
+ * statement outside the loops over k) is not worth a kernel of its own:
+ * that loop runs in order inside the thread. */
+static bool loses_to_dependence(const MapCtx *m, const Group *cur, const Group *alone,
+                                const Group *merged)
+{
+  bool by_dependence = false;
+  ColumnCtx cx = column_ctx(m);
+  DepGraph dg;
+  accesses_of(m, &merged->stmts, &dg);
+  for (int i = 0; i < cur->nc + alone->nc && !by_dependence; i++) {
+    IrSym *v = i < cur->nc ? cur->c[i] : alone->c[i - cur->nc];
+    bool kept = false;
+    for (int k = 0; k < merged->nc; k++)
+      kept |= merged->c[k] == v;
+    const char *why;
+    Loc where;
+    if (!kept)
+      column_index_why(&cx, (IrStmtList *)&merged->stmts, &dg, v, &why, &where, &by_dependence);
+  }
+  dep_free(&dg);
+  return by_dependence;
+}
+
 /* Why a kernel ends before statement s: an index the parts have alone and
  * lose together, and the reason column_index gives for it. */
 static void note_split(const MapCtx *m, const Group *cur, Group *alone, const Group *merged,
@@ -779,7 +806,9 @@ static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
     bool join = !cur.stmts.n || (!alone.loops && !lone) || (!cur.loops && !writes_array(cur.stmts.v[0])) ||
                 scalar_flows_into(m, s) || private_array_shared(m, &cur, s) ||
                 merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc) ||
-                (merged.nc >= 2 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone));
+                (merged.nc >= 2 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone)) ||
+                (merged.nc >= 1 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone) &&
+                 !loses_to_dependence(m, &cur, &alone, &merged));
     if (join) {
       ColumnRun *run = cur.run;
       column_run_push(run, s);

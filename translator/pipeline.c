@@ -2,6 +2,8 @@
  *
  *   parse      tree-sitter CST -> IR, directives attached (translator/fe)
  *   inline     calls in regions replaced by the callees' bodies (transforms/inline.c)
+ *   invariant  reads of a scalar that holds one region-invariant value (`l = ite`) replaced
+ *              by that value, so loops it bounds stay parallel (transforms/invariant.c)
  *   present    a region testing present() of its routine's optional dummies becomes one
  *              region per combination of present and absent (transforms/present.c)
  *   -- for each region --
@@ -51,6 +53,7 @@
 #include "frontend.h"
 #include "inline.h"
 #include "pipeline.h"
+#include "invariant.h"
 #include "present.h"
 #include "storage.h"
 #include "transforms.h"
@@ -68,6 +71,8 @@ static bool pass_parse(Unit *u)
 }
 
 static bool pass_inline(Unit *u) { return xf_inline_program(u->prog); }
+
+static bool pass_invariant(Unit *u) { return xf_region_invariants(u->prog); }
 
 static bool pass_present(Unit *u) { return xf_present_variants(u->prog); }
 
@@ -96,6 +101,7 @@ typedef struct Pass {
 static const Pass passes[] = {
   { "parse",     SCOPE_PROGRAM, .program = pass_parse },
   { "inline",    SCOPE_PROGRAM, .program = pass_inline },
+  { "invariant", SCOPE_PROGRAM, .program = pass_invariant },
   { "present",   SCOPE_PROGRAM, .program = pass_present },
   { "accesses",  SCOPE_REGION,  .region = xf_pass_accesses },
   { "group",     SCOPE_REGION,  .region = xf_pass_group },

@@ -1,0 +1,290 @@
+/* invariant.c — scalars that hold one value throughout a region.
+ *
+ * Column code sets scalars from the routine's arguments before its loops
+ * and bounds the loops with them: `l = ite; n = kte` at the top of the
+ * region, `nlev = ite - its + 1` inside the j loop.  Each is assigned in
+ * the region, so to the later analyses it is a value that may change, and
+ * a loop bounded by it could not be spread over the grid ("the bounds of a
+ * loop over it change inside the region").  But when every assignment to
+ * the scalar stores the same expression, that expression reads nothing the
+ * region assigns, and no read of the scalar can come before an assignment,
+ * then every read sees that expression's value: the reads are replaced by
+ * the expression, and the loops are bounded by region-invariant values.
+ * The assignments stay (each thread sets its own copy, unused).
+ */
+#include <string.h>
+#include "diag.h"
+#include "access.h"
+#include "column.h"
+#include "invariant.h"
+#include "report.h"
+#include "visit.h"
+
+/* ---- expressions ----------------------------------------------------------------- */
+
+static bool same_expr(const IrExpr *a, const IrExpr *b)
+{
+  if (a->kind != b->kind || a->type != b->type)
+    return false;
+  switch (a->kind) {
+  case IR_E_INT:
+  case IR_E_LOGICAL:
+    return a->u.ival == b->u.ival;
+  case IR_E_REAL:
+    return strcmp(a->u.real, b->u.real) == 0;
+  case IR_E_VAR:
+    return a->u.var == b->u.var;
+  case IR_E_UNARY:
+    return a->u.unary.op == b->u.unary.op && same_expr(a->u.unary.arg, b->u.unary.arg);
+  case IR_E_BINARY:
+    return a->u.binary.op == b->u.binary.op && same_expr(a->u.binary.lhs, b->u.binary.lhs) &&
+           same_expr(a->u.binary.rhs, b->u.binary.rhs);
+  case IR_E_CONVERT:
+    return same_expr(a->u.operand, b->u.operand);
+  case IR_E_CALL:
+    if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n)
+      return false;
+    for (int i = 0; i < a->u.call.n; i++)
+      if (!same_expr(a->u.call.args[i], b->u.call.args[i]))
+        return false;
+    return true;
+  case IR_E_COND:
+    return same_expr(a->u.cond.test, b->u.cond.test) && same_expr(a->u.cond.then, b->u.cond.then) &&
+           same_expr(a->u.cond.els, b->u.cond.els);
+  default:
+    return false;   /* array elements are never invariant here */
+  }
+}
+
+/* A copy sharing nothing with e (later passes may rewrite expressions in
+ * place).  Only the kinds invariant_value accepts occur. */
+static IrExpr *copy_expr(const IrExpr *e)
+{
+  IrExpr *n = ir_expr_new(e->kind, e->type, e->loc);
+  n->u = e->u;
+  switch (e->kind) {
+  case IR_E_UNARY:
+    n->u.unary.arg = copy_expr(e->u.unary.arg);
+    break;
+  case IR_E_BINARY:
+    n->u.binary.lhs = copy_expr(e->u.binary.lhs);
+    n->u.binary.rhs = copy_expr(e->u.binary.rhs);
+    break;
+  case IR_E_CONVERT:
+    n->u.operand = copy_expr(e->u.operand);
+    break;
+  case IR_E_CALL:
+    n->u.call.args = ir_alloc(sizeof *n->u.call.args * (size_t)(e->u.call.n ? e->u.call.n : 1));
+    for (int i = 0; i < e->u.call.n; i++)
+      n->u.call.args[i] = copy_expr(e->u.call.args[i]);
+    break;
+  case IR_E_COND:
+    n->u.cond.test = copy_expr(e->u.cond.test);
+    n->u.cond.then = copy_expr(e->u.cond.then);
+    n->u.cond.els = copy_expr(e->u.cond.els);
+    break;
+  default:
+    break;
+  }
+  return n;
+}
+
+/* Is e made of literals, named constants, intrinsic calls and scalars
+ * the region never assigns? */
+static bool invariant_expr(const IrExpr *e, const IrSymSet *written)
+{
+  switch (e->kind) {
+  case IR_E_INT:
+  case IR_E_REAL:
+  case IR_E_LOGICAL:
+    return true;
+  case IR_E_VAR:
+    return e->u.var->rank == 0 && !ir_symset_has(written, e->u.var);
+  case IR_E_UNARY:
+    return invariant_expr(e->u.unary.arg, written);
+  case IR_E_BINARY:
+    return invariant_expr(e->u.binary.lhs, written) && invariant_expr(e->u.binary.rhs, written);
+  case IR_E_CONVERT:
+    return invariant_expr(e->u.operand, written);
+  case IR_E_CALL:
+    if (e->u.call.fn == IR_FN_USER || e->u.call.fn == IR_FN_PRESENT)
+      return false;
+    for (int i = 0; i < e->u.call.n; i++)
+      if (!invariant_expr(e->u.call.args[i], written))
+        return false;
+    return true;
+  case IR_E_COND:
+    return invariant_expr(e->u.cond.test, written) && invariant_expr(e->u.cond.then, written) &&
+           invariant_expr(e->u.cond.els, written);
+  default:
+    return false;
+  }
+}
+
+/* ---- the scalars ----------------------------------------------------------------- */
+
+typedef struct Stores {
+  const IrSym *s;
+  const IrExpr *value;       /* the expression every assignment stores, or NULL */
+  const IrStmt *first;       /* the first assignment */
+  bool mixed;                /* assigned otherwise: a DO over it, other values */
+} Stores;
+
+static IrVisitStep stores_pre(IrStmt *t, IrVisit *v)
+{
+  Stores *st = v->ctx;
+  if (!ir_stmt_assigns(t, st->s))
+    return IR_VISIT_CONTINUE;
+  if (t->kind != IR_S_ASSIGN || t->u.assign.lhs->kind != IR_E_VAR) {
+    st->mixed = true;
+    return IR_VISIT_STOP;
+  }
+  if (!st->value) {
+    st->value = t->u.assign.rhs;
+    st->first = t;
+  } else if (!same_expr(st->value, t->u.assign.rhs)) {
+    st->mixed = true;
+    return IR_VISIT_STOP;
+  }
+  return IR_VISIT_CONTINUE;
+}
+
+/* The value s holds wherever the region reads it, or NULL. */
+static const IrExpr *invariant_value(IrStmtList *body, IrSym *s, const IrSymSet *written,
+                                     const IrStmt **at)
+{
+  if (s->rank != 0 || s->is_module || s->kind != IR_SYM_VAR)
+    return NULL;
+  Stores st = { s, NULL, NULL, false };
+  IrVisit v = { .pre = stores_pre, .ctx = &st };
+  ir_visit_stmts(body, &v);
+  if (st.mixed || !st.value || !invariant_expr(st.value, written))
+    return NULL;
+  IrSym *vars[1] = { s };
+  if (xf_first_exposed(body, vars, 1, NULL, 0))
+    return NULL;       /* some read may see the value from before the region */
+  *at = st.first;
+  return st.value;
+}
+
+/* ---- replacing the reads ------------------------------------------------------------- */
+
+typedef struct Replace {
+  const IrSym *s;
+  const IrExpr *value;
+  int count;
+} Replace;
+
+static IrExpr *replaced(IrExpr *e, Replace *r);
+
+static void replace_in(IrExpr **slot, Replace *r)
+{
+  if (*slot)
+    *slot = replaced(*slot, r);
+}
+
+static IrExpr *replaced(IrExpr *e, Replace *r)
+{
+  switch (e->kind) {
+  case IR_E_VAR:
+    if (e->u.var != r->s)
+      return e;
+    r->count++;
+    return ir_convert(copy_expr(r->value), e->type);
+  case IR_E_ELEM:
+    for (int d = 0; d < e->u.elem.n; d++)
+      replace_in(&e->u.elem.sub[d], r);
+    return e;
+  case IR_E_UNARY:
+    replace_in(&e->u.unary.arg, r);
+    return e;
+  case IR_E_BINARY:
+    replace_in(&e->u.binary.lhs, r);
+    replace_in(&e->u.binary.rhs, r);
+    return e;
+  case IR_E_CONVERT:
+    replace_in(&e->u.operand, r);
+    return e;
+  case IR_E_CALL:
+    for (int i = 0; i < e->u.call.n; i++)
+      replace_in(&e->u.call.args[i], r);
+    return e;
+  case IR_E_COND:
+    replace_in(&e->u.cond.test, r);
+    replace_in(&e->u.cond.then, r);
+    replace_in(&e->u.cond.els, r);
+    return e;
+  default:
+    return e;
+  }
+}
+
+static IrVisitStep replace_pre(IrStmt *t, IrVisit *v)
+{
+  Replace *r = v->ctx;
+  switch (t->kind) {
+  case IR_S_ASSIGN:
+    if (t->u.assign.lhs->kind == IR_E_ELEM)
+      replace_in(&t->u.assign.lhs, r);   /* its subscripts; a scalar lhs is a store */
+    replace_in(&t->u.assign.rhs, r);
+    break;
+  case IR_S_DO:
+    replace_in(&t->u.loop.lo, r);
+    replace_in(&t->u.loop.hi, r);
+    replace_in(&t->u.loop.step, r);
+    break;
+  case IR_S_IF:
+    replace_in(&t->u.cond.test, r);
+    break;
+  default:
+    break;
+  }
+  return IR_VISIT_CONTINUE;
+}
+
+static void region_invariants(const Program *p, IrRegion *g)
+{
+  IrSymSet written = { 0 };
+  ir_assigned_scalars(&g->body, &written);
+  /* In order of first assignment, so that `nlev = n - its + 1` after
+   * `n = kte` sees n replaced first; the set shrinks as scalars are found
+   * invariant, so a later one may build on an earlier one. */
+  bool changed = true;
+  IrSymSet done = { 0 };
+  while (changed) {
+    changed = false;
+    for (int i = 0; i < written.n; i++) {
+      IrSym *s = written.syms[i];
+      if (ir_symset_has(&done, s))
+        continue;
+      IrSymSet others = { 0 };
+      for (int k = 0; k < written.n; k++)
+        if (written.syms[k] != s && !ir_symset_has(&done, written.syms[k]))
+          ir_symset_add(&others, written.syms[k]);
+      ir_symset_add(&others, s);    /* s = s + 1 is no invariant */
+      const IrStmt *at = NULL;
+      const IrExpr *value = invariant_value(&g->body, s, &others, &at);
+      if (!value)
+        continue;
+      Replace r = { s, value, 0 };
+      IrVisit v = { .pre = replace_pre, .ctx = &r };
+      ir_visit_stmts(&g->body, &v);
+      ir_symset_add(&done, s);
+      changed = true;
+      if (r.count) {
+        char text[200];
+        an_expr_text(value, p->lang, text, sizeof text);
+        report_at(REPORT_INFO, g->routine->name, at->loc, "Scalar '%s' holds %s throughout the "
+                  "region: its reads use that value (region-invariant)", s->name, text);
+      }
+    }
+  }
+}
+
+bool xf_region_invariants(Program *p)
+{
+  for (int r = 0; r < p->nroutines; r++)
+    for (int k = 0; k < p->routines[r]->nregions; k++)
+      region_invariants(p, p->routines[r]->regions[k]);
+  return true;
+}
