@@ -925,6 +925,77 @@ static bool covers(const Access *w, const Access *r)
   return true;
 }
 
+/* Does an access before acc[i] (index < i) surely store what r reads? */
+static bool covered_before(const DepGraph *dg, int i, const Access *r)
+{
+  for (int k = 0; k < i; k++)
+    if (dg->acc[k].write && dg->acc[k].ref->u.elem.sym == r->ref->u.elem.sym &&
+        covers(&dg->acc[k], r))
+      return true;
+  return false;
+}
+
+/* Is v + c (c a constant) the subscript sub? */
+static bool index_plus(const IrExpr *sub, const IrSym *v, long c)
+{
+  Affine f;
+  return aff_build(sub, &f) && f.n == 1 && f.t[0].var == v && f.t[0].coef == 1 && !f.t[0].scale &&
+         f.c == c;
+}
+
+/* Does the previous iteration of a loop around read acc[i] store what it
+ * reads, and what the first iteration reads come from a store before the
+ * loop?  The recurrence of a downward sweep:
+ *     falk(i,kte) = ...                      (before the loop)
+ *     do k = kte-1, kts, -1
+ *       falk(i,k) = ...  falk(i,k+1) ...     (k+1: the previous iteration's)
+ * The store must run in every iteration of the loops the read is in, and
+ * store element v there where the read loads v - step. */
+static bool covered_by_previous_iteration(const DepGraph *dg, int i)
+{
+  const Access *r = &dg->acc[i];
+  for (int li = r->nloops - 1; li >= 0; li--) {
+    const IrStmt *loop = r->loops[li];
+    const IrSym *v = loop->u.loop.iv;
+    long step = 1;
+    if ((loop->u.loop.step && !ir_eval_const(loop->u.loop.step, &step)) || (step != 1 && step != -1))
+      continue;
+    int dim = -1;
+    for (int d = 0; d < r->ref->u.elem.n; d++)
+      if (index_plus(r->ref->u.elem.sub[d], v, -step))
+        dim = d;
+      else if (ir_expr_mentions(r->ref->u.elem.sub[d], v))
+        dim = -2;
+    if (dim < 0)
+      continue;
+    bool stored = false;
+    for (int k = 0; k < dg->nacc && !stored; k++) {
+      const Access *w = &dg->acc[k];
+      if (!w->write || w->conditional || w->ref->u.elem.sym != r->ref->u.elem.sym ||
+          w->nloops != r->nloops)
+        continue;
+      bool same = true;
+      for (int l = 0; l < w->nloops && same; l++)
+        same = w->loops[l] == r->loops[l];
+      for (int d = 0; d < w->ref->u.elem.n && same; d++)
+        same = d == dim ? index_plus(w->ref->u.elem.sub[d], v, 0)
+                        : same_affine(w->ref->u.elem.sub[d], r->ref->u.elem.sub[d]);
+      stored = same;
+    }
+    if (!stored)
+      return false;
+    /* the first iteration's element, loaded before any iteration stored it */
+    Access first = *r;
+    IrExpr *ref = ir_expr_new(IR_E_ELEM, r->ref->type, r->ref->loc);
+    ref->u.elem = r->ref->u.elem;
+    ref->u.elem.sub[dim] = ir_binary(IR_OP_SUB, loop->u.loop.lo, ir_int(step, loop->loc), loop->loc);
+    first.ref = ref;
+    first.nloops = li;
+    return covered_before(dg, i, &first);
+  }
+  return false;
+}
+
 /* The first read of s that no earlier write surely stores, or NULL when
  * every read is preceded by a write of what it reads. */
 static const Access *uncovered_read(const IrSym *s, const DepGraph *dg)
@@ -932,10 +1003,7 @@ static const Access *uncovered_read(const IrSym *s, const DepGraph *dg)
   for (int i = 0; i < dg->nacc; i++) {
     if (dg->acc[i].ref->u.elem.sym != s || dg->acc[i].write)
       continue;
-    bool covered = false;
-    for (int k = 0; k < i && !covered; k++)
-      covered = dg->acc[k].write && dg->acc[k].ref->u.elem.sym == s && covers(&dg->acc[k], &dg->acc[i]);
-    if (!covered)
+    if (!covered_before(dg, i, &dg->acc[i]) && !covered_by_previous_iteration(dg, i))
       return &dg->acc[i];
   }
   return NULL;

@@ -310,11 +310,13 @@ static const SplitCase split_cases[] = {
     "  end do\n end do\nend do\n", "j i",
     "Loop 'k' runs sequentially in each thread: c3(i,k-1,j) reads another iteration's element",
     "Kernel split" },
-  /* the privatized work array e3 must live in one kernel: not split, although only i stays */
+  /* the privatized work array e3 must live in one kernel: not split; (j, i) both stay, the
+   * second nest's j loop inside its k loop reading only its own j (a DO index read inside
+   * a loop over it is that loop's value, not another column's) */
   { "private-array-ties",
     "do j = 1, n\n do k = 1, n\n  do i = 1, n\n   e3(i,k,j) = b(i)\n  end do\n end do\nend do\n"
     "do k = 2, n\n do j = 1, n\n  do i = 1, n\n   d3(i,k,j) = d3(i,k-1,j) + e3(i,k,j)\n  end do\n"
-    " end do\nend do\n", "i", "Array 'e3' privatized per column", "Kernel split" },
+    " end do\nend do\n", "j i", "Array 'e3' privatized per column", "Kernel split" },
   /* the k = kte idiom: the bottom level done after its loop with k set by hand.  Only i
    * stays in one kernel (the statement is outside the loops over k), but no dependence
    * between iterations is lost, so there is no split: k runs in order inside the thread */
@@ -322,7 +324,7 @@ static const SplitCase split_cases[] = {
     "do k = 1, n-1\n do i = 1, n\n  c2(i,k) = b(i) * 2.0\n end do\nend do\nk = n\n"
     "do i = 1, n\n c2(i,k) = b(i)\nend do\ndo k = 1, n\n do i = 1, n\n  d2(i,k) = c2(i,k)\n"
     " end do\nend do\n", "i",
-    "Loop 'k' runs sequentially in each thread: c2(i,k), outside the loops over 'k'", "Kernel split" },
+    "Loop 'k' runs sequentially in each thread: c2(i,n), outside the loops over 'k'", "Kernel split" },
   /* distribution not taken: the j loop's two i loops read the same column, one kernel */
   { "distribution-not-needed",
     "do j = 1, n\n do i = 1, n\n  c2(i,j) = b(i)\n end do\n do i = 1, n\n  d2(i,j) = c2(i,j)\n"

@@ -4,7 +4,9 @@
  * those, are replaced by the value.
  *
  * Every case is a region of cu_region_source's subroutine t with two more
- * integer scalars l and m; the pass runs alone on it.
+ * integer scalars l and m; the pass runs alone on it.  The bound of the
+ * first loop over i afterwards also shows the values propagated from the
+ * statement before (k = kte: propagate_local_values).
  */
 #include <check.h>
 #include <stdlib.h>
@@ -30,17 +32,29 @@ static const InvariantCase cases[] = {
   /* set in every iteration of an outer loop, before its reads there */
   { "inside-outer-loop", "do k = 1, n\n  l = n\n  do i = 1, l\n    c2(i,k) = 0.0\n  end do\nend do\n",
     "l", "n" },
-  /* two values: the loops it bounds do change */
+  /* two values: not invariant in the region, but the loop right after `l = n` reads n
+   * (the value of the statement before: propagate_local_values) */
   { "two-values",
     "l = n\ndo i = 1, l\n  a(i) = 0.0\nend do\nl = n - 1\ndo i = 1, l\n  b(i) = 0.0\nend do\n",
+    "", "n" },
+  /* the value of the statement before does not pass a statement that may assign it */
+  { "local-value-stops",
+    "l = n\ndo k = 1, n\n  if (a(k) > 0.0) l = k\nend do\ndo i = 1, l\n  a(i) = 0.0\nend do\n",
     "", "l" },
+  /* nor one that assigns a scalar of the value */
+  { "local-value-operand-changes",
+    "l = n + 1\nn = 5\ndo i = 1, l\n  a(i) = 0.0\nend do\n", "", "l" },
+  /* values chain: m = 3 makes l = m read 3, and the loop after reads l = 3 */
+  { "local-value-chain", "m = 3\nl = m\nm = 4\ndo i = 1, l\n  a(i) = 0.0\nend do\n", "", "3" },
+  /* only index-like values (affine integers) travel: a computation is not repeated */
+  { "local-value-not-affine", "l = nint(a(1))\ndo i = 1, l\n  b(i) = 0.0\nend do\n", "", "l" },
   /* read before the region assigns it: the host's value reaches that read */
   { "read-before-assignment", "do i = 1, l\n  a(i) = 0.0\nend do\nl = n\n", "", "l" },
   /* assigned only under a condition: a read may see the host's value */
   { "conditional-assignment", "if (n > 3) l = n\ndo i = 1, l\n  a(i) = 0.0\nend do\n", "", "l" },
   /* the value reads a scalar the region changes */
   { "value-reads-written",
-    "m = 1\ndo k = 1, n\n  m = m + 1\nend do\nl = m\ndo i = 1, l\n  a(i) = 0.0\nend do\n", "", "l" },
+    "m = 1\ndo k = 1, n\n  m = m + 1\nend do\nl = m\ndo i = 1, l\n  a(i) = 0.0\nend do\n", "", "m" },
   { "self-reference", "l = 1\nl = l + 1\ndo i = 1, l\n  a(i) = 0.0\nend do\n", "", "l" },
   /* a DO variable is no such scalar */
   { "loop-index", "do l = 1, n\n  a(l) = 0.0\nend do\ndo i = 1, n\n  b(i) = 0.0\nend do\n", "", "n" },

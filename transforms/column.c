@@ -262,6 +262,29 @@ static bool column_access(const Access *a, const IrSym *v, int *dim)
   return false;
 }
 
+/* An array each thread has its own copy of ties no columns together,
+ * unless it is also indexed by v where the access is no column access
+ * (work(i,k) in the loop over k and work(i,kts) outside it: for k as a
+ * column index, the thread of level kts would need the other threads'
+ * work(i,kts)).  Mirrored by counts_broken for the runs. */
+static void check_private_array(Check *c, const DepGraph *g, const DepArray *a)
+{
+  int dim = -1;
+  const Access *broken = NULL;
+  bool mentions = false;
+  for (int p = 0; p < a->n; p++) {
+    const Access *x = &g->acc[a->idx[p]];
+    for (int d = 0; d < x->ref->u.elem.n; d++)
+      mentions |= ir_expr_mentions(x->ref->u.elem.sub[d], c->v);
+    if (!broken && !column_access(x, c->v, &dim))
+      broken = x;
+  }
+  if (broken && mentions)
+    fail(c, broken->ref->loc, ir_printf("%s does not index its copy of '%s' kept per thread by "
+                                        "'%s', which other accesses do", an_ref_text(broken->ref,
+                                        c->cx->lang), a->sym->name, c->v->name));
+}
+
 /* Arrays in the order of their first access, each one's accesses in
  * order: the first that breaks the condition is the one reported. */
 static void check_arrays(Check *c, const DepGraph *g)
@@ -271,8 +294,10 @@ static void check_arrays(Check *c, const DepGraph *g)
     IrSym *arr = (IrSym *)a->sym;
     if (!c->ok)
       break;
-    if (in_list(c->cx->private_arrays, c->cx->nprivate_arrays, arr))
+    if (in_list(c->cx->private_arrays, c->cx->nprivate_arrays, arr)) {
+      check_private_array(c, g, a);
       continue;
+    }
     if (!a->written)
       continue;
     int dim = -1;
@@ -381,6 +406,10 @@ static IrVisitStep uses_pre(IrStmt *t, IrVisit *v)
     }
     ir_walk_expr(t->u.loop.lo, t, outside_visit, u);
     ir_walk_expr(t->u.loop.hi, t, outside_visit, u);
+    /* Inside a DO over s, s is the loop's own value (its body cannot
+     * assign it): `do k ... do i ... vt(i,k)` reads no k another column set */
+    if (t->u.loop.iv == u->s)
+      return u->found ? IR_VISIT_STOP : IR_VISIT_SKIP_CHILDREN;
     break;
   case IR_S_IF:
     ir_walk_expr(t->u.cond.test, t, outside_visit, u);
@@ -1246,6 +1275,7 @@ typedef struct StmtIv {
   int stride1;              /* references with v at unit stride in their fastest dimension */
   bool *inside;             /* per access: inside a loop over v */
   unsigned *exact;          /* per access: the dimensions whose subscript is v itself */
+  bool *mentions;           /* per access: a subscript mentions v */
   int nscalars;
   StmtScalar *scalars;
 } StmtIv;
@@ -1275,6 +1305,7 @@ typedef struct IvArray {
   const IrSym *sym;
   int dim;                  /* the dimension the first access fixed, -1 none yet */
   bool broken;              /* an access was not a column access */
+  bool mentions;            /* an access has v in a subscript */
   UT_hash_handle hh;
 } IvArray;
 
@@ -1458,11 +1489,14 @@ static StmtIv *stmt_iv(ColumnScope *sc, StmtFacts *f, IrSym *v)
   fv->shared_write = xf_shared_write(&f->g, v, sc->cx.private_arrays, sc->cx.nprivate_arrays) != NULL;
   fv->inside = ir_alloc(sizeof *fv->inside * (size_t)(f->g.nacc + 1));
   fv->exact = ir_alloc(sizeof *fv->exact * (size_t)(f->g.nacc + 1));
+  fv->mentions = ir_alloc(sizeof *fv->mentions * (size_t)(f->g.nacc + 1));
   for (int i = 0; i < f->g.nacc; i++) {
     const Access *a = &f->g.acc[i];
     for (int l = 0; l < a->nloops; l++)
       fv->inside[i] |= a->loops[l]->u.loop.iv == v;
     fv->exact[i] = exact_dims(a->ref, v);
+    for (int d = 0; d < a->ref->u.elem.n; d++)
+      fv->mentions[i] |= ir_expr_mentions(a->ref->u.elem.sub[d], v);
     fv->stride1 += unit_stride(a->ref, v);
   }
   scalar_facts(sc, f, fv);
@@ -1501,9 +1535,15 @@ static void replay_access(bool inside, unsigned exact, int *dim, bool *broken)
       ;
 }
 
-static bool counts_broken(const ColumnRun *r, const IrSym *sym, bool written, bool broken)
+/* Does the array rule v out (check_arrays)?  A written array that is not
+ * private: when an access is no column access; a private one: when it is
+ * also indexed by v somewhere (a thread would need another column's copy). */
+static bool counts_broken(const ColumnRun *r, const IrSym *sym, bool written, bool broken,
+                          bool mentions)
 {
-  return written && broken && !ir_symset_has(&r->scope->private_arrays, sym);
+  if (ir_symset_has(&r->scope->private_arrays, sym))
+    return broken && mentions;
+  return written && broken;
 }
 
 static IvArray *iv_array(RunIv *ri, const IrSym *sym)
@@ -1542,11 +1582,13 @@ static void run_iv_add(const ColumnRun *r, RunIv *ri, StmtFacts *f, const StmtIv
   for (int i = 0; i < f->narrays; i++) {
     const StmtArray *sa = &f->arrays[i];
     IvArray *e = iv_array(ri, sa->sym);
-    bool written = run_written(r, sa->sym), was = e->broken;
-    for (int p = 0; p < sa->n; p++)
+    bool written = run_written(r, sa->sym), was = e->broken, was_mentioned = e->mentions;
+    for (int p = 0; p < sa->n; p++) {
       replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &e->dim, &e->broken);
-    ri->nbroken += counts_broken(r, sa->sym, written, e->broken) -
-                   counts_broken(r, sa->sym, written, was);
+      e->mentions |= fv->mentions[sa->idx[p]];
+    }
+    ri->nbroken += counts_broken(r, sa->sym, written, e->broken, e->mentions) -
+                   counts_broken(r, sa->sym, written, was, was_mentioned);
   }
   for (int i = 0; i < fv->nscalars; i++) {
     IvScalar *e = iv_scalar(ri, fv->scalars[i].sym);
@@ -1574,7 +1616,8 @@ static void run_add_arrays(ColumnRun *r, const StmtFacts *f)
     a->written = true;
     for (int k = 0; k < r->nruniv; k++) {
       IvArray *e = iv_array(r->runiv[k], sa->sym);
-      r->runiv[k]->nbroken += counts_broken(r, sa->sym, true, e->broken);
+      r->runiv[k]->nbroken += counts_broken(r, sa->sym, true, e->broken, e->mentions) -
+                              counts_broken(r, sa->sym, false, e->broken, e->mentions);
     }
   }
 }
@@ -1601,8 +1644,10 @@ static RunIv *run_iv(ColumnRun *r, IrSym *v)
     for (int k = 0; k < f->narrays; k++) {
       const StmtArray *sa = &f->arrays[k];
       IvArray *e = iv_array(ri, sa->sym);
-      for (int p = 0; p < sa->n; p++)
+      for (int p = 0; p < sa->n; p++) {
         replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &e->dim, &e->broken);
+        e->mentions |= fv->mentions[sa->idx[p]];
+      }
     }
     for (int k = 0; k < fv->nscalars; k++) {
       IvScalar *e = iv_scalar(ri, fv->scalars[k].sym);
@@ -1612,7 +1657,7 @@ static RunIv *run_iv(ColumnRun *r, IrSym *v)
   }
   IvArray *a, *ta;
   HASH_ITER(hh, ri->arrays, a, ta)
-    ri->nbroken += counts_broken(r, a->sym, run_written(r, a->sym), a->broken);
+    ri->nbroken += counts_broken(r, a->sym, run_written(r, a->sym), a->broken, a->mentions);
   IvScalar *s, *ts;
   HASH_ITER(hh, ri->scalars, s, ts)
     ri->nbad += s->assigned && s->bad;
@@ -1649,10 +1694,13 @@ static bool run_column_index(ColumnRun *r, StmtFacts *f, IrSym *v)
       HASH_FIND_PTR(ri->arrays, &sa->sym, e);
       int dim = e ? e->dim : -1;
       bool broken = e && e->broken, written = run_written(r, sa->sym), was = broken;
-      for (int p = 0; p < sa->n; p++)
+      bool mentions = e && e->mentions, was_mentioned = mentions;
+      for (int p = 0; p < sa->n; p++) {
         replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &dim, &broken);
-      nbroken += counts_broken(r, sa->sym, written || sa->written, broken) -
-                 counts_broken(r, sa->sym, written, was);
+        mentions |= fv->mentions[sa->idx[p]];
+      }
+      nbroken += counts_broken(r, sa->sym, written || sa->written, broken, mentions) -
+                 counts_broken(r, sa->sym, written, was, was_mentioned);
     }
     for (int i = 0; i < fv->nscalars; i++) {
       IvScalar *e;

@@ -11,10 +11,15 @@
  * then every read sees that expression's value: the reads are replaced by
  * the expression, and the loops are bounded by region-invariant values.
  * The assignments stay (each thread sets its own copy, unused).
+ *
+ * The same reasoning inside one statement list: after `k = kte`, the
+ * statements up to the next that may assign k (or a scalar of kte) read
+ * kte (propagate_local_values).
  */
 #include <string.h>
 #include "diag.h"
 #include "access.h"
+#include "affine.h"
 #include "column.h"
 #include "invariant.h"
 #include "report.h"
@@ -153,8 +158,8 @@ static IrVisitStep stores_pre(IrStmt *t, IrVisit *v)
 static const IrExpr *invariant_value(IrStmtList *body, IrSym *s, const IrSymSet *written,
                                      const IrStmt **at)
 {
-  if (s->rank != 0 || s->is_module || s->kind != IR_SYM_VAR)
-    return NULL;
+  if (s->rank != 0 || s->is_module || s->kind != IR_SYM_VAR || !ir_type_is_integer(s->type))
+    return NULL;       /* integers: what bounds loops and subscripts */
   Stores st = { s, NULL, NULL, false };
   IrVisit v = { .pre = stores_pre, .ctx = &st };
   ir_visit_stmts(body, &v);
@@ -281,10 +286,71 @@ static void region_invariants(const Program *p, IrRegion *g)
   }
 }
 
+/* ---- values known from the statement before ------------------------------------------ */
+
+/* `k = kte` followed by statements that read k: until a statement that may
+ * assign k, or one of the scalars kte is made of, every such read is kte.
+ * Column code sets the index of the bottom or top level so before doing
+ * that level outside its loop; with the reads replaced, the analyses see
+ * the element falk(i,kte) that is stored rather than falk(i,k) of an
+ * unknown k. */
+typedef struct ValueOperands { IrStmtList *after; bool stable; } ValueOperands;
+
+static void operand_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  ValueOperands *o = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR && ir_assignment_of(o->after, e->u.var))
+    o->stable = false;
+}
+
+/* Do the scalars e is made of keep their values through statement s? */
+static bool operands_stable(IrExpr *e, IrStmt *s)
+{
+  ValueOperands o = { &(IrStmtList){ 1, 1, &s }, true };
+  ir_walk_expr(e, NULL, operand_visit, &o);
+  return o.stable;
+}
+
+static void propagate_local_values(IrStmtList *l)
+{
+  for (int t = 0; t < l->n; t++) {
+    IrStmt *s = l->v[t];
+    if (s->kind == IR_S_DO) {
+      propagate_local_values(&s->u.loop.body);
+      continue;
+    }
+    if (s->kind == IR_S_IF) {
+      propagate_local_values(&s->u.cond.then);
+      propagate_local_values(&s->u.cond.els);
+      continue;
+    }
+    if (s->kind != IR_S_ASSIGN || s->u.assign.lhs->kind != IR_E_VAR)
+      continue;
+    IrSym *x = s->u.assign.lhs->u.var;
+    IrExpr *value = s->u.assign.rhs;
+    IrSymSet none = { 0 };
+    Affine form;   /* an index like kte or kte - 1, not a computation worth keeping once */
+    if (x->rank != 0 || x->is_module || !ir_type_is_integer(x->type) || !aff_build(value, &form) ||
+        ir_expr_mentions(value, x) || !invariant_expr(value, &none))
+      continue;
+    for (int u = t + 1; u < l->n; u++) {
+      IrStmt *next = l->v[u];
+      if (ir_assignment_of(&(IrStmtList){ 1, 1, &next }, x) || !operands_stable(value, next))
+        break;
+      Replace r = { x, value, 0 };
+      IrVisit v = { .pre = replace_pre, .ctx = &r };
+      ir_visit_stmts(&(IrStmtList){ 1, 1, &next }, &v);
+    }
+  }
+}
+
 bool xf_region_invariants(Program *p)
 {
   for (int r = 0; r < p->nroutines; r++)
-    for (int k = 0; k < p->routines[r]->nregions; k++)
+    for (int k = 0; k < p->routines[r]->nregions; k++) {
       region_invariants(p, p->routines[r]->regions[k]);
+      propagate_local_values(&p->routines[r]->regions[k]->body);
+    }
   return true;
 }

@@ -4,6 +4,8 @@
  *   inline     calls in regions replaced by the callees' bodies (transforms/inline.c)
  *   invariant  reads of a scalar that holds one region-invariant value (`l = ite`) replaced
  *              by that value, so loops it bounds stay parallel (transforms/invariant.c)
+ *   tripcount  `do n = 1, mstepmax` over columns tested `n <= mstep(i)` becomes
+ *              `do i / do n = 1, mstep(i)`, the maximum dropped (transforms/tripcount.c)
  *   present    a region testing present() of its routine's optional dummies becomes one
  *              region per combination of present and absent (transforms/present.c)
  *   -- for each region --
@@ -55,6 +57,7 @@
 #include "pipeline.h"
 #include "invariant.h"
 #include "present.h"
+#include "tripcount.h"
 #include "storage.h"
 #include "transforms.h"
 #include "verify.h"
@@ -73,6 +76,8 @@ static bool pass_parse(Unit *u)
 static bool pass_inline(Unit *u) { return xf_inline_program(u->prog); }
 
 static bool pass_invariant(Unit *u) { return xf_region_invariants(u->prog); }
+
+static bool pass_tripcount(Unit *u) { return xf_per_column_tripcounts(u->prog); }
 
 static bool pass_present(Unit *u) { return xf_present_variants(u->prog); }
 
@@ -102,6 +107,7 @@ static const Pass passes[] = {
   { "parse",     SCOPE_PROGRAM, .program = pass_parse },
   { "inline",    SCOPE_PROGRAM, .program = pass_inline },
   { "invariant", SCOPE_PROGRAM, .program = pass_invariant },
+  { "tripcount", SCOPE_PROGRAM, .program = pass_tripcount },
   { "present",   SCOPE_PROGRAM, .program = pass_present },
   { "accesses",  SCOPE_REGION,  .region = xf_pass_accesses },
   { "group",     SCOPE_REGION,  .region = xf_pass_group },
