@@ -371,7 +371,9 @@ static void emit_jump(Emit *e, const IrStmt *s, int indent)
     out(e, "%*sreturn;\n", indent, "");
   } else {
     diag_at(DIAG_ERROR, s->loc, 1, "%s leaves a loop that runs in parallel on the GPU; this "
-            "is not supported", ir_jump_text(s));
+            "is not supported (one thread cannot end the other threads' iterations: keep the "
+            "jump inside the loop's body, e.g. with a flag that the column tests)",
+            ir_jump_text(s));
     e->ok = false;
   }
 }

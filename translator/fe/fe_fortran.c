@@ -1487,8 +1487,8 @@ static IrStmt *lower_goto(FortranFe *f, TSNode n)
   uint32_t count = ts_node_named_child_count(n);
   TSNode target = fe_child_of_type(n, "statement_label_reference");
   if (count != 1 || ts_node_is_null(target)) {
-    fe_error(&f->cx, n, "computed or assigned GOTO is not supported inside a region; write the "
-             "jumps as IF ... GO TO, or as a SELECT CASE outside the region");
+    fe_error(&f->cx, n, "computed or assigned GOTO is not supported inside a region; write it "
+             "as IF (...) GO TO statements, which are");
     return NULL;
   }
   IrStmt *s = ir_stmt(IR_S_EXIT, fe_loc(&f->cx, n));
