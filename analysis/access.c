@@ -1129,6 +1129,13 @@ static const char *skipped_because(const Access *w, IrLang lang)
     return ir_printf("the write at line %d may not run in every iteration", at);
   if (g->kind == IR_S_IF)
     return ir_printf("the write at line %d is under the IF at line %d", at, diag_user_line(g->loc));
+  if (g->kind == IR_S_WHILE)
+    return ir_printf("the write at line %d is inside the loop without an index at line %d (DO "
+                     "WHILE, DO or GOTO), whose iterations the analysis does not follow", at,
+                     diag_user_line(g->loc));
+  if (g->u.jump.name && strncmp(ir_jump_text(g), "EXIT", 4) && strncmp(ir_jump_text(g), "CYCLE", 5))
+    return ir_printf("the %s at line %d can skip the write at line %d", ir_jump_text(g),
+                     diag_user_line(g->loc), at);
   if (g->kind == IR_S_CYCLE)
     return ir_printf("the %s at line %d can skip the write at line %d", jump_name(g, lang),
                      diag_user_line(g->loc), at);

@@ -86,29 +86,6 @@ static void collect_expr(Collect *c, IrExpr *e, IrStmt *s)
   }
 }
 
-typedef struct JumpOut { int kind; const IrStmt *found; } JumpOut;
-
-static IrVisitStep jump_pre(IrStmt *s, IrVisit *v)
-{
-  JumpOut *j = v->ctx;
-  if (s->kind == IR_S_DO)
-    return IR_VISIT_SKIP_CHILDREN;
-  if ((s->kind != IR_S_CYCLE && s->kind != IR_S_EXIT) || (j->kind >= 0 && (int)s->kind != j->kind))
-    return IR_VISIT_CONTINUE;
-  j->found = s;
-  return IR_VISIT_STOP;
-}
-
-/* The first CYCLE or EXIT (kind < 0: either) in l that leaves the loop
- * whose body l is part of: inside IFs, not inside inner loops. */
-static const IrStmt *jump_out(const IrStmtList *l, int kind)
-{
-  JumpOut j = { kind, NULL };
-  IrVisit v = { .pre = jump_pre, .ctx = &j };
-  ir_visit_stmts((IrStmtList *)l, &v);
-  return j.found;
-}
-
 /* Make what follows (until `restore`) conditional because of `why`. */
 static void guard_with(Collect *c, const IrStmt *why)
 {
@@ -139,17 +116,39 @@ static void collect_stmts(Collect *c, IrStmtList *l)
       if (c->nloops == DEP_MAX_DEPTH)
         S2S_BUG("loop nest deeper than %d", DEP_MAX_DEPTH);
       /* an EXIT anywhere in the body can end the loop before the
-       * iterations that would run the statements before it */
+       * iterations that would run the statements before it; so can a
+       * CYCLE of an outer loop (visit.h: jumps and their targets) */
       int depth = c->cond_depth;
       const IrStmt *outer_guard = c->guard;
-      const IrStmt *ex = jump_out(&s->u.loop.body, IR_S_EXIT);
-      if (ex)
+      const IrStmt *ex = ir_jump_leaving(&s->u.loop.body, IR_S_EXIT);
+      if (ex || (ex = ir_stmt_jump_leaving(s, IR_S_CYCLE)))
         guard_with(c, ex);
       c->loops[c->nloops++] = s;
       collect_stmts(c, &s->u.loop.body);
       c->nloops--;
       c->cond_depth = depth;
       c->guard = outer_guard;
+      /* a jump out of it can skip the rest of the list */
+      if ((ex = ir_stmt_jump_leaving(s, -1)))
+        guard_with(c, ex);
+      break;
+    }
+    case IR_S_WHILE:
+    case IR_S_BLOCK: {
+      /* a loop without an index: the analysis does not follow its
+       * iterations, so all that its body does counts as conditional (the
+       * accesses are still listed, as reads and writes as usual) */
+      collect_expr(c, s->u.loop.test, s);
+      int depth = c->cond_depth;
+      const IrStmt *outer_guard = c->guard;
+      if (s->kind == IR_S_WHILE)
+        guard_with(c, s);
+      collect_stmts(c, &s->u.loop.body);
+      c->cond_depth = depth;
+      c->guard = outer_guard;
+      const IrStmt *j = ir_stmt_jump_leaving(s, -1);
+      if (j)
+        guard_with(c, j);
       break;
     }
     case IR_S_IF: {
@@ -161,8 +160,8 @@ static void collect_stmts(Collect *c, IrStmtList *l)
       c->cond_depth--;
       c->guard = outer_guard;
       /* a CYCLE or EXIT in a branch can skip the rest of the loop body */
-      const IrStmt *j = jump_out(&s->u.cond.then, -1);
-      if (j || (j = jump_out(&s->u.cond.els, -1)))
+      const IrStmt *j = ir_stmt_jump_leaving(s, -1);
+      if (j)
         guard_with(c, j);
       break;
     }

@@ -90,7 +90,8 @@ static const ErrorCase errors[] = {
     "'n' is not an optional dummy argument" },
   { "array-syntax", "a(:) = 0.0\n", "array section of 'a' inside a region" },
   { "whole-array", "do i = 1, n\n  a(i) = sum(a)\nend do\n", "whole array 'a' used inside a region" },
-  { "do-while", "do while (n > 0)\n  n = n - 1\nend do\n", "only counted DO loops are supported" },
+  { "do-while-integer-test", "do while (n)\n  n = n - 1\nend do\n",
+    "the condition of DO WHILE must be logical" },
   { "undeclared", "do i = 1, n\n  a(i) = undeclared\nend do\n", "'undeclared' has no IMPLICIT type" },
   { "assign-do-var", "do i = 1, n\n  i = 2\nend do\n", "the DO variable 'i' is assigned inside its loop" },
   { "variable-step", "do i = 1, n, n\n  a(i) = 0.0\nend do\n", "must be a nonzero integer constant" },
@@ -101,7 +102,7 @@ static const ErrorCase errors[] = {
   { "nested-region", "!$stencil region\ndo i = 1, n\n  a(i) = 0.0\nend do\n",
     "'!$stencil region' is not allowed inside a region" },
   { "sqrt-of-int", "do i = 1, n\n  a(i) = sqrt(i)\nend do\n", "'sqrt' needs a real argument" },
-  { "goto", "do i = 1, n\n  go to 10\nend do\n", "is not supported inside a region" },
+  { "goto", "do i = 1, n\n  go to 10\nend do\n", "GOTO 10 jumps out of the region" },
 };
 
 START_TEST(test_errors)

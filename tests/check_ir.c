@@ -42,6 +42,8 @@ static const char *label(const IrStmt *s)
   case IR_S_CYCLE: return "cycle";
   case IR_S_EXIT: return "exit";
   case IR_S_CALL: return "call";
+  case IR_S_WHILE: return "while";
+  case IR_S_BLOCK: return "block";
   }
   return "?";
 }

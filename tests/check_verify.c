@@ -469,6 +469,24 @@ static void c_region_local_of_other_routine(Program *p)
   use->u.assign.rhs->u.binary.lhs = ir_var(copy, use->u.assign.rhs->u.binary.lhs->loc);
 }
 
+/* control flow (ir.h): a jump names a statement around it, CYCLE a loop */
+static void exit_to_nowhere(Program *p)
+{
+  IrStmt *loop = inner_loop(p);
+  IrStmt *j = ir_stmt(IR_S_EXIT, loop->loc);
+  j->u.jump.name = "nowhere";
+  ir_list_push(&loop->u.loop.body, j);
+}
+
+static void cycle_of_block(Program *p)
+{
+  IrStmt *loop = inner_loop(p);
+  IrStmt *b = ir_stmt(IR_S_BLOCK, loop->loc), *j = ir_stmt(IR_S_CYCLE, loop->loc);
+  b->u.loop.name = j->u.jump.name = "skip";
+  ir_list_push(&b->u.loop.body, j);
+  ir_list_push(&loop->u.loop.body, b);
+}
+
 typedef struct Breakage {
   const char *name;
   int program;
@@ -552,6 +570,10 @@ static const Breakage breakages[] = {
     "t.f90:5:1: array 'v' has no box lower bound for dimension 1" },
   { "column-kernel-nest-checked", P_COLUMN, IR_STAGE_PLANNED, IR_STAGE_PLANNED,
     column_loop_without_location, "t.f90:6:3: statement without a location" },
+  { "exit-to-nowhere", P_NEST_2D, IR_STAGE_PARSED, IR_STAGE_PARSED,
+    exit_to_nowhere, "t.f90:7:5: EXIT names 'nowhere', which is not a loop or block around it" },
+  { "cycle-of-block", P_NEST_2D, IR_STAGE_PARSED, IR_STAGE_PARSED,
+    cycle_of_block, "t.f90:7:5: CYCLE of block 'skip', which is not a loop" },
   { "c-dropped-subscript", P_C_2D, IR_STAGE_PARSED, IR_STAGE_PARSED,
     c_dropped_subscript, "t.c:7:7: 'a' has 1 subscript but rank 2" },
   { "c-symbol-not-in-table", P_C_2D, IR_STAGE_PLANNED, IR_STAGE_PLANNED,

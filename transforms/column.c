@@ -68,6 +68,7 @@ static IrExpr *exposed_in(IrSym *const *vars, int nvars, const IrSymSet *d, IrEx
 }
 
 static IrExpr *exposed_list(IrSym *const *vars, int nvars, IrStmtList *l, IrSymSet *d);
+static IrExpr *exposed_sequential(IrSym *const *vars, int nvars, IrStmt *s, IrSymSet *d);
 
 /* Statement s with d the scalars surely assigned before it; d becomes
  * those surely assigned after it. */
@@ -104,12 +105,40 @@ static IrExpr *exposed_stmt(IrSym *const *vars, int nvars, IrStmt *s, IrSymSet *
           ir_symset_add(d, t.syms[k]);
     return bad;
   }
+  case IR_S_WHILE:
+  case IR_S_BLOCK:
+    if ((bad = exposed_in(vars, nvars, d, s->u.loop.test)))
+      return bad;
+    return exposed_sequential(vars, nvars, s, d);
   case IR_S_CALL:
     S2S_BUG("call of '%s' was not inlined", s->u.call.name);
   case IR_S_CYCLE:
   case IR_S_EXIT:
     break;
   }
+  return NULL;
+}
+
+/* A WHILE or BLOCK (control flow, issue 9): its body with its own copy of
+ * d.  What counts after it: nothing of a DO WHILE's body (it may run zero
+ * times); of a loop without a test or a block, what its body's statements
+ * assign before the first one that holds a jump out of the body (every
+ * way out passes them). */
+static IrExpr *exposed_sequential(IrSym *const *vars, int nvars, IrStmt *s, IrSymSet *d)
+{
+  IrSymSet inner = ir_symset_copy(d), sure = ir_symset_copy(d);
+  bool prefix = !s->u.loop.test;
+  IrStmtList *body = &s->u.loop.body;
+  for (int i = 0; i < body->n; i++) {
+    IrExpr *bad = exposed_stmt(vars, nvars, body->v[i], &inner);
+    if (bad)
+      return bad;
+    prefix = prefix && !ir_stmt_jump_leaving(body->v[i], -1);
+    if (prefix)
+      sure = ir_symset_copy(&inner);
+  }
+  for (int k = 0; k < sure.n; k++)
+    ir_symset_add(d, sure.syms[k]);
   return NULL;
 }
 
@@ -414,6 +443,9 @@ static IrVisitStep uses_pre(IrStmt *t, IrVisit *v)
   case IR_S_IF:
     ir_walk_expr(t->u.cond.test, t, outside_visit, u);
     break;
+  case IR_S_WHILE:
+    ir_walk_expr(t->u.loop.test, t, outside_visit, u);
+    break;
   default:
     break;
   }
@@ -453,7 +485,11 @@ static const char *reduction_op(const IrStmtList *l, const IrSym *s, const char 
   for (int i = 0; i < l->n; i++) {
     const IrStmt *t = l->v[i];
     const char *here = NULL;
-    if (t->kind == IR_S_DO)
+    if (t->kind == IR_S_WHILE || t->kind == IR_S_BLOCK) {
+      if (ir_assignment_of(&t->u.loop.body, s))
+        return NULL;        /* control flow the question does not follow */
+      continue;
+    } else if (t->kind == IR_S_DO)
       here = reduction_op(&t->u.loop.body, s, op);
     else if (t->kind == IR_S_IF)
       here = reduction_op(&t->u.cond.els, s, reduction_op(&t->u.cond.then, s, op));
@@ -505,27 +541,27 @@ static void check_scalars(Check *c)
 
 typedef struct LoopExit {
   const IrSym *v;
-  bool in_v;                 /* the walked list is itself the body of a loop over v */
   const IrStmt *found;
 } LoopExit;
 
 static IrVisitStep exit_pre(IrStmt *s, IrVisit *vis)
 {
   LoopExit *x = vis->ctx;
-  if (s->kind != IR_S_CYCLE && s->kind != IR_S_EXIT)
+  if (s->kind != IR_S_DO || s->u.loop.iv != x->v)
     return IR_VISIT_CONTINUE;
-  const IrStmt *loop = ir_visit_loop(vis);
-  if (loop ? loop->u.loop.iv != x->v : !x->in_v)
-    return IR_VISIT_CONTINUE;
-  x->found = s;
-  return IR_VISIT_STOP;
+  x->found = ir_jump_leaving(&s->u.loop.body, -1);
+  return x->found ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
 }
 
-/* CYCLE or EXIT directly in a loop over v (not inside an inner loop); l
- * is the body of a loop over v when in_v. */
+/* A CYCLE or EXIT that leaves a loop over v, from anywhere in its body:
+ * one of that loop (unnamed, directly in it, or naming it) or of a
+ * statement around it (visit.h: ir_jump_leaving).  l is the body of a
+ * loop over v when in_v. */
 static const IrStmt *loop_exit(const IrStmtList *l, const IrSym *v, bool in_v)
 {
-  LoopExit x = { v, in_v, NULL };
+  if (in_v)
+    return ir_jump_leaving(l, -1);
+  LoopExit x = { v, NULL };
   IrVisit vis = { .pre = exit_pre, .ctx = &x };
   ir_visit_stmts((IrStmtList *)l, &vis);
   return x.found;
@@ -692,6 +728,17 @@ static IrStmt *columnize_stmt(const ColumnRange *r, int nr, IrStmt *s, IrStmtLis
     n->u.cond.test = s->u.cond.test;
     columnize_list(r, nr, &s->u.cond.then, &n->u.cond.then);
     columnize_list(r, nr, &s->u.cond.els, &n->u.cond.els);
+    return n;
+  case IR_S_WHILE:
+  case IR_S_BLOCK:
+    /* runs the same way in every column: column_index lets no jump leave a
+     * loop over a column index, and no value of another column reach the
+     * test (a statement outside those loops reads no array that the
+     * region writes, no scalar assigned inside them) */
+    n = ir_stmt(s->kind, s->loc);
+    n->u.loop = s->u.loop;
+    memset(&n->u.loop.body, 0, sizeof n->u.loop.body);
+    columnize_list(r, nr, &s->u.loop.body, &n->u.loop.body);
     return n;
   default:
     return s;

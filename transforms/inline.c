@@ -712,8 +712,16 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
       c->u.call.args[k] = clone_actual(in, s->u.call.args[k]);
     c->u.call.sections = clone_sections(in, s);
     break;
+  case IR_S_WHILE:
+  case IR_S_BLOCK:
+    c->u.loop = s->u.loop;
+    c->u.loop.test = clone_expr(in, s->u.loop.test);
+    memset(&c->u.loop.body, 0, sizeof c->u.loop.body);
+    clone_list(in, &s->u.loop.body, &c->u.loop.body);
+    break;
   case IR_S_CYCLE:
   case IR_S_EXIT:
+    c->u.jump = s->u.jump;
     break;
   }
   return c;
@@ -1720,6 +1728,29 @@ static IrExpr *expand_functions(Site *site, IrExpr *e, IrStmtList *out, int dept
   }
 }
 
+/* A WHILE test runs before every iteration, so the statements of a
+ * function it calls cannot go before the loop: the test becomes the body's
+ * first statement, `if (.not. test) exit`, where they can go before it. */
+static void test_in_body(IrStmt *loop)
+{
+  FindUser u = { false };
+  if (loop->u.loop.test)
+    ir_walk_expr(loop->u.loop.test, NULL, find_user_call, &u);
+  if (!u.found)
+    return;
+  IrStmt *guard = ir_stmt(IR_S_IF, loop->loc);
+  guard->u.cond.test = ir_expr_new(IR_E_UNARY, IR_T_LOGICAL, loop->u.loop.test->loc);
+  guard->u.cond.test->u.unary.op = IR_OP_NOT;
+  guard->u.cond.test->u.unary.arg = loop->u.loop.test;
+  ir_list_push(&guard->u.cond.then, ir_stmt(IR_S_EXIT, loop->loc)); /* unnamed: this loop */
+  IrStmtList body = { 0, 0, NULL };
+  ir_list_push(&body, guard);
+  for (int i = 0; i < loop->u.loop.body.n; i++)
+    ir_list_push(&body, loop->u.loop.body.v[i]);
+  loop->u.loop.body = body;
+  loop->u.loop.test = NULL;
+}
+
 /* Expand the function references in statement s's own expressions (not
  * its bodies'), their statements before it in *out. */
 static bool expand_stmt_functions(Site *site, IrStmt *s, IrStmtList *out, int depth)
@@ -1738,6 +1769,9 @@ static bool expand_stmt_functions(Site *site, IrStmt *s, IrStmtList *out, int de
     break;
   case IR_S_IF:
     slots[n++] = &s->u.cond.test;
+    break;
+  case IR_S_WHILE:
+    test_in_body(s);
     break;
   case IR_S_CALL:
     for (int k = 0; k < s->u.call.nargs; k++) {
@@ -1787,6 +1821,10 @@ static bool inline_list(Site *site, IrStmtList *l, IrStmt *loop, int depth)
     if (s->kind == IR_S_IF)
       ok &= inline_list(site, &s->u.cond.then, NULL, depth) &&
             inline_list(site, &s->u.cond.els, NULL, depth);
+    /* a WHILE body is a loop's (its values change from one iteration to the
+     * next), a BLOCK's runs once like an IF's */
+    if (s->kind == IR_S_WHILE || s->kind == IR_S_BLOCK)
+      ok &= inline_list(site, &s->u.loop.body, s->kind == IR_S_WHILE ? s : NULL, depth);
     ir_list_push(&out, s);
   }
   site->nframes--;

@@ -149,10 +149,18 @@ static IrStmt *copy_stmt(const IrVariant *v, const IrStmt *s)
     copy_list(v, &s->u.cond.then, &c->u.cond.then);
     copy_list(v, &s->u.cond.els, &c->u.cond.els);
     break;
+  case IR_S_WHILE:
+  case IR_S_BLOCK:
+    c->u.loop = s->u.loop;
+    c->u.loop.test = copy_expr(v, s->u.loop.test);
+    memset(&c->u.loop.body, 0, sizeof c->u.loop.body);
+    copy_list(v, &s->u.loop.body, &c->u.loop.body);
+    break;
   case IR_S_CALL:
     S2S_BUG("call of '%s' left in a region after inlining", s->u.call.name);
   case IR_S_CYCLE:
   case IR_S_EXIT:
+    c->u.jump = s->u.jump;
     break;
   }
   return c;

@@ -29,13 +29,27 @@
 #include "access.h"
 #include "present.h"
 #include "storage.h"
+#include "visit.h"
+
+/* A DO, WHILE or BLOCK open around the statement being emitted: a target
+ * of the jumps inside it.  C's break and continue reach the innermost
+ * loop only; a jump to another target goes to a label of its own, written
+ * only when a jump uses it. */
+typedef struct OpenConstruct {
+  const IrStmt *s;
+  int id;                  /* labels s2s_exit_<id> (after it), s2s_next_<id> (end of its body) */
+  bool exit_used, next_used;
+} OpenConstruct;
 
 typedef struct Emit {
   Program *prog;
   FILE *out;
   HostCalls *calls;
   IrRegion *region;     /* region being emitted */
-  int loop_depth;       /* sequential loops open around the statement being emitted */
+  const KernelPlan *kernel; /* kernel being emitted */
+  OpenConstruct *open;  /* sequential constructs around the statement being emitted (arena) */
+  int nopen, open_cap;
+  int nlabels;          /* label numbers given in the kernel */
   bool ok;
   /* While a kernel or launcher body is written (to a buffer): the region's
    * named constants it mentions, declared before the body once it is done. */
@@ -252,6 +266,29 @@ static void emit_expr(Emit *e, const IrExpr *x)
 
 static void emit_stmts(Emit *e, const IrStmtList *l, int indent);
 
+/* Open construct s: its index in e->open. */
+static int open_construct(Emit *e, const IrStmt *s)
+{
+  OpenConstruct c = { s, ++e->nlabels, false, false };
+  IR_APPEND(e->open, e->nopen, e->open_cap, c);
+  return e->nopen - 1;
+}
+
+/* The end of the body of loop e->open[at], where `goto s2s_next_<id>` goes. */
+static void close_body(Emit *e, int at, int indent)
+{
+  if (e->open[at].next_used)
+    out(e, "%*ss2s_next_%d: ;\n", indent, "", e->open[at].id);
+}
+
+/* After construct e->open[at], where `goto s2s_exit_<id>` goes: closed. */
+static void close_construct(Emit *e, int at, int indent)
+{
+  if (e->open[at].exit_used)
+    out(e, "%*ss2s_exit_%d: ;\n", indent, "", e->open[at].id);
+  e->nopen = at;
+}
+
 static void emit_loop(Emit *e, const IrStmt *s, int indent)
 {
   const char *iv = cname(s->u.loop.iv);
@@ -265,10 +302,80 @@ static void emit_loop(Emit *e, const IrStmt *s, int indent)
   out(e, ";\n%*s  for (%s = ", indent, "", iv);
   emit_expr(e, s->u.loop.lo);
   out(e, "; %s %s s2s_last_%s; %s += %ld) {\n", iv, step > 0 ? "<=" : ">=", iv, iv, step);
-  e->loop_depth++;
+  int at = open_construct(e, s);
   emit_stmts(e, &s->u.loop.body, indent + 4);
-  e->loop_depth--;
+  close_body(e, at, indent + 4);
   out(e, "%*s  }\n%*s}\n", indent, "", indent, "");
+  close_construct(e, at, indent);
+}
+
+/* WHILE: C's while, the test evaluated before each iteration as Fortran's
+ * DO WHILE does; BLOCK: a C block that EXIT leaves by its label. */
+static void emit_sequential(Emit *e, const IrStmt *s, int indent)
+{
+  if (s->kind == IR_S_BLOCK)
+    out(e, "%*s{ /* block, line %d */\n", indent, "", diag_user_line(s->loc));
+  else if (!s->u.loop.test)
+    out(e, "%*sfor (;;) { /* line %d */\n", indent, "", diag_user_line(s->loc));
+  else {
+    out(e, "%*swhile (", indent, "");
+    emit_expr(e, s->u.loop.test);
+    out(e, ") { /* line %d */\n", diag_user_line(s->loc));
+  }
+  int at = open_construct(e, s);
+  emit_stmts(e, &s->u.loop.body, indent + 2);
+  close_body(e, at, indent + 2);
+  out(e, "%*s}\n", indent, "");
+  close_construct(e, at, indent);
+}
+
+/* The open construct that jump j goes to (ir.h), or -1: one outside the
+ * kernel body, a loop mapped to the grid. */
+static int jump_target(const Emit *e, const IrStmt *j)
+{
+  for (int i = e->nopen - 1; i >= 0; i--) {
+    const IrStmt *c = e->open[i].s;
+    if (j->u.jump.name ? c->u.loop.name && !strcmp(c->u.loop.name, j->u.jump.name) : ir_is_loop(c))
+      return i;
+  }
+  return -1;
+}
+
+/* Does CYCLE j end the iteration of the innermost loop mapped to the grid
+ * (this thread's work)? */
+static bool cycles_thread(const Emit *e, const IrStmt *j)
+{
+  const KernelPlan *k = e->kernel;
+  const IrStmt *mapped = k && k->nmapped ? k->mapped[k->nmapped - 1] : NULL;
+  if (!j->u.jump.name)
+    return true;
+  return mapped && mapped->u.loop.name && !strcmp(mapped->u.loop.name, j->u.jump.name);
+}
+
+static void emit_jump(Emit *e, const IrStmt *s, int indent)
+{
+  bool is_exit = s->kind == IR_S_EXIT;
+  int t = jump_target(e, s), inner = e->nopen - 1;
+  while (inner >= 0 && !ir_is_loop(e->open[inner].s))
+    inner--;
+  if (t >= 0 && t == inner) {
+    out(e, "%*s%s\n", indent, "", is_exit ? "break;" : "continue;");
+  } else if (t >= 0) {
+    if (is_exit)
+      e->open[t].exit_used = true;
+    else
+      e->open[t].next_used = true;
+    out(e, "%*sgoto s2s_%s_%d;\n", indent, "", is_exit ? "exit" : "next", e->open[t].id);
+  } else if (!is_exit && cycles_thread(e, s)) {
+    /* CYCLE of a parallel loop ends this thread's iteration */
+    out(e, "%*sreturn;\n", indent, "");
+  } else {
+    diag_at(DIAG_ERROR, s->loc, 1, "%s leaves a loop that runs in parallel on the GPU; this "
+            "is not supported (one thread cannot end the other threads' iterations: keep the "
+            "jump inside the loop's body, e.g. with a flag that the column tests)",
+            ir_jump_text(s));
+    e->ok = false;
+  }
 }
 
 static void emit_stmt(Emit *e, const IrStmt *s, int indent)
@@ -294,17 +401,9 @@ static void emit_stmt(Emit *e, const IrStmt *s, int indent)
     out(e, "%*s}\n", indent, "");
     break;
   case IR_S_CYCLE:
-    /* CYCLE of a parallel loop ends this thread's iteration */
-    out(e, "%*s%s\n", indent, "", e->loop_depth ? "continue;" : "return;");
-    break;
-  case IR_S_EXIT:
-    if (!e->loop_depth) {
-      diag_at(DIAG_ERROR, s->loc, 1, "EXIT leaves a loop that runs in parallel on the GPU; this "
-              "is not supported");
-      e->ok = false;
-    }
-    out(e, "%*sbreak;\n", indent, "");
-    break;
+  case IR_S_EXIT: emit_jump(e, s, indent); break;
+  case IR_S_WHILE:
+  case IR_S_BLOCK: emit_sequential(e, s, indent); break;
   case IR_S_CALL:
     S2S_BUG("call of '%s' was not inlined before emission", s->u.call.name);
   }
@@ -624,8 +723,11 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
     out(e, " + (%s)s2s_%s * %ld; /* %s:%d */\n", ir_type_c(l->u.loop.iv->type), axis[k->axis[i]],
         step, diag_user_file(l->loc), diag_user_line(l->loc));
   }
-  e->loop_depth = 0;
+  e->kernel = k;
+  e->nopen = 0;
+  e->nlabels = 0;
   emit_stmts(e, k->body, 2);
+  e->kernel = NULL;
   body_end(e, real, &text, &len);
   out(e, "}\n\n");
 }
@@ -1053,7 +1155,7 @@ static void emit_host_directives(Emit *e, IrRoutine *r)
 
 bool emit_cuda(Program *p, FILE *f, HostCalls *calls)
 {
-  Emit e = { p, f, calls, NULL, 0, true, false, { 0 } };
+  Emit e = { .prog = p, .out = f, .calls = calls, .ok = true };
   out(&e, "/* Generated by s2s-cuda from %s; edit the source and translate again rather than\n"
           " * editing this file.  Builds with nvcc for a GPU, or with g++ -DS2S_EMULATE for the\n"
           " * CPU emulation. */\n#include \"s2s_rt.h\"\n\n", p->path);

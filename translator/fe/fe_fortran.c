@@ -74,6 +74,34 @@ typedef struct CallSite {
   int width;
 } CallSite;
 
+/* Control flow of the body being lowered (a region's, or a routine's that
+ * a region calls): its open DO constructs, for EXIT and CYCLE, and its
+ * GOTOs, which become loops and blocks as each statement list is finished
+ * (structure_gotos). */
+typedef struct FeLabel {
+  long label;
+  int pos;                   /* the labelled statement's index in its list (n: the end) */
+  Loc loc;
+} FeLabel;
+
+typedef struct FeGoto {
+  long label;                /* 0: reported, no longer waiting */
+  IrStmt *jump;              /* an EXIT until structure_gotos makes it the jump to its label */
+  int top;                   /* index, in the list being finished, of the statement holding it */
+  int width;
+} FeGoto;
+
+typedef struct FeJumps {
+  int depth;                 /* lower_block calls open (0: none, the state is reset) */
+  int nloops, loops_cap;
+  IrStmt **loops;            /* DO and DO WHILE constructs around the statement, innermost last */
+  int ngotos, gotos_cap;
+  FeGoto *gotos;             /* GOTOs whose label is not found yet, in source order */
+  int nclosed, closed_cap;
+  FeLabel *closed;           /* labels of the statement lists already finished */
+  bool returns;              /* an early RETURN was lowered (inlining) */
+} FeJumps;
+
 typedef struct FortranFe {
   FeCtx cx;
   IrModule *module;          /* enclosing module while reading one */
@@ -113,6 +141,7 @@ typedef struct FortranFe {
   int nhigh_rank;            /* arrays of rank above IR_MAX_RANK (the IR cannot hold their */
   struct HighRank *high_rank;/* bounds): fine in host code, an error where a region or a
                                 directive names them */
+  FeJumps jumps;
 } FortranFe;
 
 typedef struct HighRank {
@@ -1377,6 +1406,324 @@ static IrExpr *lower_expr(FortranFe *f, TSNode n)
   return e;
 }
 
+/* ---- control flow: loops without an index, EXIT and CYCLE, GOTO, RETURN ----
+
+ * Everything stays structured (ir.h: a jump's target is a statement
+ * around it).  DO WHILE and `do ... end do` become IR_S_WHILE, named
+ * constructs keep their names for EXIT and CYCLE, and an early RETURN of
+ * a routine a region calls becomes an EXIT of the block around its body.
+ * A GOTO is structured when the statement list holding its label is
+ * finished: the label must be in that list and the GOTO inside one of its
+ * statements (the GOTO's own list, or one around it: a jump into a
+ * construct is refused).  Then, for label L at index p of the list:
+ *   - GOTOs from statements at p or after (backward) make statements p..q
+ *     a loop, `L: do; ...; exit L; end do`, q the last of them, each GOTO
+ *     a `cycle L`;
+ *   - GOTOs from statements before p (forward) make statements o..p-1 a
+ *     block, `L: block; ...; end block`, o the first of them, each GOTO an
+ *     `exit L`.
+ * Two such spans that overlap without nesting are made to nest by
+ * stretching one of them where that keeps its meaning: a loop may end
+ * later (what it gains runs once after its last iteration, as before) and
+ * a block may start earlier (what it gains runs before any of its exits);
+ * neither can move its label.  The one shape left, a block that starts
+ * before a loop and ends inside it, is a jump into the loop: refused. */
+
+static FeJumps *jumps_of(FortranFe *f)
+{
+  return &f->jumps;
+}
+
+/* Construct name of a DO or IF node (`outer: do k = ...`), or NULL. */
+static const char *construct_name(FortranFe *f, TSNode n)
+{
+  TSNode start = fe_child_of_type(n, "block_label_start_expression");
+  if (ts_node_is_null(start))
+    return NULL;
+  return fe_text_lower(&f->cx, ts_node_child(start, 0));   /* the name, before the colon */
+}
+
+static void open_loop(FortranFe *f, IrStmt *loop)
+{
+  FeJumps *j = jumps_of(f);
+  IR_APPEND(j->loops, j->nloops, j->loops_cap, loop);
+}
+
+/* The loop an EXIT or CYCLE naming `name` (NULL: none) leaves, or NULL. */
+static IrStmt *open_loop_named(FortranFe *f, const char *name)
+{
+  FeJumps *j = jumps_of(f);
+  for (int i = j->nloops - 1; i >= 0; i--)
+    if (!name || (j->loops[i]->u.loop.name && !strcmp(j->loops[i]->u.loop.name, name)))
+      return j->loops[i];
+  return NULL;
+}
+
+/* keyword_statement: 'exit' [name] | 'cycle' [name] */
+static IrStmt *lower_loop_jump(FortranFe *f, TSNode n, IrStmtKind kind)
+{
+  TSNode id = fe_child_of_type(n, "identifier");
+  const char *name = ts_node_is_null(id) ? NULL : fe_text_lower(&f->cx, id);
+  const char *what = kind == IR_S_EXIT ? "EXIT" : "CYCLE";
+  if (!open_loop_named(f, name)) {
+    if (name)
+      fe_error(&f->cx, id, "%s names '%s', which is not a DO loop around it in the %s", what,
+               name, f->inlining ? "routine" : "region");
+    else
+      fe_error(&f->cx, n, "%s outside every DO loop of the %s: a jump out of %s is not "
+               "supported", what, f->inlining ? "routine" : "region",
+               f->inlining ? "a routine that a region calls" : "a region");
+    return NULL;
+  }
+  IrStmt *s = ir_stmt(kind, fe_loc(&f->cx, n));
+  s->u.jump.name = name;
+  return s;
+}
+
+/* keyword_statement: 'go' 'to' label | 'goto' label — an EXIT until its
+ * label's list is finished (structure_gotos). */
+static IrStmt *lower_goto(FortranFe *f, TSNode n)
+{
+  uint32_t count = ts_node_named_child_count(n);
+  TSNode target = fe_child_of_type(n, "statement_label_reference");
+  if (count != 1 || ts_node_is_null(target)) {
+    fe_error(&f->cx, n, "computed or assigned GOTO is not supported inside a region; write it "
+             "as IF (...) GO TO statements, which are");
+    return NULL;
+  }
+  IrStmt *s = ir_stmt(IR_S_EXIT, fe_loc(&f->cx, n));
+  FeGoto g = { atol(fe_text(&f->cx, target)), s, -1, fe_width(&f->cx, n) };
+  FeJumps *j = jumps_of(f);
+  IR_APPEND(j->gotos, j->ngotos, j->gotos_cap, g);
+  return s;
+}
+
+/* A RETURN of a routine a region calls: an EXIT of the block that
+ * lower_body puts around the inlined body. */
+static IrStmt *lower_return(FortranFe *f, TSNode n)
+{
+  IrStmt *s = ir_stmt(IR_S_EXIT, fe_loc(&f->cx, n));
+  s->u.jump.name = IR_RETURN_NAME;
+  jumps_of(f)->returns = true;
+  return s;
+}
+
+static int label_pos(const FeLabel *v, int n, long label)
+{
+  for (int i = 0; i < n; i++)
+    if (v[i].label == label)
+      return i;
+  return -1;
+}
+
+static void refuse_goto(FeGoto *g, const char *why)
+{
+  diag_at(DIAG_ERROR, g->jump->loc, g->width, "GOTO %ld %s", g->label, why);
+  g->label = 0;
+}
+
+/* Statements lo..hi of a list become a loop (backward GOTOs to `label`,
+ * which is at lo) or a block (forward GOTOs; the label is at hi + 1). */
+typedef struct Span {
+  int lo, hi;
+  bool loop;
+  long label;
+  FeGoto *blame;             /* a GOTO that makes it, for a refusal */
+} Span;
+
+static bool crosses(const Span *a, const Span *b)
+{
+  return a->lo < b->lo && b->lo <= a->hi && a->hi < b->hi;
+}
+
+/* Make spans a and b (a starting first) nest, if that keeps their meaning. */
+static bool make_nest(Span *a, Span *b)
+{
+  if (a->loop) {
+    a->hi = b->hi;               /* a loop ends later: b's statements run once after it */
+    return true;
+  }
+  if (!b->loop) {
+    b->lo = a->lo;               /* a block starts earlier */
+    return true;
+  }
+  return false;                  /* block a starts before loop b and ends inside it */
+}
+
+/* Two spans that overlap without nesting: *a starts first. */
+static bool find_crossing(const Span *v, int n, int *a, int *b)
+{
+  for (*a = 0; *a < n; (*a)++)
+    for (*b = 0; *b < n; (*b)++)
+      if (*a != *b && crosses(&v[*a], &v[*b]))
+        return true;
+  return false;
+}
+
+/* Stretch the spans until they nest; refuse a block that jumps into a
+ * loop (its GOTOs: the first one reported).  Returns how many spans are
+ * left. */
+static int nest_spans(FeJumps *j, int mark, Span *v, int n)
+{
+  int a, b;
+  while (find_crossing(v, n, &a, &b)) {
+    if (make_nest(&v[a], &v[b]))
+      continue;
+    refuse_goto(v[a].blame, ir_printf("jumps into the loop that the GOTO %ld at line %d forms; "
+                "only jumps out of a loop, or within it, are supported", v[b].label,
+                diag_user_line(v[b].blame->jump->loc)));
+    for (int k = mark; k < j->ngotos; k++)
+      if (j->gotos[k].label == v[a].label && j->gotos[k].top < v[a].hi + 1)
+        j->gotos[k].label = 0;
+    v[a] = v[--n];
+  }
+  return n;
+}
+
+static int span_order(const void *x, const void *y)
+{
+  const Span *a = x, *b = y;
+  if (a->lo != b->lo)
+    return a->lo - b->lo;
+  if (a->hi != b->hi)
+    return b->hi - a->hi;       /* the larger one outside */
+  return (int)b->loop - (int)a->loop;
+}
+
+/* The name of the innermost loop around the list being finished (made up
+ * when the user gave it none), for the jumps a GOTO loop would capture. */
+static const char *enclosing_loop_name(FortranFe *f)
+{
+  IrStmt *loop = open_loop_named(f, NULL);
+  if (!loop)
+    S2S_BUG("EXIT or CYCLE outside every loop was lowered");
+  if (!loop->u.loop.name)
+    loop->u.loop.name = ir_printf("(do@%d)", diag_user_line(loop->loc));
+  return loop->u.loop.name;
+}
+
+/* Unnamed EXITs and CYCLEs of l that a new loop around l would capture
+ * (those not inside a loop of l) name their own loop instead. */
+static void name_unnamed_jumps(FortranFe *f, IrStmtList *l)
+{
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    if ((s->kind == IR_S_EXIT || s->kind == IR_S_CYCLE) && !s->u.jump.name)
+      s->u.jump.name = enclosing_loop_name(f);
+    else if (s->kind == IR_S_IF) {
+      name_unnamed_jumps(f, &s->u.cond.then);
+      name_unnamed_jumps(f, &s->u.cond.els);
+    } else if (s->kind == IR_S_BLOCK)
+      name_unnamed_jumps(f, &s->u.loop.body);
+  }
+}
+
+/* Statements lo..hi of `in`, with the spans from *next on (in span_order)
+ * that lie inside them made loops and blocks, into out. */
+static void build_spans(FortranFe *f, IrStmtList *in, int lo, int hi, Span *spans, int nspans,
+                        int *next, IrStmtList *out)
+{
+  for (int i = lo; i <= hi;) {
+    if (*next >= nspans || spans[*next].lo != i) {
+      ir_list_push(out, in->v[i++]);
+      continue;
+    }
+    Span *sp = &spans[(*next)++];
+    IrStmt *w = ir_stmt(sp->loop ? IR_S_WHILE : IR_S_BLOCK, in->v[sp->lo]->loc);
+    w->u.loop.name = ir_printf("%ld", sp->label);
+    build_spans(f, in, sp->lo, sp->hi, spans, nspans, next, &w->u.loop.body);
+    if (sp->loop) {
+      name_unnamed_jumps(f, &w->u.loop.body);
+      IrStmt *leave = ir_stmt(IR_S_EXIT, in->v[sp->hi]->loc);
+      leave->u.jump.name = w->u.loop.name;
+      ir_list_push(&w->u.loop.body, leave);
+    }
+    ir_list_push(out, w);
+    i = sp->hi + 1;
+  }
+}
+
+/* The span of the GOTOs to one label from one side, made or grown. */
+static void add_span(Span **v, int *n, int *cap, FeGoto *g, int pos)
+{
+  bool loop = g->top >= pos;
+  for (int i = 0; i < *n; i++) {
+    Span *sp = &(*v)[i];
+    if (sp->label != g->label || sp->loop != loop)
+      continue;
+    if (loop && g->top > sp->hi)
+      sp->hi = g->top;
+    if (!loop && g->top < sp->lo)
+      sp->lo = g->top;
+    return;
+  }
+  Span sp = { loop ? pos : g->top, loop ? g->top : pos - 1, loop, g->label, g };
+  IR_APPEND(*v, *n, *cap, sp);
+}
+
+/* List `out` is finished: its labels are `labels`, the GOTOs lowered in it
+ * are gotos[mark..).  Structure those that jump to its labels; refuse
+ * those that jump into it from outside, or into a list already finished. */
+static void structure_gotos(FortranFe *f, IrStmtList *out, const FeLabel *labels, int nlabels,
+                            int mark)
+{
+  FeJumps *j = jumps_of(f);
+  for (int k = 0; k < mark; k++)
+    if (j->gotos[k].label && label_pos(labels, nlabels, j->gotos[k].label) >= 0)
+      refuse_goto(&j->gotos[k], ir_printf("jumps into a construct (to line %d); only jumps to a "
+                  "label of the same or an enclosing statement list are supported",
+                  diag_user_line(labels[label_pos(labels, nlabels, j->gotos[k].label)].loc)));
+  Span *spans = NULL;
+  int nspans = 0, cap = 0;
+  for (int k = mark; k < j->ngotos; k++) {
+    FeGoto *g = &j->gotos[k];
+    int at = g->label ? label_pos(labels, nlabels, g->label) : -1;
+    int closed = g->label ? label_pos(j->closed, j->nclosed, g->label) : -1;
+    if (at < 0 && closed >= 0)
+      refuse_goto(g, ir_printf("jumps into a construct (to line %d); only jumps to a label of "
+                  "the same or an enclosing statement list are supported",
+                  diag_user_line(j->closed[closed].loc)));
+    if (at >= 0)
+      add_span(&spans, &nspans, &cap, g, labels[at].pos);
+  }
+  nspans = nest_spans(j, mark, spans, nspans);
+  if (nspans) {
+    qsort(spans, (size_t)nspans, sizeof *spans, span_order);
+    IrStmtList built = { 0, 0, NULL };
+    int next = 0;
+    build_spans(f, out, 0, out->n - 1, spans, nspans, &next, &built);
+    *out = built;
+  }
+  int kept = mark;
+  for (int k = mark; k < j->ngotos; k++) {
+    FeGoto *g = &j->gotos[k];
+    int at = g->label ? label_pos(labels, nlabels, g->label) : -1;
+    if (at >= 0) {
+      bool back = g->top >= labels[at].pos;
+      g->jump->kind = back ? IR_S_CYCLE : IR_S_EXIT;
+      g->jump->u.jump.name = ir_printf("%ld", g->label);
+    } else if (g->label)
+      j->gotos[kept++] = *g;
+  }
+  j->ngotos = kept;
+  for (int i = 0; i < nlabels; i++)
+    IR_APPEND(j->closed, j->nclosed, j->closed_cap, labels[i]);
+}
+
+/* The body is finished: a GOTO still waiting jumps out of it. */
+static void refuse_open_gotos(FortranFe *f)
+{
+  FeJumps *j = jumps_of(f);
+  for (int k = 0; k < j->ngotos; k++)
+    if (j->gotos[k].label)
+      refuse_goto(&j->gotos[k], f->inlining
+                  ? "jumps out of the routine, which a region calls (its label is not in the "
+                    "routine's executable part)"
+                  : "jumps out of the region (its label is not inside it); a jump out of a "
+                    "region, or into one, is not supported");
+  j->ngotos = 0;
+}
+
 /* ---- statements ------------------------------------------------------- */
 
 static IrStmt *lower_assignment(FortranFe *f, TSNode n)
@@ -1402,16 +1749,42 @@ static IrStmt *lower_assignment(FortranFe *f, TSNode n)
 
 static bool assigns_to(const IrStmtList *l, const IrSym *iv, Loc *where);
 
-/* do_loop: do_statement(loop_control_expression: iv '=' lo ',' hi [',' step]) body... end */
+/* do_loop: [name ':'] do_statement('do' ['while' (cond)]) body... end
+ * — a loop without an index, run in order in its thread (IR_S_WHILE). */
+static IrStmt *lower_do_while(FortranFe *f, TSNode n, TSNode head)
+{
+  IrStmt *s = ir_stmt(IR_S_WHILE, fe_loc(&f->cx, n));
+  TSNode w = fe_child_of_type(head, "while_statement");
+  if (!ts_node_is_null(w)) {
+    TSNode c = fe_child_of_type(w, "parenthesized_expression");
+    if (!(s->u.loop.test = lower_expr(f, c)))
+      return NULL;
+    if (s->u.loop.test->type != IR_T_LOGICAL) {
+      fe_error(&f->cx, c, "the condition of DO WHILE must be logical, not %s",
+               ir_type_name(s->u.loop.test->type));
+      return NULL;
+    }
+  }
+  if (f->pending_do) {
+    fe_error(&f->cx, f->pending_do_node, "'!$stencil do' applies to counted DO loops; a DO "
+             "%sloop runs in order inside its thread", ts_node_is_null(w) ? "" : "WHILE ");
+    f->pending_do = NULL;
+  }
+  s->u.loop.name = construct_name(f, n);
+  open_loop(f, s);
+  lower_block(f, n, 1, ts_node_named_child_count(n), &s->u.loop.body);
+  jumps_of(f)->nloops--;
+  return s;
+}
+
+/* do_loop: [name ':'] do_statement(loop_control_expression: iv '=' lo ',' hi [',' step])
+ * body... end */
 static IrStmt *lower_do(FortranFe *f, TSNode n)
 {
   TSNode head = fe_child_of_type(n, "do_statement");
   TSNode ctl = fe_child_of_type(head, "loop_control_expression");
-  if (ts_node_is_null(ctl)) {
-    fe_error(&f->cx, head, "only counted DO loops are supported inside a region (DO WHILE and "
-             "endless DO are not)");
-    return NULL;
-  }
+  if (ts_node_is_null(ctl))
+    return lower_do_while(f, n, head);
   IrStmt *s = ir_stmt(IR_S_DO, fe_loc(&f->cx, n));
   TSNode ivn = ts_node_named_child(ctl, 0);
   IrExpr *iv = lower_expr(f, ivn);
@@ -1441,7 +1814,10 @@ static IrStmt *lower_do(FortranFe *f, TSNode n)
     f->pending_do = NULL;
   }
   uint32_t count = ts_node_named_child_count(n);
+  s->u.loop.name = construct_name(f, n);
+  open_loop(f, s);
   lower_block(f, n, 1, count, &s->u.loop.body);
+  jumps_of(f)->nloops--;
   Loc where;
   if (assigns_to(&s->u.loop.body, s->u.loop.iv, &where)) {
     diag_at(DIAG_ERROR, where, 1, "the DO variable '%s' is assigned inside its loop",
@@ -1564,14 +1940,13 @@ static IrStmt *lower_keyword(FortranFe *f, TSNode n, bool *skip)
 {
   char *kw = fe_text_lower(&f->cx, n);
   if (!strncmp(kw, "cycle", 5))
-    return ir_stmt(IR_S_CYCLE, fe_loc(&f->cx, n));
+    return lower_loop_jump(f, n, IR_S_CYCLE);
   if (!strncmp(kw, "exit", 4))
-    return ir_stmt(IR_S_EXIT, fe_loc(&f->cx, n));
-  if (!strncmp(kw, "return", 6) && f->inlining) {
-    fe_error(&f->cx, n, "RETURN before the end of a routine that a region calls is not supported "
-             "(the routine is inlined into the region)");
-    return NULL;
-  }
+    return lower_loop_jump(f, n, IR_S_EXIT);
+  if (!strncmp(kw, "go", 2))
+    return lower_goto(f, n);
+  if (!strncmp(kw, "return", 6) && f->inlining)
+    return lower_return(f, n);
   if (!strncmp(kw, "continue", 8)) {
     *skip = true;
     return NULL;
@@ -1721,17 +2096,42 @@ static IrStmt *lower_stmt(FortranFe *f, TSNode n, bool *skip)
     *skip = true;
     return NULL;
   }
-  if (!strcmp(type, "end_do_label_loop_statement")) {
-    *skip = true;
-    return NULL;
-  }
   fe_error(&f->cx, n, "%s is not supported inside a region", type);
   return NULL;
 }
 
-/* Lower named children [from, to) of `parent` into `out`. */
+/* A statement label of the list being lowered: the next statement's. */
+static void add_label(FortranFe *f, TSNode label, int pos, FeLabel **v, int *n, int *cap)
+{
+  FeLabel l = { atol(fe_text(&f->cx, label)), pos, fe_loc(&f->cx, label) };
+  IR_APPEND(*v, *n, *cap, l);
+}
+
+/* end_do_label_loop_statement: label (continue | end do | an action
+ * statement): the label of the loop's last statement, which may be one. */
+static IrStmt *lower_labelled_end(FortranFe *f, TSNode n, int pos, FeLabel **v, int *nl, int *cap)
+{
+  TSNode label = ts_node_child_by_field_name(n, "do_label", 8);
+  if (!ts_node_is_null(label))
+    add_label(f, label, pos, v, nl, cap);
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+    TSNode c = ts_node_named_child(n, i);
+    bool skip;
+    if (!fe_is(c, "statement_label") && !fe_is(c, "comment"))
+      return lower_stmt(f, c, &skip);
+  }
+  return NULL;
+}
+
+/* Lower named children [from, to) of `parent` into `out`; its GOTOs are
+ * structured once it is finished (structure_gotos). */
 static void lower_block(FortranFe *f, TSNode parent, uint32_t from, uint32_t to, IrStmtList *out)
 {
+  FeJumps *j = jumps_of(f);
+  if (j->depth++ == 0)
+    *j = (FeJumps){ .depth = 1 };
+  int mark = j->ngotos, nlabels = 0, labels_cap = 0;
+  FeLabel *labels = NULL;
   uint32_t skip_to_line = 0;
   for (uint32_t i = from; i < to; i++) {
     TSNode c = ts_node_named_child(parent, i);
@@ -1740,17 +2140,32 @@ static void lower_block(FortranFe *f, TSNode parent, uint32_t from, uint32_t to,
         handle_region_comment(f, c, &skip_to_line);
       continue;
     }
-    if (fe_is(c, "do_statement") || fe_is(c, "parenthesized_expression"))
+    if (fe_is(c, "do_statement") || fe_is(c, "parenthesized_expression") ||
+        fe_is(c, "block_label_start_expression"))
       continue;
+    if (fe_is(c, "statement_label")) {
+      add_label(f, c, out->n, &labels, &nlabels, &labels_cap);
+      continue;
+    }
     if (f->pending_do && !fe_is(c, "do_loop")) {
       fe_error(&f->cx, f->pending_do_node, "'!$stencil do' must come right before a DO loop");
       f->pending_do = NULL;
     }
     bool skip;
-    IrStmt *s = lower_stmt(f, c, &skip);
+    int before = j->ngotos;
+    IrStmt *s = fe_is(c, "end_do_label_loop_statement")
+              ? lower_labelled_end(f, c, out->n, &labels, &nlabels, &labels_cap)
+              : lower_stmt(f, c, &skip);
     if (s)
       ir_list_push(out, s);
+    for (int k = before; k < j->ngotos; k++)
+      j->gotos[k].top = out->n - 1;
+    if (!s)
+      j->ngotos = before;  /* not lowered (reported): nor are the GOTOs in it */
   }
+  structure_gotos(f, out, labels, nlabels, mark);
+  if (--j->depth == 0)
+    refuse_open_gotos(f);
 }
 
 /* A directive comment met while lowering a region: only `do` is allowed. */
@@ -1864,6 +2279,45 @@ static bool claimed_end(const FortranFe *f, int line)
   return false;
 }
 
+/* A label reference of the host code around a region that names a label
+ * inside it (a jump into the region: its statements are no longer there). */
+typedef struct IntoRegion {
+  FortranFe *f;
+  const IrRegion *g;
+  TSNode found;
+} IntoRegion;
+
+static FeWalk find_jump_into(TSNode n, void *ctx)
+{
+  IntoRegion *q = ctx;
+  FeJumps *j = jumps_of(q->f);
+  if (!fe_is(n, "statement_label_reference"))
+    return FE_WALK_INTO;
+  int line = diag_user_line(fe_loc(&q->f->cx, n));
+  if ((line < q->g->first_line || line > q->g->last_line) &&
+      label_pos(j->closed, j->nclosed, atol(fe_text(&q->f->cx, n))) >= 0) {
+    q->found = n;
+    return FE_WALK_STOP;
+  }
+  return FE_WALK_SKIP;
+}
+
+static void refuse_jumps_into(FortranFe *f, TSNode parent, const IrRegion *g)
+{
+  if (!jumps_of(f)->nclosed)
+    return;
+  TSNode unit = parent;
+  while (!ts_node_is_null(ts_node_parent(unit)) && !fe_is(unit, "subroutine") &&
+         !fe_is(unit, "function") && !fe_is(unit, "program"))
+    unit = ts_node_parent(unit);
+  IntoRegion q = { .f = f, .g = g };
+  fe_walk(unit, find_jump_into, &q);
+  if (!ts_node_is_null(q.found))
+    fe_error(&f->cx, q.found, "a jump to label %s, inside the region at line %d, from outside "
+             "it; a jump into a region is not supported", fe_text(&f->cx, q.found),
+             g->first_line);
+}
+
 /* The region directive starts at child `first` of parent and ends (with its
  * continuation lines) at child i: lower the siblings up to its `end region`.
  * Returns the index of the end comment. */
@@ -1895,6 +2349,7 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   g->last_line = diag_user_line((Loc){ f->cx.file, last, 1 });
   f->region = g;
   lower_block(f, parent, i + 1, end, &g->body);
+  refuse_jumps_into(f, parent, g);
   if (f->pending_do) {
     fe_error(&f->cx, f->pending_do_node, "'!$stencil do' must come right before a DO loop");
     f->pending_do = NULL;
@@ -2499,6 +2954,14 @@ static void lower_body(FortranFe *f, IrRoutine *r, TSNode n)
   f->region = &pseudo;
   f->inlining = true;
   lower_block(f, n, first, end, &r->body);
+  if (jumps_of(f)->returns) {
+    /* an early RETURN leaves this block, whose end is the routine's */
+    IrStmt *b = ir_stmt(IR_S_BLOCK, r->body.n ? r->body.v[0]->loc : r->loc);
+    b->u.loop.name = IR_RETURN_NAME;
+    b->u.loop.body = r->body;
+    r->body = (IrStmtList){ 0, 0, NULL };
+    ir_list_push(&r->body, b);
+  }
   f->inlining = false;
   f->region = NULL;
   f->module_node = (TSNode){ 0 };

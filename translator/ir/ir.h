@@ -168,11 +168,31 @@ typedef enum IrStmtKind {
   IR_S_DO,           /* u.loop: counted loop, Fortran DO semantics (trip count
                         fixed at entry: max(0, (hi-lo+step)/step)) */
   IR_S_IF,           /* u.cond: ELSE IF chains nest in els */
-  IR_S_CYCLE,        /* next iteration of the innermost loop (C continue) */
-  IR_S_EXIT,         /* leave the innermost loop (C break) */
+  IR_S_CYCLE,        /* u.jump: next iteration of the innermost loop (C continue), or of
+                        the loop that u.jump.name names */
+  IR_S_EXIT,         /* u.jump: leave the innermost loop (C break), or the loop or block
+                        that u.jump.name names */
   IR_S_CALL,         /* u.call: a subroutine of this file, inlined by transforms/inline.c
                         before any analysis (no other pass ever sees one) */
+  IR_S_WHILE,        /* u.loop (test, body, name): a loop without an index, run
+                        sequentially in a thread and never spread over the grid: Fortran
+                        DO WHILE (test before each iteration), `do ... end do` and the
+                        loops that backward GOTOs form (test NULL: until an EXIT) */
+  IR_S_BLOCK,        /* u.loop (body, name): the body, run once; an EXIT naming it goes
+                        to the statement after it (forward GOTOs, an early RETURN of an
+                        inlined routine; Fortran 2008's EXIT from a BLOCK construct) */
 } IrStmtKind;
+
+/* Control flow is structured: a jump is an EXIT or CYCLE whose target is a
+ * statement around it.  Its target is the innermost IR_S_DO or IR_S_WHILE
+ * around it when u.jump.name is NULL (an unnamed jump never targets a
+ * block), else the innermost IR_S_DO, IR_S_WHILE or IR_S_BLOCK around it
+ * whose u.loop.name is that name (CYCLE: never a block).  Names are found
+ * lexically, so a body copied twice (inlining) keeps its meaning; names the
+ * front end makes up (GOTO labels such as "100", "(return)") cannot be
+ * spelled in Fortran, so they never capture a user's EXIT.  visit.h has the
+ * queries (ir_jump_leaving). */
+#define IR_RETURN_NAME "(return)"   /* the block an inlined routine's early RETURN leaves */
 
 /* An actual argument written as an array section, `a(its:ite, k)` or
  * `a(:, k)`: the call's args[i] is then the element where the section
@@ -182,18 +202,22 @@ typedef struct IrSection {
   IrExpr *hi[IR_MAX_RANK];
 } IrSection;
 
-/* Read u.X only where kind says so: IR_S_DO->loop  IR_S_IF->cond  IR_S_ASSIGN->assign */
+/* Read u.X only where kind says so: IR_S_DO, IR_S_WHILE, IR_S_BLOCK->loop
+ * IR_S_IF->cond  IR_S_ASSIGN->assign  IR_S_CYCLE, IR_S_EXIT->jump  IR_S_CALL->call */
 struct IrStmt {
   IrStmtKind kind;
   Loc loc;
   union {
     struct {
-      IrSym *iv;
-      IrExpr *lo, *hi, *step;   /* step NULL means 1 */
+      IrSym *iv;                /* IR_S_DO only (NULL in the others) */
+      IrExpr *lo, *hi, *step;   /* IR_S_DO only; step NULL means 1 */
       IrStmtList body;
       Directive *advice;        /* a `do` directive right before the loop, or NULL */
       Loc end_loc;
+      IrExpr *test;             /* IR_S_WHILE: run the body while it holds (NULL: no test) */
+      const char *name;         /* construct name that EXIT and CYCLE may give, or NULL */
     } loop;
+    struct { const char *name; } jump;  /* the target's name, or NULL: the innermost loop */
     struct { IrExpr *test; IrStmtList then, els; } cond;
     struct { IrExpr *lhs, *rhs; } assign;
     struct {

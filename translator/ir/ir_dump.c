@@ -94,6 +94,8 @@ static void dump_stmt(const IrStmt *s, int indent, FILE *f)
     fputc('\n', f);
     break;
   case IR_S_DO:
+    if (s->u.loop.name)
+      fprintf(f, "%s: ", s->u.loop.name);
     fprintf(f, "do %s = ", s->u.loop.iv->name);
     ir_dump_expr(s->u.loop.lo, f);
     fputs(", ", f);
@@ -117,13 +119,32 @@ static void dump_stmt(const IrStmt *s, int indent, FILE *f)
     }
     fprintf(f, "%5s  %*send if\n", "", 2 * indent, "");
     break;
-  case IR_S_CYCLE: fputs("cycle\n", f); break;
+  case IR_S_WHILE:
+  case IR_S_BLOCK:
+    if (s->u.loop.name)
+      fprintf(f, "%s: ", s->u.loop.name);
+    fputs(s->kind == IR_S_BLOCK ? "block" : "do", f);
+    if (s->u.loop.test) {
+      fputs(" while (", f);
+      ir_dump_expr(s->u.loop.test, f);
+      fputc(')', f);
+    }
+    fputc('\n', f);
+    ir_dump_stmts(&s->u.loop.body, indent + 1, f);
+    fprintf(f, "%5s  %*send %s\n", "", 2 * indent, "", s->kind == IR_S_BLOCK ? "block" : "do");
+    break;
+  case IR_S_CYCLE:
+  case IR_S_EXIT:
+    fputs(s->kind == IR_S_CYCLE ? "cycle" : "exit", f);
+    if (s->u.jump.name)
+      fprintf(f, " %s", s->u.jump.name);
+    fputc('\n', f);
+    break;
   case IR_S_CALL:
     fprintf(f, "call %s(", s->u.call.name);
     dump_list(f, s->u.call.nargs, s->u.call.args);
     fputs(")\n", f);
     break;
-  case IR_S_EXIT: fputs("exit\n", f); break;
   }
 }
 

@@ -36,6 +36,9 @@ typedef struct Verifier {
                                  without one is reported */
   IrSym **open_loops;         /* indices of the loops around the statement (xrealloc) */
   int nopen, open_cap;
+  const IrStmt **constructs;  /* DO, WHILE and BLOCK statements around it, innermost
+                                 last: the targets its jumps may name (xrealloc) */
+  int nconstructs, constructs_cap;
   const char **kernel_names;  /* of the regions checked so far (xrealloc) */
   int nkernel_names, kernel_names_cap;
   Reported *reported;         /* node violations counted so far (xrealloc) */
@@ -229,6 +232,15 @@ static void open_loop(Verifier *v, IrSym *iv)
   v->open_loops[v->nopen++] = iv;
 }
 
+static void open_construct(Verifier *v, const IrStmt *s)
+{
+  if (v->nconstructs == v->constructs_cap) {
+    v->constructs_cap = v->constructs_cap ? 2 * v->constructs_cap : 16;
+    v->constructs = xrealloc(v->constructs, sizeof *v->constructs * (size_t)v->constructs_cap);
+  }
+  v->constructs[v->nconstructs++] = s;
+}
+
 static void check_list(Verifier *v, const IrStmtList *l);
 
 static void check_loop(Verifier *v, const IrStmt *s)
@@ -249,8 +261,45 @@ static void check_loop(Verifier *v, const IrStmt *s)
   if (s->u.loop.step)
     check_expr(v, s->u.loop.step);
   open_loop(v, iv);
+  open_construct(v, s);
   check_list(v, &s->u.loop.body);
+  v->nconstructs--;
   v->nopen--;
+}
+
+/* A WHILE or BLOCK: no index; a test (WHILE only) that is logical. */
+static void check_sequential(Verifier *v, const IrStmt *s)
+{
+  if (s->u.loop.iv || s->u.loop.lo || s->u.loop.hi || s->u.loop.step)
+    node_violation(v, s, s->loc, "%s with a loop index or bounds",
+                   s->kind == IR_S_WHILE ? "WHILE loop" : "block");
+  if (s->u.loop.test) {
+    check_expr(v, s->u.loop.test);
+    if (s->kind == IR_S_BLOCK || s->u.loop.test->type != IR_T_LOGICAL)
+      node_violation(v, s, s->loc, "%s with a test that is not a logical WHILE test",
+                     s->kind == IR_S_WHILE ? "WHILE loop" : "block");
+  }
+  open_construct(v, s);
+  check_list(v, &s->u.loop.body);
+  v->nconstructs--;
+}
+
+/* A named EXIT or CYCLE names a statement around it (ir.h); CYCLE a loop. */
+static void check_jump(Verifier *v, const IrStmt *s)
+{
+  const char *name = s->u.jump.name;
+  if (!name)
+    return;
+  for (int i = v->nconstructs - 1; i >= 0; i--) {
+    const IrStmt *c = v->constructs[i];
+    if (!c->u.loop.name || strcmp(c->u.loop.name, name))
+      continue;
+    if (s->kind == IR_S_CYCLE && c->kind == IR_S_BLOCK)
+      node_violation(v, s, s->loc, "CYCLE of block '%s', which is not a loop", name);
+    return;
+  }
+  node_violation(v, s, s->loc, "%s names '%s', which is not a loop or block around it",
+                 s->kind == IR_S_CYCLE ? "CYCLE" : "EXIT", name);
 }
 
 static void check_assign(Verifier *v, const IrStmt *s)
@@ -296,8 +345,10 @@ static void check_stmt(Verifier *v, const IrStmt *s)
     check_list(v, &s->u.cond.els);
     break;
   case IR_S_CYCLE:
-  case IR_S_EXIT: break;
+  case IR_S_EXIT: check_jump(v, s); break;
   case IR_S_CALL: check_call(v, s); break;
+  case IR_S_WHILE:
+  case IR_S_BLOCK: check_sequential(v, s); break;
   default: node_violation(v, s, v->near, "statement of unknown kind %d", (int)s->kind);
   }
   v->near = outer;
@@ -594,6 +645,7 @@ int ir_verify(const Program *p, IrStage stage, char *why, size_t size)
   for (int r = 0; r < p->nroutines; r++)
     check_routine(&v, p->routines[r]);
   free(v.open_loops);
+  free(v.constructs);
   free(v.kernel_names);
   free(v.reported);
   return v.violations;

@@ -4,6 +4,7 @@
  * One recursive walk here replaces the copies of it each pass used to
  * carry: a pass says what it does with one statement (visit.h).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "visit.h"
@@ -44,6 +45,11 @@ static void visit_stmt(IrStmt *s, IrVisit *v)
     visit_list(&s->u.cond.then, v);
     visit_list(&s->u.cond.els, v);
     v->under_if--;
+  } else if (step == IR_VISIT_CONTINUE && (s->kind == IR_S_WHILE || s->kind == IR_S_BLOCK)) {
+    /* not a DO: not among v->loops, whose members have an index */
+    v->under_sequential++;
+    visit_list(&s->u.loop.body, v);
+    v->under_sequential--;
   }
   if (v->post && !v->stopped)
     v->post(s, v);
@@ -63,6 +69,7 @@ bool ir_visit_stmts(IrStmtList *l, IrVisit *v)
   v->loops_on_heap = false;
   v->nloops = 0;
   v->under_if = 0;
+  v->under_sequential = 0;
   v->stopped = false;
   visit_list(l, v);
   if (v->loops_on_heap)
@@ -109,6 +116,10 @@ void ir_walk_stmt_exprs(IrStmt *s, IrExprVisit fn, void *ctx)
         ir_walk_expr(s->u.call.sections[k]->hi[d], s, fn, ctx);
     }
     break;
+  case IR_S_WHILE:
+    ir_walk_expr(s->u.loop.test, s, fn, ctx);
+    break;
+  case IR_S_BLOCK:
   case IR_S_CYCLE:
   case IR_S_EXIT:
     break;
@@ -185,4 +196,81 @@ bool ir_list_contains(const IrStmtList *l, const IrStmt *s)
 {
   IrVisit v = { .pre = contains_pre, .ctx = (void *)s };
   return !ir_visit_stmts((IrStmtList *)l, &v);
+}
+
+/* ---- jumps -------------------------------------------------------------------- */
+
+/* The constructs around a statement, innermost first, on the C stack. */
+typedef struct Around {
+  const IrStmt *s;
+  const struct Around *out;
+} Around;
+
+/* Is the target of jump j (ir.h) among the constructs `in`? */
+static bool targets_within(const IrStmt *j, const Around *in)
+{
+  for (; in; in = in->out) {
+    const IrStmt *c = in->s;
+    if (j->u.jump.name ? c->u.loop.name && !strcmp(c->u.loop.name, j->u.jump.name)
+                       : c->kind != IR_S_BLOCK)
+      return true;
+  }
+  return false;
+}
+
+static const IrStmt *leaving_list(const IrStmtList *l, int kind, const Around *in);
+
+static const IrStmt *leaving_stmt(const IrStmt *s, int kind, const Around *in)
+{
+  const IrStmt *found;
+  switch (s->kind) {
+  case IR_S_CYCLE:
+  case IR_S_EXIT:
+    return (kind < 0 || (int)s->kind == kind) && !targets_within(s, in) ? s : NULL;
+  case IR_S_IF:
+    return (found = leaving_list(&s->u.cond.then, kind, in)) ? found
+         : leaving_list(&s->u.cond.els, kind, in);
+  case IR_S_DO:
+  case IR_S_WHILE:
+  case IR_S_BLOCK: {
+    Around here = { s, in };
+    return leaving_list(&s->u.loop.body, kind, &here);
+  }
+  default:
+    return NULL;
+  }
+}
+
+static const IrStmt *leaving_list(const IrStmtList *l, int kind, const Around *in)
+{
+  const IrStmt *found = NULL;
+  for (int i = 0; i < l->n && !found; i++)
+    found = leaving_stmt(l->v[i], kind, in);
+  return found;
+}
+
+const IrStmt *ir_jump_leaving(const IrStmtList *l, int kind)
+{
+  return leaving_list(l, kind, NULL);
+}
+
+const IrStmt *ir_stmt_jump_leaving(const IrStmt *s, int kind)
+{
+  return leaving_stmt(s, kind, NULL);
+}
+
+bool ir_is_loop(const IrStmt *s)
+{
+  return s->kind == IR_S_DO || s->kind == IR_S_WHILE;
+}
+
+const char *ir_jump_text(const IrStmt *j)
+{
+  const char *name = j->u.jump.name;
+  if (name && isdigit((unsigned char)name[0]))
+    return ir_printf("GOTO %s", name);
+  if (name && !strcmp(name, IR_RETURN_NAME))
+    return "RETURN";
+  return ir_printf("%s%s%s", j->kind == IR_S_CYCLE ? "CYCLE" : "EXIT", name ? " " : "",
+                   name ? name : "");
 }

@@ -36,14 +36,17 @@ struct IrVisit {
   IrStmt **loops;
   int nloops;
   int under_if;
+  int under_sequential;     /* how many IR_S_WHILE and IR_S_BLOCK of the walked list s is
+                               inside (the visitor walks their bodies; they are not DO
+                               loops, so not among `loops`) */
   /* private to the walk */
   int cap;
   bool loops_on_heap;
   bool stopped;
 };
 
-/* Walk l in program order: pre(s), then s's bodies (a DO's body; an IF's
- * THEN and then ELSE part), then post(s).  Returns false when a pre
+/* Walk l in program order: pre(s), then s's bodies (the body of a DO,
+ * WHILE or BLOCK; an IF's THEN and then ELSE part), then post(s).  Returns false when a pre
  * callback stopped the walk.  A callback may start walks of its own, with
  * another IrVisit; v itself may be walked again once this walk is over. */
 bool ir_visit_stmts(IrStmtList *l, IrVisit *v);
@@ -69,5 +72,24 @@ void ir_assigned_scalars(const IrStmtList *l, IrSymSet *out);
 
 /* Is statement s in l, nested ones included? */
 bool ir_list_contains(const IrStmtList *l, const IrStmt *s);
+
+/* Jumps (ir.h: EXIT and CYCLE, with their targets).  The first EXIT or
+ * CYCLE (kind IR_S_EXIT or IR_S_CYCLE; -1: either) inside l, nested ones
+ * included, whose target is not a statement of l or inside one: a jump
+ * that leaves l (when l is a loop's body: it ends the iteration or the
+ * loop, or goes further out).  NULL: none leaves. */
+const IrStmt *ir_jump_leaving(const IrStmtList *l, int kind);
+
+/* ... the same for statement s: a jump inside s whose target is neither s
+ * nor inside it (the statements after s may then not run). */
+const IrStmt *ir_stmt_jump_leaving(const IrStmt *s, int kind);
+
+/* Jump j as the user wrote it, for messages: "EXIT", "CYCLE outer", "GOTO
+ * 100" (a label: the front end's name for the loop or block of a GOTO),
+ * "RETURN" (IR_RETURN_NAME).  An arena string. */
+const char *ir_jump_text(const IrStmt *j);
+
+/* Is s a loop (IR_S_DO or IR_S_WHILE), the target of an unnamed jump? */
+bool ir_is_loop(const IrStmt *s);
 
 #endif
