@@ -14,7 +14,8 @@
  *
  * The same reasoning inside one statement list: after `k = kte`, the
  * statements up to the next that may assign k (or a scalar of kte) read
- * kte (propagate_local_values).
+ * kte (propagate_local_values): jumps only leave constructs (ir.h), so the
+ * statements after it in its list are reached only through it.
  */
 #include <string.h>
 #include "diag.h"
@@ -241,6 +242,9 @@ static IrVisitStep replace_pre(IrStmt *t, IrVisit *v)
   case IR_S_IF:
     replace_in(&t->u.cond.test, r);
     break;
+  case IR_S_WHILE:
+    replace_in(&t->u.loop.test, r);
+    break;
   default:
     break;
   }
@@ -316,7 +320,7 @@ static void propagate_local_values(IrStmtList *l)
 {
   for (int t = 0; t < l->n; t++) {
     IrStmt *s = l->v[t];
-    if (s->kind == IR_S_DO) {
+    if (s->kind == IR_S_DO || s->kind == IR_S_WHILE || s->kind == IR_S_BLOCK) {
       propagate_local_values(&s->u.loop.body);
       continue;
     }

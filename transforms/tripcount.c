@@ -111,6 +111,10 @@ static bool tested_loop(const IrStmt *s, SubStep *st)
   if (t->kind != IR_S_IF || t->u.cond.els.n || !is_test(t->u.cond.test, st) ||
       s->u.loop.iv != st->col)
     return false;
+  /* an EXIT or CYCLE out of the tested statements would find other loops
+   * around it once the loop over i is gone */
+  if (ir_jump_leaving(&t->u.cond.then, -1))
+    return false;
   if (s->u.loop.step) {
     long step;
     if (!ir_eval_const(s->u.loop.step, &step) || (step != 1 && step != -1))
@@ -269,6 +273,10 @@ static IrVisitStep reads_pre(IrStmt *t, IrVisit *v)
   case IR_S_IF:
     ir_walk_expr(t->u.cond.test, t, read_visit, r);
     break;
+  case IR_S_WHILE:
+    if (t->u.loop.test)
+      ir_walk_expr(t->u.loop.test, t, read_visit, r);
+    break;
   default:
     break;
   }
@@ -420,7 +428,7 @@ static void substep_lists(Pass *p, IrStmtList *l)
       i = -1;                 /* the list changed: look again from its start */
       continue;
     }
-    if (s->kind == IR_S_DO)
+    if (s->kind == IR_S_DO || s->kind == IR_S_WHILE || s->kind == IR_S_BLOCK)
       substep_lists(p, &s->u.loop.body);
     else if (s->kind == IR_S_IF) {
       substep_lists(p, &s->u.cond.then);
