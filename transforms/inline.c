@@ -711,6 +711,7 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
       c->u.call.args[k] = clone_actual(in, s->u.call.args[k]);
     c->u.call.sections = clone_sections(in, s);
     break;
+  case IR_S_WHERE: S2S_BUG("WHERE left after pass normalize");
   case IR_S_CYCLE:
   case IR_S_EXIT:
     break;
