@@ -50,9 +50,21 @@
 #include "report.h"
 #include "visit.h"
 
+/* A loop of the body being expanded whose index a generated loop may take
+ * (pick_index). */
+typedef struct Candidate {
+  IrSym *iv;
+  IrExpr *lo, *hi;
+} Candidate;
+
 typedef struct Norm {
   Program *prog;
   IrRoutine *routine;
+  IrStmtList *body;             /* the region or routine body being expanded */
+  int ncand, cand_cap;
+  Candidate *cand;              /* its loops whose index holds nothing between them */
+  IrSym **open;                 /* indices of the loops around the statement */
+  int nopen, open_cap;
   IrSym *index[IR_MAX_RANK];    /* s2s_i1.. of this routine, made on first use */
   bool ok;
 } Norm;
@@ -381,13 +393,145 @@ static IrSym *new_scalar(Norm *nx, const char *base, IrType type, Loc loc)
   return s;
 }
 
-/* The index of loop j (0: the fastest dimension) of expanded statements:
- * one per routine, shared by all of them (their loops never nest). */
+/* The index of loop j (0: the fastest dimension) of expanded statements
+ * that find no index of the user's: one per routine, shared by all of them
+ * (their loops never nest). */
 static IrSym *loop_index(Norm *nx, int j, Loc loc)
 {
   if (!nx->index[j])
     nx->index[j] = new_scalar(nx, ir_printf("s2s_i%d", j + 1), IR_T_INT, loc);
   return nx->index[j];
+}
+
+/* ---- indices of the user's ------------------------------------------------------------ */
+
+/* A generated loop over its..ite reads best, and is analysed as the same
+ * column loop, when it runs over `i` like the user's `do i = its, ite`.
+ * It may take an index of the body's loops that holds nothing between
+ * them: every mention of it in the body is inside a loop over it (so no
+ * statement reads a value it left, and the host never sees the loop
+ * indices of a region), and it is not the index of a loop around the
+ * statement. */
+
+typedef struct IndexUse { const IrSym *iv; bool other_use; } IndexUse;
+
+static void index_use_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  IndexUse *u = ctx;
+  (void)in;
+  u->other_use |= e->kind == IR_E_VAR && e->u.var == u->iv;
+}
+
+static IrVisitStep index_use_pre(IrStmt *s, IrVisit *v)
+{
+  IndexUse *u = v->ctx;
+  bool own = s->kind == IR_S_DO && s->u.loop.iv == u->iv;
+  if (own) {
+    ir_walk_expr(s->u.loop.lo, s, index_use_visit, u);
+    ir_walk_expr(s->u.loop.hi, s, index_use_visit, u);
+  } else {
+    ir_walk_stmt_exprs(s, index_use_visit, u);
+  }
+  if (u->other_use)
+    return IR_VISIT_STOP;
+  return own ? IR_VISIT_SKIP_CHILDREN : IR_VISIT_CONTINUE;
+}
+
+static bool holds_nothing(IrStmtList *body, const IrSym *iv)
+{
+  IndexUse u = { iv, false };
+  IrVisit v = { .pre = index_use_pre, .ctx = &u };
+  ir_visit_stmts(body, &v);
+  return !u.other_use;
+}
+
+typedef struct CandidateScan { Norm *nx; IrSymSet seen, reusable; } CandidateScan;
+
+static IrVisitStep candidate_pre(IrStmt *s, IrVisit *v)
+{
+  CandidateScan *c = v->ctx;
+  Norm *nx = c->nx;
+  if (s->kind != IR_S_DO || s->u.loop.iv->kind != IR_SYM_VAR || s->u.loop.iv->rank ||
+      !ir_type_is_integer(s->u.loop.iv->type))
+    return IR_VISIT_CONTINUE;
+  long st = 1;
+  if (s->u.loop.step && (!ir_eval_const(s->u.loop.step, &st) || (st != 1 && st != -1)))
+    return IR_VISIT_CONTINUE;
+  if (ir_symset_add(&c->seen, s->u.loop.iv) && holds_nothing(nx->body, s->u.loop.iv))
+    ir_symset_add(&c->reusable, s->u.loop.iv);
+  if (!ir_symset_has(&c->reusable, s->u.loop.iv))
+    return IR_VISIT_CONTINUE;
+  Candidate k = { s->u.loop.iv, st > 0 ? s->u.loop.lo : s->u.loop.hi,
+                  st > 0 ? s->u.loop.hi : s->u.loop.lo };
+  IR_APPEND(nx->cand, nx->ncand, nx->cand_cap, k);
+  return IR_VISIT_CONTINUE;
+}
+
+static void find_candidates(Norm *nx, IrStmtList *body)
+{
+  CandidateScan c = { .nx = nx };
+  IrVisit v = { .pre = candidate_pre, .ctx = &c };
+  nx->body = body;
+  nx->ncand = 0;
+  ir_visit_stmts(body, &v);
+}
+
+static bool index_free(const Norm *nx, const Shape *sh, int j, const IrSym *iv)
+{
+  for (int i = 0; i < nx->nopen; i++)
+    if (nx->open[i] == iv)
+      return false;
+  for (int i = 0; i < j; i++)
+    if (sh->iv[i] == iv)
+      return false;
+  return true;
+}
+
+/* Does the body subscript dimension `dim` of array a with index iv
+ * somewhere (`a(i,k)` for k along dimension 2)? */
+typedef struct SubscriptUse { const IrSym *a, *iv; int dim; bool found; } SubscriptUse;
+
+static void subscript_use_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  SubscriptUse *u = ctx;
+  (void)in;
+  if (e->kind == IR_E_ELEM && e->u.elem.sym == u->a && u->dim < e->u.elem.n) {
+    const IrExpr *x = e->u.elem.sub[u->dim];
+    u->found |= x->kind == IR_E_VAR && x->u.var == u->iv;
+  }
+}
+
+static bool subscripts_with(Norm *nx, const IrSym *a, int dim, const IrSym *iv)
+{
+  SubscriptUse u = { a, iv, dim, false };
+  ir_walk_exprs(nx->body, subscript_use_visit, &u);
+  return u.found;
+}
+
+/* The index of the shape's loop j: the index of a user's loop over the
+ * same bounds; else one the body subscripts the same dimension of the
+ * driving array with (`k` for out(i,2:km,j) where the body has out(i,k,j));
+ * else s2s_i<j+1>. */
+static IrSym *pick_index(Norm *nx, const Shape *sh, int j, Loc loc)
+{
+  const IrTriplet *t = sh->range[j];
+  long st = stride_of(t);
+  if (st != 1 && st != -1)     /* over a user's index it would read as a strided column loop */
+    return loop_index(nx, j, loc);
+  const IrExpr *lo = st > 0 ? t->lo : t->hi, *hi = st > 0 ? t->hi : t->lo;
+  for (int i = 0; i < nx->ncand; i++) {
+    const Candidate *c = &nx->cand[i];
+    if (index_free(nx, sh, j, c->iv) && same_value(c->lo, lo) && same_value(c->hi, hi))
+      return c->iv;
+  }
+  int dim = 0;
+  range_of(sh->driver, j, &dim);
+  for (int i = 0; i < nx->ncand; i++) {
+    IrSym *iv = nx->cand[i].iv;
+    if (index_free(nx, sh, j, iv) && subscripts_with(nx, sh->driver->u.section.sym, dim, iv))
+      return iv;
+  }
+  return loop_index(nx, j, loc);
 }
 
 /* ---- sections of an expression ------------------------------------------------------ */
@@ -489,7 +633,7 @@ static bool shape_of(Norm *nx, IrExpr *driver, Shape *sh, Loc loc)
   *sh = (Shape){ .driver = driver, .rank = ir_expr_rank(driver) };
   for (int j = 0; j < sh->rank; j++) {
     sh->range[j] = range_of(driver, j, NULL);
-    sh->iv[j] = loop_index(nx, j, loc);
+    sh->iv[j] = pick_index(nx, sh, j, loc);
     sh->order[j] = XF_ORDER_ANY;
   }
   return conforms(nx, sh, driver, false, "the section");
@@ -894,9 +1038,10 @@ static void expand_assignment(Norm *nx, IrStmt *s, IrStmtList *out)
   }
   for (int j = 0; j < sh.rank; j++)
     if (sh.order[j] == XF_ORDER_DESCENDING)
-      report_at(REPORT_INFO, nx->routine->name, s->loc, "Array assignment to %s runs downwards "
-                "along its %s range: the right side reads elements it stores later",
-                section_text(lhs), j == 0 ? "first" : j == 1 ? "second" : ir_printf("%dth", j + 1));
+      report_at(REPORT_INFO, nx->routine->name, s->loc, "Array assignment to %s expanded into a "
+                "loop that runs downwards along its %s range: the right side reads elements an "
+                "upward loop would store first", section_text(lhs),
+                j == 0 ? "first" : j == 1 ? "second" : ir_printf("%dth", j + 1));
   IrStmtList body = { 0 };
   ir_list_push(&body, assign(element_of(&sh, lhs), element_of(&sh, rhs), s->loc));
   ir_list_push(out, loop_nest(&sh, body, s->loc));
@@ -1134,7 +1279,9 @@ static void normalize_stmt(Norm *nx, IrStmt *s, IrStmtList *out)
     if (!scalar_expected(nx, s->u.loop.lo, "a bound of DO") ||
         !scalar_expected(nx, s->u.loop.hi, "a bound of DO"))
       return;
+    IR_APPEND(nx->open, nx->nopen, nx->open_cap, s->u.loop.iv);
     normalize_list(nx, &s->u.loop.body);
+    nx->nopen--;
     break;
   case IR_S_IF:
     hoist_reductions(nx, &s->u.cond.test, out);
@@ -1190,11 +1337,13 @@ static bool normalize_routine(Program *p, IrRoutine *r)
   Norm nx = { .prog = p, .routine = r, .ok = true };
   bool ok = true;
   if (r->body_lowered) {
+    find_candidates(&nx, &r->body);
     normalize_list(&nx, &r->body);
     ok &= nx.ok;
   }
   for (int g = 0; g < r->nregions; g++) {
     nx.ok = true;
+    find_candidates(&nx, &r->regions[g]->body);
     normalize_list(&nx, &r->regions[g]->body);
     ok &= nx.ok;
   }
