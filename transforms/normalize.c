@@ -570,12 +570,45 @@ static void collect_sections(IrExpr *e, Sections *out)
   }
 }
 
+/* A bound as the user would write it: "n-1" for an affine one. */
+static void print_bound(const IrExpr *e, FILE *f)
+{
+  Affine a;
+  char buf[256];
+  if (aff_build(e, &a)) {
+    aff_print(&a, buf, sizeof buf);
+    fputs(buf, f);
+  } else {
+    ir_dump_expr(e, f);
+  }
+}
+
+/* A section for messages, `a(2:n-1,k)` (arena text). */
 static const char *section_text(const IrExpr *e)
 {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  ir_dump_expr(e, f);
+  if (e->kind != IR_E_SECTION) {
+    ir_dump_expr(e, f);
+  } else {
+    fprintf(f, "%s(", e->u.section.sym->name);
+    for (int d = 0; d < e->u.section.n; d++) {
+      const IrTriplet *t = &e->u.section.dim[d];
+      fputs(d ? "," : "", f);
+      print_bound(t->lo, f);
+      if (t->is_range) {
+        fputc(':', f);
+        if (t->hi)
+          print_bound(t->hi, f);
+        if (t->stride) {
+          fputc(':', f);
+          print_bound(t->stride, f);
+        }
+      }
+    }
+    fputc(')', f);
+  }
   fclose(f);
   char *s = ir_strdup(buf);
   free(buf);
