@@ -692,9 +692,10 @@ static IrExpr *position_in(const IrTriplet *t, const IrTriplet *dt, IrSym *iv, L
   if (st == dst && const_diff(t->lo, dt->lo, &c))
     return int_add(at, c, loc);
   IrExpr *steps = ir_binary(IR_OP_SUB, at, copy_expr(dt->lo), loc);      /* iv - lo' */
-  if (st != dst)
-    steps = ir_binary(IR_OP_MUL, ir_binary(IR_OP_DIV, steps, ir_int(dst, loc), loc),
-                      ir_int(st, loc), loc);
+  if (st != dst && dst != 1)
+    steps = ir_binary(IR_OP_DIV, steps, ir_int(dst, loc), loc);
+  if (st != dst && st != 1)
+    steps = ir_binary(IR_OP_MUL, steps, ir_int(st, loc), loc);
   return ir_binary(IR_OP_ADD, copy_expr(t->lo), steps, loc);
 }
 
