@@ -9,8 +9,8 @@
  * front end lowered (the callees of inlining) so that the later passes see
  * only scalar statements in ordinary DO loops:
  *
- *   a(its:ite,k) = 0.             do s2s_i1 = its, ite
- *                                   a(s2s_i1,k) = 0.
+ *   a(its:ite,k) = 0.             do i = its, ite
+ *                                   a(i,k) = 0.
  *                                 end do
  *   x = maxval(t(i,kts:kte))      s2s_maxval = -huge(x)
  *                                 do s2s_i1 = kts, kte
@@ -22,11 +22,15 @@
  * One loop per range of the section that drives the statement (the left
  * side of an assignment, the mask of a WHERE, the argument of a
  * reduction), the fastest dimension innermost as Fortran stores it; the
- * other sections are indexed at the same position of theirs.  The loop
- * indices s2s_i1.. and the temporaries s2s_maxval.. are new symbols of the
- * routine, marked as having no host variable (IrSym.inlined_local): the
- * `s2s_` prefix is the one the generated code reserves, so they clash with
- * no user name.
+ * other sections are indexed at the same position of theirs.  A loop takes
+ * the index of the user's own loop over the same bounds (`numdt = 1`
+ * becomes `do i = its, ite` beside the user's `do i = its, ite`), or over
+ * the same dimension of the array, where that index holds nothing between
+ * loops (pick_index), so that the column analysis sees the loops a person
+ * would have written; otherwise its index is s2s_i1, s2s_i2..  Those and
+ * the temporaries s2s_maxval.. are new symbols of the routine, marked as
+ * having no host variable (IrSym.inlined_local): the `s2s_` prefix is the
+ * one the generated code reserves, so they clash with no user name.
  *
  * Fortran evaluates the whole right side before it stores any element.  A
  * loop does that only if no element is read after the loop stored it: a
