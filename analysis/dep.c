@@ -167,6 +167,7 @@ static void collect_stmts(Collect *c, IrStmtList *l)
     }
     case IR_S_CALL:
       S2S_BUG("call of '%s' was not inlined before dependence analysis", s->u.call.name);
+    case IR_S_WHERE: S2S_BUG("WHERE left after pass normalize");
     case IR_S_CYCLE:
     case IR_S_EXIT:
       /* later statements of the loop body become conditional */

@@ -88,8 +88,12 @@ typedef struct ErrorCase {
 static const ErrorCase errors[] = {
   { "present-not-optional", "do i = 1, n\n  if (present(n)) a(i) = 0.0\nend do\n",
     "'n' is not an optional dummy argument" },
-  { "array-syntax", "a(:) = 0.0\n", "array section of 'a' inside a region" },
-  { "whole-array", "do i = 1, n\n  a(i) = sum(a)\nend do\n", "whole array 'a' used inside a region" },
+  /* array syntax is lowered (pass normalize expands it); these shapes are not */
+  { "vector-subscript", "do i = 1, n\n  a(i) = a(nint(a(1:2)))\nend do\n",
+    "vector subscript of 'a' inside a region is not supported" },
+  { "maxloc-without-dim", "i = maxloc(a(1:n))\n", "'maxloc' without dim= returns an array" },
+  { "sum-with-dim-2", "a(1) = sum(a, dim=2)\n", "only dim=1 on an argument of rank 1" },
+  { "maxval-of-scalar", "a(1) = maxval(n)\n", "the argument of 'maxval' must be an array" },
   { "do-while-integer-test", "do while (n)\n  n = n - 1\nend do\n",
     "the condition of DO WHILE must be logical" },
   { "undeclared", "do i = 1, n\n  a(i) = undeclared\nend do\n", "'undeclared' has no IMPLICIT type" },

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "frontend.h"
 #include "inline.h"
+#include "normalize.h"
 #include "plan.h"
 #include "report.h"
 #include "transforms.h"
@@ -26,7 +27,7 @@ typedef struct TestProgram {
 } TestProgram;
 
 enum {
-  P_NEST_2D, P_CALL, P_TWO_KERNELS, P_COLUMN, P_MODULE, P_DATA, P_C_2D,
+  P_NEST_2D, P_CALL, P_TWO_KERNELS, P_COLUMN, P_MODULE, P_DATA, P_C_2D, P_ARRAY_SYNTAX,
 };
 
 static const TestProgram programs[] = {
@@ -138,6 +139,18 @@ static const TestProgram programs[] = {
     "      a[j][i] = s + 1.0;\n"
     "    }\n"
     "}\n" },
+  [P_ARRAY_SYNTAX] = { "fortran-array-syntax", "t.f90",
+    "subroutine t(n, a, b)\n"                      /* 1 */
+    "  implicit none\n"
+    "  integer :: n, j\n"
+    "  real :: a(100,100), b(100,100)\n"
+    "!$stencil region\n"                            /* 5 */
+    "  do j = 1, n\n"
+    "    a(1:n,j) = b(1:n,j) + maxval(b(:,j))\n"
+    "    where (a(:,j) > 0.) a(:,j) = 0.\n"
+    "  end do\n"
+    "!$stencil end region\n"
+    "end subroutine t\n" },
 };
 
 /* ---- building a program up to a stage ------------------------------------------------ */
@@ -176,6 +189,8 @@ static Program *build(const TestProgram *tp, IrStage stage)
   size_t len = strlen(tp->path);
   Program *p = len > 2 && !strcmp(tp->path + len - 2, ".c") ? fe_c(file) : fe_fortran(file);
   ck_assert_msg(p != NULL, "%s does not parse:\n%s", tp->name, diagnostics());
+  if (stage >= IR_STAGE_NORMALIZED)
+    ck_assert_msg(xf_normalize_program(p), "%s: normalize fails:\n%s", tp->name, diagnostics());
   if (stage >= IR_STAGE_INLINED)
     ck_assert_msg(xf_inline_program(p), "%s: inlining fails:\n%s", tp->name, diagnostics());
   if (stage >= IR_STAGE_PLANNED)
@@ -183,7 +198,7 @@ static Program *build(const TestProgram *tp, IrStage stage)
   return p;
 }
 
-static const char *const stage_names[] = { "parsed", "inlined", "planned" };
+static const char *const stage_names[] = { "parsed", "normalized", "inlined", "planned" };
 
 static void assert_accepted(const TestProgram *tp, const Program *p, IrStage stage)
 {
@@ -487,6 +502,16 @@ static void cycle_of_block(Program *p)
   ir_list_push(&loop->u.loop.body, b);
 }
 
+/* normalize never ran: its sections, reduction and WHERE are left (the
+ * first statement alone, so that one violation is counted) */
+static void section_left(Program *p)
+{
+  IrStmtList *body = &outer_loop(p)->u.loop.body;
+  body->n = 1;
+  IrStmt *s = body->v[0];
+  s->u.assign.rhs = ir_int(0, s->loc);
+}
+
 typedef struct Breakage {
   const char *name;
   int program;
@@ -574,6 +599,8 @@ static const Breakage breakages[] = {
     exit_to_nowhere, "t.f90:7:5: EXIT names 'nowhere', which is not a loop or block around it" },
   { "cycle-of-block", P_NEST_2D, IR_STAGE_PARSED, IR_STAGE_PARSED,
     cycle_of_block, "t.f90:7:5: CYCLE of block 'skip', which is not a loop" },
+  { "section-left-after-normalize", P_ARRAY_SYNTAX, IR_STAGE_PARSED, IR_STAGE_NORMALIZED,
+    section_left, "t.f90:7:5: array section of 'a' left after normalize" },
   { "c-dropped-subscript", P_C_2D, IR_STAGE_PARSED, IR_STAGE_PARSED,
     c_dropped_subscript, "t.c:7:7: 'a' has 1 subscript but rank 2" },
   { "c-symbol-not-in-table", P_C_2D, IR_STAGE_PLANNED, IR_STAGE_PLANNED,

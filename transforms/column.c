@@ -112,6 +112,7 @@ static IrExpr *exposed_stmt(IrSym *const *vars, int nvars, IrStmt *s, IrSymSet *
     return exposed_sequential(vars, nvars, s, d);
   case IR_S_CALL:
     S2S_BUG("call of '%s' was not inlined", s->u.call.name);
+  case IR_S_WHERE: S2S_BUG("WHERE left after pass normalize");
   case IR_S_CYCLE:
   case IR_S_EXIT:
     break;

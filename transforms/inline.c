@@ -719,6 +719,7 @@ static IrStmt *clone_stmt(Inline *in, IrStmt *s)
     memset(&c->u.loop.body, 0, sizeof c->u.loop.body);
     clone_list(in, &s->u.loop.body, &c->u.loop.body);
     break;
+  case IR_S_WHERE: S2S_BUG("WHERE left after pass normalize");
   case IR_S_CYCLE:
   case IR_S_EXIT:
     c->u.jump = s->u.jump;

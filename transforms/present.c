@@ -158,6 +158,7 @@ static IrStmt *copy_stmt(const IrVariant *v, const IrStmt *s)
     break;
   case IR_S_CALL:
     S2S_BUG("call of '%s' left in a region after inlining", s->u.call.name);
+  case IR_S_WHERE: S2S_BUG("WHERE left after pass normalize");
   case IR_S_CYCLE:
   case IR_S_EXIT:
     c->u.jump = s->u.jump;

@@ -1,8 +1,9 @@
 /* transforms.h — the passes between the front ends and the emitters.
  *
  * The pass table (translator/pipeline.c) runs them in order; this
- * header is their interface.  After the program pass that inlines calls
- * (inline.h), the region passes plan each region in turn, filling its
+ * header is their interface.  After the program passes that expand array
+ * syntax into loops (normalize.h) and inline calls (inline.h), the region
+ * passes plan each region in turn, filling its
  * RegionPlan (analysis/plan.h, hung off IrRegion.analysis):
  *
  *   accesses   data clauses, boxes, private scalars, privatizable arrays,

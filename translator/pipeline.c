@@ -1,6 +1,8 @@
 /* pipeline.c — the pass table: every pass of a translation, in order.
  *
  *   parse      tree-sitter CST -> IR, directives attached (translator/fe)
+ *   normalize  array syntax, WHERE and reductions over sections expanded into loops, in
+ *              regions and in the routines they call (transforms/normalize.c)
  *   inline     calls in regions replaced by the callees' bodies (transforms/inline.c)
  *   invariant  reads of a scalar that holds one region-invariant value (`l = ite`) replaced
  *              by that value, so loops it bounds stay parallel (transforms/invariant.c)
@@ -54,6 +56,7 @@
 #include "emit.h"
 #include "frontend.h"
 #include "inline.h"
+#include "normalize.h"
 #include "pipeline.h"
 #include "invariant.h"
 #include "present.h"
@@ -72,6 +75,8 @@ static bool pass_parse(Unit *u)
   u->prog = u->src.fortran ? fe_fortran(u->src.file) : fe_c(u->src.file);
   return u->prog != NULL;
 }
+
+static bool pass_normalize(Unit *u) { return xf_normalize_program(u->prog); }
 
 static bool pass_inline(Unit *u) { return xf_inline_program(u->prog); }
 
@@ -105,6 +110,7 @@ typedef struct Pass {
 
 static const Pass passes[] = {
   { "parse",     SCOPE_PROGRAM, .program = pass_parse },
+  { "normalize", SCOPE_PROGRAM, .program = pass_normalize },
   { "inline",    SCOPE_PROGRAM, .program = pass_inline },
   { "invariant", SCOPE_PROGRAM, .program = pass_invariant },
   { "tripcount", SCOPE_PROGRAM, .program = pass_tripcount },
@@ -283,6 +289,8 @@ static IrStage program_stage(int i)
 {
   if (passes[i].program == pass_parse)
     return IR_STAGE_PARSED;
+  if (passes[i].program == pass_normalize)
+    return IR_STAGE_NORMALIZED;
   for (int j = 0; j < i; j++)
     if (passes[j].scope != SCOPE_PROGRAM)
       return IR_STAGE_PLANNED;

@@ -254,6 +254,7 @@ static void emit_expr(Emit *e, const IrExpr *x)
     emit_expr(e, x->u.cond.els);
     out(e, ")");
     break;
+  case IR_E_SECTION: S2S_BUG("array section left after pass normalize");
   case IR_E_CONVERT:
     out(e, "((%s)", ir_type_c(x->type));
     emit_expr(e, x->u.operand);
@@ -406,6 +407,7 @@ static void emit_stmt(Emit *e, const IrStmt *s, int indent)
   case IR_S_BLOCK: emit_sequential(e, s, indent); break;
   case IR_S_CALL:
     S2S_BUG("call of '%s' was not inlined before emission", s->u.call.name);
+  case IR_S_WHERE: S2S_BUG("WHERE left after pass normalize");
   }
 }
 

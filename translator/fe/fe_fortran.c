@@ -877,16 +877,106 @@ static bool is_conversion(const char *name)
   return false;
 }
 
+/* ---- array syntax ------------------------------------------------------------ */
+
+/* A subscript or a bound of a section: an integer scalar (an array-valued
+ * one would be a vector subscript).  NULL when it is not (reported). */
+static IrExpr *lower_subscript(FortranFe *f, IrSym *s, TSNode a)
+{
+  IrExpr *sub = lower_expr(f, a);
+  if (!sub)
+    return NULL;
+  if (ir_expr_rank(sub) > 0) {
+    fe_error(&f->cx, a, "vector subscript of '%s' inside a region is not supported; index it "
+             "with a scalar in an explicit loop", s->name);
+    return NULL;
+  }
+  if (!ir_type_is_integer(sub->type)) {
+    fe_error(&f->cx, a, "subscript of '%s' is %s, not integer", s->name, ir_type_name(sub->type));
+    return NULL;
+  }
+  return sub;
+}
+
+/* extent_specifier: [lo] ':' [hi] [':' stride] — the parts are told apart
+ * by the colons before them; an omitted bound is the declared one of
+ * dimension d. */
+static bool lower_triplet(FortranFe *f, IrSym *s, int d, TSNode a, IrTriplet *t)
+{
+  TSNode part[3];
+  memset(part, 0, sizeof part);
+  int slot = 0;
+  for (uint32_t i = 0; i < ts_node_child_count(a); i++) {
+    TSNode c = ts_node_child(a, i);
+    if (!ts_node_is_named(c))
+      slot += !strcmp(ts_node_type(c), ":");
+    else if (slot < 3 && !fe_is(c, "comment"))
+      part[slot] = c;
+  }
+  t->is_range = true;
+  t->lo = ts_node_is_null(part[0]) ? s->lo[d] : lower_subscript(f, s, part[0]);
+  t->hi = ts_node_is_null(part[1]) ? s->hi[d] : lower_subscript(f, s, part[1]);
+  t->stride = ts_node_is_null(part[2]) ? NULL : lower_subscript(f, s, part[2]);
+  return t->lo && (t->hi || ts_node_is_null(part[1])) && (t->stride || ts_node_is_null(part[2]));
+}
+
+/* a(lo:hi:stride, k) in a region: IR_E_SECTION, expanded into loops by
+ * pass "normalize" (transforms/normalize.c). */
+static IrExpr *lower_array_section(FortranFe *f, IrSym *s, TSNode n, TSNode list)
+{
+  uint32_t count = ts_node_named_child_count(list);
+  if ((int)count != s->rank) {
+    fe_error(&f->cx, n, "'%s' has rank %d but %u subscript%s given", s->name, s->rank, count,
+             count == 1 ? " is" : "s are");
+    return NULL;
+  }
+  IrExpr *e = ir_expr_new(IR_E_SECTION, s->type, fe_loc(&f->cx, n));
+  e->u.section.sym = s;
+  e->u.section.n = (int)count;
+  e->u.section.dim = ir_alloc(sizeof *e->u.section.dim * count);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode a = ts_node_named_child(list, i);
+    IrTriplet *t = &e->u.section.dim[i];
+    if (fe_is(a, "extent_specifier") ? !lower_triplet(f, s, (int)i, a, t)
+                                     : !(t->lo = lower_subscript(f, s, a)))
+      return NULL;
+  }
+  return e;
+}
+
+/* A whole array `a` in an expression of a region: the section of its
+ * declared bounds. */
+static IrExpr *whole_array(FortranFe *f, IrSym *s, TSNode n)
+{
+  IrExpr *e = ir_expr_new(IR_E_SECTION, s->type, fe_loc(&f->cx, n));
+  e->u.section.sym = s;
+  e->u.section.n = s->rank;
+  e->u.section.dim = ir_alloc(sizeof *e->u.section.dim * (size_t)s->rank);
+  for (int d = 0; d < s->rank; d++)
+    e->u.section.dim[d] = (IrTriplet){ true, s->lo[d], s->hi[d], NULL };
+  return e;
+}
+
+static bool has_triplet(TSNode list)
+{
+  for (uint32_t i = 0; i < ts_node_named_child_count(list); i++)
+    if (fe_is(ts_node_named_child(list, i), "extent_specifier"))
+      return true;
+  return false;
+}
+
 static IrExpr *lower_element(FortranFe *f, IrSym *s, TSNode n, TSNode list)
 {
+  if (f->region && has_triplet(list))
+    return lower_array_section(f, s, n, list);
   IrExpr *e = ir_expr_new(IR_E_ELEM, s->type, fe_loc(&f->cx, n));
   e->u.elem.sym = s;
   uint32_t count = ts_node_named_child_count(list);
   for (uint32_t i = 0; i < count; i++) {
     TSNode a = ts_node_named_child(list, i);
     if (fe_is(a, "extent_specifier")) {
-      fe_error(&f->cx, a, "array section of '%s' inside a region: array syntax is not supported "
-               "yet; write the loop explicitly", s->name);
+      fe_error(&f->cx, a, "array section of '%s' outside a region cannot be evaluated here",
+               s->name);
       return NULL;
     }
     if (e->u.elem.n == IR_MAX_RANK)
@@ -894,6 +984,11 @@ static IrExpr *lower_element(FortranFe *f, IrSym *s, TSNode n, TSNode list)
     IrExpr *sub = lower_expr(f, a);
     if (!sub)
       return NULL;
+    if (ir_expr_rank(sub) > 0) {
+      fe_error(&f->cx, a, "vector subscript of '%s' inside a region is not supported; index it "
+               "with a scalar in an explicit loop", s->name);
+      return NULL;
+    }
     if (!ir_type_is_integer(sub->type)) {
       fe_error(&f->cx, a, "subscript of '%s' is %s, not integer", s->name, ir_type_name(sub->type));
       return NULL;
@@ -906,6 +1001,129 @@ static IrExpr *lower_element(FortranFe *f, IrSym *s, TSNode n, TSNode list)
     return NULL;
   }
   return e;
+}
+
+/* The reductions over array syntax: name, IR function, whether the first
+ * argument is the logical mask itself (any, all, count), whether MASK= is
+ * accepted beside it, and whether the result is a position (maxloc). */
+typedef struct Reduction {
+  const char *name;
+  IrIntrinsic fn;
+  bool logical;
+  bool takes_mask;
+  bool position;
+} Reduction;
+
+static const Reduction reductions[] = {
+  { "maxval", IR_FN_MAXVAL, false, true, false },
+  { "minval", IR_FN_MINVAL, false, true, false },
+  { "sum", IR_FN_SUM, false, true, false },
+  { "product", IR_FN_PRODUCT, false, true, false },
+  { "any", IR_FN_ANY, true, false, false },
+  { "all", IR_FN_ALL, true, false, false },
+  { "count", IR_FN_COUNT, true, false, false },
+  { "maxloc", IR_FN_MAXLOC, false, true, true },
+  { "minloc", IR_FN_MINLOC, false, true, true },
+  { NULL, 0, false, false, false },
+};
+
+static const Reduction *find_reduction(const char *name)
+{
+  for (const Reduction *r = reductions; r->name; r++)
+    if (!strcmp(r->name, name))
+      return r;
+  return NULL;
+}
+
+/* The arguments of a reduction by role: ARRAY (or MASK for any/all/count),
+ * DIM and MASK, positional or by keyword; DIM and MASK are told apart by
+ * type when given by position (`maxval(a, mask)` and `maxval(a, 1)` are
+ * both Fortran).  False (reported) for anything else. */
+static bool reduction_args(FortranFe *f, const Reduction *rd, TSNode list, IrExpr **array,
+                           IrExpr **dim, IrExpr **mask)
+{
+  uint32_t count = ts_node_named_child_count(list);
+  int npos = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode a = ts_node_named_child(list, i);
+    if (fe_is(a, "comment"))
+      continue;
+    const char *kw = NULL;
+    if (fe_is(a, "keyword_argument")) {
+      kw = fe_text_lower(&f->cx, ts_node_child_by_field_name(a, "name", 4));
+      a = ts_node_child_by_field_name(a, "value", 5);
+    }
+    IrExpr *x = lower_expr(f, a);
+    if (!x)
+      return false;
+    IrExpr **slot = NULL;
+    if (kw)
+      slot = !strcmp(kw, "dim") ? dim : !strcmp(kw, "mask") && (rd->takes_mask || rd->logical)
+                                           ? (rd->logical ? array : mask)
+             : !strcmp(kw, "array") && !rd->logical ? array : NULL;
+    else if (npos++ == 0)
+      slot = array;
+    else if (!*dim && x->type != IR_T_LOGICAL)
+      slot = dim;
+    else if (rd->takes_mask && x->type == IR_T_LOGICAL)
+      slot = mask;
+    if ((!slot || *slot) && kw)
+      fe_error(&f->cx, a, "argument '%s=' of '%s' is not supported inside a region", kw,
+               rd->name);
+    else if (!slot || *slot)
+      fe_error(&f->cx, a, "too many arguments for '%s'", rd->name);
+    if (!slot || *slot)
+      return false;
+    *slot = x;
+  }
+  if (!*array)
+    fe_error(&f->cx, list, "'%s' needs an array argument", rd->name);
+  return *array != NULL;
+}
+
+/* maxval(a(:,k)), count(q > 0.), maxloc(t(kts:kte), 1), sum(x, mask=m):
+ * a reduction over array syntax, with a scalar result.  DIM may only be 1
+ * on a rank-1 argument (the result is then the same scalar); MAXLOC and
+ * MINLOC need it, since without DIM they return an array. */
+static IrExpr *lower_reduction(FortranFe *f, const Reduction *rd, TSNode n, TSNode list)
+{
+  TSNode id = ts_node_named_child(n, 0);
+  IrExpr *array = NULL, *dim = NULL, *mask = NULL;
+  if (!reduction_args(f, rd, list, &array, &dim, &mask))
+    return NULL;
+  int rank = ir_expr_rank(array);
+  long d = 0;
+  if (rank == 0) {
+    fe_error(&f->cx, id, "the argument of '%s' must be an array (a section or a whole array)",
+             rd->name);
+    return NULL;
+  }
+  if (dim && (!ir_eval_const(dim, &d) || d != 1 || rank != 1)) {
+    fe_error(&f->cx, id, "'%s' with dim= inside a region: only dim=1 on an argument of rank 1 "
+             "is supported (an array-valued result is not); write the loops explicitly",
+             rd->name);
+    return NULL;
+  }
+  if (rd->position && (!dim || rank != 1)) {
+    fe_error(&f->cx, id, "'%s' without dim= returns an array, which is not supported inside a "
+             "region; write %s(x, dim=1) with x of rank 1 for the position as a scalar",
+             rd->name, rd->name);
+    return NULL;
+  }
+  IrType t = array->type;
+  if (rd->logical ? t != IR_T_LOGICAL : !ir_type_is_integer(t) && !ir_type_is_real(t)) {
+    fe_error(&f->cx, id, "'%s' needs %s array, not %s", rd->name, rd->logical ? "a logical"
+             : "an integer or real", ir_type_name(t));
+    return NULL;
+  }
+  if (mask && mask->type != IR_T_LOGICAL) {
+    fe_error(&f->cx, id, "the mask of '%s' must be logical, not %s", rd->name,
+             ir_type_name(mask->type));
+    return NULL;
+  }
+  IrType result = rd->position || rd->fn == IR_FN_COUNT ? IR_T_INT : t;
+  IrExpr *args[2] = { array, mask };
+  return make_call(rd->fn, result, args, mask ? 2 : 1, fe_loc(&f->cx, n));
 }
 
 /* kind(x), selected_real_kind(p[, r]), selected_int_kind(r): the kind
@@ -1306,6 +1524,9 @@ static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
   if (f->region && !find_stmt_fn(f, name) && !find_intrinsic(name) &&
       (!ts_node_is_null(find_function(f, name)) || program_function(f, name)))
     return lower_user_call(f, n, list, name, IR_T_VOID);
+  const Reduction *rd = find_reduction(name);
+  if (rd && f->region && !find_stmt_fn(f, name) && (!s || s->kind != IR_SYM_VAR || s->type == IR_T_VOID))
+    return lower_reduction(f, rd, n, list);
   IrExpr *args[16];
   TSNode kind_arg = { 0 };
   int nargs = lower_args(f, list, args, 16, &kind_arg);
@@ -1354,9 +1575,10 @@ static IrExpr *lower_identifier(FortranFe *f, TSNode n)
   IrSym *s = resolve(f, n);
   if (!s || !usable_rank(f, s, fe_loc(&f->cx, n), fe_width(&f->cx, n)))
     return NULL;
+  if (s->rank > 0 && !f->whole_array_ok && f->region)
+    return whole_array(f, s, n);
   if (s->rank > 0 && !f->whole_array_ok) {
-    fe_error(&f->cx, n, "whole array '%s' used inside a region: array syntax is not supported "
-             "yet; write the loop explicitly", s->name);
+    fe_error(&f->cx, n, "whole array '%s' cannot be evaluated here", s->name);
     return NULL;
   }
   return ir_var(s, fe_loc(&f->cx, n));
@@ -1733,7 +1955,7 @@ static IrStmt *lower_assignment(FortranFe *f, TSNode n)
   IrExpr *rhs = lower_expr(f, ts_node_child_by_field_name(n, "right", 5));
   if (!lhs || !rhs)
     return NULL;
-  if (lhs->kind != IR_E_VAR && lhs->kind != IR_E_ELEM) {
+  if (lhs->kind != IR_E_VAR && lhs->kind != IR_E_ELEM && lhs->kind != IR_E_SECTION) {
     fe_error(&f->cx, ln, "cannot assign to this expression");
     return NULL;
   }
@@ -1936,6 +2158,56 @@ static IrStmt *lower_if_clauses(FortranFe *f, TSNode n, uint32_t clause)
   return s;
 }
 
+/* The mask of WHERE or of a masked ELSEWHERE (clause n): logical array
+ * syntax; the rank is checked by pass "normalize". */
+static IrExpr *lower_mask(FortranFe *f, TSNode n)
+{
+  TSNode c = fe_child_of_type(n, "parenthesized_expression");
+  IrExpr *e = lower_expr(f, c);
+  if (e && e->type != IR_T_LOGICAL) {
+    fe_error(&f->cx, c, "the mask of WHERE must be logical, not %s", ir_type_name(e->type));
+    return NULL;
+  }
+  return e;
+}
+
+/* The ELSEWHERE clauses of where_statement n from child `clause` on, into
+ * els: a masked ELSEWHERE is a WHERE of its own, holding the clauses after
+ * it in its els. */
+static bool lower_elsewhere(FortranFe *f, TSNode n, uint32_t clause, IrStmtList *els)
+{
+  uint32_t count = ts_node_named_child_count(n);
+  uint32_t next = find_child(n, clause + 1, "elsewhere_clause", NULL, NULL);
+  TSNode c = ts_node_named_child(n, clause);
+  if (ts_node_is_null(fe_child_of_type(c, "parenthesized_expression"))) {
+    lower_block(f, c, 0, ts_node_named_child_count(c), els);
+    return true;
+  }
+  IrStmt *w = ir_stmt(IR_S_WHERE, fe_loc(&f->cx, c));
+  if (!(w->u.cond.test = lower_mask(f, c)))
+    return false;
+  lower_block(f, c, 1, ts_node_named_child_count(c), &w->u.cond.then);
+  ir_list_push(els, w);
+  return next >= count || lower_elsewhere(f, n, next, &w->u.cond.els);
+}
+
+/* where_statement: 'where' (mask) assignment            (statement form)
+ *                | 'where' (mask) stmts elsewhere_clause* end_where_statement
+ * elsewhere_clause: 'elsewhere' [(mask)] stmts */
+static IrStmt *lower_where(FortranFe *f, TSNode n)
+{
+  IrStmt *s = ir_stmt(IR_S_WHERE, fe_loc(&f->cx, n));
+  if (!(s->u.cond.test = lower_mask(f, n)))
+    return NULL;
+  uint32_t count = ts_node_named_child_count(n);
+  uint32_t clause = find_child(n, 1, "elsewhere_clause", "end_where_statement", NULL);
+  lower_block(f, n, 1, clause, &s->u.cond.then);
+  if (clause < count && fe_is(ts_node_named_child(n, clause), "elsewhere_clause") &&
+      !lower_elsewhere(f, n, clause, &s->u.cond.els))
+    return NULL;
+  return s;
+}
+
 static IrStmt *lower_keyword(FortranFe *f, TSNode n, bool *skip)
 {
   char *kw = fe_text_lower(&f->cx, n);
@@ -2087,12 +2359,19 @@ static IrStmt *lower_stmt(FortranFe *f, TSNode n, bool *skip)
   }
   if (!strcmp(type, "if_statement"))
     return lower_if_chain(f, n, 0);
+  if (!strcmp(type, "where_statement")) {
+    if (!enter_construct(f, n))
+      return NULL;
+    IrStmt *s = lower_where(f, n);
+    leave_construct(f);
+    return s;
+  }
   if (!strcmp(type, "keyword_statement"))
     return lower_keyword(f, n, skip);
   if (!strcmp(type, "subroutine_call"))
     return lower_call(f, n);
   if (!strcmp(type, "end_do_loop_statement") || !strcmp(type, "end_if_statement") ||
-      !strcmp(type, "statement_label")) {
+      !strcmp(type, "end_where_statement") || !strcmp(type, "statement_label")) {
     *skip = true;
     return NULL;
   }

@@ -311,7 +311,8 @@ static void mention_visit(IrExpr *e, IrStmt *in, void *ctx)
   MentionCtx *m = ctx;
   (void)in;
   if ((e->kind == IR_E_VAR && e->u.var == m->sym) ||
-      (e->kind == IR_E_ELEM && e->u.elem.sym == m->sym))
+      (e->kind == IR_E_ELEM && e->u.elem.sym == m->sym) ||
+      (e->kind == IR_E_SECTION && e->u.section.sym == m->sym))
     m->found = true;
 }
 
@@ -332,7 +333,8 @@ bool ir_list_mentions(IrStmtList *l, const IrSym *s)
 static void symbol_visit(IrExpr *e, IrStmt *in, void *ctx)
 {
   (void)in;
-  IrSym *s = e->kind == IR_E_VAR ? e->u.var : e->kind == IR_E_ELEM ? e->u.elem.sym : NULL;
+  IrSym *s = e->kind == IR_E_VAR ? e->u.var : e->kind == IR_E_ELEM ? e->u.elem.sym
+           : e->kind == IR_E_SECTION ? e->u.section.sym : NULL;
   if (s)
     ir_symset_add(ctx, s);
 }
@@ -452,8 +454,50 @@ static void expr_walk(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx)
   case IR_E_CONVERT:
     expr_walk(e->u.operand, in, fn, ctx);
     break;
+  case IR_E_SECTION:
+    for (int i = 0; i < e->u.section.n; i++) {
+      expr_walk(e->u.section.dim[i].lo, in, fn, ctx);
+      expr_walk(e->u.section.dim[i].hi, in, fn, ctx);
+      expr_walk(e->u.section.dim[i].stride, in, fn, ctx);
+    }
+    break;
   default:
     break;
+  }
+}
+
+bool ir_is_reduction(const IrExpr *e)
+{
+  return e->kind == IR_E_CALL && e->u.call.fn >= IR_FN_MAXVAL && e->u.call.fn <= IR_FN_MINLOC;
+}
+
+static int max_rank(int a, const IrExpr *e)
+{
+  int b = e ? ir_expr_rank(e) : 0;
+  return a > b ? a : b;
+}
+
+int ir_expr_rank(const IrExpr *e)
+{
+  int rank = 0;
+  switch (e->kind) {
+  case IR_E_SECTION:
+    for (int i = 0; i < e->u.section.n; i++)
+      rank += e->u.section.dim[i].is_range;
+    return rank;
+  case IR_E_UNARY: return ir_expr_rank(e->u.unary.arg);
+  case IR_E_BINARY: return max_rank(ir_expr_rank(e->u.binary.lhs), e->u.binary.rhs);
+  case IR_E_CONVERT: return ir_expr_rank(e->u.operand);
+  case IR_E_COND:
+    return max_rank(max_rank(ir_expr_rank(e->u.cond.test), e->u.cond.then), e->u.cond.els);
+  case IR_E_CALL:
+    if (ir_is_reduction(e) || e->u.call.fn == IR_FN_USER || e->u.call.fn == IR_FN_PRESENT)
+      return 0;
+    for (int i = 0; i < e->u.call.n; i++)
+      rank = max_rank(rank, e->u.call.args[i]);
+    return rank;
+  default:
+    return 0;
   }
 }
 

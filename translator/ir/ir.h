@@ -72,7 +72,8 @@ struct IrSym {
   bool is_optional;             /* Fortran OPTIONAL dummy argument */
   bool is_saved;                /* Fortran SAVE, DATA or an initializer: keeps its value
                                    from one call to the next */
-  bool inlined_local;           /* a local of an inlined routine: no host variable exists */
+  bool inlined_local;           /* a local of an inlined routine, or a loop index or
+                                   temporary of pass "normalize": no host variable exists */
   bool is_restrict;             /* C: a `restrict` pointer or array parameter, which the
                                    user promises overlaps no other; Fortran dummies are
                                    treated so by the language rules */
@@ -115,6 +116,10 @@ typedef enum IrExprKind {
   IR_E_COND,         /* C conditional `c ? a : b`: u.cond */
   IR_E_CONVERT,      /* type conversion to `type` (Fortran REAL(), INT(); C casts;
                         mixed-mode promotion made explicit): u.operand */
+  IR_E_SECTION,      /* Fortran array syntax: an array section `a(its:ite,k)` or a whole
+                        array `a` in an expression or on the left of `=`: u.section.
+                        Only between the front end and pass "normalize"
+                        (transforms/normalize.c), which expands it into loops */
 } IrExprKind;
 
 typedef enum IrOp {
@@ -137,7 +142,25 @@ typedef enum IrIntrinsic {
   IR_FN_PRESENT,     /* Fortran PRESENT(optional dummy): folded by the inliner */
   IR_FN_USER,        /* a function of the program, u.call.name: expanded by the inliner
                         (transforms/inline.c) before any analysis, like IR_S_CALL */
+  /* Reductions over an array-valued args[0] (IR_E_SECTION in it), with an
+   * optional logical mask args[1] (maxval, minval, sum, product, maxloc,
+   * minloc; n is then 2): scalar results, replaced by loops and a
+   * temporary in pass "normalize" like the array syntax they read.
+   * MAXLOC/MINLOC: the 1-based position in the section of the first
+   * extreme element, 0 when none is selected (rank-1 sections, DIM=1). */
+  IR_FN_MAXVAL, IR_FN_MINVAL, IR_FN_SUM, IR_FN_PRODUCT,
+  IR_FN_ANY, IR_FN_ALL, IR_FN_COUNT,   /* args[0]: the logical array */
+  IR_FN_MAXLOC, IR_FN_MINLOC,
 } IrIntrinsic;
+
+/* One subscript of an IR_E_SECTION: a scalar subscript (is_range false,
+ * lo only) or a triplet lo:hi[:stride] (stride NULL: 1).  A bound the
+ * user left out is the declared one; hi NULL: none is declared (assumed
+ * size). */
+typedef struct IrTriplet {
+  bool is_range;
+  struct IrExpr *lo, *hi, *stride;
+} IrTriplet;
 
 struct IrExpr {
   IrExprKind kind;
@@ -153,6 +176,7 @@ struct IrExpr {
     struct { IrIntrinsic fn; int n; IrExpr **args; const char *name; /* IR_FN_USER */ } call;
     struct { IrExpr *test, *then, *els; } cond;
     IrExpr *operand;
+    struct { IrSym *sym; int n; IrTriplet *dim; /* n == sym->rank */ } section;
   } u;
 };
 
@@ -181,6 +205,9 @@ typedef enum IrStmtKind {
   IR_S_BLOCK,        /* u.loop (body, name): the body, run once; an EXIT naming it goes
                         to the statement after it (forward GOTOs, an early RETURN of an
                         inlined routine; Fortran 2008's EXIT from a BLOCK construct) */
+  IR_S_WHERE,        /* u.cond: Fortran WHERE (test: the array mask) with its ELSEWHERE
+                        part in els; a masked ELSEWHERE is a WHERE alone in els.  Only
+                        before pass "normalize", which expands it into loops */
 } IrStmtKind;
 
 /* Control flow is structured: a jump is an EXIT or CYCLE whose target is a
@@ -203,7 +230,7 @@ typedef struct IrSection {
 } IrSection;
 
 /* Read u.X only where kind says so: IR_S_DO, IR_S_WHILE, IR_S_BLOCK->loop
- * IR_S_IF->cond  IR_S_ASSIGN->assign  IR_S_CYCLE, IR_S_EXIT->jump  IR_S_CALL->call */
+ * IR_S_IF, IR_S_WHERE->cond  IR_S_ASSIGN->assign  IR_S_CYCLE, IR_S_EXIT->jump  IR_S_CALL->call */
 struct IrStmt {
   IrStmtKind kind;
   Loc loc;
@@ -438,6 +465,14 @@ const char *ir_intrinsic_name(IrIntrinsic fn); /* Fortran spelling: "max", "mod"
 
 /* Evaluate an integer expression made of literals and PARAMETERs. */
 bool ir_eval_const(const IrExpr *e, long *out);
+
+/* The rank of e's value under Fortran array syntax: the number of ranges
+ * of its sections (IR_E_SECTION), 0 for a scalar.  Operands of elemental
+ * operations and intrinsics share one rank (the largest is returned); a
+ * reduction, a function of the program and present() are scalars. */
+int ir_expr_rank(const IrExpr *e);
+/* Is e an IR_E_CALL of a reduction (IR_FN_MAXVAL .. IR_FN_MINLOC)? */
+bool ir_is_reduction(const IrExpr *e);
 
 /* Does `e` mention symbol `s`?  (array elements: in subscripts too) */
 bool ir_expr_mentions(const IrExpr *e, const IrSym *s);

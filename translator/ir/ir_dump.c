@@ -17,7 +17,9 @@ const char *ir_intrinsic_name(IrIntrinsic fn)
     [IR_FN_COS] = "cos", [IR_FN_TAN] = "tan", [IR_FN_ATAN] = "atan", [IR_FN_TANH] = "tanh",
     [IR_FN_SIGN] = "sign", [IR_FN_MOD] = "mod", [IR_FN_NINT] = "nint", [IR_FN_FLOOR] = "floor",
     [IR_FN_CEILING] = "ceiling", [IR_FN_POW] = "pow", [IR_FN_PRESENT] = "present",
-    [IR_FN_USER] = "function",
+    [IR_FN_USER] = "function", [IR_FN_MAXVAL] = "maxval", [IR_FN_MINVAL] = "minval",
+    [IR_FN_SUM] = "sum", [IR_FN_PRODUCT] = "product", [IR_FN_ANY] = "any", [IR_FN_ALL] = "all",
+    [IR_FN_COUNT] = "count", [IR_FN_MAXLOC] = "maxloc", [IR_FN_MINLOC] = "minloc",
   };
   return names[fn];
 }
@@ -29,6 +31,30 @@ static void dump_list(FILE *f, int n, IrExpr *const *v)
       fputc(',', f);
     ir_dump_expr(v[i], f);
   }
+}
+
+/* a(lo:hi:stride, k); a bound that is not declared (assumed size) as `*` */
+static void dump_section(const IrExpr *e, FILE *f)
+{
+  fprintf(f, "%s(", e->u.section.sym->name);
+  for (int i = 0; i < e->u.section.n; i++) {
+    const IrTriplet *t = &e->u.section.dim[i];
+    if (i)
+      fputc(',', f);
+    ir_dump_expr(t->lo, f);
+    if (!t->is_range)
+      continue;
+    fputc(':', f);
+    if (t->hi)
+      ir_dump_expr(t->hi, f);
+    else
+      fputc('*', f);
+    if (t->stride) {
+      fputc(':', f);
+      ir_dump_expr(t->stride, f);
+    }
+  }
+  fputc(')', f);
 }
 
 void ir_dump_expr(const IrExpr *e, void *file)
@@ -75,6 +101,9 @@ void ir_dump_expr(const IrExpr *e, void *file)
     ir_dump_expr(e->u.operand, f);
     fputc(')', f);
     break;
+  case IR_E_SECTION:
+    dump_section(e, f);
+    break;
   }
 }
 
@@ -118,6 +147,17 @@ static void dump_stmt(const IrStmt *s, int indent, FILE *f)
       ir_dump_stmts(&s->u.cond.els, indent + 1, f);
     }
     fprintf(f, "%5s  %*send if\n", "", 2 * indent, "");
+    break;
+  case IR_S_WHERE:
+    fputs("where (", f);
+    ir_dump_expr(s->u.cond.test, f);
+    fputs(")\n", f);
+    ir_dump_stmts(&s->u.cond.then, indent + 1, f);
+    if (s->u.cond.els.n) {
+      fprintf(f, "%5s  %*selsewhere\n", "", 2 * indent, "");
+      ir_dump_stmts(&s->u.cond.els, indent + 1, f);
+    }
+    fprintf(f, "%5s  %*send where\n", "", 2 * indent, "");
     break;
   case IR_S_WHILE:
   case IR_S_BLOCK:

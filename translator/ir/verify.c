@@ -159,6 +159,29 @@ static void check_sym_ref(Verifier *v, const void *node, const IrSym *s, Loc at)
 
 /* ---- expressions -------------------------------------------------------------- */
 
+static void check_expr(Verifier *v, const IrExpr *e);
+
+/* Array syntax: a triplet or subscript per dimension, and only before
+ * pass "normalize" expands it. */
+static void check_section(Verifier *v, const IrExpr *e, Loc at)
+{
+  const IrSym *s = e->u.section.sym;
+  check_sym_ref(v, e, s, at);
+  if (v->stage >= IR_STAGE_NORMALIZED)
+    node_violation(v, e, at, "array section of '%s' left after normalize", s ? s->name : "?");
+  if (s && e->u.section.n != s->rank)
+    node_violation(v, e, at, "section of '%s' has %d subscript%s but rank %d", s->name,
+                   e->u.section.n, e->u.section.n == 1 ? "" : "s", s->rank);
+  for (int k = 0; k < e->u.section.n && k < IR_MAX_RANK; k++) {
+    const IrTriplet *t = &e->u.section.dim[k];
+    check_expr(v, t->lo);
+    if (t->hi)
+      check_expr(v, t->hi);
+    if (t->stride)
+      check_expr(v, t->stride);
+  }
+}
+
 static void check_expr(Verifier *v, const IrExpr *e)
 {
   if (!e) {
@@ -194,6 +217,9 @@ static void check_expr(Verifier *v, const IrExpr *e)
     check_expr(v, e->u.binary.rhs);
     break;
   case IR_E_CALL:
+    if (ir_is_reduction(e) && v->stage >= IR_STAGE_NORMALIZED)
+      node_violation(v, e, at, "reduction '%s' left after normalize",
+                     ir_intrinsic_name(e->u.call.fn));
     if (e->u.call.fn == IR_FN_USER && v->region && v->stage >= IR_STAGE_INLINED)
       node_violation(v, e, e->loc, "call of function '%s' left in region '%s' after inlining",
                      e->u.call.name ? e->u.call.name : "?", v->region->name);
@@ -207,6 +233,9 @@ static void check_expr(Verifier *v, const IrExpr *e)
     break;
   case IR_E_CONVERT:
     check_expr(v, e->u.operand);
+    break;
+  case IR_E_SECTION:
+    check_section(v, e, at);
     break;
   default:
     node_violation(v, e, at, "expression of unknown kind %d", (int)e->kind);
@@ -309,7 +338,7 @@ static void check_assign(Verifier *v, const IrStmt *s)
   check_expr(v, s->u.assign.rhs);
   if (!lhs)
     return;
-  if (lhs->kind != IR_E_VAR && lhs->kind != IR_E_ELEM)
+  if (lhs->kind != IR_E_VAR && lhs->kind != IR_E_ELEM && lhs->kind != IR_E_SECTION)
     node_violation(v, s, s->loc, "assignment to an expression that is neither a variable nor "
                    "an array element");
   else if (lhs->kind == IR_E_VAR && lhs->u.var && loop_open(v, lhs->u.var))
@@ -340,6 +369,13 @@ static void check_stmt(Verifier *v, const IrStmt *s)
   case IR_S_ASSIGN: check_assign(v, s); break;
   case IR_S_DO: check_loop(v, s); break;
   case IR_S_IF:
+    check_expr(v, s->u.cond.test);
+    check_list(v, &s->u.cond.then);
+    check_list(v, &s->u.cond.els);
+    break;
+  case IR_S_WHERE:
+    if (v->stage >= IR_STAGE_NORMALIZED)
+      node_violation(v, s, s->loc, "WHERE left after normalize");
     check_expr(v, s->u.cond.test);
     check_list(v, &s->u.cond.then);
     check_list(v, &s->u.cond.els);

@@ -2,7 +2,8 @@
  *
  * Every pass relies on what the passes before it guarantee: each node
  * carries the location its messages point at, an array element has one
- * subscript per dimension, no call is left in a region once inlining ran,
+ * subscript per dimension, no array syntax is left once it is expanded into
+ * loops, no call is left in a region once inlining ran,
  * a DO loop's index changes only through its loop, every symbol an
  * expression names is one its routine can see, and the plan's fields agree
  * with each other and with the IR.  ir_verify checks all of these after a
@@ -23,6 +24,8 @@
  * before it. */
 typedef enum IrStage {
   IR_STAGE_PARSED,   /* after the front end: locations, ranks, loops, scopes */
+  IR_STAGE_NORMALIZED, /* after pass "normalize": also no array syntax (sections, WHERE,
+                          reductions) anywhere */
   IR_STAGE_INLINED,  /* after inlining: also no IR_S_CALL inside a region */
   IR_STAGE_PLANNED,  /* after planning: also every region's RegionPlan (plan.h) */
 } IrStage;

@@ -40,7 +40,7 @@ static void visit_stmt(IrStmt *s, IrVisit *v)
     push_loop(v, s);
     visit_list(&s->u.loop.body, v);
     v->nloops--;
-  } else if (step == IR_VISIT_CONTINUE && s->kind == IR_S_IF) {
+  } else if (step == IR_VISIT_CONTINUE && (s->kind == IR_S_IF || s->kind == IR_S_WHERE)) {
     v->under_if++;
     visit_list(&s->u.cond.then, v);
     visit_list(&s->u.cond.els, v);
@@ -107,6 +107,7 @@ void ir_walk_stmt_exprs(IrStmt *s, IrExprVisit fn, void *ctx)
     ir_walk_expr(s->u.loop.step, s, fn, ctx);
     break;
   case IR_S_IF:
+  case IR_S_WHERE:
     ir_walk_expr(s->u.cond.test, s, fn, ctx);
     break;
   case IR_S_CALL:
@@ -148,7 +149,8 @@ bool ir_stmt_assigns(const IrStmt *s, const IrSym *x)
 {
   if (s->kind == IR_S_ASSIGN) {
     const IrExpr *lhs = s->u.assign.lhs;
-    return (lhs->kind == IR_E_VAR ? lhs->u.var : lhs->u.elem.sym) == x;
+    return (lhs->kind == IR_E_VAR ? lhs->u.var : lhs->kind == IR_E_SECTION ? lhs->u.section.sym
+            : lhs->u.elem.sym) == x;
   }
   return s->kind == IR_S_DO && s->u.loop.iv == x;
 }

@@ -31,8 +31,9 @@ struct IrVisit {
   void *ctx;
   /* kept by ir_visit_stmts for the callbacks, which only read them: the DO
    * statements of the walked list around s, outermost first (s itself is
-   * not among them, in pre or in post), and how many IFs of the walked
-   * list s is inside (in their THEN or ELSE part) */
+   * not among them, in pre or in post), and how many IFs (and WHEREs,
+   * before pass "normalize") of the walked list s is inside (in their THEN
+   * or ELSE part) */
   IrStmt **loops;
   int nloops;
   int under_if;
