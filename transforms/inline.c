@@ -1687,8 +1687,10 @@ static const char *symbol_obstacle(IrRoutine *fn, IrSym *s)
 {
   if (s->kind == IR_SYM_PARAM)
     return s->rank ? ir_printf("it uses the named constant array '%s'", s->name) : NULL;
+  if (s->is_module && ir_assignment_of(&fn->body, s))
+    return ir_printf("it assigns module variable '%s', which all threads would share", s->name);
   if (s->is_module)
-    return ir_printf("it uses module variable '%s' (pass its value as an argument instead)",
+    return ir_printf("it reads module variable '%s' (pass its value as an argument instead)",
                      s->name);
   IrSym *own = NULL;
   HASH_FIND_STR(fn->symbols, s->name, own);
@@ -1696,13 +1698,13 @@ static const char *symbol_obstacle(IrRoutine *fn, IrSym *s)
     return ir_printf("it uses '%s' of another scope", s->name);
   if (s->is_dummy) {
     if (s->rank)
-      return ir_printf("its argument '%s' is an array, which it could only reach in the "
-                       "caller's memory", s->name);
+      return ir_printf("its argument '%s' is an array (a __device__ function takes scalars, "
+                       "by value)", s->name);
     if (s->is_optional)
       return ir_printf("its argument '%s' is OPTIONAL", s->name);
     if (ir_assignment_of(&fn->body, s))
-      return ir_printf("it assigns its argument '%s', which it could only do in the caller's "
-                       "memory", s->name);
+      return ir_printf("it assigns its argument '%s' (a __device__ function takes scalars, by "
+                       "value)", s->name);
     return NULL;
   }
   if (s->is_saved || s->in_common || s->in_equivalence)

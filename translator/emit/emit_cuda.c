@@ -17,8 +17,8 @@
  * names that are C++ keywords get a trailing underscore.
  *
  * A function that the regions call but that the inliner kept as a call
- * (IrRoutine.device_why) is a static __device__ function ahead of every
- * kernel, named s2s_dev_NAME.
+ * (IrRoutine.device_why) is a static __host__ __device__ function ahead
+ * of every kernel, named s2s_dev_NAME.
  *
  * Where each array lives (ArrayPlan.storage) and what every kernel and
  * launcher is passed (KernelPlan.params, RegionPlan.launcher) were decided
@@ -421,11 +421,13 @@ static void body_end(Emit *e, FILE *real, char **textp, size_t *lenp)
  * variable returned at the end, its body written by the kernels' own
  * statement emitter (Fortran semantics alike).  Its named constants are
  * folded in (no region declares them here); its local arrays, of fixed
- * size, are C arrays behind the same indexing macros as a kernel's. */
+ * size, are C arrays behind the same indexing macros as a kernel's.  It is
+ * __host__ too: a launcher computes the trip counts and data boxes of its
+ * kernels from the region's expressions, where a call may be. */
 
 static void emit_device_signature(Emit *e, const IrRoutine *fn)
 {
-  out(e, "static __device__ %s %s(", ir_type_c(fn->result->type), device_fn_name(fn));
+  out(e, "static __host__ __device__ %s %s(", ir_type_c(fn->result->type), device_fn_name(fn));
   for (int i = 0; i < fn->ndummies; i++)
     out(e, "%s%s %s", i ? ", " : "", ir_type_c(fn->dummies[i]->type), cname(fn->dummies[i]));
   out(e, "%s)", fn->ndummies ? "" : "void");
