@@ -446,16 +446,19 @@ static bool device_local(const IrRoutine *fn, const IrSym *s, const IrSymSet *na
                              !s->is_module);
 }
 
-/* Local array a of constant bounds: its indexing macro, column-major, and
- * how many elements it has. */
-static long emit_local_array_macro(Emit *e, const IrSym *a)
+/* The bounds of local array a of a __device__ function, constant. */
+static void local_array_bounds(const IrSym *a, long *lo, long *hi)
 {
-  long lo[IR_MAX_RANK], hi[IR_MAX_RANK], elems = 1;
-  for (int d = 0; d < a->rank; d++) {
+  for (int d = 0; d < a->rank; d++)
     if (!ir_eval_const(a->lo[d], &lo[d]) || !ir_eval_const(a->hi[d], &hi[d]))
       S2S_BUG("local array '%s' of a __device__ function without constant bounds", a->name);
-    elems *= hi[d] >= lo[d] ? hi[d] - lo[d] + 1 : 0;
-  }
+}
+
+/* The indexing macro of local array a, column-major. */
+static void emit_local_array_macro(Emit *e, const IrSym *a)
+{
+  long lo[IR_MAX_RANK], hi[IR_MAX_RANK];
+  local_array_bounds(a, lo, hi);
   out(e, "#define S2S_%s(", a->name);
   for (int d = 0; d < a->rank; d++)
     out(e, "%si%d", d ? ", " : "", d);
@@ -468,7 +471,21 @@ static long emit_local_array_macro(Emit *e, const IrSym *a)
   for (int d = 1; d < a->rank; d++)
     out(e, ")");
   out(e, "]\n");
-  return elems;
+}
+
+/* The declaration of local s of a __device__ function (an array: of its
+ * constant size, at least one element). */
+static void emit_device_local(Emit *e, const IrSym *s)
+{
+  long lo[IR_MAX_RANK], hi[IR_MAX_RANK], elems = 1;
+  out(e, "  %s %s", ir_type_c(s->type), cname(s));
+  if (s->rank) {
+    local_array_bounds(s, lo, hi);
+    for (int d = 0; d < s->rank; d++)
+      elems *= hi[d] >= lo[d] ? hi[d] - lo[d] + 1 : 0;
+    out(e, "[%ld]", elems ? elems : 1);
+  }
+  out(e, ";\n");
 }
 
 /* The scalar named constants fn's body names, declared at its top under
@@ -496,19 +513,14 @@ static void emit_device_function(Emit *e, IrRoutine *fn)
   IrSymSet *named = ir_list_symbols(&fn->body);
   out(e, "/* function '%s' of %s:%d, a __device__ function (%s) */\n", fn->name,
       diag_user_file(fn->loc), diag_user_line(fn->loc), fn->device_why);
-  long *elems = ir_alloc(sizeof *elems * (size_t)(HASH_COUNT(fn->symbols) + 1));
-  int k = 0;
-  for (IrSym *s = fn->symbols; s; s = s->hh.next, k++)
+  for (IrSym *s = fn->symbols; s; s = s->hh.next)
     if (s->rank && device_local(fn, s, named))
-      elems[k] = emit_local_array_macro(e, s);
+      emit_local_array_macro(e, s);
   emit_device_signature(e, fn);
   out(e, "\n{\n");
-  k = 0;
-  for (IrSym *s = fn->symbols; s; s = s->hh.next, k++)
-    if (device_local(fn, s, named) && s->rank)
-      out(e, "  %s %s[%ld];\n", ir_type_c(s->type), cname(s), elems[k] ? elems[k] : 1);
-    else if (device_local(fn, s, named))
-      out(e, "  %s %s;\n", ir_type_c(s->type), cname(s));
+  for (IrSym *s = fn->symbols; s; s = s->hh.next)
+    if (device_local(fn, s, named))
+      emit_device_local(e, s);
   e->region = NULL;
   e->loop_depth = 0;
   emit_device_consts(e, fn, named);
