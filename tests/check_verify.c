@@ -476,20 +476,6 @@ static void c_dropped_subscript(Program *p)
   s->u.assign.lhs->u.elem.n = 1;
 }
 
-static void c_region_local_of_other_routine(Program *p)
-{
-  /* a copy of a symbol, not the routine's own; the statement it is put in
-   * is shared by the region's body and the kernel's nest, and is reported
-   * once */
-  IrSym *s = sym(p, "t", "s");
-  IrSym *copy = ir_alloc(sizeof *copy);
-  *copy = *s;
-  memset(&copy->hh, 0, sizeof copy->hh);
-  IrStmt *body = inner_loop(p);
-  IrStmt *use = body->u.loop.body.v[body->u.loop.body.n - 1];
-  use->u.assign.rhs->u.binary.lhs = ir_var(copy, use->u.assign.rhs->u.binary.lhs->loc);
-}
-
 /* P_DEVICE after inlining: the region's call of fact, and the one in fact's body */
 static IrExpr *device_call_in_region(Program *p)
 {
@@ -525,6 +511,20 @@ static void device_body_calls_subroutine(Program *p)
   IrStmt *call = ir_stmt(IR_S_CALL, s->loc);
   call->u.call.name = "clip";
   ir_list_push(&routine(p, "fact")->body, call);
+}
+
+static void c_region_local_of_other_routine(Program *p)
+{
+  /* a copy of a symbol, not the routine's own; the statement it is put in
+   * is shared by the region's body and the kernel's nest, and is reported
+   * once */
+  IrSym *s = sym(p, "t", "s");
+  IrSym *copy = ir_alloc(sizeof *copy);
+  *copy = *s;
+  memset(&copy->hh, 0, sizeof copy->hh);
+  IrStmt *body = inner_loop(p);
+  IrStmt *use = body->u.loop.body.v[body->u.loop.body.n - 1];
+  use->u.assign.rhs->u.binary.lhs = ir_var(copy, use->u.assign.rhs->u.binary.lhs->loc);
 }
 
 typedef struct Breakage {
