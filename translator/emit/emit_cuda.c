@@ -521,8 +521,7 @@ static void emit_device_function(Emit *e, IrRoutine *fn)
   for (IrSym *s = fn->symbols; s; s = s->hh.next)
     if (device_local(fn, s, named))
       emit_device_local(e, s);
-  e->region = NULL;
-  e->loop_depth = 0;
+  /* emitted before any kernel: no region, no loop open around it */
   emit_device_consts(e, fn, named);
   emit_stmts(e, &fn->body, 2);
   e->device_consts = (IrSymSet){ 0 };
