@@ -94,7 +94,8 @@ static size_t text(const IrExpr *e, IrLang lang, char *buf, size_t size)
     return n;
   }
   case IR_E_CALL: {
-    n = (size_t)snprintf(buf, size, "%s(", ir_intrinsic_name(e->u.call.fn));
+    n = (size_t)snprintf(buf, size, "%s(", e->u.call.fn == IR_FN_USER ? e->u.call.name
+                                                                   : ir_intrinsic_name(e->u.call.fn));
     for (int i = 0; i < e->u.call.n && n < size; i++) {
       if (i)
         n += (size_t)snprintf(buf + n, size - n, ",");

@@ -436,12 +436,13 @@ static const InlineCase function_cases[] = {
     "  end function bump\n" END_MODULE, false,
     "cannot inline 'bump' (called at line 10): it assigns its argument 'x', which a function "
     "called in an expression must not change", 0, NULL, 0 },
-  /* a recursive function: refused once */
+  /* a recursive function: not inlined, kept as the call of a __device__ function
+   * (check_devicefn.c) */
   { "recursive",
     CALLER("a(i) = fact(b(i))")
     "  recursive real function fact(x)\n    real, intent(in) :: x\n    fact = x * fact(x - 1.0)\n"
-    "  end function fact\n" END_MODULE, false, "cannot inline 'fact' (called at line 10): it is recursive (fact -> fact)", 0,
-    NULL, 0 },
+    "  end function fact\n" END_MODULE, true, "t.f90:10: info: Function 'fact' generated as a "
+    "__device__ function (recursive: cannot be inlined)", 0, "a(i) = __device__ fact(b(i))", 1 },
   /* subroutines calling each other in a cycle: refused once, at the region's call */
   { "recursive-subroutines",
     CALLER("call ping(a(i))")

@@ -27,7 +27,7 @@ typedef struct TestProgram {
 } TestProgram;
 
 enum {
-  P_NEST_2D, P_CALL, P_TWO_KERNELS, P_COLUMN, P_MODULE, P_DATA, P_C_2D, P_ARRAY_SYNTAX,
+  P_NEST_2D, P_CALL, P_TWO_KERNELS, P_COLUMN, P_MODULE, P_DATA, P_C_2D, P_ARRAY_SYNTAX, P_DEVICE,
 };
 
 static const TestProgram programs[] = {
@@ -151,6 +151,27 @@ static const TestProgram programs[] = {
     "  end do\n"
     "!$stencil end region\n"
     "end subroutine t\n" },
+  [P_DEVICE] = { "fortran-device-function", "t.f90",
+    "module m\n"                                    /* 1 */
+    "contains\n"
+    "subroutine t(n, a)\n"
+    "  integer :: n, i\n"
+    "  real :: a(100)\n"                            /* 5 */
+    "!$stencil region\n"
+    "  do i = 1, n\n"
+    "    a(i) = fact(a(i))\n"
+    "  end do\n"
+    "!$stencil end region\n"                        /* 10 */
+    "end subroutine t\n"
+    "recursive real function fact(x) result(r)\n"
+    "  real, intent(in) :: x\n"
+    "  if (x > 1.0) then\n"
+    "    r = x * fact(x - 1.0)\n"                   /* 15 */
+    "  else\n"
+    "    r = 1.0\n"
+    "  end if\n"
+    "end function fact\n"
+    "end module m\n" },
 };
 
 /* ---- building a program up to a stage ------------------------------------------------ */
@@ -470,6 +491,43 @@ static void c_dropped_subscript(Program *p)
   s->u.assign.lhs->u.elem.n = 1;
 }
 
+/* P_DEVICE after inlining: the region's call of fact, and the one in fact's body */
+static IrExpr *device_call_in_region(Program *p)
+{
+  IrStmt *s = outer_loop(p)->u.loop.body.v[0];
+  ck_assert_int_eq(s->kind, IR_S_ASSIGN);
+  IrExpr *call = s->u.assign.rhs;
+  ck_assert(call->kind == IR_E_CALL && call->u.call.device_fn);
+  return call;
+}
+
+static IrExpr *device_call_in_body(Program *p)
+{
+  IrStmt *s = routine(p, "fact")->body.v[0]->u.cond.then.v[0];
+  ck_assert_int_eq(s->kind, IR_S_ASSIGN);
+  IrExpr *call = s->u.assign.rhs->u.binary.rhs;
+  ck_assert(call->kind == IR_E_CALL && call->u.call.device_fn);
+  return call;
+}
+
+static void device_call_unmarked(Program *p) { device_call_in_region(p)->u.call.device_fn = NULL; }
+static void device_body_call_unmarked(Program *p) { device_call_in_body(p)->u.call.device_fn = NULL; }
+static void device_call_argument_dropped(Program *p) { device_call_in_region(p)->u.call.n = 0; }
+
+static void device_call_whole_array(Program *p)
+{
+  IrExpr *call = device_call_in_region(p);
+  call->u.call.args[0] = ir_var(sym(p, "t", "a"), call->u.call.args[0]->loc);
+}
+
+static void device_body_calls_subroutine(Program *p)
+{
+  IrStmt *s = routine(p, "fact")->body.v[0];
+  IrStmt *call = ir_stmt(IR_S_CALL, s->loc);
+  call->u.call.name = "clip";
+  ir_list_push(&routine(p, "fact")->body, call);
+}
+
 static void c_region_local_of_other_routine(Program *p)
 {
   /* a copy of a symbol, not the routine's own; the statement it is put in
@@ -605,6 +663,21 @@ static const Breakage breakages[] = {
     c_dropped_subscript, "t.c:7:7: 'a' has 1 subscript but rank 2" },
   { "c-symbol-not-in-table", P_C_2D, IR_STAGE_PLANNED, IR_STAGE_PLANNED,
     c_region_local_of_other_routine, "t.c:7:17: symbol 's' is not in scope in routine 't'" },
+  { "device-call-unmarked", P_DEVICE, IR_STAGE_INLINED, IR_STAGE_INLINED,
+    device_call_unmarked, "t.f90:8:12: call of function 'fact' left in region 't_r1' after "
+    "inlining" },
+  { "device-body-call-unmarked", P_DEVICE, IR_STAGE_INLINED, IR_STAGE_INLINED,
+    device_body_call_unmarked, "t.f90:15:13: reference to 'fact' in __device__ function 'fact' "
+    "is not the call of a __device__ function" },
+  { "device-call-argument-dropped", P_DEVICE, IR_STAGE_PLANNED, IR_STAGE_PLANNED,
+    device_call_argument_dropped, "t.f90:8:12: reference to 'fact' marked as the call of a "
+    "__device__ function that it does not fit" },
+  { "device-call-whole-array", P_DEVICE, IR_STAGE_INLINED, IR_STAGE_INLINED,
+    device_call_whole_array, "t.f90:8:12: __device__ function 'fact' is passed the whole array "
+    "'a'" },
+  { "device-body-calls-subroutine", P_DEVICE, IR_STAGE_INLINED, IR_STAGE_INLINED,
+    device_body_calls_subroutine, "t.f90:14:3: call of subroutine 'clip' in __device__ function "
+    "'fact'" },
 };
 
 START_TEST(test_reports_breakage)

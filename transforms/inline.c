@@ -40,8 +40,11 @@
  * same way: a body that is one assignment to the result becomes that
  * expression, any other goes before the statement, its result in a new
  * local; a function may give values only to its result and locals.
- * Anything else (recursion, unsupported shapes) is refused with the
- * reason, never approximated.
+ * A function that cannot be inlined (recursive, or too deep a loop nest
+ * once inlined) stays a call, of a __device__ function, when its body
+ * allows (see "__device__ functions": it then reads its by-value arguments
+ * and nothing else).  Anything else (recursion, unsupported shapes) is
+ * refused with the reason, never approximated.
  */
 #include <stdio.h>
 #include <string.h>
@@ -1488,6 +1491,338 @@ static bool bind_arguments(Inline *in, IrStmt *call)
   return true;
 }
 
+/* ---- __device__ functions -------------------------------------------------------------- */
+
+/* A function that cannot be inlined — it is recursive, or its loops inside
+ * the loops around the call would nest deeper than the analyses support —
+ * stays a call, of a __device__ function of the generated file, when its
+ * body is one a thread can run on its own (device_obstacle): scalar
+ * arguments it never assigns, so passed by value; a scalar result; locals
+ * of fixed size that keep nothing from one call to the next; named
+ * constants, intrinsics, and calls of functions that can be __device__
+ * functions in turn.  All such a call does is then to read its arguments,
+ * which the analyses see as the operands of its IR_E_CALL: it touches no
+ * array of the caller and no module variable behind their back.  A
+ * subroutine never becomes one: what it does goes through its arguments. */
+
+typedef struct RoutineList {
+  IrRoutine **v;
+  int n, cap;
+} RoutineList;
+
+static bool routine_listed(const RoutineList *l, const IrRoutine *r)
+{
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == r)
+      return true;
+  return false;
+}
+
+typedef struct Callees {
+  Program *prog;
+  RoutineList found;
+} Callees;
+
+static void add_callee(Callees *c, const char *name)
+{
+  IrRoutine *r = find_routine(c->prog, name);
+  if (r && !routine_listed(&c->found, r))
+    IR_APPEND(c->found.v, c->found.n, c->found.cap, r);
+}
+
+static void callee_expr(IrExpr *e, IrStmt *in, void *ctx)
+{
+  (void)in;
+  if (e->kind == IR_E_CALL && e->u.call.fn == IR_FN_USER)
+    add_callee(ctx, e->u.call.name);
+}
+
+static IrVisitStep callee_stmt(IrStmt *s, IrVisit *v)
+{
+  ir_walk_stmt_exprs(s, callee_expr, v->ctx);
+  if (s->kind == IR_S_CALL)
+    add_callee(v->ctx, s->u.call.name);
+  return IR_VISIT_CONTINUE;
+}
+
+/* The routines of the program that r's body calls (statements and
+ * function references), each once, in the order of their first call. */
+static RoutineList callees_of(Program *p, IrRoutine *r)
+{
+  Callees c = { p, { NULL, 0, 0 } };
+  IrVisit v = { .pre = callee_stmt, .ctx = &c };
+  if (r->body_lowered)
+    ir_visit_stmts(&r->body, &v);
+  return c.found;
+}
+
+/* The calls by which r reaches `target`, "r -> .. -> target", searched
+ * depth first; NULL when it does not.  `seen`: routines already searched. */
+static const char *call_chain(Program *p, IrRoutine *r, IrRoutine *target, RoutineList *seen)
+{
+  RoutineList callees = callees_of(p, r);
+  for (int i = 0; i < callees.n; i++) {
+    IrRoutine *c = callees.v[i];
+    if (c == target)
+      return ir_printf("%s -> %s", r->name, target->name);
+    if (routine_listed(seen, c))
+      continue;
+    IR_APPEND(seen->v, seen->n, seen->cap, c);
+    const char *rest = call_chain(p, c, target, seen);
+    if (rest)
+      return ir_printf("%s -> %s", r->name, rest);
+  }
+  return NULL;
+}
+
+/* How fn calls itself ("fact -> fact", "ping -> pong -> ping"), or NULL
+ * when it is not recursive. */
+static const char *recursion_of(Program *p, IrRoutine *fn)
+{
+  RoutineList seen = { NULL, 0, 0 };
+  return call_chain(p, fn, fn, &seen);
+}
+
+typedef struct DepthScan {
+  Program *prog;
+  int guard;                 /* routines being inlined around this one */
+  int nloops;                /* loops around the statement being scanned */
+  int max;
+} DepthScan;
+
+static int inlined_depth(Program *p, IrRoutine *r, int guard);
+
+static void call_depth(DepthScan *d, const char *name)
+{
+  IrRoutine *c = find_routine(d->prog, name);
+  if (!c || d->guard >= INLINE_DEPTH || recursion_of(d->prog, c))
+    return;                  /* not inlined */
+  int n = d->nloops + inlined_depth(d->prog, c, d->guard + 1);
+  if (n > d->max)
+    d->max = n;
+}
+
+static void call_depth_expr(IrExpr *e, IrStmt *in, void *ctx)
+{
+  (void)in;
+  if (e->kind == IR_E_CALL && e->u.call.fn == IR_FN_USER)
+    call_depth(ctx, e->u.call.name);
+}
+
+/* A function referenced in a statement is inlined before it, at its depth. */
+static IrVisitStep inlined_depth_pre(IrStmt *s, IrVisit *v)
+{
+  DepthScan *d = v->ctx;
+  d->nloops = v->nloops;
+  if (s->kind == IR_S_DO && v->nloops + 1 > d->max)
+    d->max = v->nloops + 1;
+  if (s->kind == IR_S_CALL)
+    call_depth(d, s->u.call.name);
+  ir_walk_stmt_exprs(s, call_depth_expr, d);
+  return IR_VISIT_CONTINUE;
+}
+
+/* How many loops deep r's body nests once the calls in it are inlined
+ * (recursive callees are not). */
+static int inlined_depth(Program *p, IrRoutine *r, int guard)
+{
+  DepthScan d = { p, guard, 0, 0 };
+  IrVisit v = { .pre = inlined_depth_pre, .ctx = &d };
+  if (r->body_lowered)
+    ir_visit_stmts(&r->body, &v);
+  return d.max;
+}
+
+typedef struct Obstacle {
+  Program *prog;
+  RoutineList *checking;
+  const char *why;           /* the first obstacle found, or NULL */
+} Obstacle;
+
+static const char *device_obstacle_of(Program *p, IrRoutine *fn, RoutineList *checking);
+
+static void obstacle_expr(IrExpr *e, IrStmt *in, void *ctx)
+{
+  Obstacle *o = ctx;
+  (void)in;
+  if (o->why || e->kind != IR_E_CALL || e->u.call.fn != IR_FN_USER)
+    return;
+  IrRoutine *g = find_routine(o->prog, e->u.call.name);
+  if (!g || !g->body_lowered) {
+    o->why = ir_printf("it calls '%s', whose body s2s-cuda does not have", e->u.call.name);
+    return;
+  }
+  const char *why = device_obstacle_of(o->prog, g, o->checking);
+  if (why)
+    o->why = ir_printf("it calls '%s', which cannot be one either: %s", g->name, why);
+}
+
+static IrVisitStep obstacle_stmt(IrStmt *s, IrVisit *v)
+{
+  Obstacle *o = v->ctx;
+  switch (s->kind) {
+  case IR_S_ASSIGN:
+  case IR_S_DO:
+  case IR_S_IF:
+  case IR_S_CYCLE:
+  case IR_S_EXIT:
+  case IR_S_WHILE:
+  case IR_S_BLOCK:
+    break;
+  case IR_S_CALL:
+    o->why = ir_printf("it calls subroutine '%s' (line %d)", s->u.call.name,
+                       diag_user_line(s->loc));
+    break;
+  default:   /* a statement kind the emitter has not been taught for them */
+    o->why = ir_printf("its statement at line %d cannot be put in a __device__ function",
+                       diag_user_line(s->loc));
+    break;
+  }
+  if (!o->why)
+    ir_walk_stmt_exprs(s, obstacle_expr, o);
+  return o->why ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
+}
+
+static bool constant_bounds(const IrSym *s)
+{
+  long v;
+  for (int d = 0; d < s->rank; d++)
+    if (!s->lo[d] || !s->hi[d] || !ir_eval_const(s->lo[d], &v) || !ir_eval_const(s->hi[d], &v))
+      return false;
+  return true;
+}
+
+/* Why symbol s, which fn's body names (or a dummy of fn), keeps fn from
+ * being a __device__ function, or NULL. */
+static const char *symbol_obstacle(IrRoutine *fn, IrSym *s)
+{
+  if (s->kind == IR_SYM_PARAM)
+    return s->rank ? ir_printf("it uses the named constant array '%s'", s->name) : NULL;
+  if (s->is_module && ir_assignment_of(&fn->body, s))
+    return ir_printf("it assigns module variable '%s', which all threads would share", s->name);
+  if (s->is_module)
+    return ir_printf("it reads module variable '%s' (pass its value as an argument instead)",
+                     s->name);
+  IrSym *own = NULL;
+  HASH_FIND_STR(fn->symbols, s->name, own);
+  if (own != s)
+    return ir_printf("it uses '%s' of another scope", s->name);
+  if (s->is_dummy) {
+    if (s->rank)
+      return ir_printf("its argument '%s' is an array (a __device__ function takes scalars, "
+                       "by value)", s->name);
+    if (s->is_optional)
+      return ir_printf("its argument '%s' is OPTIONAL", s->name);
+    if (ir_assignment_of(&fn->body, s))
+      return ir_printf("it assigns its argument '%s' (a __device__ function takes scalars, by "
+                       "value)", s->name);
+    return NULL;
+  }
+  if (s->is_saved || s->in_common || s->in_equivalence)
+    return ir_printf("its local '%s' keeps its value from one call to the next (SAVE, DATA, "
+                     "COMMON, EQUIVALENCE or an initializer), which all threads would share",
+                     s->name);
+  if (s->rank && !constant_bounds(s))
+    return ir_printf("its local array '%s' has bounds known only at run time", s->name);
+  return NULL;
+}
+
+/* Why fn cannot be a __device__ function, or NULL when it can (and so can
+ * every function it calls).  `checking`: functions whose check is under
+ * way, taken as able (the check of each covers its own body). */
+static const char *device_obstacle_of(Program *p, IrRoutine *fn, RoutineList *checking)
+{
+  if (fn->device_why || routine_listed(checking, fn))
+    return NULL;
+  if (!fn->is_function)
+    return "it is a subroutine (only functions become __device__ functions)";
+  if (!fn->body_lowered)
+    return "s2s-cuda does not have its body";
+  if (!fn->result || fn->result->rank || fn->result->type == IR_T_VOID)
+    return "it returns an array";
+  IR_APPEND(checking->v, checking->n, checking->cap, fn);
+  for (int i = 0; i < fn->ndummies; i++) {
+    const char *why = symbol_obstacle(fn, fn->dummies[i]);
+    if (why)
+      return why;
+  }
+  IrSymSet *named = ir_list_symbols(&fn->body);
+  for (int i = 0; i < named->n; i++) {
+    const char *why = symbol_obstacle(fn, named->syms[i]);
+    if (why)
+      return why;
+  }
+  Obstacle o = { p, checking, NULL };
+  IrVisit v = { .pre = obstacle_stmt, .ctx = &o };
+  ir_visit_stmts(&fn->body, &v);
+  return o.why;
+}
+
+/* Why fn cannot be a __device__ function (device_obstacle_of), or NULL. */
+static const char *device_obstacle(Program *p, IrRoutine *fn)
+{
+  RoutineList checking = { NULL, 0, 0 };
+  return device_obstacle_of(p, fn, &checking);
+}
+
+typedef struct DeviceMark {
+  Site *site;
+  IrRoutine *fn;
+} DeviceMark;
+
+static void make_device_function(Site *site, IrRoutine *fn, const char *why, Loc at);
+
+static void mark_device_call(IrExpr *e, IrStmt *in, void *ctx)
+{
+  DeviceMark *m = ctx;
+  (void)in;
+  if (e->kind != IR_E_CALL || e->u.call.fn != IR_FN_USER)
+    return;
+  e->u.call.device_fn = find_routine(m->site->prog, e->u.call.name);
+  make_device_function(m->site, e->u.call.device_fn,
+                       ir_printf("called by __device__ function '%s'", m->fn->name), e->loc);
+}
+
+/* Make fn, which device_obstacle allows, a __device__ function (why: for
+ * the report, once per function), and so every function it calls, their
+ * calls in its body marked as such. */
+static void make_device_function(Site *site, IrRoutine *fn, const char *why, Loc at)
+{
+  if (fn->device_why)
+    return;
+  fn->device_why = why;
+  report_at(REPORT_INFO, site->caller->name, at, "Function '%s' generated as a __device__ "
+            "function (%s)", fn->name, why);
+  DeviceMark m = { site, fn };
+  ir_walk_exprs(&fn->body, mark_device_call, &m);
+}
+
+/* Why the reference to fn is kept as the call of a __device__ function
+ * rather than inlined (for the report), or NULL: inline it.  A recursive
+ * fn that cannot be one is refused here (reported, *refused set). */
+static const char *device_reason(Site *site, IrRoutine *fn, Loc at, bool *refused)
+{
+  const char *chain = recursion_of(site->prog, fn);
+  const char *why = NULL;
+  if (chain) {
+    why = "recursive: cannot be inlined";
+  } else {
+    int loops = inlined_depth(site->prog, fn, 0);
+    if (site->naround + loops > DEP_MAX_DEPTH)
+      why = ir_printf("too deep to inline: its %d nested loops inside the %d loops around the "
+                      "call would nest %d deep, more than %d levels", loops, site->naround,
+                      site->naround + loops, DEP_MAX_DEPTH);
+  }
+  const char *obstacle = why ? device_obstacle(site->prog, fn) : NULL;
+  if (chain && obstacle) {
+    diag_at(DIAG_ERROR, at, 1, "cannot inline '%s' (called at line %d): it is recursive (%s); a "
+            "recursive routine cannot be inlined, and it cannot be a __device__ function: %s",
+            fn->name, diag_user_line(at), chain, obstacle);
+    *refused = true;
+  }
+  return obstacle ? NULL : why;   /* too deep and no __device__ function: refused inlining */
+}
+
 /* ---- the pass ------------------------------------------------------------------------ */
 
 static IrRoutine *find_routine(Program *p, const char *name)
@@ -1499,7 +1834,7 @@ static IrRoutine *find_routine(Program *p, const char *name)
 }
 
 static bool inline_list(Site *site, IrStmtList *l, IrStmt *loop, int depth);
-static bool recursive_call(Site *site, const IrRoutine *callee);
+static bool recursive_call(Site *site, IrRoutine *callee);
 static void enter_callee(Site *site, IrRoutine *callee, Loc at);
 static IrExpr *expand_functions(Site *site, IrExpr *e, IrStmtList *out, int depth);
 
@@ -1522,7 +1857,7 @@ static int nest_depth(IrStmtList *l)
 
 /* Is callee already being inlined around this call (recursion)?  Then
  * report it once, at the call in the region that started the chain. */
-static bool recursive_call(Site *site, const IrRoutine *callee)
+static bool recursive_call(Site *site, IrRoutine *callee)
 {
   for (int i = 0; i < site->nactive; i++)
     if (site->active[i] == callee) {
@@ -1530,9 +1865,10 @@ static bool recursive_call(Site *site, const IrRoutine *callee)
       for (int k = i + 1; k < site->nactive; k++)
         chain = ir_printf("%s -> %s", chain, site->active[k]->name);
       diag_at(DIAG_ERROR, site->active_at[0], 1, "cannot inline '%s' (called at line %d): it is "
-              "recursive (%s -> %s); a recursive routine cannot be inlined, and s2s-cuda does "
-              "not make __device__ functions of routines yet", site->active[0]->name,
-              diag_user_line(site->active_at[0]), chain, callee->name);
+              "recursive (%s -> %s); a recursive routine cannot be inlined, and %s cannot be a "
+              "__device__ function: %s", site->active[0]->name,
+              diag_user_line(site->active_at[0]), chain, callee->name,
+              i ? ir_printf("'%s'", callee->name) : "it", device_obstacle(site->prog, callee));
       return true;
     }
   return false;
@@ -1633,9 +1969,11 @@ static IrExpr *expand_function(Site *site, IrExpr *e, IrStmtList *out, int depth
             "same file can be called (they are inlined)", e->u.call.name);
     return NULL;
   }
-  if (recursive_call(site, fn))
+  bool refused = false;
+  const char *device_why = device_reason(site, fn, e->loc, &refused);
+  if (refused || (!device_why && recursive_call(site, fn)))
     return NULL;
-  if (depth >= INLINE_DEPTH) {
+  if (!device_why && depth >= INLINE_DEPTH) {
     diag_at(DIAG_ERROR, e->loc, 1, "calls nested more than %d deep (recursion?) inside a region",
             INLINE_DEPTH);
     return NULL;
@@ -1648,13 +1986,18 @@ static IrExpr *expand_function(Site *site, IrExpr *e, IrStmtList *out, int depth
                 .region_body = site->region_body, .around = site->around,
                 .around_loops = site->around_loops, .naround = site->naround, .site = site,
                 .call_loc = e->loc, .ok = true };
-  const char *effect = function_side_effect(fn);
+  const char *effect = device_why ? NULL : function_side_effect(fn);
   if (effect) {
     fail(&in, e->loc, effect);
     return NULL;
   }
   if (!bind_arguments(&in, call))
     return NULL;
+  if (device_why) {   /* e is the caller's own copy (expand_functions) */
+    make_device_function(site, fn, device_why, e->loc);
+    e->u.call.device_fn = fn;
+    return e;
+  }
   IrExpr *value = result_expression(fn);
   IrStmtList body = { 0, 0, NULL };
   if (value) {
@@ -1673,6 +2016,15 @@ static IrExpr *expand_function(Site *site, IrExpr *e, IrStmtList *out, int depth
   site->nactive--;
   if (!nested)
     return NULL;
+  int loops = nest_depth(&body);
+  if (site->naround + loops > DEP_MAX_DEPTH) {
+    const char *obstacle = device_obstacle(site->prog, fn);
+    diag_at(DIAG_ERROR, e->loc, 1, "cannot inline '%s' here: its %d nested loops inside the %d "
+            "loops around the call make a loop nest deeper than %d levels, which is not "
+            "supported in a region%s%s", fn->name, loops, site->naround, DEP_MAX_DEPTH,
+            obstacle ? ", and it cannot be a __device__ function: " : "", obstacle ? obstacle : "");
+    return NULL;
+  }
   report_at(REPORT_INFO, site->caller->name, e->loc, "Function '%s' inlined", fn->name);
   for (int i = 0; i < body.n; i++)
     ir_list_push(out, body.v[i]);

@@ -16,6 +16,10 @@
  * arrays of the region, written by the launcher before its kernels.  User
  * names that are C++ keywords get a trailing underscore.
  *
+ * A function that the regions call but that the inliner kept as a call
+ * (IrRoutine.device_why) is a static __host__ __device__ function ahead
+ * of every kernel, named s2s_dev_NAME.
+ *
  * Where each array lives (ArrayPlan.storage) and what every kernel and
  * launcher is passed (KernelPlan.params, RegionPlan.launcher) were decided
  * by the storage pass (transforms/storage.c): this file spells them and
@@ -55,6 +59,9 @@ typedef struct Emit {
    * named constants it mentions, declared before the body once it is done. */
   bool naming_consts;
   IrSymSet consts_used;
+  /* While a __device__ function is written: the named constants it
+   * declares at its top, by their own names. */
+  IrSymSet device_consts;
 } Emit;
 
 static void out(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -138,8 +145,24 @@ static void emit_minmax(Emit *e, const IrExpr *x, const char *fn, int i)
   out(e, ")");
 }
 
+/* The C name of __device__ function fn: prefixed, so that it can clash
+ * neither with a CUDA math function (a Fortran `erf`) nor with a variable of
+ * the kernel or of itself (its result variable is often its own name). */
+static const char *device_fn_name(const IrRoutine *fn)
+{
+  return ir_printf("s2s_dev_%s", fn->name);
+}
+
 static void emit_call(Emit *e, const IrExpr *x)
 {
+  if (x->u.call.fn == IR_FN_USER) {
+    if (!x->u.call.device_fn)
+      S2S_BUG("reference to function '%s' was not inlined before emission", x->u.call.name);
+    out(e, "%s(", device_fn_name(x->u.call.device_fn));
+    emit_args(e, x, 0);
+    out(e, ")");
+    return;
+  }
   IrType at = x->u.call.args[0]->type;
   bool real = ir_type_is_real(at);
   switch (x->u.call.fn) {
@@ -223,6 +246,8 @@ static void emit_expr(Emit *e, const IrExpr *x)
     if (x->u.var->kind == IR_SYM_PARAM && e->naming_consts && region_const(e, x->u.var)) {
       ir_symset_add(&e->consts_used, x->u.var);
       out(e, "%s", cident(region_const(e, x->u.var)->name));
+    } else if (ir_symset_has(&e->device_consts, x->u.var)) {
+      out(e, "%s", cname(x->u.var));
     } else if (x->u.var->kind == IR_SYM_PARAM) {
       out(e, "((%s)", ir_type_c(x->u.var->type));
       emit_expr(e, x->u.var->init);
@@ -493,6 +518,142 @@ static void body_end(Emit *e, FILE *real, char **textp, size_t *lenp)
   e->naming_consts = false;
   fwrite(text, 1, len, e->out);
   free(text);
+}
+
+/* ---- __device__ functions -------------------------------------------------------- */
+
+/* A function the inliner kept as a call (IrRoutine.device_why) becomes one
+ * static __device__ function: its scalar arguments by value, its result
+ * variable returned at the end, its body written by the kernels' own
+ * statement emitter (Fortran semantics alike).  Its named constants are
+ * `const` locals of their own names; its local arrays, of fixed
+ * size, are C arrays behind the same indexing macros as a kernel's.  It is
+ * __host__ too: a launcher computes the trip counts and data boxes of its
+ * kernels from the region's expressions, where a call may be. */
+
+static void emit_device_signature(Emit *e, const IrRoutine *fn)
+{
+  out(e, "static __host__ __device__ %s %s(", ir_type_c(fn->result->type), device_fn_name(fn));
+  for (int i = 0; i < fn->ndummies; i++)
+    out(e, "%s%s %s", i ? ", " : "", ir_type_c(fn->dummies[i]->type), cname(fn->dummies[i]));
+  out(e, "%s)", fn->ndummies ? "" : "void");
+}
+
+/* Is s a variable of fn's own to declare at its top: its result, or a
+ * local its body names? */
+static bool device_local(const IrRoutine *fn, const IrSym *s, const IrSymSet *named)
+{
+  return s == fn->result || (ir_symset_has(named, s) && s->kind == IR_SYM_VAR && !s->is_dummy &&
+                             !s->is_module);
+}
+
+/* The bounds of local array a of a __device__ function, constant. */
+static void local_array_bounds(const IrSym *a, long *lo, long *hi)
+{
+  for (int d = 0; d < a->rank; d++)
+    if (!ir_eval_const(a->lo[d], &lo[d]) || !ir_eval_const(a->hi[d], &hi[d]))
+      S2S_BUG("local array '%s' of a __device__ function without constant bounds", a->name);
+}
+
+/* The indexing macro of local array a, column-major. */
+static void emit_local_array_macro(Emit *e, const IrSym *a)
+{
+  long lo[IR_MAX_RANK], hi[IR_MAX_RANK];
+  local_array_bounds(a, lo, hi);
+  out(e, "#define S2S_%s(", a->name);
+  for (int d = 0; d < a->rank; d++)
+    out(e, "%si%d", d ? ", " : "", d);
+  out(e, ") %s[", cname(a));
+  for (int d = 0; d < a->rank; d++) {
+    if (d)
+      out(e, " + %ldL * (", hi[d - 1] - lo[d - 1] + 1);
+    out(e, "((long)(i%d) - %ldL)", d, lo[d]);
+  }
+  for (int d = 1; d < a->rank; d++)
+    out(e, ")");
+  out(e, "]\n");
+}
+
+/* The declaration of local s of a __device__ function (an array: of its
+ * constant size, at least one element). */
+static void emit_device_local(Emit *e, const IrSym *s)
+{
+  long lo[IR_MAX_RANK], hi[IR_MAX_RANK], elems = 1;
+  out(e, "  %s %s", ir_type_c(s->type), cname(s));
+  if (s->rank) {
+    local_array_bounds(s, lo, hi);
+    for (int d = 0; d < s->rank; d++)
+      elems *= hi[d] >= lo[d] ? hi[d] - lo[d] + 1 : 0;
+    out(e, "[%ld]", elems ? elems : 1);
+  }
+  out(e, ";\n");
+}
+
+/* The scalar named constants fn's body names, declared at its top under
+ * their own names, where no other symbol of fn has that name (a constant
+ * renamed by a USE may); the others are folded in. */
+static void emit_device_consts(Emit *e, const IrRoutine *fn, const IrSymSet *named)
+{
+  e->device_consts = (IrSymSet){ 0 };
+  for (int i = 0; i < named->n; i++) {
+    IrSym *k = named->syms[i], *same = NULL;
+    HASH_FIND_STR(fn->symbols, k->name, same);
+    if (k->kind != IR_SYM_PARAM || k->rank || (same && same != k))
+      continue;
+    out(e, "  const %s %s = ", ir_type_c(k->type), cname(k));
+    if (k->init->type != k->type)
+      out(e, "(%s)", ir_type_c(k->type));
+    emit_expr(e, k->init);
+    out(e, ";\n");
+    ir_symset_add(&e->device_consts, k);
+  }
+}
+
+static void emit_device_function(Emit *e, IrRoutine *fn)
+{
+  IrSymSet *named = ir_list_symbols(&fn->body);
+  out(e, "/* function '%s' of %s:%d, a __device__ function (%s) */\n", fn->name,
+      diag_user_file(fn->loc), diag_user_line(fn->loc), fn->device_why);
+  for (IrSym *s = fn->symbols; s; s = s->hh.next)
+    if (s->rank && device_local(fn, s, named))
+      emit_local_array_macro(e, s);
+  emit_device_signature(e, fn);
+  out(e, "\n{\n");
+  for (IrSym *s = fn->symbols; s; s = s->hh.next)
+    if (device_local(fn, s, named))
+      emit_device_local(e, s);
+  /* emitted before any kernel: no region, no loop open around it */
+  emit_device_consts(e, fn, named);
+  emit_stmts(e, &fn->body, 2);
+  e->device_consts = (IrSymSet){ 0 };
+  out(e, "  return %s;\n}\n", cname(fn->result));
+  for (IrSym *s = fn->symbols; s; s = s->hh.next)
+    if (s->rank && device_local(fn, s, named))
+      out(e, "#undef S2S_%s\n", s->name);
+  out(e, "\n");
+}
+
+/* Every __device__ function, before the kernels that call them: the
+ * prototypes first, so that they may call one another in any order. */
+static void emit_device_functions(Emit *e)
+{
+  bool any = false;
+  for (int r = 0; r < e->prog->nroutines; r++) {
+    const IrRoutine *fn = e->prog->routines[r];
+    if (!fn->device_why)
+      continue;
+    if (!any)
+      out(e, "/* ==== __device__ functions: functions the regions call that are not inlined "
+             "==== */\n\n");
+    any = true;
+    emit_device_signature(e, fn);
+    out(e, ";\n");
+  }
+  if (any)
+    out(e, "\n");
+  for (int r = 0; r < e->prog->nroutines; r++)
+    if (e->prog->routines[r]->device_why)
+      emit_device_function(e, e->prog->routines[r]);
 }
 
 /* ---- kernels ------------------------------------------------------------------- */
@@ -1161,6 +1322,7 @@ bool emit_cuda(Program *p, FILE *f, HostCalls *calls)
   out(&e, "/* Generated by s2s-cuda from %s; edit the source and translate again rather than\n"
           " * editing this file.  Builds with nvcc for a GPU, or with g++ -DS2S_EMULATE for the\n"
           " * CPU emulation. */\n#include \"s2s_rt.h\"\n\n", p->path);
+  emit_device_functions(&e);
   for (int r = 0; r < p->nroutines; r++) {
     IrRoutine *rt = p->routines[r];
     for (int i = 0; i < rt->nregions; i++)

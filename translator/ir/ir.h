@@ -141,7 +141,8 @@ typedef enum IrIntrinsic {
   IR_FN_POW,         /* C pow()/powf(): real ** real */
   IR_FN_PRESENT,     /* Fortran PRESENT(optional dummy): folded by the inliner */
   IR_FN_USER,        /* a function of the program, u.call.name: expanded by the inliner
-                        (transforms/inline.c) before any analysis, like IR_S_CALL */
+                        (transforms/inline.c) before any analysis, like IR_S_CALL, or
+                        kept as a call of a __device__ function (u.call.device_fn) */
   /* Reductions over an array-valued args[0] (IR_E_SECTION in it), with an
    * optional logical mask args[1] (maxval, minval, sum, product, maxloc,
    * minloc; n is then 2): scalar results, replaced by loops and a
@@ -173,7 +174,16 @@ struct IrExpr {
     struct { IrSym *sym; int n; IrExpr *sub[IR_MAX_RANK]; } elem;
     struct { IrOp op; IrExpr *arg; } unary;
     struct { IrOp op; IrExpr *lhs, *rhs; } binary;
-    struct { IrIntrinsic fn; int n; IrExpr **args; const char *name; /* IR_FN_USER */ } call;
+    struct {
+      IrIntrinsic fn;
+      int n;
+      IrExpr **args;
+      const char *name;              /* IR_FN_USER: the function's name */
+      /* IR_FN_USER that the inliner kept: the call of this __device__ function
+       * (IrRoutine.device_why), a pure function of its arguments, passed by
+       * value; NULL before inlining and for every other call */
+      struct IrRoutine *device_fn;
+    } call;
     struct { IrExpr *test, *then, *els; } cond;
     IrExpr *operand;
     struct { IrSym *sym; int n; IrTriplet *dim; /* n == sym->rank */ } section;
@@ -405,6 +415,12 @@ typedef struct IrRoutine {
   bool body_lowered;            /* `body` holds the executable part (routines that regions
                                    call, for inlining) */
   IrStmtList body;
+  /* A function that a region calls but that cannot be inlined (recursive,
+   * or its loops would nest too deep), kept as a __device__ function of the
+   * generated file (transforms/inline.c): why, for the report ("recursive:
+   * cannot be inlined").  NULL: it is not one.  Its body's function calls
+   * are all IR_FN_USER with device_fn set. */
+  const char *device_why;
   void *frontend_private;       /* the front end's own data (statement functions) */
 } IrRoutine;
 

@@ -4,7 +4,8 @@
  * passes, so it is stable: one statement per line, two-space indentation,
  * symbols listed in declaration order with type and shape, subscripts in IR
  * order (fastest first, also for C input), each statement tagged with its
- * source line.
+ * source line.  A __device__ function's body is printed with its routine,
+ * and each call of one reads `__device__ name(args)`.
  */
 #include <stdio.h>
 #include "ir.h"
@@ -83,6 +84,8 @@ void ir_dump_expr(const IrExpr *e, void *file)
     fputc(')', f);
     break;
   case IR_E_CALL:
+    if (e->u.call.device_fn)
+      fputs("__device__ ", f);
     fprintf(f, "%s(", e->u.call.fn == IR_FN_USER ? e->u.call.name : ir_intrinsic_name(e->u.call.fn));
     dump_list(f, e->u.call.n, e->u.call.args);
     fputc(')', f);
@@ -235,6 +238,11 @@ static void dump_routine(const IrRoutine *r, FILE *f)
   fprintf(f, "routine %s%s%s (lines %d-%d)\n", r->name, r->module ? " in module " : "",
           r->module ? r->module->name : "", r->first_line, r->last_line);
   dump_symbols(r->symbols, f);
+  if (r->device_why) {    /* its body is emitted as it is */
+    fprintf(f, "  __device__ function (%s)\n", r->device_why);
+    ir_dump_stmts(&r->body, 2, f);
+    fputs("  end function\n", f);
+  }
   for (int i = 0; i < r->nregions; i++) {
     const IrRegion *g = r->regions[i];
     fprintf(f, "  region %s (lines %d-%d)\n", g->name, g->first_line, g->last_line);

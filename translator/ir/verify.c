@@ -182,6 +182,51 @@ static void check_section(Verifier *v, const IrExpr *e, Loc at)
   }
 }
 
+/* Is the walk in the body of a __device__ function (IrRoutine.device_why),
+ * which the generated file holds as it is? */
+static bool in_device_body(const Verifier *v)
+{
+  return !v->region && v->routine && v->routine->device_why;
+}
+
+static bool program_routine(const Program *p, const IrRoutine *r)
+{
+  for (int i = 0; i < p->nroutines; i++)
+    if (p->routines[i] == r)
+      return true;
+  return false;
+}
+
+/* A function reference the inliner kept is the call of a __device__
+ * function: the program's function of that name, made one, given a scalar
+ * per dummy.  After inlining no other reference is left in a region nor in
+ * the body of a __device__ function. */
+static void check_user_call(Verifier *v, const IrExpr *e)
+{
+  const IrRoutine *fn = e->u.call.device_fn;
+  const char *name = e->u.call.name ? e->u.call.name : "?";
+  if (fn) {
+    if (!program_routine(v->prog, fn) || !fn->device_why || !e->u.call.name ||
+        strcmp(fn->name, e->u.call.name) || e->u.call.n != fn->ndummies)
+      node_violation(v, e, e->loc, "reference to '%s' marked as the call of a __device__ function "
+                     "that it does not fit", name);
+    for (int k = 0; k < e->u.call.n; k++)
+      if (e->u.call.args[k] && e->u.call.args[k]->kind == IR_E_VAR && e->u.call.args[k]->u.var &&
+          e->u.call.args[k]->u.var->rank)
+        node_violation(v, e, e->loc, "__device__ function '%s' is passed the whole array '%s'",
+                       name, e->u.call.args[k]->u.var->name);
+    return;
+  }
+  if (v->stage < IR_STAGE_INLINED)
+    return;
+  if (v->region)
+    node_violation(v, e, e->loc, "call of function '%s' left in region '%s' after inlining",
+                   name, v->region->name);
+  else if (in_device_body(v))
+    node_violation(v, e, e->loc, "reference to '%s' in __device__ function '%s' is not the call "
+                   "of a __device__ function", name, v->routine->name);
+}
+
 static void check_expr(Verifier *v, const IrExpr *e)
 {
   if (!e) {
@@ -220,9 +265,11 @@ static void check_expr(Verifier *v, const IrExpr *e)
     if (ir_is_reduction(e) && v->stage >= IR_STAGE_NORMALIZED)
       node_violation(v, e, at, "reduction '%s' left after normalize",
                      ir_intrinsic_name(e->u.call.fn));
-    if (e->u.call.fn == IR_FN_USER && v->region && v->stage >= IR_STAGE_INLINED)
-      node_violation(v, e, e->loc, "call of function '%s' left in region '%s' after inlining",
-                     e->u.call.name ? e->u.call.name : "?", v->region->name);
+    if (e->u.call.fn == IR_FN_USER)
+      check_user_call(v, e);
+    else if (e->u.call.device_fn)
+      node_violation(v, e, e->loc, "intrinsic call marked as a call of __device__ function '%s'",
+                     e->u.call.device_fn->name ? e->u.call.device_fn->name : "?");
     for (int k = 0; k < e->u.call.n; k++)
       check_expr(v, e->u.call.args[k]);
     break;
@@ -350,6 +397,9 @@ static void check_call(Verifier *v, const IrStmt *s)
   if (v->region && v->stage >= IR_STAGE_INLINED)
     node_violation(v, s, s->loc, "call of '%s' left in region '%s' after inlining",
                    s->u.call.name ? s->u.call.name : "?", v->region->name);
+  else if (in_device_body(v))
+    node_violation(v, s, s->loc, "call of subroutine '%s' in __device__ function '%s'",
+                   s->u.call.name ? s->u.call.name : "?", v->routine->name);
   for (int k = 0; k < s->u.call.nargs; k++)
     check_expr(v, s->u.call.args[k]);
 }
@@ -649,6 +699,19 @@ static void check_host_directive(Verifier *v, const IrRoutine *r, const IrHostDi
     violation(v, at, "host directive's partner does not point back to it");
 }
 
+/* A __device__ function takes scalars by value and returns a scalar: a
+ * function whose body the generated file can hold. */
+static void check_device_function(Verifier *v, const IrRoutine *r)
+{
+  if (!r->is_function || !r->result || r->result->rank || !r->body_lowered)
+    violation(v, r->loc, "__device__ function '%s' is not a function with a scalar result and "
+              "a body", r->name);
+  for (int i = 0; i < r->ndummies; i++)
+    if (r->dummies[i] && (r->dummies[i]->rank || r->dummies[i]->is_optional))
+      violation(v, r->loc, "__device__ function '%s' has the dummy '%s', which is not a scalar "
+                "it can take by value", r->name, r->dummies[i]->name);
+}
+
 static void check_routine(Verifier *v, const IrRoutine *r)
 {
   v->routine = r;
@@ -665,6 +728,8 @@ static void check_routine(Verifier *v, const IrRoutine *r)
     v->nopen = 0;
     check_list(v, &r->body);
   }
+  if (r->device_why)
+    check_device_function(v, r);
   for (int i = 0; i < r->nregions; i++)
     check_region(v, r, r->regions[i]);
   for (int i = 0; i < r->nhost_dirs; i++)

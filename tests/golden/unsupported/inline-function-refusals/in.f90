@@ -1,6 +1,7 @@
-! Functions a region cannot inline: a recursive one, one that changes its argument, one that returns an array.
+! Functions a region cannot inline nor make __device__ functions: a recursive one that writes a module variable, one that changes its argument, one that returns an array, and a recursive subroutine with array arguments.
 module m
   implicit none
+  integer :: ncalls
 contains
   subroutine outer(n, a, b)
     integer, intent(in) :: n
@@ -11,12 +12,14 @@ contains
       a(i) = fact(b(i))
       b(i) = bump(a(i))
       a(i) = a(i) + spread3(b(i))
+      call walk(a, b, i)
     end do
 !$stencil end region
   end subroutine outer
 
   recursive real function fact(x) result(r)
     real, intent(in) :: x
+    ncalls = ncalls + 1
     if (x > 1.0) then
       r = x * fact(x - 1.0)
     else
@@ -35,4 +38,13 @@ contains
     real :: v(3)
     v(1) = x
   end function spread3
+
+  recursive subroutine walk(a, b, k)
+    real, intent(inout) :: a(:), b(:)
+    integer, intent(in) :: k
+    if (k > 1) then
+      a(k) = a(k) + b(k - 1)
+      call walk(a, b, k - 1)
+    end if
+  end subroutine walk
 end module m
