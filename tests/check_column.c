@@ -325,6 +325,20 @@ static const SplitCase split_cases[] = {
     "do i = 1, n\n c2(i,k) = b(i)\nend do\ndo k = 1, n\n do i = 1, n\n  d2(i,k) = c2(i,k)\n"
     " end do\nend do\n", "i",
     "Loop 'k' runs sequentially in each thread: c2(i,n), outside the loops over 'k'", "Kernel split" },
+  /* e1(i) counted up in the loop over k and read after it: a copy per (i,k) thread would
+   * hold one level's count, so k stays sequential; e1 is kept per (i,j) thread */
+  { "private-count-over-levels",
+    "do j = 1, n\n do i = 1, n\n  e1(i) = 1.0\n end do\n do k = 1, n\n  do i = 1, n\n"
+    "   if (c3(i,k,j) > 0.5) e1(i) = e1(i) + 1.0\n  end do\n end do\n do k = 1, n\n"
+    "  do i = 1, n\n   d3(i,k,j) = e1(i)\n  end do\n end do\nend do\n", "j i",
+    "'e1' is stored in the iterations of a loop over 'k' and e1(i) reads it outside that loop",
+    "Kernel split" },
+  /* the same count used only inside the loop over k, stored before: a copy per (i,k,j)
+   * thread is right, k stays on the grid */
+  { "private-scratch-within-level",
+    "do j = 1, n\n do k = 1, n\n  do i = 1, n\n   e1(i) = c3(i,k,j) * 2.0\n"
+    "   d3(i,k,j) = e1(i) + 1.0\n  end do\n end do\nend do\n", "j k i",
+    "Array 'e1' scalarized", "Kernel split" },
   /* distribution not taken: the j loop's two i loops read the same column, one kernel */
   { "distribution-not-needed",
     "do j = 1, n\n do i = 1, n\n  c2(i,j) = b(i)\n end do\n do i = 1, n\n  d2(i,j) = c2(i,j)\n"
@@ -361,7 +375,7 @@ START_TEST(test_split_case)
   char *msgs;
   Program *p;
   bool ok = cu_plan_region(c->name, "real :: c3(100,100,100), d3(100,100,100), "
-                           "e3(100,100,100), d2(100,100), x\n", "", c->body, true, &p, &msgs);
+                           "e3(100,100,100), d2(100,100), e1(100), x\n", "", c->body, true, &p, &msgs);
   ck_assert_msg(ok, "case %s: planning failed:\n%s", c->name, msgs);
   char *got = kernels_text(p->routines[0]->regions[0]->analysis);
   ck_assert_msg(!strcmp(got, c->kernels), "case %s: kernels '%s', expected '%s':\n%s", c->name,

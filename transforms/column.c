@@ -292,27 +292,59 @@ static bool column_access(const Access *a, const IrSym *v, int *dim)
   return false;
 }
 
-/* An array each thread has its own copy of ties no columns together,
- * unless it is also indexed by v where the access is no column access
- * (work(i,k) in the loop over k and work(i,kts) outside it: for k as a
- * column index, the thread of level kts would need the other threads'
- * work(i,kts)).  Mirrored by counts_broken for the runs. */
+/* The outermost loop over v around access a, or NULL. */
+static const IrStmt *outer_v_loop(const Access *a, const IrSym *v)
+{
+  for (int l = 0; l < a->nloops; l++)
+    if (a->loops[l]->u.loop.iv == v)
+      return a->loops[l];
+  return NULL;
+}
+
+/* An array each thread has its own copy of ties no columns together only
+ * when no value passes through it from one iteration of v to another:
+ *   - indexed by v: every access must be a column access (work(i,k) in
+ *     the loop over k and work(i,kts) outside it would need the copy of
+ *     the thread of level kts);
+ *   - not indexed by v but written inside a loop over v: every access
+ *     must be inside one and the same loop over v, where privatization
+ *     (access.c) proved each read preceded by a store of its element in
+ *     the same iteration (numdt(i) counted up in the loop over k and read
+ *     after it would see only its own level's count);
+ *   - otherwise (written outside the loops over v only) each thread
+ *     computes the same values.
+ * Mirrored by private_rules_out for the runs. */
 static void check_private_array(Check *c, const DepGraph *g, const DepArray *a)
 {
   int dim = -1;
-  const Access *broken = NULL;
-  bool mentions = false;
+  const Access *broken = NULL, *outside = NULL;
+  const IrStmt *vloop = NULL;
+  bool mentions = false, written_in_v = false, other_vloop = false;
   for (int p = 0; p < a->n; p++) {
     const Access *x = &g->acc[a->idx[p]];
     for (int d = 0; d < x->ref->u.elem.n; d++)
       mentions |= ir_expr_mentions(x->ref->u.elem.sub[d], c->v);
     if (!broken && !column_access(x, c->v, &dim))
       broken = x;
+    const IrStmt *l = outer_v_loop(x, c->v);
+    written_in_v |= l && x->write;
+    if (!l && !outside)
+      outside = x;
+    else if (l && vloop && l != vloop && !other_vloop)
+      other_vloop = true, broken = x;
+    if (l && !vloop)
+      vloop = l;
   }
-  if (broken && mentions)
+  if (mentions && broken)
     fail(c, broken->ref->loc, ir_printf("%s does not index its copy of '%s' kept per thread by "
                                         "'%s', which other accesses do", an_ref_text(broken->ref,
                                         c->cx->lang), a->sym->name, c->v->name));
+  else if (!mentions && written_in_v && (outside || other_vloop))
+    fail_dependence(c, (outside ? outside : broken)->ref->loc, ir_printf("'%s' is stored in the "
+                    "iterations of a loop over '%s' and %s reads it %s, so a copy per thread would "
+                    "lose the other iterations' values", a->sym->name, c->v->name,
+                    an_ref_text((outside ? outside : broken)->ref, c->cx->lang),
+                    outside ? "outside that loop" : "in another loop over it"));
 }
 
 /* Arrays in the order of their first access, each one's accesses in
@@ -1324,6 +1356,7 @@ typedef struct StmtIv {
   bool *inside;             /* per access: inside a loop over v */
   unsigned *exact;          /* per access: the dimensions whose subscript is v itself */
   bool *mentions;           /* per access: a subscript mentions v */
+  const IrStmt **vloop;     /* per access: the outermost loop over v around it, or NULL */
   int nscalars;
   StmtScalar *scalars;
 } StmtIv;
@@ -1354,6 +1387,11 @@ typedef struct IvArray {
   int dim;                  /* the dimension the first access fixed, -1 none yet */
   bool broken;              /* an access was not a column access */
   bool mentions;            /* an access has v in a subscript */
+  /* for a private array not indexed by v (check_private_array) */
+  bool written_in_v;        /* stored inside a loop over v */
+  bool outside;             /* accessed outside every loop over v */
+  const IrStmt *vloop;      /* the loop over v of its accesses ... */
+  bool other_vloop;         /* ... and one in another loop over v */
   UT_hash_handle hh;
 } IvArray;
 
@@ -1538,6 +1576,7 @@ static StmtIv *stmt_iv(ColumnScope *sc, StmtFacts *f, IrSym *v)
   fv->inside = ir_alloc(sizeof *fv->inside * (size_t)(f->g.nacc + 1));
   fv->exact = ir_alloc(sizeof *fv->exact * (size_t)(f->g.nacc + 1));
   fv->mentions = ir_alloc(sizeof *fv->mentions * (size_t)(f->g.nacc + 1));
+  fv->vloop = ir_alloc(sizeof *fv->vloop * (size_t)(f->g.nacc + 1));
   for (int i = 0; i < f->g.nacc; i++) {
     const Access *a = &f->g.acc[i];
     for (int l = 0; l < a->nloops; l++)
@@ -1545,6 +1584,7 @@ static StmtIv *stmt_iv(ColumnScope *sc, StmtFacts *f, IrSym *v)
     fv->exact[i] = exact_dims(a->ref, v);
     for (int d = 0; d < a->ref->u.elem.n; d++)
       fv->mentions[i] |= ir_expr_mentions(a->ref->u.elem.sub[d], v);
+    fv->vloop[i] = outer_v_loop(a, v);
     fv->stride1 += unit_stride(a->ref, v);
   }
   scalar_facts(sc, f, fv);
@@ -1584,14 +1624,44 @@ static void replay_access(bool inside, unsigned exact, int *dim, bool *broken)
 }
 
 /* Does the array rule v out (check_arrays)?  A written array that is not
- * private: when an access is no column access; a private one: when it is
- * also indexed by v somewhere (a thread would need another column's copy). */
+ * private: when an access is no column access; a private one: as
+ * check_private_array says (e: its state, for a private array). */
 static bool counts_broken(const ColumnRun *r, const IrSym *sym, bool written, bool broken,
                           bool mentions)
 {
   if (ir_symset_has(&r->scope->private_arrays, sym))
     return broken && mentions;
   return written && broken;
+}
+
+/* A private array's own condition beyond counts_broken: not indexed by v,
+ * stored in a loop over v and accessed outside it or in another one. */
+static bool private_rules_out(const ColumnRun *r, const IrSym *sym, bool mentions,
+                              bool written_in_v, bool outside, bool other_vloop)
+{
+  return ir_symset_has(&r->scope->private_arrays, sym) && !mentions && written_in_v &&
+         (outside || other_vloop);
+}
+
+/* Does array state e (with `written` for the run) rule v out? */
+static bool iv_array_rules_out(const ColumnRun *r, const IvArray *e, bool written)
+{
+  return counts_broken(r, e->sym, written, e->broken, e->mentions) ||
+         private_rules_out(r, e->sym, e->mentions, e->written_in_v, e->outside, e->other_vloop);
+}
+
+/* One more access of a private array not indexed by v, for private_rules_out. */
+static void replay_private(const StmtIv *fv, int i, bool write, bool *written_in_v, bool *outside,
+                           const IrStmt **vloop, bool *other_vloop)
+{
+  const IrStmt *l = fv->vloop[i];
+  *written_in_v |= l && write;
+  if (!l)
+    *outside = true;
+  else if (*vloop && l != *vloop)
+    *other_vloop = true;
+  if (l && !*vloop)
+    *vloop = l;
 }
 
 static IvArray *iv_array(RunIv *ri, const IrSym *sym)
@@ -1630,13 +1700,16 @@ static void run_iv_add(const ColumnRun *r, RunIv *ri, StmtFacts *f, const StmtIv
   for (int i = 0; i < f->narrays; i++) {
     const StmtArray *sa = &f->arrays[i];
     IvArray *e = iv_array(ri, sa->sym);
-    bool written = run_written(r, sa->sym), was = e->broken, was_mentioned = e->mentions;
+    bool written = run_written(r, sa->sym);
+    bool was = iv_array_rules_out(r, e, written);
     for (int p = 0; p < sa->n; p++) {
-      replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &e->dim, &e->broken);
-      e->mentions |= fv->mentions[sa->idx[p]];
+      int k = sa->idx[p];
+      replay_access(fv->inside[k], fv->exact[k], &e->dim, &e->broken);
+      e->mentions |= fv->mentions[k];
+      replay_private(fv, k, f->g.acc[k].write, &e->written_in_v, &e->outside, &e->vloop,
+                     &e->other_vloop);
     }
-    ri->nbroken += counts_broken(r, sa->sym, written, e->broken, e->mentions) -
-                   counts_broken(r, sa->sym, written, was, was_mentioned);
+    ri->nbroken += iv_array_rules_out(r, e, written) - was;
   }
   for (int i = 0; i < fv->nscalars; i++) {
     IvScalar *e = iv_scalar(ri, fv->scalars[i].sym);
@@ -1693,8 +1766,11 @@ static RunIv *run_iv(ColumnRun *r, IrSym *v)
       const StmtArray *sa = &f->arrays[k];
       IvArray *e = iv_array(ri, sa->sym);
       for (int p = 0; p < sa->n; p++) {
-        replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &e->dim, &e->broken);
-        e->mentions |= fv->mentions[sa->idx[p]];
+        int x = sa->idx[p];
+        replay_access(fv->inside[x], fv->exact[x], &e->dim, &e->broken);
+        e->mentions |= fv->mentions[x];
+        replay_private(fv, x, f->g.acc[x].write, &e->written_in_v, &e->outside, &e->vloop,
+                       &e->other_vloop);
       }
     }
     for (int k = 0; k < fv->nscalars; k++) {
@@ -1705,7 +1781,7 @@ static RunIv *run_iv(ColumnRun *r, IrSym *v)
   }
   IvArray *a, *ta;
   HASH_ITER(hh, ri->arrays, a, ta)
-    ri->nbroken += counts_broken(r, a->sym, run_written(r, a->sym), a->broken, a->mentions);
+    ri->nbroken += iv_array_rules_out(r, a, run_written(r, a->sym));
   IvScalar *s, *ts;
   HASH_ITER(hh, ri->scalars, s, ts)
     ri->nbad += s->assigned && s->bad;
@@ -1738,17 +1814,19 @@ static bool run_column_index(ColumnRun *r, StmtFacts *f, IrSym *v)
     shared |= fv->shared_write;
     for (int i = 0; i < f->narrays; i++) {
       const StmtArray *sa = &f->arrays[i];
-      IvArray *e;
+      IvArray *e, fresh = { .sym = sa->sym, .dim = -1 };
       HASH_FIND_PTR(ri->arrays, &sa->sym, e);
-      int dim = e ? e->dim : -1;
-      bool broken = e && e->broken, written = run_written(r, sa->sym), was = broken;
-      bool mentions = e && e->mentions, was_mentioned = mentions;
+      IvArray t = e ? *e : fresh;     /* the state with f's accesses, not kept */
+      bool written = run_written(r, sa->sym);
+      bool was = e ? iv_array_rules_out(r, e, written) : false;
       for (int p = 0; p < sa->n; p++) {
-        replay_access(fv->inside[sa->idx[p]], fv->exact[sa->idx[p]], &dim, &broken);
-        mentions |= fv->mentions[sa->idx[p]];
+        int k = sa->idx[p];
+        replay_access(fv->inside[k], fv->exact[k], &t.dim, &t.broken);
+        t.mentions |= fv->mentions[k];
+        replay_private(fv, k, f->g.acc[k].write, &t.written_in_v, &t.outside, &t.vloop,
+                       &t.other_vloop);
       }
-      nbroken += counts_broken(r, sa->sym, written || sa->written, broken, mentions) -
-                 counts_broken(r, sa->sym, written, was, was_mentioned);
+      nbroken += iv_array_rules_out(r, &t, written || sa->written) - was;
     }
     for (int i = 0; i < fv->nscalars; i++) {
       IvScalar *e;
