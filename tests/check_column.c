@@ -331,7 +331,7 @@ static const SplitCase split_cases[] = {
     "do j = 1, n\n do i = 1, n\n  e1(i) = 1.0\n end do\n do k = 1, n\n  do i = 1, n\n"
     "   if (c3(i,k,j) > 0.5) e1(i) = e1(i) + 1.0\n  end do\n end do\n do k = 1, n\n"
     "  do i = 1, n\n   d3(i,k,j) = e1(i)\n  end do\n end do\nend do\n", "j i",
-    "'e1' is stored in the iterations of a loop over 'k' and e1(i) reads it outside that loop",
+    "'e1' is stored in the iterations of a loop over 'k' and e1(i) uses it outside that loop",
     "Kernel split" },
   /* the same count used only inside the loop over k, stored before: a copy per (i,k,j)
    * thread is right, k stays on the grid */

@@ -317,9 +317,9 @@ static const IrStmt *outer_v_loop(const Access *a, const IrSym *v)
 static void check_private_array(Check *c, const DepGraph *g, const DepArray *a)
 {
   int dim = -1;
-  const Access *broken = NULL, *outside = NULL;
+  const Access *broken = NULL, *outside = NULL, *other = NULL;
   const IrStmt *vloop = NULL;
-  bool mentions = false, written_in_v = false, other_vloop = false;
+  bool mentions = false, written_in_v = false;
   for (int p = 0; p < a->n; p++) {
     const Access *x = &g->acc[a->idx[p]];
     for (int d = 0; d < x->ref->u.elem.n; d++)
@@ -330,8 +330,8 @@ static void check_private_array(Check *c, const DepGraph *g, const DepArray *a)
     written_in_v |= l && x->write;
     if (!l && !outside)
       outside = x;
-    else if (l && vloop && l != vloop && !other_vloop)
-      other_vloop = true, broken = x;
+    else if (l && vloop && l != vloop && !other)
+      other = x;
     if (l && !vloop)
       vloop = l;
   }
@@ -339,11 +339,11 @@ static void check_private_array(Check *c, const DepGraph *g, const DepArray *a)
     fail(c, broken->ref->loc, ir_printf("%s does not index its copy of '%s' kept per thread by "
                                         "'%s', which other accesses do", an_ref_text(broken->ref,
                                         c->cx->lang), a->sym->name, c->v->name));
-  else if (!mentions && written_in_v && (outside || other_vloop))
-    fail_dependence(c, (outside ? outside : broken)->ref->loc, ir_printf("'%s' is stored in the "
-                    "iterations of a loop over '%s' and %s reads it %s, so a copy per thread would "
+  else if (!mentions && written_in_v && (outside || other))
+    fail_dependence(c, (outside ? outside : other)->ref->loc, ir_printf("'%s' is stored in the "
+                    "iterations of a loop over '%s' and %s uses it %s, so a copy per thread would "
                     "lose the other iterations' values", a->sym->name, c->v->name,
-                    an_ref_text((outside ? outside : broken)->ref, c->cx->lang),
+                    an_ref_text((outside ? outside : other)->ref, c->cx->lang),
                     outside ? "outside that loop" : "in another loop over it"));
 }
 
