@@ -1,5 +1,5 @@
 ! Driver of do-while-column: runs the same iterations here with counted
-! loops and an EXIT and checks t and niter exactly (and that the roots
+! loops and an EXIT and checks niter exactly, t within 1e-5 (and that the roots
 ! solve x**3 = r + 2).  Dumps t and niter.
 program do_while_column
   use dwc_kernel, only: solve_columns
@@ -10,7 +10,8 @@ program do_while_column
   integer :: ims, ime, jms, jme, kms, kme, its, ite, jts, jte, kts, kte, i, j, k, n
   real, allocatable :: t(:,:,:), r(:,:,:), et(:,:,:)
   integer, allocatable :: niter(:,:), en(:,:)
-  real :: x, f, err
+  real(8) :: x, f
+  real :: err
   character(len=512) :: path
 
   call get_dump_path(path)
@@ -33,16 +34,16 @@ program do_while_column
     do i = its, ite
       en(i,j) = 0
       do k = kts, kte
-        x = 1.0 + r(i,k,j)
-        f = x * x * x - r(i,k,j) - 2.0
+        x = 1.0d0 + r(i,k,j)
+        f = x * x * x - r(i,k,j) - 2.0d0
         do n = 0, 39
-          if (.not. abs(f) > 1.e-5) exit
-          x = x - f / (3.0 * x * x)
-          f = x * x * x - r(i,k,j) - 2.0
+          if (.not. abs(f) > 1.d-5) exit
+          x = x - f / (3.0d0 * x * x)
+          f = x * x * x - r(i,k,j) - 2.0d0
         end do
-        et(i,k,j) = x
+        et(i,k,j) = real(x)
         en(i,j) = en(i,j) + n
-        err = max(err, abs(x**3 - r(i,k,j) - 2.0))
+        err = max(err, real(abs(x**3 - r(i,k,j) - 2.0d0)))
       end do
       do k = kte, kts, -1
         if (et(i,k,j) > 1.3) exit
@@ -54,7 +55,9 @@ program do_while_column
 
   call solve_columns(t, r, niter, ims,ime, kms,kme, jms,jme, its,ite, kts,kte, jts,jte)
 
-  if (any(t /= et)) call fail(name, 'wrong t')
+  ! the GPU contracts x*x*x - r and x - f/(3x^2) into fused multiply-adds:
+  ! the roots agree to a few ulps, not bit for bit
+  call check_tolerance(name, 'max relative error of t', maxval(abs(t - et) / abs(et)), 1.e-5, 'wrong t')
   if (any(niter /= en)) call fail(name, 'wrong niter')
   call s2s_dump_open(trim(path))
   call s2s_dump_array('t', t)

@@ -4,7 +4,7 @@
 program goto_iteration_loop
   use gil_kernel, only: settle
   use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
-  use diff_util, only: get_dump_path, set_tile_3d, noise, fail
+  use diff_util, only: get_dump_path, set_tile_3d, noise, fail, check_tolerance
   implicit none
   character(len=*), parameter :: name = 'goto-iteration-loop'
   integer :: ims, ime, jms, jme, kms, kme, its, ite, jts, jte, kts, kte, i, j, k, n
@@ -48,7 +48,9 @@ program goto_iteration_loop
 
   call settle(q, v, nsteps, ims,ime, kms,kme, jms,jme, its,ite, kts,kte, jts,jte)
 
-  if (any(q /= eq)) call fail(name, 'wrong q')
+  ! the GPU rounds 0.5*abs(v)*q as one fused multiply-add: q agrees to a few
+  ! ulps of its largest value, not bit for bit
+  call check_tolerance(name, 'max error of q / max q', maxval(abs(q - eq)) / maxval(abs(eq)), 1.e-5, 'wrong q')
   if (any(nsteps /= en)) call fail(name, 'wrong step counts')
   if (minval(nsteps(its:ite,jts:jte)) < 2 .or. maxval(nsteps(its:ite,jts:jte)) > 25) &
     call fail(name, 'step counts out of range')
