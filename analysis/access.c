@@ -991,8 +991,63 @@ static bool covered_by_previous_iteration(const DepGraph *dg, int i)
     ref->u.elem = r->ref->u.elem;
     ref->u.elem.sub[dim] = ir_binary(IR_OP_SUB, loop->u.loop.lo, ir_int(step, loop->loc), loop->loc);
     first.ref = ref;
-    first.nloops = li;
+    /* the loops around r but the swept one: inner loops (over i inside the
+     * loop over k) still run their values in the first iteration */
+    first.nloops = 0;
+    for (int l = 0; l < r->nloops; l++)
+      if (l != li)
+        first.loops[first.nloops++] = r->loops[l];
     return covered_before(dg, i, &first);
+  }
+  return false;
+}
+
+/* Is read acc[i], over the values of a loop around it, covered in two
+ * parts: the loop's first or last value by one store, the others by a loop
+ * of stores?  The Thomas algorithm's back substitution:
+ *     cp(i,kts) = ...                       (the first level, peeled)
+ *     do k = kts+1, kte: cp(i,k) = ...      (the others)
+ *     do k = kte-1, kts, -1: ... cp(i,k)    (reads kts .. kte-1)  */
+static bool covered_in_two_parts(const DepGraph *dg, int i)
+{
+  const Access *r = &dg->acc[i];
+  for (int li = r->nloops - 1; li >= 0; li--) {
+    IrStmt *loop = r->loops[li];
+    const IrSym *v = loop->u.loop.iv;
+    long step = 1;
+    if ((loop->u.loop.step && !ir_eval_const(loop->u.loop.step, &step)) || (step != 1 && step != -1))
+      continue;
+    int dim = -1;
+    for (int d = 0; d < r->ref->u.elem.n; d++)
+      if (index_plus(r->ref->u.elem.sub[d], v, 0))
+        dim = d;
+      else if (ir_expr_mentions(r->ref->u.elem.sub[d], v))
+        dim = -2;
+    if (dim < 0)
+      continue;
+    for (int peel_last = 0; peel_last < 2; peel_last++) {
+      /* the loop without its peeled value ... */
+      IrStmt rest = *loop;
+      IrExpr *one = ir_int(step, loop->loc);
+      if (peel_last)
+        rest.u.loop.hi = ir_binary(IR_OP_SUB, loop->u.loop.hi, one, loop->loc);
+      else
+        rest.u.loop.lo = ir_binary(IR_OP_ADD, loop->u.loop.lo, one, loop->loc);
+      Access most = *r;
+      most.loops[li] = &rest;
+      /* ... and the read at the peeled value, outside the loop */
+      Access peeled = *r;
+      IrExpr *ref = ir_expr_new(IR_E_ELEM, r->ref->type, r->ref->loc);
+      ref->u.elem = r->ref->u.elem;
+      ref->u.elem.sub[dim] = peel_last ? loop->u.loop.hi : loop->u.loop.lo;
+      peeled.ref = ref;
+      peeled.nloops = 0;
+      for (int l = 0; l < r->nloops; l++)
+        if (l != li)
+          peeled.loops[peeled.nloops++] = r->loops[l];
+      if (covered_before(dg, i, &most) && covered_before(dg, i, &peeled))
+        return true;
+    }
   }
   return false;
 }
@@ -1004,7 +1059,8 @@ static const Access *uncovered_read(const IrSym *s, const DepGraph *dg)
   for (int i = 0; i < dg->nacc; i++) {
     if (dg->acc[i].ref->u.elem.sym != s || dg->acc[i].write)
       continue;
-    if (!covered_before(dg, i, &dg->acc[i]) && !covered_by_previous_iteration(dg, i))
+    if (!covered_before(dg, i, &dg->acc[i]) && !covered_by_previous_iteration(dg, i) &&
+        !covered_in_two_parts(dg, i))
       return &dg->acc[i];
   }
   return NULL;

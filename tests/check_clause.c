@@ -50,6 +50,31 @@ static const PrivateCase private_cases[] = {
   { "conditional-write",
     "do j = 1, n\n do i = 1, n\n  if (b(i) > 0.0) w(i,1) = b(i)\n  c3(i,1,j) = w(i,1)\n end do\nend do\n",
     "", false, "its element w(i,1) read at line 10 may not have been written before" },
+  /* a downward sweep reading the level above: w(i,k+1) stored by the previous iteration,
+   * the first iteration's w(i,n) by the peeled top level: privatized */
+  { "downward-sweep",
+    "do j = 1, n\n do i = 1, n\n  w(i,n) = b(i)\n end do\n do k = n-1, 1, -1\n  do i = 1, n\n"
+    "   w(i,k) = w(i,k+1) + b(i)\n   c3(i,k,j) = w(i,k)\n  end do\n end do\nend do\n", "", true, NULL },
+  /* the same sweep without the peeled top level: its first read is not stored before */
+  { "downward-sweep-unpeeled",
+    "do j = 1, n\n do k = n-1, 1, -1\n  do i = 1, n\n   w(i,k) = w(i,k+1) + b(i)\n"
+    "   c3(i,k,j) = w(i,k)\n  end do\n end do\nend do\n", "", false,
+    "its element w(i,k+1) read at line 10 may not have been written before" },
+  /* an upward sweep reading k+1 (not stored yet): not privatized */
+  { "upward-reads-ahead",
+    "do j = 1, n\n do i = 1, n\n  w(i,n) = b(i)\n end do\n do k = 1, n-1\n  do i = 1, n\n"
+    "   w(i,k) = w(i,k+1) + b(i)\n  end do\n end do\nend do\n", "", false,
+    "its element w(i,k+1) read at line 13 may not have been written before" },
+  /* Thomas back substitution: levels 2..n from the forward sweep, level 1 peeled */
+  { "two-part-cover",
+    "do j = 1, n\n do i = 1, n\n  w(i,1) = b(i)\n end do\n do k = 2, n\n  do i = 1, n\n"
+    "   w(i,k) = w(i,k-1) * 0.5\n  end do\n end do\n do k = n-1, 1, -1\n  do i = 1, n\n"
+    "   c3(i,k,j) = w(i,k)\n  end do\n end do\nend do\n", "", true, NULL },
+  /* the same without the peeled first level: level 1 is never stored */
+  { "two-part-cover-missing-level",
+    "do j = 1, n\n do k = 2, n\n  do i = 1, n\n   w(i,k) = b(i)\n  end do\n end do\n"
+    " do k = n-1, 1, -1\n  do i = 1, n\n   c3(i,k,j) = w(i,k)\n  end do\n end do\nend do\n", "",
+    false, "its element w(i,k) read at line 15 may not have been written before" },
   /* written at every level by an inner loop, read at two levels outside it: privatized */
   { "first-level-read",
     "do j = 1, n\n do k = 1, n\n  do i = 1, n\n   w(i,k) = b(i)\n  end do\n end do\n"
