@@ -893,11 +893,62 @@ static const IrStmt *index_loop(const Access *w, const Access *r, const IrExpr *
  * last value (work(i,k) written for k = kts..kte covers work(i,kts)); and
  * every other loop around w that r is not in runs over an index of the
  * subscripts with the bounds of r's loop over it. */
-static bool covers(const Access *w, const Access *r)
+/* May the test of an IF have another value at r than at w, or be the
+ * test of another element?  It may read only what keeps its value through
+ * the region (literals, scalars and arrays the region does not assign) and
+ * the indices of loops around both w and r. */
+typedef struct TestStable { const DepGraph *dg; const Access *w, *r; bool stable; } TestStable;
+
+static bool loop_over(const Access *a, const IrSym *v)
+{
+  for (int l = 0; l < a->nloops; l++)
+    if (a->loops[l]->u.loop.iv == v)
+      return true;
+  return false;
+}
+
+static void test_stable_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  TestStable *t = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR) {
+    bool assigned = false;
+    for (int i = 0; i < t->dg->nvariant; i++)
+      assigned |= t->dg->variant[i] == e->u.var;
+    bool index = loop_over(t->w, e->u.var) && loop_over(t->r, e->u.var);
+    if ((assigned || e->u.var->rank) && !index)
+      t->stable = false;
+  } else if (e->kind == IR_E_ELEM) {
+    for (int i = 0; i < t->dg->nacc; i++)
+      if (t->dg->acc[i].write && t->dg->acc[i].ref->u.elem.sym == e->u.elem.sym)
+        t->stable = false;
+  } else if (e->kind == IR_E_CALL && e->u.call.fn == IR_FN_USER) {
+    t->stable = false;
+  }
+}
+
+/* A store made only under `if (TEST)` covers a read made under an IF of
+ * the same test (scratch written and read under the same condition, as
+ * microphysics does per phase): when the read runs, the test held at the
+ * store of that element too.  w must be under that one IF alone (in its
+ * THEN part), r in the THEN part of its innermost IF. */
+static bool same_condition(const DepGraph *dg, const Access *w, const Access *r)
+{
+  const IrStmt *gw = w->guard, *gr = r->guard;
+  if (w->cond_depth != 1 || !gw || gw->kind != IR_S_IF || !r->conditional || !gr ||
+      gr->kind != IR_S_IF || !ir_list_contains(&gw->u.cond.then, w->stmt) ||
+      !ir_list_contains(&gr->u.cond.then, r->stmt) || !ir_expr_equal(gw->u.cond.test, gr->u.cond.test))
+    return false;
+  TestStable t = { dg, w, r, true };
+  ir_walk_expr(gw->u.cond.test, NULL, test_stable_visit, &t);
+  return t.stable;
+}
+
+static bool covers(const DepGraph *all, const Access *w, const Access *r)
 {
   const IrStmt *pinned[IR_MAX_RANK];
   int npinned = 0;
-  if (w->conditional || w->ref->u.elem.n != r->ref->u.elem.n)
+  if ((w->conditional && !same_condition(all, w, r)) || w->ref->u.elem.n != r->ref->u.elem.n)
     return false;
   for (int d = 0; d < w->ref->u.elem.n; d++) {
     const IrExpr *ws = w->ref->u.elem.sub[d], *rs = r->ref->u.elem.sub[d];
@@ -926,12 +977,13 @@ static bool covers(const Access *w, const Access *r)
   return true;
 }
 
-/* Does an access before acc[i] (index < i) surely store what r reads? */
-static bool covered_before(const DepGraph *dg, int i, const Access *r)
+/* Does an access of dg before acc[i] (index < i) surely store what r reads?
+ * all: every access of the region (for the tests of IFs). */
+static bool covered_before(const DepGraph *dg, const DepGraph *all, int i, const Access *r)
 {
   for (int k = 0; k < i; k++)
     if (dg->acc[k].write && dg->acc[k].ref->u.elem.sym == r->ref->u.elem.sym &&
-        covers(&dg->acc[k], r))
+        covers(all, &dg->acc[k], r))
       return true;
   return false;
 }
@@ -952,7 +1004,7 @@ static bool index_plus(const IrExpr *sub, const IrSym *v, long c)
  *       falk(i,k) = ...  falk(i,k+1) ...     (k+1: the previous iteration's)
  * The store must run in every iteration of the loops the read is in, and
  * store element v there where the read loads v - step. */
-static bool covered_by_previous_iteration(const DepGraph *dg, int i)
+static bool covered_by_previous_iteration(const DepGraph *dg, const DepGraph *all, int i)
 {
   const Access *r = &dg->acc[i];
   for (int li = r->nloops - 1; li >= 0; li--) {
@@ -997,7 +1049,7 @@ static bool covered_by_previous_iteration(const DepGraph *dg, int i)
     for (int l = 0; l < r->nloops; l++)
       if (l != li)
         first.loops[first.nloops++] = r->loops[l];
-    return covered_before(dg, i, &first);
+    return covered_before(dg, all, i, &first);
   }
   return false;
 }
@@ -1008,7 +1060,7 @@ static bool covered_by_previous_iteration(const DepGraph *dg, int i)
  *     cp(i,kts) = ...                       (the first level, peeled)
  *     do k = kts+1, kte: cp(i,k) = ...      (the others)
  *     do k = kte-1, kts, -1: ... cp(i,k)    (reads kts .. kte-1)  */
-static bool covered_in_two_parts(const DepGraph *dg, int i)
+static bool covered_in_two_parts(const DepGraph *dg, const DepGraph *all, int i)
 {
   const Access *r = &dg->acc[i];
   for (int li = r->nloops - 1; li >= 0; li--) {
@@ -1045,7 +1097,7 @@ static bool covered_in_two_parts(const DepGraph *dg, int i)
       for (int l = 0; l < r->nloops; l++)
         if (l != li)
           peeled.loops[peeled.nloops++] = r->loops[l];
-      if (covered_before(dg, i, &most) && covered_before(dg, i, &peeled))
+      if (covered_before(dg, all, i, &most) && covered_before(dg, all, i, &peeled))
         return true;
     }
   }
@@ -1054,27 +1106,27 @@ static bool covered_in_two_parts(const DepGraph *dg, int i)
 
 /* The first read of s that no earlier write surely stores, or NULL when
  * every read is preceded by a write of what it reads. */
-static const Access *uncovered_read(const IrSym *s, const DepGraph *dg)
+static const Access *uncovered_read(const IrSym *s, const DepGraph *dg, const DepGraph *all)
 {
   for (int i = 0; i < dg->nacc; i++) {
     if (dg->acc[i].ref->u.elem.sym != s || dg->acc[i].write)
       continue;
-    if (!covered_before(dg, i, &dg->acc[i]) && !covered_by_previous_iteration(dg, i) &&
-        !covered_in_two_parts(dg, i))
+    if (!covered_before(dg, all, i, &dg->acc[i]) && !covered_by_previous_iteration(dg, all, i) &&
+        !covered_in_two_parts(dg, all, i))
       return &dg->acc[i];
   }
   return NULL;
 }
 
-static bool written_before_read(const IrSym *s, const DepGraph *dg)
+static bool written_before_read(const IrSym *s, const DepGraph *dg, const DepGraph *all)
 {
-  return !uncovered_read(s, dg);
+  return !uncovered_read(s, dg, all);
 }
 
 /* Why a written array cannot have one copy per thread, or NULL (then it is
  * privatizable: the mapping still decides whether its shape allows it). */
 static const char *not_private_because(const Program *prog, const IrRegion *g, const ArrayPlan *a,
-                                       const DepGraph *dg)
+                                       const DepGraph *dg, const DepGraph *all)
 {
   const IrSym *s = a->sym;
   if (a->user_clause)
@@ -1088,7 +1140,7 @@ static const char *not_private_because(const Program *prog, const IrRegion *g, c
   if (host_uses(prog, g, s))
     return ir_printf("the routine uses '%s' outside the region, or its declaration lets its "
                      "values outlive the call", s->name);
-  const Access *r = uncovered_read(s, dg);
+  const Access *r = uncovered_read(s, dg, all);
   if (r)
     return ir_printf("its element %s read at line %d may not have been written before in the "
                      "same iteration", an_ref_text(r->ref, prog->lang),
@@ -1372,7 +1424,7 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       /* a local work array the host never touches: no copy back, and no
        * copy in either when the region writes every element before reading it */
       if (a->written && !host_uses(prog, g, a->sym))
-        a->clause = a->clause == DIR_COPYOUT || written_before_read(a->sym, &one) ? DIR_CREATE
+        a->clause = a->clause == DIR_COPYOUT || written_before_read(a->sym, &one, &dg) ? DIR_CREATE
                                                                                  : DIR_COPYIN;
       if (!accessed_box(&b, &one, a->sym, a->box_lo, a->box_hi)) {
         diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
@@ -1385,7 +1437,7 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       }
     }
     if (a->written)
-      a->not_private_why = not_private_because(prog, g, a, &one);
+      a->not_private_why = not_private_because(prog, g, a, &one, &dg);
     a->privatizable = a->written && !a->not_private_why;
     dep_free(&one);
     for (int d = 0; d < a->sym->rank; d++) {

@@ -48,6 +48,7 @@ static void add_access(Collect *c, IrExpr *ref, IrStmt *s, bool write)
   a->write = write;
   a->conditional = c->cond_depth > 0;
   a->guard = a->conditional ? c->guard : NULL;
+  a->cond_depth = c->cond_depth;
   a->nloops = c->nloops;
   memcpy(a->loops, c->loops, sizeof a->loops);
 }

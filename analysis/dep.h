@@ -37,6 +37,7 @@ typedef struct Access {
                                inside the nest, after a CYCLE that can skip it, or in a
                                loop that an EXIT can end early */
   const IrStmt *guard;      /* the innermost IF, CYCLE or EXIT that makes it conditional */
+  int cond_depth;           /* how many of those there are around it (0: unconditional) */
   int nloops;
   IrStmt *loops[DEP_MAX_DEPTH]; /* enclosing IR_S_DO, outermost first */
 } Access;

@@ -75,6 +75,20 @@ static const PrivateCase private_cases[] = {
     "do j = 1, n\n do k = 2, n\n  do i = 1, n\n   w(i,k) = b(i)\n  end do\n end do\n"
     " do k = n-1, 1, -1\n  do i = 1, n\n   c3(i,k,j) = w(i,k)\n  end do\n end do\nend do\n", "",
     false, "its element w(i,k) read at line 15 may not have been written before" },
+  /* written and read under the same test, which reads only what the region keeps: privatized */
+  { "same-condition",
+    "do j = 1, n\n do i = 1, n\n  if (b(i) > 0.0) w(i,1) = b(i)\n end do\n do i = 1, n\n"
+    "  if (b(i) > 0.0) c3(i,1,j) = w(i,1)\n end do\nend do\n", "", true, NULL },
+  /* read under another test: not privatized */
+  { "other-condition",
+    "do j = 1, n\n do i = 1, n\n  if (b(i) > 0.0) w(i,1) = b(i)\n end do\n do i = 1, n\n"
+    "  if (b(i) >= 0.0) c3(i,1,j) = w(i,1)\n end do\nend do\n", "", false,
+    "its element w(i,1) read at line 12 may not have been written before" },
+  /* the same test, but it reads an array the region changes in between: not privatized */
+  { "condition-on-written-array",
+    "do j = 1, n\n do i = 1, n\n  if (a(i) > 0.0) w(i,1) = b(i)\n  a(i) = -a(i)\n end do\n"
+    " do i = 1, n\n  if (a(i) > 0.0) c3(i,1,j) = w(i,1)\n end do\nend do\n", "", false,
+    "its element w(i,1) read at line 13 may not have been written before" },
   /* written at every level by an inner loop, read at two levels outside it: privatized */
   { "first-level-read",
     "do j = 1, n\n do k = 1, n\n  do i = 1, n\n   w(i,k) = b(i)\n  end do\n end do\n"

@@ -28,40 +28,6 @@
 
 /* ---- expressions ----------------------------------------------------------------- */
 
-static bool same_expr(const IrExpr *a, const IrExpr *b)
-{
-  if (a->kind != b->kind || a->type != b->type)
-    return false;
-  switch (a->kind) {
-  case IR_E_INT:
-  case IR_E_LOGICAL:
-    return a->u.ival == b->u.ival;
-  case IR_E_REAL:
-    return strcmp(a->u.real, b->u.real) == 0;
-  case IR_E_VAR:
-    return a->u.var == b->u.var;
-  case IR_E_UNARY:
-    return a->u.unary.op == b->u.unary.op && same_expr(a->u.unary.arg, b->u.unary.arg);
-  case IR_E_BINARY:
-    return a->u.binary.op == b->u.binary.op && same_expr(a->u.binary.lhs, b->u.binary.lhs) &&
-           same_expr(a->u.binary.rhs, b->u.binary.rhs);
-  case IR_E_CONVERT:
-    return same_expr(a->u.operand, b->u.operand);
-  case IR_E_CALL:
-    if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n)
-      return false;
-    for (int i = 0; i < a->u.call.n; i++)
-      if (!same_expr(a->u.call.args[i], b->u.call.args[i]))
-        return false;
-    return true;
-  case IR_E_COND:
-    return same_expr(a->u.cond.test, b->u.cond.test) && same_expr(a->u.cond.then, b->u.cond.then) &&
-           same_expr(a->u.cond.els, b->u.cond.els);
-  default:
-    return false;   /* array elements are never invariant here */
-  }
-}
-
 /* A copy sharing nothing with e (later passes may rewrite expressions in
  * place).  Only the kinds invariant_value accepts occur. */
 static IrExpr *copy_expr(const IrExpr *e)
@@ -148,7 +114,7 @@ static IrVisitStep stores_pre(IrStmt *t, IrVisit *v)
   if (!st->value) {
     st->value = t->u.assign.rhs;
     st->first = t;
-  } else if (!same_expr(st->value, t->u.assign.rhs)) {
+  } else if (!ir_expr_equal(st->value, t->u.assign.rhs)) {
     st->mixed = true;
     return IR_VISIT_STOP;
   }

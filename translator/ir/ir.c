@@ -316,6 +316,49 @@ static void mention_visit(IrExpr *e, IrStmt *in, void *ctx)
     m->found = true;
 }
 
+bool ir_expr_equal(const IrExpr *a, const IrExpr *b)
+{
+  if (a->kind != b->kind || a->type != b->type)
+    return false;
+  switch (a->kind) {
+  case IR_E_INT:
+  case IR_E_LOGICAL:
+    return a->u.ival == b->u.ival;
+  case IR_E_REAL:
+    return strcmp(a->u.real, b->u.real) == 0;
+  case IR_E_VAR:
+    return a->u.var == b->u.var;
+  case IR_E_UNARY:
+    return a->u.unary.op == b->u.unary.op && ir_expr_equal(a->u.unary.arg, b->u.unary.arg);
+  case IR_E_BINARY:
+    return a->u.binary.op == b->u.binary.op && ir_expr_equal(a->u.binary.lhs, b->u.binary.lhs) &&
+           ir_expr_equal(a->u.binary.rhs, b->u.binary.rhs);
+  case IR_E_CONVERT:
+    return ir_expr_equal(a->u.operand, b->u.operand);
+  case IR_E_CALL:
+    if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n ||
+        (a->u.call.fn == IR_FN_USER && a->u.call.name != b->u.call.name &&
+         (!a->u.call.name || !b->u.call.name || strcmp(a->u.call.name, b->u.call.name))))
+      return false;
+    for (int i = 0; i < a->u.call.n; i++)
+      if (!ir_expr_equal(a->u.call.args[i], b->u.call.args[i]))
+        return false;
+    return true;
+  case IR_E_COND:
+    return ir_expr_equal(a->u.cond.test, b->u.cond.test) && ir_expr_equal(a->u.cond.then, b->u.cond.then) &&
+           ir_expr_equal(a->u.cond.els, b->u.cond.els);
+  case IR_E_ELEM:
+    if (a->u.elem.sym != b->u.elem.sym || a->u.elem.n != b->u.elem.n)
+      return false;
+    for (int d = 0; d < a->u.elem.n; d++)
+      if (!ir_expr_equal(a->u.elem.sub[d], b->u.elem.sub[d]))
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool ir_expr_mentions(const IrExpr *e, const IrSym *s)
 {
   MentionCtx m = { s, false };

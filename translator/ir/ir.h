@@ -490,6 +490,10 @@ int ir_expr_rank(const IrExpr *e);
 /* Is e an IR_E_CALL of a reduction (IR_FN_MAXVAL .. IR_FN_MINLOC)? */
 bool ir_is_reduction(const IrExpr *e);
 
+/* Are a and b the same expression, node for node (same symbols, same
+ * literals, same types)? */
+bool ir_expr_equal(const IrExpr *a, const IrExpr *b);
+
 /* Does `e` mention symbol `s`?  (array elements: in subscripts too) */
 bool ir_expr_mentions(const IrExpr *e, const IrSym *s);
 /* ... anywhere in the expressions of a statement list (loop bounds, tests,
