@@ -996,6 +996,28 @@ static bool index_plus(const IrExpr *sub, const IrSym *v, long c)
          f.c == c;
 }
 
+/* Loop r->loops[li] as a sweep of r: its step (1 or -1) in *step, and the
+ * one dimension whose subscript is its index plus shift(step), no other
+ * subscript mentioning the index; -1 when it is no such sweep. */
+static int swept_dimension(const Access *r, int li, long (*shift)(long step), long *step)
+{
+  const IrStmt *loop = r->loops[li];
+  const IrSym *v = loop->u.loop.iv;
+  *step = 1;
+  if ((loop->u.loop.step && !ir_eval_const(loop->u.loop.step, step)) || (*step != 1 && *step != -1))
+    return -1;
+  int dim = -1;
+  for (int d = 0; d < r->ref->u.elem.n; d++)
+    if (index_plus(r->ref->u.elem.sub[d], v, shift(*step)))
+      dim = dim == -1 ? d : -2;
+    else if (ir_expr_mentions(r->ref->u.elem.sub[d], v))
+      dim = -2;
+  return dim < 0 ? -1 : dim;
+}
+
+static long previous_iteration(long step) { return -step; }
+static long this_iteration(long step) { (void)step; return 0; }
+
 /* Does the previous iteration of a loop around read acc[i] store what it
  * reads, and what the first iteration reads come from a store before the
  * loop?  The recurrence of a downward sweep:
@@ -1010,15 +1032,8 @@ static bool covered_by_previous_iteration(const DepGraph *dg, const DepGraph *al
   for (int li = r->nloops - 1; li >= 0; li--) {
     const IrStmt *loop = r->loops[li];
     const IrSym *v = loop->u.loop.iv;
-    long step = 1;
-    if ((loop->u.loop.step && !ir_eval_const(loop->u.loop.step, &step)) || (step != 1 && step != -1))
-      continue;
-    int dim = -1;
-    for (int d = 0; d < r->ref->u.elem.n; d++)
-      if (index_plus(r->ref->u.elem.sub[d], v, -step))
-        dim = d;
-      else if (ir_expr_mentions(r->ref->u.elem.sub[d], v))
-        dim = -2;
+    long step;
+    int dim = swept_dimension(r, li, previous_iteration, &step);
     if (dim < 0)
       continue;
     bool stored = false;
@@ -1065,16 +1080,8 @@ static bool covered_in_two_parts(const DepGraph *dg, const DepGraph *all, int i)
   const Access *r = &dg->acc[i];
   for (int li = r->nloops - 1; li >= 0; li--) {
     IrStmt *loop = r->loops[li];
-    const IrSym *v = loop->u.loop.iv;
-    long step = 1;
-    if ((loop->u.loop.step && !ir_eval_const(loop->u.loop.step, &step)) || (step != 1 && step != -1))
-      continue;
-    int dim = -1;
-    for (int d = 0; d < r->ref->u.elem.n; d++)
-      if (index_plus(r->ref->u.elem.sub[d], v, 0))
-        dim = d;
-      else if (ir_expr_mentions(r->ref->u.elem.sub[d], v))
-        dim = -2;
+    long step;
+    int dim = swept_dimension(r, li, this_iteration, &step);
     if (dim < 0)
       continue;
     for (int peel_last = 0; peel_last < 2; peel_last++) {

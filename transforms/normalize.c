@@ -151,50 +151,13 @@ static IrExpr *copy_expr(const IrExpr *e)
   return c;
 }
 
-/* Are a and b the same expression, node for node?  (Expressions of a
- * statement have no side effects, so equal text means equal value.) */
-static bool same_tree(const IrExpr *a, const IrExpr *b)
-{
-  if (!a || !b)
-    return a == b;
-  if (a->kind != b->kind || a->type != b->type)
-    return false;
-  switch (a->kind) {
-  case IR_E_INT:
-  case IR_E_LOGICAL: return a->u.ival == b->u.ival;
-  case IR_E_REAL: return !strcmp(a->u.real, b->u.real);
-  case IR_E_VAR: return a->u.var == b->u.var;
-  case IR_E_ELEM:
-    if (a->u.elem.sym != b->u.elem.sym || a->u.elem.n != b->u.elem.n)
-      return false;
-    for (int i = 0; i < a->u.elem.n; i++)
-      if (!same_tree(a->u.elem.sub[i], b->u.elem.sub[i]))
-        return false;
-    return true;
-  case IR_E_UNARY: return a->u.unary.op == b->u.unary.op && same_tree(a->u.unary.arg, b->u.unary.arg);
-  case IR_E_BINARY:
-    return a->u.binary.op == b->u.binary.op && same_tree(a->u.binary.lhs, b->u.binary.lhs) &&
-           same_tree(a->u.binary.rhs, b->u.binary.rhs);
-  case IR_E_CONVERT: return same_tree(a->u.operand, b->u.operand);
-  case IR_E_CALL:
-    if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n || a->u.call.fn == IR_FN_USER)
-      return false;
-    for (int i = 0; i < a->u.call.n; i++)
-      if (!same_tree(a->u.call.args[i], b->u.call.args[i]))
-        return false;
-    return true;
-  default:
-    return false;
-  }
-}
-
 /* a - b as a constant, when both are affine in the same terms. */
 static bool const_diff(const IrExpr *a, const IrExpr *b, long *out)
 {
   Affine x, y, d;
   if (!a || !b)
     return false;
-  if (same_tree(a, b)) {
+  if (ir_expr_equal(a, b)) {
     *out = 0;
     return true;
   }
@@ -249,7 +212,7 @@ bool xf_same_extent(const IrTriplet *a, const IrTriplet *b)
     aff_sub(&da, &db, &d);
     return d.n == 0 && d.c == 0;
   }
-  return same_tree(a->lo, b->lo) && same_tree(a->hi, b->hi);
+  return ir_expr_equal(a->lo, b->lo) && ir_expr_equal(a->hi, b->hi);
 }
 
 /* The triplet of the `j`-th range of section e (fastest first), or NULL;

@@ -494,35 +494,13 @@ static char *fresh_name(CFe *c, const char *name)
   }
 }
 
-/* Structural equality of two expressions (declared bounds, constants). */
-static bool expr_equal(const IrExpr *a, const IrExpr *b)
-{
-  if (!a || !b)
-    return a == b;
-  if (a->kind != b->kind || a->type != b->type)
-    return false;
-  switch (a->kind) {
-  case IR_E_INT:
-  case IR_E_LOGICAL: return a->u.ival == b->u.ival;
-  case IR_E_REAL: return strcmp(a->u.real, b->u.real) == 0;
-  case IR_E_VAR: return a->u.var == b->u.var;
-  case IR_E_UNARY:
-    return a->u.unary.op == b->u.unary.op && expr_equal(a->u.unary.arg, b->u.unary.arg);
-  case IR_E_BINARY:
-    return a->u.binary.op == b->u.binary.op && expr_equal(a->u.binary.lhs, b->u.binary.lhs) &&
-           expr_equal(a->u.binary.rhs, b->u.binary.rhs);
-  case IR_E_CONVERT: return expr_equal(a->u.operand, b->u.operand);
-  default: return false;
-  }
-}
-
 static bool same_declaration(const IrSym *a, const IrSym *b)
 {
   if (a->type != b->type || a->rank != b->rank || a->kind != b->kind ||
-      a->is_pointer != b->is_pointer || !expr_equal(a->init, b->init))
+      a->is_pointer != b->is_pointer || !ir_expr_equal(a->init, b->init))
     return false;
   for (int d = 0; d < a->rank; d++)
-    if (!expr_equal(a->lo[d], b->lo[d]) || !expr_equal(a->hi[d], b->hi[d]))
+    if (!ir_expr_equal(a->lo[d], b->lo[d]) || !ir_expr_equal(a->hi[d], b->hi[d]))
       return false;
   return true;
 }

@@ -318,6 +318,8 @@ static void mention_visit(IrExpr *e, IrStmt *in, void *ctx)
 
 bool ir_expr_equal(const IrExpr *a, const IrExpr *b)
 {
+  if (!a || !b)
+    return a == b;
   if (a->kind != b->kind || a->type != b->type)
     return false;
   switch (a->kind) {
@@ -336,9 +338,8 @@ bool ir_expr_equal(const IrExpr *a, const IrExpr *b)
   case IR_E_CONVERT:
     return ir_expr_equal(a->u.operand, b->u.operand);
   case IR_E_CALL:
-    if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n ||
-        (a->u.call.fn == IR_FN_USER && a->u.call.name != b->u.call.name &&
-         (!a->u.call.name || !b->u.call.name || strcmp(a->u.call.name, b->u.call.name))))
+    /* a user function may not give the same value twice */
+    if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n || a->u.call.fn == IR_FN_USER)
       return false;
     for (int i = 0; i < a->u.call.n; i++)
       if (!ir_expr_equal(a->u.call.args[i], b->u.call.args[i]))

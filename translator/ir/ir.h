@@ -491,7 +491,10 @@ int ir_expr_rank(const IrExpr *e);
 bool ir_is_reduction(const IrExpr *e);
 
 /* Are a and b the same expression, node for node (same symbols, same
- * literals, same types)? */
+ * literals, same types; both NULL counts as the same)?  Expressions have no
+ * side effects, so the same tree has the same value where the symbols it
+ * reads do; a call of a user function is never the same, nor an array
+ * section. */
 bool ir_expr_equal(const IrExpr *a, const IrExpr *b);
 
 /* Does `e` mention symbol `s`?  (array elements: in subscripts too) */
