@@ -141,10 +141,12 @@ static bool in_scope(const Verifier *v, const IrSym *s)
   for (IrUseName *u = v->routine->use_names; u; u = u->hh.next)
     if (u->sym == s)
       return true;      /* renamed by a USE (`kp => kind_phys`) */
-  /* an inlined callee's constants, and those of its module, which the
-   * caller need not see (`use m, only: proc`) */
+  /* an inlined callee's constants, and the variables and constants of
+   * modules it uses, which the caller need not see (`use m, only: proc`:
+   * qsat reads ep2 of physcons; the host file passes it through a USE it
+   * adds, emit_host.c) */
   return v->stage >= IR_STAGE_INLINED &&
-         (callee_constant(v->prog, s) || (s->kind == IR_SYM_PARAM && module_symbol(v->prog, s)));
+         (callee_constant(v->prog, s) || module_symbol(v->prog, s));
 }
 
 static void check_sym_ref(Verifier *v, const void *node, const IrSym *s, Loc at)
