@@ -1022,7 +1022,8 @@ static Group group_alone(ColumnScope *scope, IrStmt *s)
  * storage: pushing s writes only past cur's end. */
 static Group group_plus(const Group *cur, IrStmt *s, const Group *alone)
 {
-  Group g = { cur->stmts, 0, { NULL }, cur->loops || alone->loops, NULL, { 0, 0, 0 }, NULL };
+  Group g = { cur->stmts, 0, { NULL }, cur->loops || alone->loops, cur->split_note, cur->split_at,
+              NULL };
   ir_list_push(&g.stmts, s);
   g.nc = g.loops ? column_run_indices(cur->run, s, g.c) : 0;
   return g;
