@@ -721,13 +721,22 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
   if (ok) {
     user_privates(m, k, &defs);
     IrExpr *bad = xf_first_exposed(k->body, p->privates, p->nprivates, defs.syms, defs.n);
-    if (bad) {
+    const ReductionPlan *r = bad ? xf_reduction_of(p, bad->u.var) : NULL;
+    if (r && r->why_not)
+      diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "scalar '%s' is updated like "
+              "a %s reduction over loop '%s', but %s; so the loop cannot run in parallel",
+              bad->u.var->name, xf_reduce_op_text(r->op), k->mapped[0]->u.loop.iv->name, r->why_not);
+    else if (r)
+      diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "the %s reduction into '%s' "
+              "is combined across the threads of a kernel with one thread per column, and no loop "
+              "index of these statements can be a column index (see the notes)",
+              xf_reduce_op_text(r->op), bad->u.var->name);
+    else if (bad)
       diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "scalar '%s' may be read "
               "before it is assigned in the same iteration: a loop carried dependence that "
               "prevents running loop '%s' in parallel (reductions and recurrences over parallel "
               "loops are not supported yet)", bad->u.var->name, k->mapped[0]->u.loop.iv->name);
-      ok = false;
-    }
+    ok = bad == NULL;
   }
   if (ok) {
     assign_axes(k, dg);
