@@ -785,6 +785,8 @@ static void check_scalars(Check *c)
     scan_uses(c->stmts, &u);
     if (u.found && s == c->v)
       fail(c, u.where, "its value is used outside the loops over it");
+    else if (u.found && r && r->why_not)
+      fail_dependence(c, u.where, exposed_reason(c, s));
     else if (u.found)
       fail_dependence(c, u.where, ir_printf("scalar '%s' is assigned inside a loop over '%s' and read "
            "outside it, so it would carry a value from one column to another", s->name,

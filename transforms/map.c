@@ -333,8 +333,9 @@ static bool plan_reduction(const MapCtx *m, IrSym *s, ReductionPlan *r)
                      "reduction has one operator", xf_reduce_op_text(xf_reduction_update(q.mixed, s))));
   bool restarts = q.other && q.other->kind == IR_S_ASSIGN && !ir_expr_mentions(q.other->u.assign.rhs, s);
   if (restarts)
-    refuse_reduction(r, q.other->loc, "it starts again from the value assigned at line %d inside "
-                     "the loops, so each thread keeps its own sum in order");
+    refuse_reduction(r, q.other->loc, "it is set again at line %d inside the loops: a value that "
+                     "restarts is no one reduction across columns (it is kept per thread when each "
+                     "column sets it before its updates)");
   else if (q.other)
     refuse_reduction(r, q.other->loc, "it is also assigned at line %d, otherwise than by an update "
                      "(one initial value is allowed, at the top of the region before the loops)");
