@@ -14,6 +14,7 @@
  * a GPU reduction; for a refusal a substring of the diagnostics.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check_util.h"
@@ -94,6 +95,38 @@ static const ReductionCase cases[] = {
     "a GPU reduction only gives the final value" },
 };
 
+/* The column indices as text: "j i". */
+static void columns_text(IrSym **cols, int n, char *buf, size_t size)
+{
+  buf[0] = 0;
+  for (int i = 0; i < n; i++)
+    snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i ? " " : "", cols[i]->name);
+}
+
+/* split_groups' incremental ColumnRun must answer as column_indices does
+ * about the reduction scalars too, for every prefix of the region body
+ * plus the next statement (column.c keeps check_reduction and the run's
+ * scalar facts in step). */
+static void check_run(const char *name, const RegionPlan *plan, IrStmtList *body)
+{
+  ColumnCtx cx = { .lang = IR_FORTRAN, .routine = "t", .written = plan->privates,
+                   .nwritten = plan->nprivates, .plan = plan };
+  ColumnScope *scope = column_scope_new(&cx);
+  ColumnRun *run = column_run_new(scope);
+  IrStmtList prefix = { 0, 0, NULL };
+  for (int i = 0; i < body->n; i++) {
+    IrSym *cols[3], *want[3];
+    char got[64], expect[64];
+    columns_text(cols, column_run_indices(run, body->v[i], cols), got, sizeof got);
+    ir_list_push(&prefix, body->v[i]);
+    columns_text(want, column_indices(&cx, &prefix, want), expect, sizeof expect);
+    ck_assert_msg(!strcmp(got, expect), "case %s, statements 1..%d: the run says '%s', "
+                  "column_indices '%s'", name, i + 1, got, expect);
+    column_run_push(run, body->v[i]);
+  }
+  column_scope_free(scope);
+}
+
 START_TEST(test_reduction_case)
 {
   const ReductionCase *c = &cases[_i];
@@ -112,6 +145,7 @@ START_TEST(test_reduction_case)
   IrRegion *g = cu_first_region(p);
   const RegionPlan *plan = g->analysis;
   const ReductionPlan *r = xf_reduction_of(plan, ir_lookup(g->routine, c->scalar));
+  check_run(c->name, plan, &g->body);
   if (c->verdict == PER_THREAD) {
     ck_assert_msg(!r || !r->gpu, "case %s: '%s' became a GPU reduction:\n%s", c->name, c->scalar, msgs);
     ck_assert_msg(!strstr(msgs, "Generating reduction"), "case %s: a reduction was reported:\n%s",

@@ -4,7 +4,8 @@
 ! summed over every (i,j) inside the nest that also updates rain.  nrain
 ! (an integer dummy the host set) counts the points with rain, started from
 ! the host's value.  Both must become GPU reductions over (i,j), the
-! results back in the host's variables.
+! results back in the host's variables.  vector(100) on the i loop gives
+! blocks of 100 threads: the last warp of each block is partial.
 module gsum_kernel
   implicit none
   private
@@ -27,6 +28,7 @@ contains
 !$stencil region
     precip_total = 0.0_r8
     do j = jts, jte
+!$stencil do vector(100)
       do i = its, ite
         rain(i,j) = rain(i,j) + dt * rate(i,j)
         precip_total = precip_total + dt * rate(i,j) * area(i,j)
