@@ -56,6 +56,9 @@ typedef enum ParamRole {
   PARAM_SCALAR,         /* a scalar the region reads and never writes */
   PARAM_FIRSTPRIVATE,   /* kernel: the host's value of a private scalar that starts from it */
   PARAM_TRIP,           /* kernel: trip count along grid axis `dim` (0 = x, 1 = y, 2 = z) */
+  PARAM_REDUCTION,      /* a scalar reduced on the GPU (ReductionPlan): kernel, the device
+                           accumulator its threads combine into; launcher, the user's
+                           scalar by reference, read for the starting value and written back */
   PARAM_HOST_LBOUND,    /* host, Fortran: lbound(array, dim+1); `sym` is the front end's
                            hidden scalar for that bound (IrSym.bound_of names the array) */
   PARAM_HOST_UBOUND,    /* host, Fortran: ubound(array, dim+1), likewise */
@@ -136,6 +139,44 @@ typedef struct NamedConst {
   const char *name;
 } NamedConst;
 
+/* How a statement updates a scalar (xf_reduction_update, column.h).  The
+ * first three are combined on the GPU; the others only name what a
+ * refusal is about. */
+typedef enum ReduceOp {
+  REDUCE_NONE,          /* not an update of the scalar by itself */
+  REDUCE_SUM,           /* s = s + e, s = e + s, s = s - e */
+  REDUCE_MAX,           /* s = max(s, e...), if (s < e) s = e */
+  REDUCE_MIN,           /* s = min(s, e...), if (s > e) s = e */
+  REDUCE_PRODUCT,       /* s = s * e: refused */
+  REDUCE_LOGICAL,       /* s = s .and. e, s = s .or. e: refused */
+} ReduceOp;
+
+/* A scalar accumulated over the loops of the region (pass "accesses",
+ * plan_reductions in map.c).  `gpu`: every assignment to it is an update
+ * with one operator (+, max or min) inside loops, or one initial value
+ * `s = e0` at the top of the region before them, with e0 computed from
+ * values the launcher has; and it is read only by those updates and by
+ * statements of the region after the last of them.  Then each thread keeps
+ * a partial result, the partials are combined on the GPU into a device
+ * accumulator that starts from e0 (the init statement leaves the region
+ * body) or from the host's value, and the result goes back to the host
+ * scalar; statements that read it later run in a kernel of their own,
+ * passed the result by value (through the host).  Otherwise `why_not` says
+ * why, for the refusal that the scalar then meets (column.c). */
+typedef struct ReductionPlan {
+  IrSym *sym;
+  ReduceOp op;
+  bool gpu;
+  const char *why_not;       /* !gpu: the reason, for messages */
+  Loc why_at;
+  IrStmt *init;              /* the initial assignment, removed from the region, or NULL */
+  IrStmt **updates;          /* the update statements (assignments, or IFs of the IF form) */
+  int nupdates;
+  bool read_after;           /* statements of the region read the result */
+  int first_read_line;       /* the first of them */
+  int kernel;                /* pass "map": the last kernel that updates it (-1: none yet) */
+} ReductionPlan;
+
 typedef struct KernelPlan {
   char *name;                /* <routine>_r<N>_k<M> */
   /* pass "group": the region's statements this kernel runs, in order, and
@@ -165,7 +206,10 @@ typedef struct KernelPlan {
   int block[3];              /* threads per block along x, y, z */
   IrStmtList *body;          /* statements inside the innermost mapped loop */
   int nfirstprivate;
-  IrSym **firstprivate;      /* privates that start from the host's value */
+  IrSym **firstprivate;      /* privates that start from the host's value (or, for a
+                                reduction's result, from the value the launcher got back) */
+  int nreductions;
+  ReductionPlan **reductions; /* pass "map": the GPU reductions this kernel updates */
   /* Decided by the storage pass: */
   int nprivate_arrays;
   ArrayPlan **private_arrays; /* privatized arrays the body uses, in region order */
@@ -196,6 +240,10 @@ typedef struct RegionPlan {
   IrSym **privates;
   int nparams;
   IrSym **params;
+  /* pass "accesses": the scalars updated like reductions, GPU ones and
+   * refused ones (ReductionPlan) */
+  int nreductions;
+  ReductionPlan *reductions;
   /* pass "accesses" (Fortran): the module variables the region uses (not
    * the hidden bound scalars of module allocatables), in the order of
    * first use, with where each goes */

@@ -211,6 +211,109 @@ S2S_HD static inline double s2s_modulo(double a, double p) {
   double m = fmod(a, p);
   return m != 0.0 ? ((m < 0.0) != (p < 0.0) ? m + p : m) : copysign(0.0, p);
 }
+
+/* ---- reductions across threads ----
+ * A kernel that reduces a scalar gives each thread a partial result that
+ * starts from the operator's identity (S2sSum::identity<T>() ...), then
+ * every thread, active or not, calls s2s_reduce<Op>(acc, partial): on the
+ * GPU a warp adds its lanes by shuffles, the warps of a block meet in
+ * shared memory, and one thread per block combines the block's value into
+ * the device accumulator `acc` atomically (atomicAdd, atomicMax/Min for
+ * integers, a compare-and-swap loop for real max/min: exact for every
+ * value but NaN).  The emulation runs threads one after another, so it
+ * combines each partial into `acc` in turn, in the thread order of the
+ * launch. */
+#include <float.h>
+#include <limits.h>
+template <class T> struct S2sLimits;
+template <> struct S2sLimits<int> {
+  S2S_HD static int lowest() { return INT_MIN; }
+  S2S_HD static int highest() { return INT_MAX; }
+};
+template <> struct S2sLimits<long long> {
+  S2S_HD static long long lowest() { return LLONG_MIN; }
+  S2S_HD static long long highest() { return LLONG_MAX; }
+};
+template <> struct S2sLimits<float> {
+  S2S_HD static float lowest() { return -FLT_MAX; }
+  S2S_HD static float highest() { return FLT_MAX; }
+};
+template <> struct S2sLimits<double> {
+  S2S_HD static double lowest() { return -DBL_MAX; }
+  S2S_HD static double highest() { return DBL_MAX; }
+};
+struct S2sSum {
+  template <class T> S2S_HD static T identity() { return (T)0; }
+  template <class T> S2S_HD T operator()(T a, T b) const { return a + b; }
+};
+struct S2sMax {
+  template <class T> S2S_HD static T identity() { return S2sLimits<T>::lowest(); }
+  template <class T> S2S_HD T operator()(T a, T b) const { return b > a ? b : a; }
+};
+struct S2sMin {
+  template <class T> S2S_HD static T identity() { return S2sLimits<T>::highest(); }
+  template <class T> S2S_HD T operator()(T a, T b) const { return b < a ? b : a; }
+};
+#if defined(S2S_EMULATE)
+template <class Op, class T> static inline void s2s_reduce(T *acc, T partial) {
+  *acc = Op()(*acc, partial);
+}
+#elif defined(__CUDACC__)
+__device__ static inline void s2s_atomic_combine(S2sSum, float *acc, float v) { atomicAdd(acc, v); }
+__device__ static inline void s2s_atomic_combine(S2sSum, double *acc, double v) { atomicAdd(acc, v); }
+__device__ static inline void s2s_atomic_combine(S2sSum, int *acc, int v) { atomicAdd(acc, v); }
+__device__ static inline void s2s_atomic_combine(S2sSum, long long *acc, long long v) {
+  atomicAdd((unsigned long long *)acc, (unsigned long long)v);   /* two's complement: the same bits */
+}
+__device__ static inline void s2s_atomic_combine(S2sMax, int *acc, int v) { atomicMax(acc, v); }
+__device__ static inline void s2s_atomic_combine(S2sMin, int *acc, int v) { atomicMin(acc, v); }
+__device__ static inline void s2s_atomic_combine(S2sMax, long long *acc, long long v) { atomicMax(acc, v); }
+__device__ static inline void s2s_atomic_combine(S2sMin, long long *acc, long long v) { atomicMin(acc, v); }
+/* Real max/min: replace the stored value while v still wins against it;
+ * comparing as reals keeps negative values right (NaN-free inputs). */
+template <class Op> __device__ static inline void s2s_atomic_combine(Op op, float *acc, float v) {
+  int *bits = (int *)acc, old = *bits;
+  while (op(__int_as_float(old), v) != __int_as_float(old)) {
+    int seen = atomicCAS(bits, old, __float_as_int(v));
+    if (seen == old) break;
+    old = seen;
+  }
+}
+template <class Op> __device__ static inline void s2s_atomic_combine(Op op, double *acc, double v) {
+  unsigned long long *bits = (unsigned long long *)acc, old = *bits;
+  while (op(__longlong_as_double((long long)old), v) != __longlong_as_double((long long)old)) {
+    unsigned long long seen = atomicCAS(bits, old, (unsigned long long)__double_as_longlong(v));
+    if (seen == old) break;
+    old = seen;
+  }
+}
+/* Lanes [0, n) of a warp: lane 0 gets their combination. */
+template <class Op, class T> __device__ static inline T s2s_warp_reduce(T v, unsigned lane, unsigned n) {
+  const unsigned mask = n >= 32 ? 0xffffffffu : (1u << n) - 1u;
+  for (unsigned d = 16; d > 0; d >>= 1) {
+    T other = __shfl_down_sync(mask, v, d);
+    if (lane + d < n) v = Op()(v, other);
+  }
+  return v;
+}
+/* Every thread of the block calls it (blocks of any shape, up to 1024 threads). */
+template <class Op, class T> __device__ static inline void s2s_reduce(T *acc, T partial) {
+  __shared__ T s2s_warp_part[32];
+  const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned nthreads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned lane = tid % 32, warp = tid / 32, nwarps = (nthreads + 31) / 32;
+  const unsigned in_warp = nthreads - warp * 32 < 32 ? nthreads - warp * 32 : 32;
+  T v = s2s_warp_reduce<Op>(partial, lane, in_warp);
+  __syncthreads();            /* an earlier reduction of the kernel may still read the array */
+  if (lane == 0) s2s_warp_part[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < nwarps ? s2s_warp_part[lane] : Op::template identity<T>();
+    v = s2s_warp_reduce<Op>(v, lane, in_warp);
+    if (lane == 0) s2s_atomic_combine(Op(), acc, v);
+  }
+}
+#endif
 #endif
 
 #endif

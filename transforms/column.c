@@ -509,6 +509,143 @@ static bool assigned_in_v_loop(IrStmtList *l, const IrSym *v, const IrSym *s)
   return q.found;
 }
 
+/* ---- reductions ---------------------------------------------------------------- */
+
+static const IrExpr *strip_converts(const IrExpr *e)
+{
+  while (e->kind == IR_E_CONVERT)
+    e = e->u.operand;
+  return e;
+}
+
+static bool is_var(const IrExpr *e, const IrSym *s)
+{
+  e = strip_converts(e);
+  return e->kind == IR_E_VAR && e->u.var == s;
+}
+
+/* Are a and b the same expression, node for node?  (The IF form of a
+ * maximum compares and stores one expression.) */
+static bool same_tree(const IrExpr *a, const IrExpr *b)
+{
+  if (!a || !b)
+    return a == b;
+  if (a->kind != b->kind || a->type != b->type)
+    return false;
+  switch (a->kind) {
+  case IR_E_INT:
+  case IR_E_LOGICAL: return a->u.ival == b->u.ival;
+  case IR_E_REAL: return !strcmp(a->u.real, b->u.real);
+  case IR_E_VAR: return a->u.var == b->u.var;
+  case IR_E_ELEM:
+    if (a->u.elem.sym != b->u.elem.sym || a->u.elem.n != b->u.elem.n)
+      return false;
+    for (int d = 0; d < a->u.elem.n; d++)
+      if (!same_tree(a->u.elem.sub[d], b->u.elem.sub[d]))
+        return false;
+    return true;
+  case IR_E_UNARY: return a->u.unary.op == b->u.unary.op && same_tree(a->u.unary.arg, b->u.unary.arg);
+  case IR_E_BINARY:
+    return a->u.binary.op == b->u.binary.op && same_tree(a->u.binary.lhs, b->u.binary.lhs) &&
+           same_tree(a->u.binary.rhs, b->u.binary.rhs);
+  case IR_E_CALL:
+    if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n ||
+        a->u.call.fn == IR_FN_USER)
+      return false;            /* a function call may not give the same value twice */
+    for (int i = 0; i < a->u.call.n; i++)
+      if (!same_tree(a->u.call.args[i], b->u.call.args[i]))
+        return false;
+    return true;
+  case IR_E_COND:
+    return same_tree(a->u.cond.test, b->u.cond.test) && same_tree(a->u.cond.then, b->u.cond.then) &&
+           same_tree(a->u.cond.els, b->u.cond.els);
+  case IR_E_CONVERT: return same_tree(a->u.operand, b->u.operand);
+  case IR_E_SECTION: return false;
+  }
+  return false;
+}
+
+/* `if (s < e) s = e` (a maximum) or `if (s > e) s = e` (a minimum), either
+ * way round, <= and >= too, with nothing else in the IF. */
+static ReduceOp if_form(const IrStmt *t, const IrSym *s)
+{
+  if (t->u.cond.els.n || t->u.cond.then.n != 1)
+    return REDUCE_NONE;
+  const IrStmt *a = t->u.cond.then.v[0];
+  const IrExpr *test = t->u.cond.test;
+  if (a->kind != IR_S_ASSIGN || !is_var(a->u.assign.lhs, s) || test->kind != IR_E_BINARY ||
+      ir_expr_mentions(a->u.assign.rhs, s))
+    return REDUCE_NONE;
+  IrOp op = test->u.binary.op;
+  const IrExpr *l = test->u.binary.lhs, *r = test->u.binary.rhs;
+  bool less = op == IR_OP_LT || op == IR_OP_LE, greater = op == IR_OP_GT || op == IR_OP_GE;
+  if (!less && !greater)
+    return REDUCE_NONE;
+  const IrExpr *e = strip_converts(a->u.assign.rhs);
+  if (is_var(l, s) && same_tree(strip_converts(r), e))
+    return less ? REDUCE_MAX : REDUCE_MIN;          /* s < e: e is larger */
+  if (is_var(r, s) && same_tree(strip_converts(l), e))
+    return greater ? REDUCE_MAX : REDUCE_MIN;       /* e > s */
+  return REDUCE_NONE;
+}
+
+ReduceOp xf_reduction_update(const IrStmt *t, const IrSym *s)
+{
+  if (t->kind == IR_S_IF)
+    return if_form(t, s);
+  if (t->kind != IR_S_ASSIGN || !is_var(t->u.assign.lhs, s))
+    return REDUCE_NONE;
+  const IrExpr *r = strip_converts(t->u.assign.rhs);
+  if (r->kind == IR_E_BINARY) {
+    const IrExpr *a = r->u.binary.lhs, *b = r->u.binary.rhs;
+    bool on_left = is_var(a, s) && !ir_expr_mentions(b, s);
+    bool on_right = is_var(b, s) && !ir_expr_mentions(a, s);
+    switch (r->u.binary.op) {
+    case IR_OP_ADD: return on_left || on_right ? REDUCE_SUM : REDUCE_NONE;
+    case IR_OP_SUB: return on_left ? REDUCE_SUM : REDUCE_NONE;
+    case IR_OP_MUL: return on_left || on_right ? REDUCE_PRODUCT : REDUCE_NONE;
+    case IR_OP_AND:
+    case IR_OP_OR:
+    case IR_OP_EQV:
+    case IR_OP_NEQV: return on_left || on_right ? REDUCE_LOGICAL : REDUCE_NONE;
+    default: return REDUCE_NONE;
+    }
+  }
+  if (r->kind == IR_E_CALL && (r->u.call.fn == IR_FN_MAX || r->u.call.fn == IR_FN_MIN)) {
+    int self = 0, others = 0;
+    for (int i = 0; i < r->u.call.n; i++) {
+      if (is_var(r->u.call.args[i], s))
+        self++;
+      else if (ir_expr_mentions(r->u.call.args[i], s))
+        others++;
+    }
+    if (self == 1 && !others)
+      return r->u.call.fn == IR_FN_MAX ? REDUCE_MAX : REDUCE_MIN;
+  }
+  return REDUCE_NONE;
+}
+
+const char *xf_reduce_op_text(ReduceOp op)
+{
+  switch (op) {
+  case REDUCE_SUM: return "+";
+  case REDUCE_MAX: return "max";
+  case REDUCE_MIN: return "min";
+  case REDUCE_PRODUCT: return "*";
+  case REDUCE_LOGICAL: return "logical";
+  case REDUCE_NONE: break;
+  }
+  return "?";
+}
+
+const ReductionPlan *xf_reduction_of(const RegionPlan *p, const IrSym *s)
+{
+  for (int i = 0; p && i < p->nreductions; i++)
+    if (p->reductions[i].sym == s)
+      return &p->reductions[i];
+  return NULL;
+}
+
 /* Is every assignment to s in l of the form s = s op e (op one of +, max,
  * min, the same throughout)?  Returns the operator's name, or NULL.  Not
  * on the visitor, to keep its answers: a DO or IF met before the first
@@ -518,26 +655,20 @@ static const char *reduction_op(const IrStmtList *l, const IrSym *s, const char 
   for (int i = 0; i < l->n; i++) {
     const IrStmt *t = l->v[i];
     const char *here = NULL;
+    ReduceOp u = xf_reduction_update(t, s);
     if (t->kind == IR_S_WHILE || t->kind == IR_S_BLOCK) {
       if (ir_assignment_of(&t->u.loop.body, s))
         return NULL;        /* control flow the question does not follow */
       continue;
-    } else if (t->kind == IR_S_DO)
+    } else if (u == REDUCE_SUM || u == REDUCE_MAX || u == REDUCE_MIN)
+      here = xf_reduce_op_text(u);
+    else if (t->kind == IR_S_DO)
       here = reduction_op(&t->u.loop.body, s, op);
     else if (t->kind == IR_S_IF)
       here = reduction_op(&t->u.cond.els, s, reduction_op(&t->u.cond.then, s, op));
-    else if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR && t->u.assign.lhs->u.var == s) {
-      const IrExpr *r = t->u.assign.rhs;
-      while (r->kind == IR_E_CONVERT)
-        r = r->u.operand;
-      if (r->kind == IR_E_BINARY && r->u.binary.op == IR_OP_ADD &&
-          (ir_expr_mentions(r->u.binary.lhs, s) != ir_expr_mentions(r->u.binary.rhs, s)))
-        here = "+";
-      else if (r->kind == IR_E_CALL && (r->u.call.fn == IR_FN_MAX || r->u.call.fn == IR_FN_MIN))
-        here = r->u.call.fn == IR_FN_MAX ? "max" : "min";
-      else
-        return NULL;
-    } else
+    else if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR && t->u.assign.lhs->u.var == s)
+      return NULL;
+    else
       continue;
     if (!here || (op && strcmp(op, here)))
       return NULL;
@@ -546,29 +677,122 @@ static const char *reduction_op(const IrStmtList *l, const IrSym *s, const char 
   return op;
 }
 
+static bool gpu_reduction(const RegionPlan *p, const IrSym *s)
+{
+  const ReductionPlan *r = xf_reduction_of(p, s);
+  return r && r->gpu;
+}
+
+/* Where a GPU reduction's scalar stands in stmts for index v: updates
+ * inside a loop over v (each thread adds its own iterations), updates
+ * outside every loop over v (every thread would add them: v cannot be a
+ * column index), and reads other than by the updates (the result, which
+ * the updates of the same kernel have not finished). */
+typedef struct ReductionUse {
+  const ReductionPlan *r;
+  const IrSym *v;
+  const IrStmt *stray;       /* first update outside the loops over v */
+  bool updated_in_v;
+  IrExpr *read;              /* first read of the result */
+} ReductionUse;
+
+static bool is_update(const ReductionPlan *r, const IrStmt *t)
+{
+  for (int i = 0; i < r->nupdates; i++)
+    if (r->updates[i] == t)
+      return true;
+  return false;
+}
+
+static void result_read(IrExpr *e, IrStmt *in, void *ctx)
+{
+  ReductionUse *u = ctx;
+  (void)in;
+  if (!u->read && e->kind == IR_E_VAR && e->u.var == u->r->sym)
+    u->read = e;
+}
+
+static IrVisitStep reduction_use_pre(IrStmt *t, IrVisit *vis)
+{
+  ReductionUse *u = vis->ctx;
+  if (is_update(u->r, t)) {
+    if (ir_visit_loop_over(vis, u->v))
+      u->updated_in_v = true;
+    else if (!u->stray)
+      u->stray = t;
+    return IR_VISIT_SKIP_CHILDREN;
+  }
+  ir_walk_stmt_exprs(t, result_read, u);
+  return IR_VISIT_CONTINUE;
+}
+
+static ReductionUse reduction_use(IrStmtList *l, const ReductionPlan *r, const IrSym *v)
+{
+  ReductionUse u = { r, v, NULL, false, NULL };
+  IrVisit vis = { .pre = reduction_use_pre, .ctx = &u };
+  ir_visit_stmts(l, &vis);
+  return u;
+}
+
+/* A GPU reduction's scalar s and index v: v can be a column index when
+ * every update of s in the statements lies inside a loop over v, and the
+ * statements do not both update s and read its result (the result exists
+ * once every thread has added its part: after a kernel boundary). */
+static void check_reduction(Check *c, const ReductionPlan *r)
+{
+  ReductionUse u = reduction_use(c->stmts, r, c->v);
+  const char *op = xf_reduce_op_text(r->op);
+  if (u.stray)
+    fail_dependence(c, u.stray->loc, ir_printf("the %s reduction into '%s' at line %d is outside "
+         "the loops over '%s', so every thread would add it", op, r->sym->name,
+         diag_user_line(u.stray->loc), c->v->name));
+  else if (u.updated_in_v && u.read)
+    fail_dependence(c, u.read->loc, ir_printf("the result of the %s reduction into '%s' is read "
+         "at line %d, which must wait for every column's part (a kernel boundary)", op,
+         r->sym->name, diag_user_line(u.read->loc)));
+}
+
+/* Why scalar s, exposed in a loop over v, is refused: what its reduction
+ * plan says, or the generic reason. */
+static const char *exposed_reason(const Check *c, const IrSym *s)
+{
+  const ReductionPlan *r = xf_reduction_of(c->cx->plan, s);
+  const char *op = r ? NULL : reduction_op(c->stmts, s, NULL);
+  if (r && r->why_not)
+    return ir_printf("scalar '%s' is updated like a %s reduction over loop '%s', but %s",
+                     s->name, xf_reduce_op_text(r->op), c->v->name, r->why_not);
+  if (op)
+    return ir_printf("scalar '%s' is a %s reduction over loop '%s'; parallel reductions are not "
+                     "implemented yet", s->name, op, c->v->name);
+  return ir_printf("scalar '%s' may be read before it is assigned in an iteration of the loop "
+                   "over '%s': it carries a value from one iteration to the next", s->name,
+                   c->v->name);
+}
+
 static void check_scalars(Check *c)
 {
   const ColumnCtx *cx = c->cx;
   for (int i = 0; i < cx->nwritten && c->ok; i++) {
     IrSym *s = cx->written[i];
+    const ReductionPlan *r = xf_reduction_of(cx->plan, s);
+    if (r && r->gpu) {
+      check_reduction(c, r);
+      continue;
+    }
     if (s != c->v && !assigned_in_v_loop(c->stmts, c->v, s))
       continue;                     /* assigned outside loops over v only: same in every column */
     ScalarUse u = { c, s, { 0, 0, 0 }, false, NULL };
     scan_uses(c->stmts, &u);
     if (u.found && s == c->v)
       fail(c, u.where, "its value is used outside the loops over it");
+    else if (u.found && r && r->why_not)
+      fail_dependence(c, u.where, exposed_reason(c, s));
     else if (u.found)
       fail_dependence(c, u.where, ir_printf("scalar '%s' is assigned inside a loop over '%s' and read "
            "outside it, so it would carry a value from one column to another", s->name,
            c->v->name));
-    else if (u.exposed && reduction_op(c->stmts, s, NULL))
-      fail_dependence(c, u.exposed->loc, ir_printf("scalar '%s' is a %s reduction over loop '%s'; parallel "
-           "reductions are not implemented yet", s->name, reduction_op(c->stmts, s, NULL),
-           c->v->name));
     else if (u.exposed)
-      fail_dependence(c, u.exposed->loc, ir_printf("scalar '%s' may be read before it is assigned in an "
-           "iteration of the loop over '%s': it carries a value from one iteration to the next",
-           s->name, c->v->name));
+      fail_dependence(c, u.exposed->loc, exposed_reason(c, s));
   }
 }
 
@@ -1526,14 +1750,28 @@ static void scalar_facts(ColumnScope *sc, StmtFacts *f, StmtIv *fv)
   }
   IrSymSet assigned = { 0 };
   assigned_in_v_loops(&f->one, fv->v, &assigned);
-  fv->scalars = ir_alloc(sizeof *fv->scalars * (size_t)(assigned.n + f->reads.n + 1));
+  const RegionPlan *p = sc->cx.plan;
+  fv->scalars = ir_alloc(sizeof *fv->scalars * (size_t)(assigned.n + f->reads.n + (p ? p->nreductions : 0) + 1));
   for (int i = 0; i < assigned.n; i++)
-    if (ir_symset_has(&sc->written, assigned.syms[i]))
+    if (ir_symset_has(&sc->written, assigned.syms[i]) && !gpu_reduction(p, assigned.syms[i]))
       fv->scalars[fv->nscalars++] =
         (StmtScalar){ assigned.syms[i], true, ir_symset_has(&bad, assigned.syms[i]) };
   for (int i = 0; i < f->reads.n; i++)
-    if (ir_symset_has(&bad, f->reads.syms[i]) && !ir_symset_has(&assigned, f->reads.syms[i]))
+    if (ir_symset_has(&bad, f->reads.syms[i]) && !ir_symset_has(&assigned, f->reads.syms[i]) &&
+        !gpu_reduction(p, f->reads.syms[i]))
       fv->scalars[fv->nscalars++] = (StmtScalar){ f->reads.syms[i], false, true };
+  /* check_reduction's two conditions as one pair: a stray update rules v
+   * out alone; an update in a loop over v does with a read of the result
+   * anywhere in the run */
+  for (int i = 0; p && i < p->nreductions; i++) {
+    const ReductionPlan *r = &p->reductions[i];
+    if (!r->gpu)
+      continue;
+    ReductionUse u = reduction_use(&f->one, r, fv->v);
+    if (u.stray || u.updated_in_v || u.read)
+      fv->scalars[fv->nscalars++] =
+        (StmtScalar){ r->sym, u.stray || u.updated_in_v, u.stray || u.read };
+  }
 }
 
 /* The dimensions of ref whose subscript is v itself (see column_access). */

@@ -92,6 +92,19 @@ void column_fuse(const ColumnCtx *cx, IrStmtList *body);
  * of stmts amounts to. */
 void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int nc);
 
+/* How statement t updates scalar s as one step of a reduction (plan.h:
+ * ReduceOp): `s = s + e`, `s = s - e`, `s = max(s, e)`, `s = min(s, e)`,
+ * `if (s < e) s = e` (either way round), with e not mentioning s; a product
+ * or a logical operator is named so that refusals can say so.  REDUCE_NONE:
+ * not such an update. */
+ReduceOp xf_reduction_update(const IrStmt *t, const IrSym *s);
+
+/* "+", "max", "min", "*", "logical": the operator as reports spell it. */
+const char *xf_reduce_op_text(ReduceOp op);
+
+/* The reduction plan of scalar s in p (GPU or refused), or NULL. */
+const ReductionPlan *xf_reduction_of(const RegionPlan *p, const IrSym *s);
+
 /* The first read in l of one of vars that may come before the variable is
  * assigned (`assigned` are assigned on entry), or NULL. */
 IrExpr *xf_first_exposed(IrStmtList *l, IrSym *const *vars, int nvars, IrSym *const *assigned,

@@ -183,6 +183,219 @@ static Loc user_loc(const MapCtx *m, int line)
 }
 
 
+/* ---- scalars: reductions ----------------------------------------------------- */
+
+/* What plan_reductions finds about one scalar, statement by statement of
+ * the region body (`top`: the index of the body statement being walked). */
+typedef struct ReductionScan {
+  const MapCtx *m;
+  ReductionPlan *r;
+  int top;
+  int first_update_top, last_update_top;   /* -1: no update yet */
+  int ninits, init_top;
+  const IrStmt *other;       /* an assignment that is no update and no initial value */
+  const IrStmt *refused;     /* an update with an operator not combined on the GPU */
+  const IrStmt *mixed;       /* an update with another operator than the first */
+  const IrStmt *stray;       /* an update outside every loop */
+  IrExpr *early_read;        /* a read before the last update, or between init and updates */
+  IrExpr *late_read;         /* the first read after the last update */
+} ReductionScan;
+
+static void push_update(ReductionScan *q, IrStmt *t, ReduceOp op, const IrVisit *vis)
+{
+  ReductionPlan *r = q->r;
+  if (op == REDUCE_PRODUCT || op == REDUCE_LOGICAL) {
+    if (!q->refused)
+      q->refused = t;
+    r->op = r->op ? r->op : op;
+    return;
+  }
+  if (r->op && r->op != op && !q->mixed)
+    q->mixed = t;
+  r->op = r->op ? r->op : op;
+  IR_PUSH(r->updates, r->nupdates, t);
+  if (q->first_update_top < 0)
+    q->first_update_top = q->top;
+  q->last_update_top = q->top;
+  if (!vis->nloops && !q->stray)
+    q->stray = t;
+}
+
+static IrVisitStep reduction_assign_pre(IrStmt *t, IrVisit *vis)
+{
+  ReductionScan *q = vis->ctx;
+  const IrSym *s = q->r->sym;
+  ReduceOp op = xf_reduction_update(t, s);
+  if (op != REDUCE_NONE) {
+    push_update(q, t, op, vis);
+    return IR_VISIT_SKIP_CHILDREN;
+  }
+  if (t->kind == IR_S_DO && t->u.loop.iv == s && !q->other)
+    q->other = t;
+  if (t->kind != IR_S_ASSIGN || t->u.assign.lhs->kind != IR_E_VAR || t->u.assign.lhs->u.var != s)
+    return IR_VISIT_CONTINUE;
+  bool top_level = !vis->nloops && !vis->under_if && !vis->under_sequential &&
+                   q->m->region->body.v[q->top] == t;
+  if (top_level && !ir_expr_mentions(t->u.assign.rhs, s) && q->first_update_top < 0) {
+    q->ninits++;
+    q->init_top = q->top;
+    q->r->init = t;
+  } else if (!q->other)
+    q->other = t;
+  return IR_VISIT_CONTINUE;
+}
+
+static void note_read(IrExpr *e, IrStmt *in, void *ctx)
+{
+  ReductionScan *q = ctx;
+  (void)in;
+  if (e->kind != IR_E_VAR || e->u.var != q->r->sym)
+    return;
+  bool early = q->top <= q->last_update_top;
+  if (early && !q->early_read)
+    q->early_read = e;
+  else if (!early && !q->late_read)
+    q->late_read = e;
+}
+
+static IrVisitStep reduction_read_pre(IrStmt *t, IrVisit *vis)
+{
+  ReductionScan *q = vis->ctx;
+  for (int i = 0; i < q->r->nupdates; i++)
+    if (q->r->updates[i] == t)
+      return IR_VISIT_SKIP_CHILDREN;
+  if (t->kind == IR_S_ASSIGN && t->u.assign.lhs->kind == IR_E_VAR)
+    ir_walk_expr(t->u.assign.rhs, t, note_read, q);   /* the left side is no read */
+  else
+    ir_walk_stmt_exprs(t, note_read, q);
+  return IR_VISIT_CONTINUE;
+}
+
+/* Can the launcher compute e, the initial value: constants and scalars the
+ * region only reads? */
+typedef struct HostValue { const RegionPlan *p; bool ok; } HostValue;
+
+static void host_value_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  HostValue *h = ctx;
+  (void)in;
+  if (e->kind == IR_E_ELEM || e->kind == IR_E_SECTION || (e->kind == IR_E_CALL && e->u.call.fn == IR_FN_USER))
+    h->ok = false;
+  if (e->kind != IR_E_VAR || e->u.var->kind == IR_SYM_PARAM)
+    return;
+  bool input = false;
+  for (int i = 0; i < h->p->ninputs; i++)
+    input |= h->p->inputs[i] == e->u.var;
+  h->ok &= input;
+}
+
+static bool host_value(const RegionPlan *p, IrExpr *e)
+{
+  HostValue h = { p, true };
+  ir_walk_expr(e, NULL, host_value_visit, &h);
+  return h.ok;
+}
+
+/* The first reason wins; `why` names the line with a %d. */
+static void refuse_reduction(ReductionPlan *r, Loc at, const char *why)
+{
+  if (r->why_not)
+    return;
+  r->why_not = ir_printf(why, diag_user_line(at));
+  r->why_at = at;
+}
+
+/* The verdict on scalar s (plan.h: ReductionPlan); false when no statement
+ * updates it like a reduction. */
+static bool plan_reduction(const MapCtx *m, IrSym *s, ReductionPlan *r)
+{
+  *r = (ReductionPlan){ .sym = s, .kernel = -1 };
+  ReductionScan q = { m, r, 0, -1, -1, 0, -1, NULL, NULL, NULL, NULL, NULL, NULL };
+  IrStmtList *body = &m->region->body;
+  for (q.top = 0; q.top < body->n; q.top++) {
+    IrVisit v = { .pre = reduction_assign_pre, .ctx = &q };
+    ir_visit_stmts(&(IrStmtList){ 1, 1, &body->v[q.top] }, &v);
+  }
+  if (!r->nupdates && !q.refused)
+    return false;
+  for (q.top = 0; q.top < body->n; q.top++) {
+    IrVisit v = { .pre = reduction_read_pre, .ctx = &q };
+    ir_visit_stmts(&(IrStmtList){ 1, 1, &body->v[q.top] }, &v);
+  }
+  IrType t = s->type;
+  const IrStmt *first = r->nupdates ? r->updates[0] : q.refused;
+  if (q.refused)
+    refuse_reduction(r, q.refused->loc, r->op == REDUCE_PRODUCT
+                     ? "only +, max and min are combined on the GPU, not products (line %d)"
+                     : "logical reductions are not implemented (line %d)");
+  if (q.mixed)
+    refuse_reduction(r, q.mixed->loc, ir_printf("it is also updated with %s at line %%d, and one "
+                     "reduction has one operator", xf_reduce_op_text(xf_reduction_update(q.mixed, s))));
+  bool restarts = q.other && q.other->kind == IR_S_ASSIGN && !ir_expr_mentions(q.other->u.assign.rhs, s);
+  if (restarts)
+    refuse_reduction(r, q.other->loc, "it is set again at line %d inside the loops: a value that "
+                     "restarts is no one reduction across columns (it is kept per thread when each "
+                     "column sets it before its updates)");
+  else if (q.other)
+    refuse_reduction(r, q.other->loc, "it is also assigned at line %d, otherwise than by an update "
+                     "(one initial value is allowed, at the top of the region before the loops)");
+  if (q.ninits > 1)
+    refuse_reduction(r, r->init->loc, "it is given an initial value twice (line %d)");
+  if (r->init && !host_value(m->plan, r->init->u.assign.rhs))
+    refuse_reduction(r, r->init->loc, "its initial value at line %d is computed from values of "
+                     "the region (the launcher starts the reduction from it)");
+  if (q.stray)
+    refuse_reduction(r, q.stray->loc, "its update at line %d is outside every loop, so every thread "
+                     "would make it");
+  if (q.early_read)
+    refuse_reduction(r, q.early_read->loc, "its partial value is read at line %d, before the reduction "
+                     "is complete, and a GPU reduction only gives the final value (to keep a "
+                     "running value per column, assign it at the start of each column)");
+  if (t != IR_T_INT && t != IR_T_INT8 && t != IR_T_REAL4 && t != IR_T_REAL8)
+    refuse_reduction(r, first->loc, ir_printf("reductions of type %s are not implemented (line %%d)", ir_type_name(t)));
+  if (s->inlined_local || s->region_local)
+    refuse_reduction(r, first->loc, "it is a variable of the "
+                     "region or of an inlined routine, with no host variable for the result (line %d)");
+  r->gpu = !r->why_not;
+  r->read_after = q.late_read != NULL;
+  r->first_read_line = q.late_read ? diag_user_line(q.late_read->loc) : 0;
+  if (!r->gpu)
+    r->init = NULL;
+  return true;
+}
+
+/* The scalars of the region updated like reductions.  The initial value of
+ * a GPU reduction leaves the region body: the launcher starts the device
+ * accumulator from it. */
+static void plan_reductions(MapCtx *m)
+{
+  RegionPlan *p = m->plan;
+  for (int i = 0; i < p->nprivates; i++) {
+    IrSym *s = p->privates[i];
+    ReductionPlan r;
+    if (s->rank || s->is_module || !plan_reduction(m, s, &r))
+      continue;
+    IR_PUSH(p->reductions, p->nreductions, r);
+  }
+  IrStmtList *body = &m->region->body;
+  for (int i = 0; i < p->nreductions; i++) {
+    const IrStmt *init = p->reductions[i].init;
+    int at = 0;
+    while (init && at < body->n && body->v[at] != init)
+      at++;
+    if (!init || at == body->n)
+      continue;
+    memmove(&body->v[at], &body->v[at + 1], sizeof *body->v * (size_t)(body->n - at - 1));
+    body->n--;
+  }
+}
+
+static bool is_gpu_reduction(const MapCtx *m, const IrSym *s)
+{
+  const ReductionPlan *r = xf_reduction_of(m->plan, s);
+  return r && r->gpu;
+}
+
 /* ---- scalars: privatizable? ----------------------------------------------- */
 
 static bool check_private_scalars(MapCtx *m)
@@ -194,8 +407,8 @@ static bool check_private_scalars(MapCtx *m)
     IrSym *s = p->privates[i];
     /* Fortran module variables: privatized or refused by the accesses pass
      * (access.c, plan_module_data) */
-    if (s->region_local || (s->is_module && m->prog->lang == IR_FORTRAN))
-      continue;
+    if (s->region_local || (s->is_module && m->prog->lang == IR_FORTRAN) || is_gpu_reduction(m, s))
+      continue;                 /* a GPU reduction's result goes back to the host */
     const char *what = s->is_dummy ? "a dummy argument" : s->is_module ? "a module variable" : NULL;
     int line = what ? 0 : an_host_use(g->routine, s->name, g->last_line + 1,
                                         g->routine->last_line, true);
@@ -204,9 +417,12 @@ static bool check_private_scalars(MapCtx *m)
     char where[64] = "";
     if (line)
       snprintf(where, sizeof where, "used after the region at line %d", line);
+    const ReductionPlan *r = xf_reduction_of(p, s);
+    const char *red = r ? ir_printf("; it is updated like a %s reduction, but %s",
+                                    xf_reduce_op_text(r->op), r->why_not) : "";
     diag_at(DIAG_ERROR, s->loc, (int)strlen(s->name), "scalar '%s' is assigned inside the region "
             "at line %d but is %s: its value after the region would be lost (each GPU thread has "
-            "its own copy)", s->name, g->first_line, what ? what : where);
+            "its own copy)%s", s->name, g->first_line, what ? what : where, red);
     ok = false;
   }
   return ok;
@@ -506,13 +722,22 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
   if (ok) {
     user_privates(m, k, &defs);
     IrExpr *bad = xf_first_exposed(k->body, p->privates, p->nprivates, defs.syms, defs.n);
-    if (bad) {
+    const ReductionPlan *r = bad ? xf_reduction_of(p, bad->u.var) : NULL;
+    if (r && r->why_not)
+      diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "scalar '%s' is updated like "
+              "a %s reduction over loop '%s', but %s; so the loop cannot run in parallel",
+              bad->u.var->name, xf_reduce_op_text(r->op), k->mapped[0]->u.loop.iv->name, r->why_not);
+    else if (r)
+      diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "the %s reduction into '%s' "
+              "is combined across the threads of a kernel with one thread per column, and no loop "
+              "index of these statements can be a column index (see the notes)",
+              xf_reduce_op_text(r->op), bad->u.var->name);
+    else if (bad)
       diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "scalar '%s' may be read "
               "before it is assigned in the same iteration: a loop carried dependence that "
               "prevents running loop '%s' in parallel (reductions and recurrences over parallel "
               "loops are not supported yet)", bad->u.var->name, k->mapped[0]->u.loop.iv->name);
-      ok = false;
-    }
+    ok = bad == NULL;
   }
   if (ok) {
     assign_axes(k, dg);
@@ -637,7 +862,29 @@ static Group group_of(const MapCtx *m, IrStmtList *base, IrStmt *extra)
 static bool scalar_flows_into(const MapCtx *m, IrStmt *next)
 {
   IrStmtList one = { 1, 1, &next };
-  return xf_first_exposed(&one, m->plan->privates, m->plan->nprivates, NULL, 0) != NULL;
+  IrSym **flow = ir_alloc(sizeof *flow * (size_t)(m->plan->nprivates + 1));
+  int n = 0;
+  for (int i = 0; i < m->plan->nprivates; i++)
+    if (!is_gpu_reduction(m, m->plan->privates[i]))  /* they flow through the device */
+      flow[n++] = m->plan->privates[i];
+  return xf_first_exposed(&one, flow, n, NULL, 0) != NULL;
+}
+
+/* Does s read the result of a GPU reduction that the group updates?  The
+ * result exists once every thread has added its part: the kernel must end
+ * before s. */
+static bool reads_reduction_result(const MapCtx *m, const Group *cur, IrStmt *s)
+{
+  IrStmtList one = { 1, 1, &s };
+  for (int i = 0; i < m->plan->nreductions; i++) {
+    const ReductionPlan *r = &m->plan->reductions[i];
+    if (!r->gpu || !r->read_after || !ir_list_mentions(&one, r->sym))
+      continue;
+    for (int u = 0; u < r->nupdates; u++)
+      if (ir_list_contains(&cur->stmts, r->updates[u]))
+        return true;
+  }
+  return false;
 }
 
 /* Stride-1 choice and axes for the column indices of a group. */
@@ -727,6 +974,22 @@ static void note_split(const MapCtx *m, const Group *cur, Group *alone, const Gr
                                 lost ? lost->name : "?", why, diag_user_line(where));
 }
 
+/* Why a kernel ends before statement s, which reads a reduction's result. */
+static void note_result_split(const MapCtx *m, Group *alone, const IrStmt *s)
+{
+  const char *names = "";
+  IrStmtList one = { 1, 1, (IrStmt **)&s };
+  for (int i = 0; i < m->plan->nreductions; i++) {
+    const ReductionPlan *r = &m->plan->reductions[i];
+    if (r->gpu && r->read_after && ir_list_mentions(&one, r->sym))
+      names = ir_printf("%s%s'%s'", names, *names ? ", " : "", r->sym->name);
+  }
+  alone->split_at = s->loc;
+  alone->split_note = ir_printf("Kernel split before line %d: it reads the result of the "
+                                "reduction into %s, complete when the kernel before it ends",
+                                diag_user_line(s->loc), names);
+}
+
 static bool group_mentions(const MapCtx *m, const Group *g, const IrSym *a)
 {
   if (g->run)
@@ -769,7 +1032,8 @@ static Group group_alone(ColumnScope *scope, IrStmt *s)
  * storage: pushing s writes only past cur's end. */
 static Group group_plus(const Group *cur, IrStmt *s, const Group *alone)
 {
-  Group g = { cur->stmts, 0, { NULL }, cur->loops || alone->loops, NULL, { 0, 0, 0 }, NULL };
+  Group g = { cur->stmts, 0, { NULL }, cur->loops || alone->loops, cur->split_note, cur->split_at,
+              NULL };
   ir_list_push(&g.stmts, s);
   g.nc = g.loops ? column_run_indices(cur->run, s, g.c) : 0;
   return g;
@@ -803,12 +1067,13 @@ static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
     Group alone = group_alone(scope, s);
     Group merged = group_plus(&cur, s, &alone);
     bool lone = !alone.loops && writes_array(s);
-    bool join = !cur.stmts.n || (!alone.loops && !lone) || (!cur.loops && !writes_array(cur.stmts.v[0])) ||
+    bool result = cur.stmts.n && reads_reduction_result(m, &cur, s);
+    bool join = !result && (!cur.stmts.n || (!alone.loops && !lone) || (!cur.loops && !writes_array(cur.stmts.v[0])) ||
                 scalar_flows_into(m, s) || private_array_shared(m, &cur, s) ||
                 merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc) ||
                 (merged.nc >= 2 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone)) ||
                 (merged.nc >= 1 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone) &&
-                 !loses_to_dependence(m, &cur, &alone, &merged));
+                 !loses_to_dependence(m, &cur, &alone, &merged)));
     if (join) {
       ColumnRun *run = cur.run;
       column_run_push(run, s);
@@ -816,7 +1081,10 @@ static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
       cur.run = run;
       continue;
     }
-    note_split(m, &cur, &alone, &merged, s);
+    if (result)
+      note_result_split(m, &alone, s);
+    else
+      note_split(m, &cur, &alone, &merged, s);
     push_group(&groups, &n, &cap, cur);
     cur = alone;
   }
@@ -1118,8 +1386,9 @@ bool xf_pass_accesses(Program *prog, IrRegion *g)
   keep_in_arena(&p->acc);
   if (!ok)
     return false;
-  index_body_accesses(g, p);
   MapCtx m = map_ctx(prog, g);
+  plan_reductions(&m);         /* may drop initial values from the body: before the index */
+  index_body_accesses(g, p);
   return check_private_scalars(&m) && check_c_aliasing(&m);
 }
 
@@ -1205,6 +1474,49 @@ bool xf_pass_fuse(Program *prog, IrRegion *g, int kernel)
   return true;
 }
 
+/* The GPU reductions whose updates kernel k holds (column.c has checked
+ * that each lies inside the loops over every column index, and that the
+ * kernel does not read the result): k->reductions, the scalars added to
+ * defs (each thread's partial starts from the operator's identity). */
+static void plan_kernel_reductions(MapCtx *m, KernelPlan *k, IrSymSet *defs)
+{
+  RegionPlan *p = m->plan;
+  for (int i = 0; i < p->nreductions; i++) {
+    ReductionPlan *r = &p->reductions[i];
+    bool here = false;
+    for (int u = 0; r->gpu && u < r->nupdates && !here; u++)
+      here = ir_list_contains(&k->stmts, r->updates[u]);
+    if (!here)
+      continue;
+    IR_PUSH(k->reductions, k->nreductions, r);
+    ir_symset_add(defs, r->sym);
+    r->kernel = (int)(k - p->kernels);
+  }
+}
+
+/* One report line per reduction kernel k combines. */
+static void report_kernel_reductions(const MapCtx *m, const KernelPlan *k)
+{
+  for (int i = 0; i < k->nreductions; i++) {
+    const ReductionPlan *r = k->reductions[i];
+    const IrStmt *first = NULL;
+    for (int u = 0; u < r->nupdates && !first; u++)
+      if (ir_list_contains(&k->stmts, r->updates[u]))
+        first = r->updates[u];
+    const char *loops = "";
+    for (int c = 0; c < k->ncolumns; c++)
+      loops = ir_printf("%s%s'%s'", loops, c ? ", " : "", k->columns[c]->name);
+    const char *from = r->init ? ir_printf("the value assigned at line %d", diag_user_line(r->init->loc))
+                               : ir_printf("the host's value of '%s'", r->sym->name);
+    report_at(REPORT_INFO, routine_of(m), first->loc, "Generating reduction(%s:%s) over loop%s %s: "
+              "each thread's partial result combined on the GPU, starting from %s; the result "
+              "copied back to the host%s", xf_reduce_op_text(r->op), r->sym->name,
+              k->ncolumns > 1 ? "s" : "", loops, from,
+              r->read_after ? ir_printf(" and passed to the kernels that read it (line %d)",
+                                        r->first_read_line) : "");
+  }
+}
+
 /* Map a column kernel: synthetic loops over the column ranges, mapped to
  * the grid, around the thread body. */
 static bool map_columns(MapCtx *m, KernelPlan *k)
@@ -1243,9 +1555,21 @@ static bool map_columns(MapCtx *m, KernelPlan *k)
   for (int i = 0; i < k->nmapped; i++)
     ir_symset_add(&defs, k->mapped[i]->u.loop.iv);
   user_privates(m, k, &defs);
+  /* the GPU reductions this kernel updates: each thread starts its partial
+   * result from the operator's identity */
+  plan_kernel_reductions(m, k, &defs);
   IrExpr *bad;
   while ((bad = xf_first_exposed(k->body, m->plan->privates, m->plan->nprivates, defs.syms, defs.n))) {
     IrSym *s = bad->u.var;
+    const ReductionPlan *r = xf_reduction_of(m->plan, s);
+    if (r && r->gpu) {       /* a kernel after the one that reduced it: its result */
+      ir_symset_add(&defs, s);
+      IR_PUSH(k->firstprivate, k->nfirstprivate, s);
+      report_at(REPORT_INFO, routine_of(m), bad->loc, "Scalar '%s' is the result of the %s "
+                "reduction at line %d, passed to this kernel by value", s->name,
+                xf_reduce_op_text(r->op), diag_user_line(r->updates[0]->loc));
+      continue;
+    }
     if (s->region_local || s->inlined_local) {
       diag_at(DIAG_ERROR, bad->loc, (int)strlen(s->name), "'%s' may be read before it is assigned",
               s->name);
@@ -1269,6 +1593,7 @@ static bool map_columns(MapCtx *m, KernelPlan *k)
   }
   check_unused_advice(m, k);
   report_kernel(m, k);
+  report_kernel_reductions(m, k);
   return diag_error_count() == 0;
 }
 
@@ -1367,6 +1692,12 @@ static void dump_kernel(const KernelPlan *k, FILE *f)
     for (int i = 0; i < k->nfirstprivate; i++)
       fprintf(f, " %s", k->firstprivate[i]->name);
     fputc('\n', f);
+    if (k->nreductions) {
+      fprintf(f, "      reductions:");
+      for (int i = 0; i < k->nreductions; i++)
+        fprintf(f, " %s:%s", xf_reduce_op_text(k->reductions[i]->op), k->reductions[i]->sym->name);
+      fputc('\n', f);
+    }
   }
   if (k->deps_tested) {
     fputs("      dependences:\n", f);
@@ -1393,6 +1724,14 @@ void xf_dump_region(const Program *p, const IrRegion *g, int kernel, FILE *f)
   dump_syms(f, "inputs", plan->inputs, plan->ninputs);
   dump_syms(f, "privates", plan->privates, plan->nprivates);
   dump_syms(f, "params", plan->params, plan->nparams);
+  for (int i = 0; i < plan->nreductions; i++) {
+    const ReductionPlan *r = &plan->reductions[i];
+    if (r->gpu)
+      fprintf(f, "    reduction %s:%s, %d update%s, from %s%s\n", xf_reduce_op_text(r->op),
+              r->sym->name, r->nupdates, r->nupdates == 1 ? "" : "s",
+              r->init ? ir_printf("line %d", diag_user_line(r->init->loc)) : "the host",
+              r->read_after ? ir_printf(", read from line %d", r->first_read_line) : "");
+  }
   for (int k = 0; k < plan->nkernels; k++)
     dump_kernel(&plan->kernels[k], f);
   xf_dump_storage(g, f);

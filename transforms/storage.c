@@ -16,8 +16,10 @@
  *   the region's input scalars its body (or the first index of a mapped
  *   loop) reads, by value;
  *   its firstprivate scalars' host values;
+ *   the device accumulators of the GPU reductions it updates;
  *   the trip counts along x, y and z.
- * A region's launcher is passed its device arrays, its input scalars and
+ * A region's launcher is passed its device arrays, its input scalars, its
+ * GPU reductions' scalars (by reference: the result is written back) and
  * the firstprivate scalars of its kernels, each once, with the passing
  * convention of xf_launcher_param: that one function is the ABI both the
  * .cu definition and the host's declaration print.
@@ -54,7 +56,7 @@ ArrayStorage xf_array_storage(const ArrayPlan *a)
 
 Param xf_launcher_param(IrLang lang, ParamRole role, IrSym *s)
 {
-  if (role != PARAM_ARRAY && role != PARAM_SCALAR)
+  if (role != PARAM_ARRAY && role != PARAM_SCALAR && role != PARAM_REDUCTION)
     S2S_BUG("launcher parameter '%s' in role %d", s->name, (int)role);
   if (s->type == IR_T_VOID)
     S2S_BUG("launcher parameter '%s' has no type", s->name);
@@ -64,8 +66,9 @@ Param xf_launcher_param(IrLang lang, ParamRole role, IrSym *s)
     a.dim = s->bound_dim;
     a.ctype = "int";    /* lbound/ubound of default kind: c_int */
   }
-  a.by_reference = a.role == PARAM_ARRAY || lang == IR_FORTRAN;
-  a.read_only = a.by_reference && a.role != PARAM_ARRAY;
+  /* a reduction's result is written back, through its address in C too */
+  a.by_reference = a.role == PARAM_ARRAY || a.role == PARAM_REDUCTION || lang == IR_FORTRAN;
+  a.read_only = a.by_reference && a.role != PARAM_ARRAY && a.role != PARAM_REDUCTION;
   return a;
 }
 
@@ -84,6 +87,11 @@ static void plan_launcher(IrLang lang, RegionPlan *p)
       xf_launcher_add(&p->launcher, lang, PARAM_ARRAY, p->arrays[i].sym);
   for (int i = 0; i < p->ninputs; i++)
     xf_launcher_add(&p->launcher, lang, PARAM_SCALAR, p->inputs[i]);
+  /* before the firstprivates: a kernel that reads a reduction's result has
+   * it as a firstprivate, and the launcher passes one parameter per scalar */
+  for (int i = 0; i < p->nreductions; i++)
+    if (p->reductions[i].gpu && p->reductions[i].kernel >= 0)
+      xf_launcher_add(&p->launcher, lang, PARAM_REDUCTION, p->reductions[i].sym);
   for (int k = 0; k < p->nkernels; k++)
     for (int i = 0; i < p->kernels[k].nfirstprivate; i++)
       xf_launcher_add(&p->launcher, lang, PARAM_SCALAR, p->kernels[k].firstprivate[i]);
@@ -144,6 +152,10 @@ static void plan_kernel(IrLang lang, RegionPlan *p, KernelPlan *k)
   for (int i = 0; i < k->nfirstprivate; i++)
     add_param(k, (Param){ .role = PARAM_FIRSTPRIVATE, .sym = k->firstprivate[i],
                           .ctype = ir_type_c(k->firstprivate[i]->type) });
+  for (int i = 0; i < k->nreductions; i++)
+    add_param(k, (Param){ .role = PARAM_REDUCTION, .sym = k->reductions[i]->sym,
+                          .ctype = ir_type_c(k->reductions[i]->sym->type), .by_reference = true,
+                          .no_alias = true });
   for (int axis = 0; axis < 3; axis++)
     add_param(k, (Param){ .role = PARAM_TRIP, .dim = axis, .ctype = "long" });
 }
@@ -290,6 +302,7 @@ static const char *role_text(ParamRole r)
   case PARAM_SCALAR: return "scalar";
   case PARAM_FIRSTPRIVATE: return "firstprivate";
   case PARAM_TRIP: return "trip";
+  case PARAM_REDUCTION: return "reduction";
   case PARAM_HOST_LBOUND: return "lbound";
   case PARAM_HOST_UBOUND: return "ubound";
   }

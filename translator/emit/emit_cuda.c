@@ -31,6 +31,7 @@
 #include <string.h>
 #include "emit.h"
 #include "access.h"
+#include "column.h"
 #include "present.h"
 #include "storage.h"
 #include "visit.h"
@@ -790,6 +791,7 @@ static const char *kernel_param_name(const Param *a)
   case PARAM_LOWER_BOUND: return ir_printf("s2s_%s_lo%d", a->sym->name, a->dim);
   case PARAM_EXTENT: return ir_printf("s2s_%s_n%d", a->sym->name, a->dim);
   case PARAM_FIRSTPRIVATE: return ir_printf("s2s_in_%s", a->sym->name);
+  case PARAM_REDUCTION: return ir_printf("s2s_red_%s", a->sym->name);
   case PARAM_TRIP: return ir_printf("s2s_trip_%s", axis[a->dim]);
   case PARAM_HOST_LBOUND:
   case PARAM_HOST_UBOUND: break;
@@ -807,6 +809,7 @@ static const char *launch_arg(const Param *a)
   case PARAM_EXTENT: return ir_printf("s2s_%s.ext[%d]", a->sym->name, a->dim);
   case PARAM_SCALAR:
   case PARAM_FIRSTPRIVATE: return cname(a->sym);
+  case PARAM_REDUCTION: return ir_printf("s2s_red_%s", a->sym->name);
   case PARAM_TRIP: return ir_printf("s2s_trip[%d]", a->dim);
   case PARAM_HOST_LBOUND:
   case PARAM_HOST_UBOUND: break;
@@ -829,22 +832,42 @@ static void emit_launch_args(Emit *e, const KernelPlan *k)
 }
 
 /* The thread's own copies of the privatized arrays it uses. */
-static void emit_private_storage(Emit *e, const KernelPlan *k)
+static void emit_private_storage(Emit *e, const KernelPlan *k, const char *ind)
 {
   bool scratch = false;
   for (int i = 0; i < k->nprivate_arrays; i++) {
     const ArrayPlan *a = k->private_arrays[i];
     if (a->storage == ARRAY_REGISTER)
-      out(e, "  %s s2s_p_%s; /* array '%s' scalarized */\n", elem_ctype(a->sym), a->sym->name,
+      out(e, "%s%s s2s_p_%s; /* array '%s' scalarized */\n", ind, elem_ctype(a->sym), a->sym->name,
           a->sym->name);
     else if (a->storage == ARRAY_THREAD_LOCAL)
-      out(e, "  %s s2s_p_%s[%ld]; /* array '%s' privatized */\n", elem_ctype(a->sym), a->sym->name,
-          a->private_elems, a->sym->name);
+      out(e, "%s%s s2s_p_%s[%ld]; /* array '%s' privatized */\n", ind, elem_ctype(a->sym),
+          a->sym->name, a->private_elems, a->sym->name);
     scratch |= a->storage == ARRAY_SCRATCH_SLICE;
   }
   if (scratch)
-    out(e, "  const long s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);\n"
-           "  const long s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;\n");
+    out(e, "%sconst long s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);\n"
+           "%sconst long s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;\n", ind, ind);
+}
+
+/* The runtime's combining operator of a GPU reduction (s2s_rt.h). */
+static const char *reduce_functor(ReduceOp op)
+{
+  switch (op) {
+  case REDUCE_SUM: return "S2sSum";
+  case REDUCE_MAX: return "S2sMax";
+  case REDUCE_MIN: return "S2sMin";
+  default: break;
+  }
+  S2S_BUG("reduction operator %d reached the emitter", (int)op);
+}
+
+static bool kernel_reduces(const KernelPlan *k, const IrSym *s)
+{
+  for (int i = 0; i < k->nreductions; i++)
+    if (k->reductions[i]->sym == s)
+      return true;
+  return false;
 }
 
 static bool is_mapped(const KernelPlan *k, const IrSym *s)
@@ -868,20 +891,32 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   for (int a = 0; a < 3; a++)
     out(e, "  const long s2s_%s = (long)blockIdx.%s * blockDim.%s + threadIdx.%s;\n", axis[a],
         axis[a], axis[a], axis[a]);
-  out(e, "  if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)\n    return;\n");
+  /* A kernel that reduces keeps every thread of its blocks to the end:
+   * they all take part in combining the partial results. */
+  const char *ind = k->nreductions ? "    " : "  ";
+  for (int i = 0; i < k->nreductions; i++) {
+    const IrSym *r = k->reductions[i]->sym;
+    out(e, "  %s %s = %s::identity<%s>(); /* reduction(%s:%s): this thread's partial result */\n",
+        ir_type_c(r->type), cname(r), reduce_functor(k->reductions[i]->op), ir_type_c(r->type),
+        xf_reduce_op_text(k->reductions[i]->op), r->name);
+  }
+  if (k->nreductions)
+    out(e, "  if (s2s_x < s2s_trip_x && s2s_y < s2s_trip_y && s2s_z < s2s_trip_z) {\n");
+  else
+    out(e, "  if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)\n    return;\n");
   for (int i = 0; i < p->nprivates; i++)
-    if (!is_mapped(k, p->privates[i]))
-      out(e, "  %s %s;\n", ir_type_c(p->privates[i]->type), cname(p->privates[i]));
-  emit_private_storage(e, k);
+    if (!is_mapped(k, p->privates[i]) && !kernel_reduces(k, p->privates[i]))
+      out(e, "%s%s %s;\n", ind, ir_type_c(p->privates[i]->type), cname(p->privates[i]));
+  emit_private_storage(e, k, ind);
   for (int i = 0; i < k->nfirstprivate; i++)
-    out(e, "  %s = s2s_in_%s; /* firstprivate */\n", cname(k->firstprivate[i]),
+    out(e, "%s%s = s2s_in_%s; /* firstprivate */\n", ind, cname(k->firstprivate[i]),
         k->firstprivate[i]->name);
   for (int i = 0; i < k->nmapped; i++) {
     const IrStmt *l = k->mapped[i];
     long step = 1;
     if (l->u.loop.step)
       ir_eval_const(l->u.loop.step, &step);
-    out(e, "  const %s %s = ", ir_type_c(l->u.loop.iv->type), cname(l->u.loop.iv));
+    out(e, "%sconst %s %s = ", ind, ir_type_c(l->u.loop.iv->type), cname(l->u.loop.iv));
     emit_expr(e, l->u.loop.lo);
     out(e, " + (%s)s2s_%s * %ld; /* %s:%d */\n", ir_type_c(l->u.loop.iv->type), axis[k->axis[i]],
         step, diag_user_file(l->loc), diag_user_line(l->loc));
@@ -889,8 +924,13 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   e->kernel = k;
   e->nopen = 0;
   e->nlabels = 0;
-  emit_stmts(e, k->body, 2);
+  emit_stmts(e, k->body, k->nreductions ? 4 : 2);
   e->kernel = NULL;
+  if (k->nreductions)
+    out(e, "  }\n");
+  for (int i = 0; i < k->nreductions; i++)
+    out(e, "  s2s_reduce<%s>(s2s_red_%s, %s);\n", reduce_functor(k->reductions[i]->op),
+        k->reductions[i]->sym->name, cname(k->reductions[i]->sym));
   body_end(e, real, &text, &len);
   out(e, "}\n\n");
 }
@@ -930,7 +970,8 @@ static void emit_scalar_locals(Emit *e, const HostCall *c)
   for (int i = 0; i < c->params.n; i++) {
     const Param *a = &c->params.v[i];
     if (a->role != PARAM_ARRAY && a->by_reference)
-      out(e, "  const %s %s = *s2s_p_%s;\n", a->ctype, cname(a->sym), a->sym->name);
+      out(e, "  %s%s %s = *s2s_p_%s;\n", a->read_only ? "const " : "", a->ctype, cname(a->sym),
+          a->sym->name);
   }
 }
 
@@ -1079,6 +1120,38 @@ static void emit_launch(Emit *e, const KernelPlan *k)
   out(e, "    }\n  }\n");
 }
 
+/* The device accumulator of reduction r, set to its starting value: the
+ * region's initial value (computed here, as the region would before its
+ * loops) or the host's. */
+static void emit_reduction_begin(Emit *e, const ReductionPlan *r)
+{
+  const char *n = r->sym->name, *t = ir_type_c(r->sym->type);
+  int line = diag_user_line(r->updates[0]->loc);
+  if (r->init) {
+    out(e, "  %s = ", cname(r->sym));
+    emit_expr(e, r->init->u.assign.rhs);
+    out(e, "; /* %s:%d */\n", diag_user_file(r->init->loc), diag_user_line(r->init->loc));
+  }
+  out(e, "  %s *s2s_red_%s = (%s *)s2s_scratch_alloc(&s2s_region, %d, sizeof(%s));\n", t, n, t,
+      line, t);
+  out(e, "  s2s_check(cudaMemcpy(s2s_red_%s, &%s, sizeof(%s), cudaMemcpyHostToDevice), "
+      "&s2s_region, %d, \"start of reduction(%s:%s)\");\n", n, cname(r->sym), t, line,
+      xf_reduce_op_text(r->op), n);
+}
+
+/* After the last kernel that updates it: the result to the host scalar
+ * (and to the kernels after, which are passed it by value). */
+static void emit_reduction_end(Emit *e, const ReductionPlan *r)
+{
+  const char *n = r->sym->name, *t = ir_type_c(r->sym->type);
+  int line = diag_user_line(r->updates[0]->loc);
+  out(e, "  s2s_check(cudaMemcpy(&%s, s2s_red_%s, sizeof(%s), cudaMemcpyDeviceToHost), "
+      "&s2s_region, %d, \"result of reduction(%s:%s)\");\n", cname(r->sym), n, t, line,
+      xf_reduce_op_text(r->op), n);
+  out(e, "  s2s_scratch_free(&s2s_region, %d, s2s_red_%s);\n", line, n);
+  out(e, "  *s2s_p_%s = %s;\n", n, cname(r->sym));
+}
+
 typedef struct ScalarArgs {
   IrLang lang;
   ParamList *params;
@@ -1176,8 +1249,15 @@ static void emit_region(Emit *e, IrRegion *g)
     out(e, "  %s *d_%s = (%s *)s2s_data_begin(&s2s_region, %d, &s2s_%s, %s);\n", elem_ctype(a->sym),
         a->sym->name, elem_ctype(a->sym), a->clause_line, a->sym->name, rt_clause(a->clause));
   }
-  for (int i = 0; i < p->nkernels; i++)
+  for (int i = 0; i < p->nreductions; i++)
+    if (p->reductions[i].gpu && p->reductions[i].kernel >= 0)
+      emit_reduction_begin(e, &p->reductions[i]);
+  for (int i = 0; i < p->nkernels; i++) {
     emit_launch(e, &p->kernels[i]);
+    for (int r = 0; r < p->nreductions; r++)
+      if (p->reductions[r].gpu && p->reductions[r].kernel == i)
+        emit_reduction_end(e, &p->reductions[r]);
+  }
   for (int i = p->narrays - 1; i >= 0; i--)
     if (p->arrays[i].storage == ARRAY_DEVICE)
       out(e, "  s2s_data_end(&s2s_region, %d, &s2s_%s, %s);\n", p->arrays[i].clause_line,

@@ -269,6 +269,8 @@ static char *actual_text(const Program *p, const IrRoutine *r, const Param *a) {
     return p->lang == IR_C ? xasprintf("(void *)%s", arg_name(a)) : host_name(r, a->sym);
   case PARAM_SCALAR:
     return p->lang == IR_C ? xstrdup(arg_name(a)) : host_name(r, a->sym);
+  case PARAM_REDUCTION:   /* the result comes back through the address */
+    return p->lang == IR_C ? xasprintf("&%s", arg_name(a)) : host_name(r, a->sym);
   case PARAM_HOST_LBOUND:
   case PARAM_HOST_UBOUND:
     if (p->lang != IR_FORTRAN) S2S_BUG("lbound/ubound argument in C");
