@@ -524,47 +524,6 @@ static bool is_var(const IrExpr *e, const IrSym *s)
   return e->kind == IR_E_VAR && e->u.var == s;
 }
 
-/* Are a and b the same expression, node for node?  (The IF form of a
- * maximum compares and stores one expression.) */
-static bool same_tree(const IrExpr *a, const IrExpr *b)
-{
-  if (!a || !b)
-    return a == b;
-  if (a->kind != b->kind || a->type != b->type)
-    return false;
-  switch (a->kind) {
-  case IR_E_INT:
-  case IR_E_LOGICAL: return a->u.ival == b->u.ival;
-  case IR_E_REAL: return !strcmp(a->u.real, b->u.real);
-  case IR_E_VAR: return a->u.var == b->u.var;
-  case IR_E_ELEM:
-    if (a->u.elem.sym != b->u.elem.sym || a->u.elem.n != b->u.elem.n)
-      return false;
-    for (int d = 0; d < a->u.elem.n; d++)
-      if (!same_tree(a->u.elem.sub[d], b->u.elem.sub[d]))
-        return false;
-    return true;
-  case IR_E_UNARY: return a->u.unary.op == b->u.unary.op && same_tree(a->u.unary.arg, b->u.unary.arg);
-  case IR_E_BINARY:
-    return a->u.binary.op == b->u.binary.op && same_tree(a->u.binary.lhs, b->u.binary.lhs) &&
-           same_tree(a->u.binary.rhs, b->u.binary.rhs);
-  case IR_E_CALL:
-    if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n ||
-        a->u.call.fn == IR_FN_USER)
-      return false;            /* a function call may not give the same value twice */
-    for (int i = 0; i < a->u.call.n; i++)
-      if (!same_tree(a->u.call.args[i], b->u.call.args[i]))
-        return false;
-    return true;
-  case IR_E_COND:
-    return same_tree(a->u.cond.test, b->u.cond.test) && same_tree(a->u.cond.then, b->u.cond.then) &&
-           same_tree(a->u.cond.els, b->u.cond.els);
-  case IR_E_CONVERT: return same_tree(a->u.operand, b->u.operand);
-  case IR_E_SECTION: return false;
-  }
-  return false;
-}
-
 /* `if (s < e) s = e` (a maximum) or `if (s > e) s = e` (a minimum), either
  * way round, <= and >= too, with nothing else in the IF. */
 static ReduceOp if_form(const IrStmt *t, const IrSym *s)
@@ -582,9 +541,9 @@ static ReduceOp if_form(const IrStmt *t, const IrSym *s)
   if (!less && !greater)
     return REDUCE_NONE;
   const IrExpr *e = strip_converts(a->u.assign.rhs);
-  if (is_var(l, s) && same_tree(strip_converts(r), e))
+  if (is_var(l, s) && ir_expr_equal(strip_converts(r), e))
     return less ? REDUCE_MAX : REDUCE_MIN;          /* s < e: e is larger */
-  if (is_var(r, s) && same_tree(strip_converts(l), e))
+  if (is_var(r, s) && ir_expr_equal(strip_converts(l), e))
     return greater ? REDUCE_MAX : REDUCE_MIN;       /* e > s */
   return REDUCE_NONE;
 }
