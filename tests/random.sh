@@ -19,7 +19,9 @@
 #                             sweeps, mstep sub-stepping (and variants that
 #                             must keep the maximum), array syntax, WHERE,
 #                             column reductions, DO WHILE / GOTO / EXIT
-#                             iterations, level searches;
+#                             iterations, level searches (and a level
+#                             kept per column as a bound), scalars carried
+#                             across columns;
 #                    mixed    classic for about 3 seeds in 10, physics for
 #                             the rest (a seed draws the same program in
 #                             mixed as in the mode it lands on)
@@ -28,9 +30,10 @@
 # A larger run, in chunks that each take a few minutes (about 2-3 s a seed
 # on 2 cores): `random.sh -n 150 -s 1000 -k`, then `-s 1150`, ...  The
 # kernel's first lines name the blocks a physics seed drew.
+#
 # Environment as for tests/diff.sh (top_srcdir, top_builddir, S2S, FC, CC,
 # CXX).  Cases are written under $top_builddir/tests/work/random/cases/.
-# A failing seed is reproduced with `random.sh -n 1 -s SEED`; its case
+# A failing seed is reproduced with `random.sh -n 1 -s SEED [-m MODE]`; its case
 # directory holds the kernel and the logs.  Exit status 0 when no program
 # gave wrong results, 1 otherwise, 2 when diff.sh gave no verdict (usage,
 # no s2s-cuda).

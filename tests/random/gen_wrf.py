@@ -1,17 +1,36 @@
 #!/usr/bin/env python3
 """gen_wrf.py -- random WRF-shaped Fortran regions for differential testing.
 
-    gen_wrf.py SEED DIR
+    gen_wrf.py SEED DIR [classic|physics|mixed]
 
 writes a tests/diff-style case into DIR (kernel.f90, main.f90, files,
-expect): one routine with WRF tile bounds whose region is a j loop around
-one to four k/i nests, drawn from the shapes weather codes use and the ones
-that have broken translators before: horizontal and vertical shifts of the
-inputs, k recurrences up and down, non-unit steps, triangular bounds, IFs
-around stores, EXIT and CYCLE, a local work array written and read in the
-same column, scalars assigned in the column, partial writes of arrays the
-region never reads.  Reads stay inside the arrays (inputs have a halo of one
-point in i and j and one level above kte; k-1 only from kts+1 up).
+expect): one routine with WRF tile bounds whose region is a j loop.
+
+classic (class Gen): one to four k/i nests, drawn from the shapes weather
+codes use and the ones that have broken translators before: horizontal and
+vertical shifts of the inputs, k recurrences up and down, non-unit steps,
+triangular bounds, IFs around stores, EXIT and CYCLE, a local work array
+written and read in the same column, scalars assigned in the column, partial
+writes of arrays the region never reads.
+
+physics (class Phys): two to five blocks of column physics (issue 9) in
+random combination, each named in the kernel's second line: work arrays
+with and without j (set whole, by loops or array syntax; under a test and
+read under the same test), counters and sums over k read later, scalars set
+before the loops and used as bounds, the k = kte idiom, k+1 / k-1 sweeps of
+a work array, WSM5 sub-stepping (mstep(i), its maximum, the test per column;
+and variants that must keep the maximum: read afterwards, an untested nest,
+a neighbour column read), array syntax in the column (overlapping and
+strided sections, WHERE, reductions), WHERE/ELSEWHERE over i sections, DO
+WHILE / GOTO / DO-EXIT iterations with a counter limit, level searches with
+EXIT and the level kept as a bound, per-column scratch of levels, values
+carried across columns or slabs.  Every local is written before it is read
+on every path, so the result never depends on an undefined value.
+
+mixed (the default): classic for about 3 seeds in 10, physics otherwise; a
+seed gives the same program as in the mode it lands on.  Reads stay inside
+the arrays (inputs have a halo of one point in i and j and one level above
+kte; k-1 only from kts+1 up).
 
 The expectation is `either`: s2s-cuda may refuse with an error, but when it
 translates, every output array must equal gfortran's in every thread order.
@@ -128,9 +147,9 @@ class Gen:
 # path: a work array of the routine holds a value once a block wrote all of
 # (its:ite, kts:kte) in this slab (`defined`), or only where an input test
 # held (`cond`: read again under the same test only); counters and sums per
-# column once initialized.  Tests are on the inputs (never on a computed
-# value, whose last bit may differ from gfortran's), so a rounding difference
-# cannot flip a branch.
+# column once initialized.  Most tests read the inputs; those on computed
+# values (WHERE masks on an output, the iterations' x) rely on the
+# emulation doing the same operations in the same order as gfortran.
 
 COEFS = ("0.5", "0.25", "0.75", "1.5", "-0.5", "0.125")
 TESTS = ("0.0", "0.2", "-0.2", "0.35", "-0.1")
@@ -791,6 +810,65 @@ class Phys:
         self.emit(d + 1, "end do")
         self.emit(d, "end do")
 
+    def block_scalar_carry(self, d):
+        """A scalar carried along i (a running sum across the columns, or the
+        last column's value read by a later nest): the columns depend on each
+        other."""
+        s = self.rscalar("sa")
+        t = self.pick(*OUTPUTS)
+        self.emit(d, "sa = %s" % self.pick("0.0", "0.5"))
+        self.emit(d, "do i = %s, %s" % (self.lo_i(), self.hi_i()))
+        running = self.chance(0.5)
+        if running:
+            self.emit(d + 1, "sa = sa*0.5 + %s(i,kts,j)" % self.pick(*INPUTS))
+            self.emit(d + 1, "%s(i,kts,j) = sa" % t)
+        else:
+            self.emit(d + 1, "if (%s) sa = %s(i,kte,j)" % (self.test(Ctx(k="kts")), self.pick(*INPUTS)))
+        self.emit(d, "end do")
+        self.emit(d, self.kloop(self.lo_k(), self.hi_k()))
+        self.emit(d + 1, "do i = %s, %s" % (self.lo_i(), self.hi_i()))
+        self.emit(d + 2, "%s(i,k,j) = %s(i,k,j) + 0.25*%s" % (t, t, s))
+        self.emit(d + 1, "end do")
+        self.emit(d, "end do")
+
+    def block_bound_array(self, d):
+        """A level per column found by a search and kept in an integer array
+        (kl(i)), used later as a bound of the column's k loop."""
+        self.declare("kl", "integer :: kl(its:ite)")
+        t = self.pick(*OUTPUTS)
+        self.emit(d, "do i = %s, %s" % (self.lo_i(), self.hi_i()))
+        self.emit(d + 1, "kl(i) = %s" % self.pick("kts", "kte"))
+        self.emit(d + 1, self.kloop("kts", "kte", self.chance(0.4)))
+        self.emit(d + 2, "if (%s) then" % self.test(Ctx()))
+        self.emit(d + 3, "kl(i) = k")
+        self.emit(d + 3, "exit")
+        self.emit(d + 2, "end if")
+        self.emit(d + 1, "end do")
+        self.emit(d, "end do")
+        if self.chance(0.5):                    # lo_i..hi_i: every column, kl set
+            self.emit(d, "do i = %s, %s" % (self.lo_i(), self.hi_i()))
+            self.emit(d + 1, "do k = kl(i), kte" if self.chance(0.5) else "do k = kts, kl(i)")
+            self.store(d + 2, Ctx(), t)
+            self.emit(d + 1, "end do")
+            self.emit(d, "end do")
+        else:
+            self.emit(d, "do k = kts, kte")
+            self.emit(d + 1, "do i = its, ite")
+            self.emit(d + 2, "if (k >= kl(i)) %s(i,k,j) = %s(i,k,j) - 0.5" % (t, t))
+            self.emit(d + 1, "end do")
+            self.emit(d, "end do")
+
+    def block_slab_scalar(self, d):
+        """A scalar set in the slab from j, read by the nests after it."""
+        self.rscalar("xs")
+        t = self.pick(*OUTPUTS)
+        self.emit(d, "xs = 0.125*real(j - jts) + %s" % self.pick("0.5", "0.25"))
+        self.emit(d, self.kloop(self.lo_k(), self.hi_k(), self.chance(0.3)))
+        self.emit(d + 1, "do i = %s, %s" % (self.lo_i(), self.hi_i()))
+        self.emit(d + 2, "%s(i,k,j) = xs*%s(i,k,j) + %s" % (t, t, self.expr(Ctx(), 2)))
+        self.emit(d + 1, "end do")
+        self.emit(d, "end do")
+
     def kernel(self):
         if self.chance(0.4):
             self.invariants()
@@ -801,7 +879,8 @@ class Phys:
             self.block_wj_write(3)
         table = [("nest", 3), ("init", 1), ("count", 1.5), ("kte", 1), ("sweep", 1.5),
                  ("mstep", 1.5), ("column-syntax", 1.5), ("where-k", 1), ("iterate", 1),
-                 ("search", 1), ("column-scratch", 1), ("wj-previous", 0.5 if self.wj else 0)]
+                 ("search", 1), ("column-scratch", 1), ("wj-previous", 0.5 if self.wj else 0),
+                 ("scalar-carry", 0.5), ("bound-array", 1), ("slab-scalar", 0.5)]
         for _ in range(self.r.randint(2, 5)):
             roll = self.r.random() * sum(w for _, w in table)
             for name, weight in table:
