@@ -5,16 +5,38 @@
 # the building, running and comparing; a case passes when the translation
 # matches in every order, or when s2s-cuda refuses it with an error).
 #
-#   random.sh [-n COUNT] [-s FIRST_SEED] [-k]
+#   random.sh [-n COUNT] [-s FIRST_SEED] [-m MODE] [-k]
 #     -n COUNT       programs to try (default 5: the handful make check runs)
 #     -s FIRST_SEED  seeds FIRST_SEED .. FIRST_SEED+COUNT-1 (default 1)
+#     -m MODE        which shapes gen_wrf.py draws (default mixed):
+#                    classic  the first generator's nests (shifts, k
+#                             recurrences, steps, triangular bounds, IF,
+#                             EXIT/CYCLE, one work array);
+#                    physics  blocks of column physics in random
+#                             combination: work arrays with and without j,
+#                             counters over k, scratch under a test,
+#                             invariant scalars as bounds, k = kte, k+1/k-1
+#                             sweeps, mstep sub-stepping (and variants that
+#                             must keep the maximum), array syntax, WHERE,
+#                             column reductions, DO WHILE / GOTO / EXIT
+#                             iterations, level searches (and a level
+#                             kept per column as a bound), scalars carried
+#                             across columns;
+#                    mixed    classic for about 3 seeds in 10, physics for
+#                             the rest (a seed draws the same program in
+#                             mixed as in the mode it lands on)
 #     -k             keep going after a failure (default: stop at the first)
+#
+# A larger run, in chunks that each take a few minutes (about 2-3 s a seed
+# on 2 cores): `random.sh -n 150 -s 1000 -k`, then `-s 1150`, ...  The
+# kernel's first lines name the blocks a physics seed drew.
 #
 # Environment as for tests/diff.sh (top_srcdir, top_builddir, S2S, FC, CC,
 # CXX).  Cases are written under $top_builddir/tests/work/random/cases/.
-# A failing seed is reproduced with `random.sh -n 1 -s SEED`; its case
+# A failing seed is reproduced with `random.sh -n 1 -s SEED [-m MODE]`; its case
 # directory holds the kernel and the logs.  Exit status 0 when no program
-# gave wrong results, 1 otherwise.
+# gave wrong results, 1 otherwise, 2 when diff.sh gave no verdict (usage,
+# no s2s-cuda).
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -22,11 +44,12 @@ top_srcdir=$(cd "${top_srcdir:-$here/..}" && pwd)
 top_builddir=$(cd "${top_builddir:-$top_srcdir}" && pwd)
 export top_srcdir top_builddir
 
-count=5 first=1 keep=0
+count=5 first=1 keep=0 mode=mixed
 while [ $# -gt 0 ]; do
   case $1 in
     -n) count=$2; shift ;;
     -s) first=$2; shift ;;
+    -m) mode=$2; shift ;;
     -k) keep=1 ;;
     -h | --help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "random.sh: unknown argument '$1'" >&2; exit 2 ;;
@@ -45,7 +68,7 @@ translated=0 refused=0 failed=()
 for ((seed = first; seed < first + count; seed++)); do
   dir=$cases/seed-$seed
   mkdir -p "$dir"
-  "$PYTHON" "$top_srcdir/tests/random/gen_wrf.py" "$seed" "$dir" || exit 2
+  "$PYTHON" "$top_srcdir/tests/random/gen_wrf.py" "$seed" "$dir" "$mode" || exit 2
   out=$(S2S_DIFF_DIR=$cases bash "$top_srcdir/tests/diff.sh" "seed-$seed" 2>&1)
   line=$(printf '%s\n' "$out" | grep -E '^(PASS|FAIL):' | head -n 1)
   case $line in
@@ -53,6 +76,11 @@ for ((seed = first; seed < first + count; seed++)); do
     PASS:*) translated=$((translated + 1)) ;;
     *)
       failed+=("$seed")
+      if [ -z "$line" ]; then
+        # the harness itself failed (no s2s-cuda, no compiler): no verdict
+        printf 'random: seed %s: no verdict from diff.sh:\n%s\n' "$seed" "$out" | head -n 20
+        exit 2
+      fi
       printf '%s\n' "$out" | sed -n '/^FAIL:/,$p' | head -n 60
       [ $keep = 1 ] || break
       ;;
