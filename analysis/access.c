@@ -849,11 +849,11 @@ static bool enclosed_by(const Access *a, const IrStmt *loop)
   return false;
 }
 
-/* Does loop r run over values that loop w also runs over (either
- * direction, unit steps: [first, last] of r inside that of w, by a
- * constant margin)?  The order does not matter: all of w's stores come
- * before r's loads. */
-static bool range_within(const IrStmt *r, const IrStmt *w)
+/* Does loop r, its values moved by `shift`, run over values that loop w
+ * also runs over (either direction, unit steps: [first, last] of r plus
+ * shift inside that of w, by a constant margin)?  The order does not
+ * matter: all of w's stores come before r's loads. */
+static bool range_within(const IrStmt *r, const IrStmt *w, long shift)
 {
   long sr = 1, sw = 1;
   if ((r->u.loop.step && !ir_eval_const(r->u.loop.step, &sr)) ||
@@ -867,13 +867,13 @@ static bool range_within(const IrStmt *r, const IrStmt *w)
   Affine a, b, d;
   if (!aff_build(r_min, &a) || !aff_build(w_min, &b))
     return false;
-  aff_sub(&a, &b, &d);                      /* r_min - w_min >= 0 */
-  if (d.n || d.c < 0)
+  aff_sub(&a, &b, &d);                      /* r_min + shift - w_min >= 0 */
+  if (d.n || d.c + shift < 0)
     return false;
   if (!aff_build(w_max, &a) || !aff_build(r_max, &b))
     return false;
-  aff_sub(&a, &b, &d);                      /* w_max - r_max >= 0 */
-  return !d.n && d.c >= 0;
+  aff_sub(&a, &b, &d);                      /* w_max - (r_max + shift) >= 0 */
+  return !d.n && d.c - shift >= 0;
 }
 
 /* The loop around w (and not around r) whose index is w's subscript `sub`
@@ -887,12 +887,26 @@ static const IrStmt *index_loop(const Access *w, const Access *r, const IrExpr *
   return l && !enclosed_by(r, l) ? l : NULL;
 }
 
-/* Does write w surely store the element that read r loads, before r?  w is
- * unconditional; in each dimension the subscripts are equal, or w's runs
- * over a loop index (of a loop r is not in) and r's is that loop's first or
- * last value (work(i,k) written for k = kts..kte covers work(i,kts)); and
- * every other loop around w that r is not in runs over an index of the
- * subscripts with the bounds of r's loop over it. */
+/* The loop around w (and not around r) over the index v of subscripts
+ * ws = v + cw of w and rs = v + cr of r, with *shift = cr - cw; or NULL.
+ * (dz(k) stored for k = kts..kte, dz(k-1) loaded for k = kts+1..kte: the
+ * loads are among the stores when r's loop over v, moved by the shift,
+ * stays within w's.) */
+static const IrStmt *shifted_index_loop(const Access *w, const Access *r, const IrExpr *ws,
+                                        const IrExpr *rs, long *shift)
+{
+  Affine fw, fr;
+  if (!aff_build(ws, &fw) || !aff_build(rs, &fr) || fw.n != 1 || fr.n != 1 ||
+      fw.t[0].var != fr.t[0].var || fw.t[0].coef != 1 || fr.t[0].coef != 1 || fw.t[0].scale ||
+      fr.t[0].scale)
+    return NULL;
+  const IrStmt *l = innermost_over(w, fw.t[0].var);
+  if (!l || enclosed_by(r, l))
+    return NULL;
+  *shift = fr.c - fw.c;
+  return l;
+}
+
 /* May the test of an IF have another value at r than at w, or be the
  * test of another element?  It may read only what keeps its value through
  * the region (literals, scalars and arrays the region does not assign) and
@@ -944,16 +958,40 @@ static bool same_condition(const DepGraph *dg, const Access *w, const Access *r)
   return t.stable;
 }
 
+/* Does write w surely store the element that read r loads, before r?  w is
+ * unconditional; in each dimension the subscripts are equal, or w's runs
+ * over a loop index (of a loop r is not in) and r's is that loop's first or
+ * last value (work(i,k) written for k = kts..kte covers work(i,kts)), or
+ * both are that index plus constants (dz(k) stored, dz(k-1) loaded); and
+ * every other loop around w that r is not in runs over an index of the
+ * subscripts with the bounds of r's loop over it, moved by the difference
+ * of the constants.  A conditional w covers only under the same test as r
+ * (same_condition). */
 static bool covers(const DepGraph *all, const Access *w, const Access *r)
 {
-  const IrStmt *pinned[IR_MAX_RANK];
-  int npinned = 0;
+  const IrStmt *pinned[IR_MAX_RANK], *shifted[IR_MAX_RANK];
+  long shift[IR_MAX_RANK];
+  int npinned = 0, nshifted = 0;
   if ((w->conditional && !same_condition(all, w, r)) || w->ref->u.elem.n != r->ref->u.elem.n)
     return false;
   for (int d = 0; d < w->ref->u.elem.n; d++) {
     const IrExpr *ws = w->ref->u.elem.sub[d], *rs = r->ref->u.elem.sub[d];
     if (same_affine(ws, rs))
       continue;
+    long by = 0;
+    const IrStmt *sl = shifted_index_loop(w, r, ws, rs, &by);
+    /* under a test, the store of another element ran under the test of
+     * another iteration: only the very element counts */
+    if (w->conditional && (!sl || by != 0))
+      return false;
+    if (sl) {
+      for (int k = 0; k < nshifted; k++)
+        if (shifted[k] == sl && shift[k] != by)
+          return false;                     /* one index, two shifts: w(k,k), r(k,k-1) */
+      shifted[nshifted] = sl;
+      shift[nshifted++] = by;
+      continue;
+    }
     const IrStmt *l = index_loop(w, r, ws);
     if (!l || ir_expr_mentions(rs, l->u.loop.iv) ||
         !(same_affine(rs, l->u.loop.lo) || same_affine(rs, l->u.loop.hi)))
@@ -971,7 +1009,10 @@ static bool covers(const DepGraph *all, const Access *w, const Access *r)
     bool in_subs = false;
     for (int d = 0; d < w->ref->u.elem.n; d++)
       in_subs |= ir_expr_mentions(w->ref->u.elem.sub[d], lw->u.loop.iv);
-    if (!in_subs || !lr || !range_within(lr, lw))
+    long by = 0;
+    for (int k = 0; k < nshifted; k++)
+      by = shifted[k] == lw ? shift[k] : by;
+    if (!in_subs || !lr || !range_within(lr, lw, by))
       return false;
   }
   return true;

@@ -33,9 +33,15 @@ static const PrivateCase private_cases[] = {
   { "written-then-read",
     "do j = 1, n\n do k = 1, n\n  do i = 1, n\n   w(i,k) = b(i)\n  end do\n end do\n"
     " do k = 1, n\n  do i = 1, n\n   c3(i,k,j) = w(i,k)\n  end do\n end do\nend do\n", "", true, NULL },
-  /* w(i-1,k) is another column's element: not privatized */
+  /* w(i-1,k) is another column's element, but every one read was stored before in the same j
+   * iteration: kept per j thread (i then stays sequential in it: column.c) */
   { "neighbour-read",
     "do j = 1, n\n do k = 1, n\n  do i = 1, n\n   w(i,k) = b(i)\n  end do\n end do\n"
+    " do k = 1, n\n  do i = 2, n\n   c3(i,k,j) = w(i-1,k)\n  end do\n end do\nend do\n", "", true,
+    NULL },
+  /* ... but not when the neighbour column was never stored (i = 0) */
+  { "neighbour-read-unwritten",
+    "do j = 1, n\n do k = 1, n\n  do i = 2, n\n   w(i,k) = b(i)\n  end do\n end do\n"
     " do k = 1, n\n  do i = 2, n\n   c3(i,k,j) = w(i-1,k)\n  end do\n end do\nend do\n", "", false,
     "its element w(i-1,k) read at line 15 may not have been written before" },
   /* the host reads w after the region: not privatized */
@@ -93,6 +99,25 @@ static const PrivateCase private_cases[] = {
   { "first-level-read",
     "do j = 1, n\n do k = 1, n\n  do i = 1, n\n   w(i,k) = b(i)\n  end do\n end do\n"
     " do i = 1, n\n  c3(i,1,j) = w(i,1) + w(i,n)\n end do\nend do\n", "", true, NULL },
+  /* written for k = 1..n, read at k-1 for k = 2..n (a layer difference, dz(k) - dz(k-1)):
+   * every level read was written: privatized */
+  { "level-below-read",
+    "do j = 1, n\n do i = 1, n\n  do k = 1, n\n   w(i,k) = b(k)\n  end do\n"
+    "  do k = 2, n\n   c3(i,k,j) = w(i,k) - w(i,k-1)\n  end do\n end do\nend do\n", "", true, NULL },
+  /* the same downwards, at k+1 for k = n-1..1: privatized */
+  { "level-above-read-downwards",
+    "do j = 1, n\n do i = 1, n\n  do k = n, 1, -1\n   w(i,k) = b(k)\n  end do\n"
+    "  do k = n - 1, 1, -1\n   c3(i,k,j) = w(i,k+1)\n  end do\n end do\nend do\n", "", true, NULL },
+  /* read at k+1 for k = 1..n: level n+1 was never written: not privatized */
+  { "level-above-read-past-top",
+    "do j = 1, n\n do i = 1, n\n  do k = 1, n\n   w(i,k) = b(k)\n  end do\n"
+    "  do k = 1, n\n   c3(i,k,j) = w(i,k) + w(i,k+1)\n  end do\n end do\nend do\n", "", false,
+    "its element w(i,k+1) read at line 13 may not have been written before" },
+  /* written for k = 2..n, read at k-1 for k = 2..n: level 1 was not written: not privatized */
+  { "level-below-read-unwritten-bottom",
+    "do j = 1, n\n do i = 1, n\n  do k = 2, n\n   w(i,k) = b(k)\n  end do\n"
+    "  do k = 2, n\n   c3(i,k,j) = w(i,k-1)\n  end do\n end do\nend do\n", "", false,
+    "its element w(i,k-1) read at line 13 may not have been written before" },
 };
 
 START_TEST(test_private_case)
@@ -211,7 +236,11 @@ static const ClauseCase clause_cases[] = {
     "w", DIR_CREATE, NULL },
   /* a local array read from a neighbour column, not proved written first: copyin */
   { "local-neighbour-read", "real :: w(100)\n",
-    "do i = 1, n\n w(i) = b(i)\nend do\ndo i = 2, n\n a(i) = w(i-1)\nend do\n", "w", DIR_COPYIN,
+    "do i = 1, n\n w(i) = b(i)\nend do\ndo i = 2, n\n a(i) = w(i-1)\nend do\n", "w", DIR_CREATE,
+    NULL },
+  /* the same without the first element stored: w(1) comes from the host */
+  { "local-neighbour-read-unwritten", "real :: w(100)\n",
+    "do i = 2, n\n w(i) = b(i)\nend do\ndo i = 2, n\n a(i) = w(i-1)\nend do\n", "w", DIR_COPYIN,
     NULL },
 };
 
@@ -325,10 +354,14 @@ static const IndependentCase independent_cases[] = {
     "'independent' on loop 'i' is not followed: the loop runs sequentially in each thread: every "
     "iteration of loop 'i' writes the same elements w(k) (line 11), so the threads would share "
     "'w'; it cannot be kept per thread: its element w(k) read at line 10", NULL, false },
-  /* w(k+1) read from a neighbour: refused, naming the read */
+  /* w(k+1) read for k = 1..9, every level stored before: w kept per thread */
   { "local-array-neighbour",
     "!$stencil do independent\ndo i = 1, n\n do k = 1, 10\n  w(k) = b(i)\n end do\n"
-    " do k = 1, 9\n  c2(i,k) = w(k+1)\n end do\nend do\n", false,
+    " do k = 1, 9\n  c2(i,k) = w(k+1)\n end do\nend do\n", true, NULL, NULL, true },
+  /* w(k+1) read for k = 1..10: level 11 was never stored: refused, naming the read */
+  { "local-array-neighbour-past-top",
+    "!$stencil do independent\ndo i = 1, n\n do k = 1, 10\n  w(k) = b(i)\n end do\n"
+    " do k = 1, 10\n  c2(i,k) = w(k+1)\n end do\nend do\n", false,
     "it cannot be kept per thread: its element w(k+1) read at line 13", NULL, false },
   /* the shared array is a dummy: refused, the caller sees its values */
   { "dummy-array",

@@ -1,5 +1,5 @@
 ! 'independent' on a tracer loop whose iterations all write the local array dm,
-! which cannot be kept per thread (dm(k+1) is read): the assertion is refused.
+! which cannot be kept per thread (dm(km) is read but never stored): the assertion is refused.
 subroutine fill(q, delp, im, km, nq)
   implicit none
   integer, intent(in) :: im, km, nq
@@ -11,7 +11,7 @@ subroutine fill(q, delp, im, km, nq)
 !$stencil do independent
   do ic = 1, nq
     do i = 1, im
-      do k = 1, km
+      do k = 1, km - 1
         dm(k) = delp(i,k) * q(i,k,ic)
       end do
       do k = 1, km - 1

@@ -1,11 +1,9 @@
-! level-below-private (false refusal, found by tests/random.sh -m physics):
-! a per-column layer array dz(kts:kte) written at every level, then the
-! layer differences dz(k) - dz(k-1) for k = kts+1..kte.  Every element read
-! was written in the same column, so dz can be kept per thread; s2s-cuda
-! refuses: "its element dz(k-1) read at line 25 may not have been written
-! before in the same iteration" (analysis/access.c, covers(): a read
-! subscript k-1 against a write subscript k is neither equal nor a bound of
-! the write's loop).  Expected: one kernel over (i,j), k in order.
+! level-below-private (a false refusal found by tests/random.sh -m physics,
+! fixed): a per-column layer array dz(kts:kte) written at every level, then
+! the layer differences dz(k) - dz(k-1) for k = kts+1..kte.  Every element
+! read was written in the same column, so dz is kept per thread (before the
+! fix: "its element dz(k-1) ... may not have been written before in the same
+! iteration").  Expected: one kernel over (i,j), k in order.
 module lbp_kernel
   implicit none
 contains
