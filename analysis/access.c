@@ -1171,6 +1171,29 @@ static bool written_before_read(const IrSym *s, const DepGraph *dg, const DepGra
   return !uncovered_read(s, dg, all);
 }
 
+/* Does a `!$stencil do private(...)` in region g name array s?  The user's
+ * word that each column stores every element of s it reads before reading
+ * it, where the analysis cannot prove it (as `independent` is for loops). */
+typedef struct UserPrivate { const IrSym *s; bool named; } UserPrivate;
+
+static IrVisitStep user_private_pre(IrStmt *t, IrVisit *v)
+{
+  UserPrivate *u = v->ctx;
+  const Directive *adv = t->kind == IR_S_DO ? t->u.loop.advice : NULL;
+  for (int c = 0; adv && c < adv->nclauses; c++)
+    for (int i = 0; adv->clauses[c].kind == DIR_PRIVATE && i < adv->clauses[c].nitems; i++)
+      u->named |= adv->clauses[c].items[i].sym == u->s;
+  return u->named ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
+}
+
+bool an_user_private(IrRegion *g, const IrSym *s)
+{
+  UserPrivate u = { s, false };
+  IrVisit v = { .pre = user_private_pre, .ctx = &u };
+  ir_visit_stmts(&g->body, &v);
+  return u.named;
+}
+
 /* Why a written array cannot have one copy per thread, or NULL (then it is
  * privatizable: the mapping still decides whether its shape allows it). */
 static const char *not_private_because(const Program *prog, const IrRegion *g, const ArrayPlan *a,
@@ -1189,10 +1212,11 @@ static const char *not_private_because(const Program *prog, const IrRegion *g, c
     return ir_printf("the routine uses '%s' outside the region, or its declaration lets its "
                      "values outlive the call", s->name);
   const Access *r = uncovered_read(s, dg, all);
-  if (r)
+  if (r && !an_user_private((IrRegion *)g, s))
     return ir_printf("its element %s read at line %d may not have been written before in the "
-                     "same iteration", an_ref_text(r->ref, prog->lang),
-                     diag_user_line(r->stmt->loc));
+                     "same iteration (if each column stores every element it reads first, say so "
+                     "with private(%s) on the `!$stencil do` of a column loop)",
+                     an_ref_text(r->ref, prog->lang), diag_user_line(r->stmt->loc), s->name);
   if (!declared_bounds(s))
     return ir_printf("the bounds of '%s' are known only at run time", s->name);
   return NULL;
@@ -1421,6 +1445,12 @@ void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
       if (a->clause_warning)
         report_add(REPORT_WARNING, g->routine->name, (Loc){ g->dir->loc.file, a->clause_line, 0 },
                    "%s", a->clause_warning);
+      /* a work array of the routine (or of an inlined callee) that stays
+       * shared: why, so the user sees what blocks one copy per thread */
+      if (a->written && !a->user_clause && !a->sym->is_dummy && !a->sym->is_module &&
+          a->not_private_why && prog->lang == IR_FORTRAN && !host_uses(prog, g, a->sym))
+        report_add(REPORT_NOTE, g->routine->name, (Loc){ g->dir->loc.file, a->clause_line, 0 },
+                   "Array '%s' not kept per thread: %s", a->sym->name, a->not_private_why);
       continue;
     }
     Loc at = { g->dir->loc.file, a->clause_line, 0 };

@@ -69,6 +69,10 @@ void an_report_module_data(const Program *prog, IrRegion *g, const RegionPlan *p
  * (`name = ...`) answers 0: the old value is dead there. */
 int an_host_use(const IrRoutine *r, const char *name, int from, int to, bool stop_at_assignment);
 
+/* Does a `!$stencil do private(...)` of region g name array s (the user's
+ * word that every column stores what it reads of s first)? */
+bool an_user_private(IrRegion *g, const IrSym *s);
+
 /* the box of array `a` for a user clause item, or from the
  * accesses.  Also used for data/update directives on the host. */
 bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExpr **lo, IrExpr **hi);

@@ -81,6 +81,17 @@ static const PrivateCase private_cases[] = {
     "do j = 1, n\n do k = 2, n\n  do i = 1, n\n   w(i,k) = b(i)\n  end do\n end do\n"
     " do k = n-1, 1, -1\n  do i = 1, n\n   c3(i,k,j) = w(i,k)\n  end do\n end do\nend do\n", "",
     false, "its element w(i,k) read at line 15 may not have been written before" },
+  /* stored under two complementary tests the analysis does not pair: not privatized, and the
+   * reason says which clause vouches for it */
+  { "complementary-conditions",
+    "do j = 1, n\n do i = 1, n\n  if (b(i) > 0.0) w(i,1) = b(i)\n  if (b(i) <= 0.0) w(i,1) = -b(i)\n"
+    "  c3(i,1,j) = w(i,1)\n end do\nend do\n", "", false,
+    "may not have been written before in the same iteration (if each column stores every element "
+    "it reads first, say so with private(w) on the `!$stencil do` of a column loop)" },
+  /* the same with the user's private(w): kept per thread */
+  { "user-private",
+    "!$stencil do private(w)\ndo j = 1, n\n do i = 1, n\n  if (b(i) > 0.0) w(i,1) = b(i)\n"
+    "  if (b(i) <= 0.0) w(i,1) = -b(i)\n  c3(i,1,j) = w(i,1)\n end do\nend do\n", "", true, NULL },
   /* written and read under the same test, which reads only what the region keeps: privatized */
   { "same-condition",
     "do j = 1, n\n do i = 1, n\n  if (b(i) > 0.0) w(i,1) = b(i)\n end do\n do i = 1, n\n"

@@ -52,9 +52,9 @@ static const MapCase map_cases[] = {
   { "user-private-scalar",
     "!$stencil do private(j)\ndo i = 1, n\n if (b(i) > 0.0) j = i\n a(i) = real(j)\nend do\n",
     true, 1, NULL },
-  /* private(c) of an array: refused, not implemented */
+  /* private(c) of a dummy array: not followed (the caller sees its values), the loop refused */
   { "private-array", "!$stencil do private(c)\ndo i = 1, n\n c(1) = b(i)\n a(i) = c(1)\nend do\n",
-    false, 0, "private(c): privatization of arrays is not implemented yet" },
+    false, 0, "it cannot be kept per thread: 'c' is a dummy argument: the caller sees its values" },
   /* the only loop marked seq: refused, nothing left to map */
   { "seq-outer", "!$stencil do seq\ndo i = 1, n\n a(i) = b(i)\nend do\n", false, 0,
     "loop 'i' is marked seq" },

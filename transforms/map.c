@@ -584,11 +584,8 @@ static bool private_list(MapCtx *m, const Directive *adv, IrSymSet *defs)
                 "variable of routine '%s'", item->name, routine_of(m));
         return false;
       }
-      if (s->rank) {
-        diag_at(DIAG_ERROR, item->loc, (int)strlen(s->name), "private(%s): privatization of "
-                "arrays is not implemented yet", s->name);
-        return false;
-      }
+      if (s->rank)
+        continue;   /* an array: the accesses pass keeps it per thread (an_user_private) */
       if (defs)
         ir_symset_add(defs, s);
     }
@@ -1365,6 +1362,42 @@ static int plan_privatized(MapCtx *m, Group **groups, GroupAccesses **ga_out)
   }
 }
 
+/* private(w) of an array that is not kept per thread after all (a dummy,
+ * used by the host, or a shape that needs other columns' elements): the
+ * array stays shared, which is correct; say so. */
+typedef struct PrivateAdvice { MapCtx *m; IrSymSet warned; } PrivateAdvice;
+
+static IrVisitStep private_advice_pre(IrStmt *t, IrVisit *v)
+{
+  PrivateAdvice *pa = v->ctx;
+  const Directive *adv = t->kind == IR_S_DO ? t->u.loop.advice : NULL;
+  for (int c = 0; adv && c < adv->nclauses; c++)
+    for (int i = 0; adv->clauses[c].kind == DIR_PRIVATE && i < adv->clauses[c].nitems; i++) {
+      IrSym *s = adv->clauses[c].items[i].sym;
+      ArrayPlan *a = NULL;
+      for (int k = 0; s && s->rank && k < pa->m->plan->narrays; k++)
+        if (pa->m->plan->arrays[k].sym == s)
+          a = &pa->m->plan->arrays[k];
+      if (!a || a->privatized || !ir_symset_add(&pa->warned, s))
+        continue;
+      const char *why = !a->written ? ir_printf("'%s' is only read in the region, so there is "
+                                                "nothing to keep per thread", s->name)
+                      : a->not_private_why ? a->not_private_why
+                      : "a thread would need another column's elements";
+      report_at(REPORT_WARNING, routine_of(pa->m), adv->clauses[c].items[i].loc,
+                "private(%s) is not followed: '%s' stays in device memory, shared by the "
+                "threads: %s", s->name, s->name, why);
+    }
+  return IR_VISIT_CONTINUE;
+}
+
+static void warn_unfollowed_private(MapCtx *m)
+{
+  PrivateAdvice pa = { m, { 0 } };
+  IrVisit v = { .pre = private_advice_pre, .ctx = &pa };
+  ir_visit_stmts(&m->region->body, &v);
+}
+
 /* ---- the passes ------------------------------------------------------------ */
 
 /* Pass "accesses": what the region does with each array and scalar (the
@@ -1404,6 +1437,7 @@ bool xf_pass_group(Program *prog, IrRegion *g)
   int n = plan_privatized(&m, &groups, &ga);
   for (int i = 0; i < p->nprivate_arrays; i++)
     array_of(p, p->private_arrays[i])->privatized = true;
+  warn_unfollowed_private(&m);
   p->nkernels = n;
   p->kernels = ir_alloc(sizeof *p->kernels * (size_t)n);
   for (int i = 0; i < n; i++) {
