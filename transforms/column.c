@@ -511,16 +511,9 @@ static bool assigned_in_v_loop(IrStmtList *l, const IrSym *v, const IrSym *s)
 
 /* ---- reductions ---------------------------------------------------------------- */
 
-static const IrExpr *strip_converts(const IrExpr *e)
-{
-  while (e->kind == IR_E_CONVERT)
-    e = e->u.operand;
-  return e;
-}
-
 static bool is_var(const IrExpr *e, const IrSym *s)
 {
-  e = strip_converts(e);
+  e = ir_strip_converts(e);
   return e->kind == IR_E_VAR && e->u.var == s;
 }
 
@@ -540,10 +533,10 @@ static ReduceOp if_form(const IrStmt *t, const IrSym *s)
   bool less = op == IR_OP_LT || op == IR_OP_LE, greater = op == IR_OP_GT || op == IR_OP_GE;
   if (!less && !greater)
     return REDUCE_NONE;
-  const IrExpr *e = strip_converts(a->u.assign.rhs);
-  if (is_var(l, s) && ir_expr_equal(strip_converts(r), e))
+  const IrExpr *e = ir_strip_converts(a->u.assign.rhs);
+  if (is_var(l, s) && ir_expr_equal(ir_strip_converts(r), e))
     return less ? REDUCE_MAX : REDUCE_MIN;          /* s < e: e is larger */
-  if (is_var(r, s) && ir_expr_equal(strip_converts(l), e))
+  if (is_var(r, s) && ir_expr_equal(ir_strip_converts(l), e))
     return greater ? REDUCE_MAX : REDUCE_MIN;       /* e > s */
   return REDUCE_NONE;
 }
@@ -554,7 +547,7 @@ ReduceOp xf_reduction_update(const IrStmt *t, const IrSym *s)
     return if_form(t, s);
   if (t->kind != IR_S_ASSIGN || !is_var(t->u.assign.lhs, s))
     return REDUCE_NONE;
-  const IrExpr *r = strip_converts(t->u.assign.rhs);
+  const IrExpr *r = ir_strip_converts(t->u.assign.rhs);
   if (r->kind == IR_E_BINARY) {
     const IrExpr *a = r->u.binary.lhs, *b = r->u.binary.rhs;
     bool on_left = is_var(a, s) && !ir_expr_mentions(b, s);

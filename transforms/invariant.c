@@ -28,39 +28,6 @@
 
 /* ---- expressions ----------------------------------------------------------------- */
 
-/* A copy sharing nothing with e (later passes may rewrite expressions in
- * place).  Only the kinds invariant_value accepts occur. */
-static IrExpr *copy_expr(const IrExpr *e)
-{
-  IrExpr *n = ir_expr_new(e->kind, e->type, e->loc);
-  n->u = e->u;
-  switch (e->kind) {
-  case IR_E_UNARY:
-    n->u.unary.arg = copy_expr(e->u.unary.arg);
-    break;
-  case IR_E_BINARY:
-    n->u.binary.lhs = copy_expr(e->u.binary.lhs);
-    n->u.binary.rhs = copy_expr(e->u.binary.rhs);
-    break;
-  case IR_E_CONVERT:
-    n->u.operand = copy_expr(e->u.operand);
-    break;
-  case IR_E_CALL:
-    n->u.call.args = ir_alloc(sizeof *n->u.call.args * (size_t)(e->u.call.n ? e->u.call.n : 1));
-    for (int i = 0; i < e->u.call.n; i++)
-      n->u.call.args[i] = copy_expr(e->u.call.args[i]);
-    break;
-  case IR_E_COND:
-    n->u.cond.test = copy_expr(e->u.cond.test);
-    n->u.cond.then = copy_expr(e->u.cond.then);
-    n->u.cond.els = copy_expr(e->u.cond.els);
-    break;
-  default:
-    break;
-  }
-  return n;
-}
-
 /* Is e made of literals, named constants, intrinsic calls and scalars
  * the region never assigns? */
 static bool invariant_expr(const IrExpr *e, const IrSymSet *written)
@@ -162,7 +129,7 @@ static IrExpr *replaced(IrExpr *e, Replace *r)
     if (e->u.var != r->s)
       return e;
     r->count++;
-    return ir_convert(copy_expr(r->value), e->type);
+    return ir_convert(ir_expr_copy(r->value), e->type);
   case IR_E_ELEM:
     for (int d = 0; d < e->u.elem.n; d++)
       replace_in(&e->u.elem.sub[d], r);

@@ -102,54 +102,6 @@ static bool refuse(Norm *nx, Loc at, int width, const char *fmt, ...)
 
 /* ---- expressions ---------------------------------------------------------------- */
 
-static IrExpr *copy_expr(const IrExpr *e);
-
-static IrExpr **copy_list(IrExpr *const *v, int n)
-{
-  IrExpr **c = ir_alloc(sizeof *c * (size_t)(n + 1));
-  for (int i = 0; i < n; i++)
-    c[i] = copy_expr(v[i]);
-  return c;
-}
-
-/* A deep copy of e: the expansion puts an expression into several
- * statements, and later passes rewrite expressions in place. */
-static IrExpr *copy_expr(const IrExpr *e)
-{
-  if (!e)
-    return NULL;
-  IrExpr *c = ir_alloc(sizeof *c);
-  *c = *e;
-  switch (e->kind) {
-  case IR_E_ELEM:
-    for (int i = 0; i < e->u.elem.n; i++)
-      c->u.elem.sub[i] = copy_expr(e->u.elem.sub[i]);
-    break;
-  case IR_E_UNARY: c->u.unary.arg = copy_expr(e->u.unary.arg); break;
-  case IR_E_BINARY:
-    c->u.binary.lhs = copy_expr(e->u.binary.lhs);
-    c->u.binary.rhs = copy_expr(e->u.binary.rhs);
-    break;
-  case IR_E_CALL: c->u.call.args = copy_list(e->u.call.args, e->u.call.n); break;
-  case IR_E_COND:
-    c->u.cond.test = copy_expr(e->u.cond.test);
-    c->u.cond.then = copy_expr(e->u.cond.then);
-    c->u.cond.els = copy_expr(e->u.cond.els);
-    break;
-  case IR_E_CONVERT: c->u.operand = copy_expr(e->u.operand); break;
-  case IR_E_SECTION:
-    c->u.section.dim = ir_alloc(sizeof *c->u.section.dim * (size_t)e->u.section.n);
-    for (int i = 0; i < e->u.section.n; i++) {
-      const IrTriplet *t = &e->u.section.dim[i];
-      c->u.section.dim[i] = (IrTriplet){ t->is_range, copy_expr(t->lo), copy_expr(t->hi),
-                                         copy_expr(t->stride) };
-    }
-    break;
-  default:
-    break;
-  }
-  return c;
-}
 
 /* a - b as a constant, when both are affine in the same terms. */
 static bool const_diff(const IrExpr *a, const IrExpr *b, long *out)
@@ -658,12 +610,12 @@ static IrExpr *position_in(const IrTriplet *t, const IrTriplet *dt, IrSym *iv, L
     return at;
   if (st == dst && const_diff(t->lo, dt->lo, &c))
     return int_add(at, c, loc);
-  IrExpr *steps = ir_binary(IR_OP_SUB, at, copy_expr(dt->lo), loc);      /* iv - lo' */
+  IrExpr *steps = ir_binary(IR_OP_SUB, at, ir_expr_copy(dt->lo), loc);      /* iv - lo' */
   if (st != dst && dst != 1)
     steps = ir_binary(IR_OP_DIV, steps, ir_int(dst, loc), loc);
   if (st != dst && st != 1)
     steps = ir_binary(IR_OP_MUL, steps, ir_int(st, loc), loc);
-  return ir_binary(IR_OP_ADD, copy_expr(t->lo), steps, loc);
+  return ir_binary(IR_OP_ADD, ir_expr_copy(t->lo), steps, loc);
 }
 
 /* e at the shape's current element: each section becomes its element at
@@ -671,7 +623,7 @@ static IrExpr *position_in(const IrTriplet *t, const IrTriplet *dt, IrSym *iv, L
 static IrExpr *element_of(const Shape *sh, const IrExpr *e)
 {
   if (e->kind != IR_E_SECTION) {
-    IrExpr *c = copy_expr(e);
+    IrExpr *c = ir_expr_copy(e);
     switch (e->kind) {
     case IR_E_UNARY: c->u.unary.arg = element_of(sh, e->u.unary.arg); break;
     case IR_E_BINARY:
@@ -700,7 +652,7 @@ static IrExpr *element_of(const Shape *sh, const IrExpr *e)
   int j = 0;
   for (int d = 0; d < e->u.section.n; d++) {
     const IrTriplet *t = &e->u.section.dim[d];
-    el->u.elem.sub[d] = !t->is_range ? copy_expr(t->lo)
+    el->u.elem.sub[d] = !t->is_range ? ir_expr_copy(t->lo)
                       : position_in(t, sh->range[j], sh->iv[j], e->loc);
     j += t->is_range;
   }
@@ -717,8 +669,8 @@ static IrStmt *loop_nest(const Shape *sh, IrStmtList body, Loc loc)
     long st = stride_of(t);
     bool down = sh->order[j] == XF_ORDER_DESCENDING;   /* unit strides only (expand_assignment) */
     loop->u.loop.iv = sh->iv[j];
-    loop->u.loop.lo = ir_convert(copy_expr(down ? t->hi : t->lo), IR_T_INT);
-    loop->u.loop.hi = ir_convert(copy_expr(down ? t->lo : t->hi), IR_T_INT);
+    loop->u.loop.lo = ir_convert(ir_expr_copy(down ? t->hi : t->lo), IR_T_INT);
+    loop->u.loop.hi = ir_convert(ir_expr_copy(down ? t->lo : t->hi), IR_T_INT);
     if (st != 1 || down)
       loop->u.loop.step = ir_int(down ? -st : st, loc);
     loop->u.loop.end_loc = loc;
@@ -812,7 +764,7 @@ static IrExpr *position(const Shape *sh, Loc loc)
   IrExpr *at = ir_var(sh->iv[0], loc);
   if (st == 1 && ir_eval_const(t->lo, &lo))
     return int_add(at, 1 - lo, loc);
-  IrExpr *off = ir_binary(IR_OP_SUB, at, ir_convert(copy_expr(t->lo), IR_T_INT), loc);
+  IrExpr *off = ir_binary(IR_OP_SUB, at, ir_convert(ir_expr_copy(t->lo), IR_T_INT), loc);
   if (st != 1)
     off = ir_binary(IR_OP_DIV, off, ir_int(st, loc), loc);
   return int_add(off, 1, loc);

@@ -60,25 +60,18 @@ typedef struct SubStep {
   bool ok;
 } SubStep;
 
-static IrExpr *strip(IrExpr *e)
-{
-  while (e->kind == IR_E_CONVERT)
-    e = e->u.operand;
-  return e;
-}
-
 static bool is_var(const IrExpr *e, const IrSym *s)
 {
   return e->kind == IR_E_VAR && e->u.var == s;
 }
 
 /* count(col), col a loop index: the element the test compares with n. */
-static bool count_element(IrExpr *e, SubStep *st)
+static bool count_element(const IrExpr *e, SubStep *st)
 {
-  e = strip(e);
+  e = ir_strip_converts(e);
   if (e->kind != IR_E_ELEM || e->u.elem.n != 1 || e->u.elem.sym->rank != 1)
     return false;
-  IrExpr *sub = strip(e->u.elem.sub[0]);
+  const IrExpr *sub = ir_strip_converts(e->u.elem.sub[0]);
   if (sub->kind != IR_E_VAR)
     return false;
   if (st->count && (st->count != e->u.elem.sym || st->col != sub->u.var))
@@ -89,12 +82,13 @@ static bool count_element(IrExpr *e, SubStep *st)
 }
 
 /* n <= count(i), or count(i) >= n. */
-static bool is_test(IrExpr *t, SubStep *st)
+static bool is_test(const IrExpr *t, SubStep *st)
 {
-  t = strip(t);
+  t = ir_strip_converts(t);
   if (t->kind != IR_E_BINARY)
     return false;
-  IrExpr *a = strip(t->u.binary.lhs), *b = strip(t->u.binary.rhs);
+  const IrExpr *a = ir_strip_converts(t->u.binary.lhs);
+  const IrExpr *b = ir_strip_converts(t->u.binary.rhs);
   if (t->u.binary.op == IR_OP_LE)
     return is_var(a, st->n) && count_element(b, st);
   if (t->u.binary.op == IR_OP_GE)
@@ -193,11 +187,12 @@ static bool all_tested(const IrStmtList *l, SubStep *st, const IrSymSet *assigne
 static bool is_max_update(const IrStmt *s, const SubStep *st)
 {
   if (s->kind == IR_S_ASSIGN) {
-    IrExpr *r = strip(s->u.assign.rhs);
+    const IrExpr *r = ir_strip_converts(s->u.assign.rhs);
     if (!is_var(s->u.assign.lhs, st->max) || r->kind != IR_E_CALL || r->u.call.fn != IR_FN_MAX ||
         r->u.call.n != 2)
       return false;
-    IrExpr *a = strip(r->u.call.args[0]), *b = strip(r->u.call.args[1]);
+    const IrExpr *a = ir_strip_converts(r->u.call.args[0]);
+    const IrExpr *b = ir_strip_converts(r->u.call.args[1]);
     SubStep probe = *st;
     return (is_var(a, st->max) && count_element(b, &probe)) ||
            (is_var(b, st->max) && count_element(a, &probe));
@@ -209,10 +204,11 @@ static bool is_max_update(const IrStmt *s, const SubStep *st)
   if (set->kind != IR_S_ASSIGN || !is_var(set->u.assign.lhs, st->max) ||
       !count_element(set->u.assign.rhs, &probe))
     return false;
-  IrExpr *t = strip(s->u.cond.test);
+  const IrExpr *t = ir_strip_converts(s->u.cond.test);
   if (t->kind != IR_E_BINARY)
     return false;
-  IrExpr *a = strip(t->u.binary.lhs), *b = strip(t->u.binary.rhs);
+  const IrExpr *a = ir_strip_converts(t->u.binary.lhs);
+  const IrExpr *b = ir_strip_converts(t->u.binary.rhs);
   switch (t->u.binary.op) {
   case IR_OP_LE: case IR_OP_LT:     /* max <= count(i) */
     return is_var(a, st->max) && count_element(b, &probe);
@@ -366,7 +362,7 @@ static bool columns_independent(const Pass *p, IrStmt *nest)
 static bool try_substep(Pass *p, IrStmtList *l, int at)
 {
   IrStmt *loop = l->v[at];
-  IrExpr *hi = strip(loop->u.loop.hi);
+  const IrExpr *hi = ir_strip_converts(loop->u.loop.hi);
   long step = 1;
   if (hi->kind != IR_E_VAR || hi->u.var->rank != 0 ||
       (loop->u.loop.step && (!ir_eval_const(loop->u.loop.step, &step) || step != 1)))
@@ -402,7 +398,7 @@ static bool try_substep(Pass *p, IrStmtList *l, int at)
   int first = m;
   if (m > 0 && l->v[m - 1]->kind == IR_S_ASSIGN && is_var(l->v[m - 1]->u.assign.lhs, st.max))
     first = m - 1;
-  IrExpr *count = strip(nest->u.loop.body.v[0]->u.loop.hi);
+  const IrExpr *count = ir_strip_converts(nest->u.loop.body.v[0]->u.loop.hi);
   const char *count_text = an_ref_text(count, p->prog->lang);
   report_at(REPORT_INFO, p->region->routine->name, loop->loc, "Loop '%s' runs to %s in each "
             "column: the maximum over columns '%s' (line %d) and the test %s <= %s are no longer "

@@ -229,16 +229,6 @@ static bool is_bound(const Param *a) {
   return a->role == PARAM_HOST_LBOUND || a->role == PARAM_HOST_UBOUND;
 }
 
-/* The module that declares module variable s (NULL: none of the program's). */
-static const IrModule *module_of(const Program *p, const IrSym *s) {
-  for (int m = 0; m < p->nmodules; m++) {
-    IrSym *found = NULL;
-    HASH_FIND_STR(p->modules[m]->symbols, s->name, found);
-    if (found == s) return p->modules[m];
-  }
-  return NULL;
-}
-
 /* A module variable the routine cannot name: the kernel reads it (a callee
  * from another module uses it, as qsat reads ep2), but the routine's own
  * USE statements do not make it visible, or a local of the same name hides
@@ -619,7 +609,7 @@ static void plan_module_uses(const Program *p, const Text *t, const HostCalls *c
     for (int k = 0; k < calls->v[i]->params.n; k++) {
       IrSym *s = calls->v[i]->params.v[k].sym;
       if (!s || !needs_use(r, s) || !ir_symset_add(&added, s)) continue;
-      const IrModule *m = module_of(p, s);
+      const IrModule *m = ir_module_of(p, s);
       if (!m) S2S_BUG("module variable '%s' of no module", s->name);
       if (!d) {
         int l = r->first_line;

@@ -316,6 +316,69 @@ static void mention_visit(IrExpr *e, IrStmt *in, void *ctx)
     m->found = true;
 }
 
+static IrExpr **copy_list(IrExpr *const *v, int n)
+{
+  IrExpr **c = ir_alloc(sizeof *c * (size_t)(n + 1));
+  for (int i = 0; i < n; i++)
+    c[i] = ir_expr_copy(v[i]);
+  return c;
+}
+
+IrExpr *ir_expr_copy(const IrExpr *e)
+{
+  if (!e)
+    return NULL;
+  IrExpr *c = ir_alloc(sizeof *c);
+  *c = *e;
+  switch (e->kind) {
+  case IR_E_ELEM:
+    for (int i = 0; i < e->u.elem.n; i++)
+      c->u.elem.sub[i] = ir_expr_copy(e->u.elem.sub[i]);
+    break;
+  case IR_E_UNARY: c->u.unary.arg = ir_expr_copy(e->u.unary.arg); break;
+  case IR_E_BINARY:
+    c->u.binary.lhs = ir_expr_copy(e->u.binary.lhs);
+    c->u.binary.rhs = ir_expr_copy(e->u.binary.rhs);
+    break;
+  case IR_E_CALL: c->u.call.args = copy_list(e->u.call.args, e->u.call.n); break;
+  case IR_E_COND:
+    c->u.cond.test = ir_expr_copy(e->u.cond.test);
+    c->u.cond.then = ir_expr_copy(e->u.cond.then);
+    c->u.cond.els = ir_expr_copy(e->u.cond.els);
+    break;
+  case IR_E_CONVERT: c->u.operand = ir_expr_copy(e->u.operand); break;
+  case IR_E_SECTION:
+    c->u.section.dim = ir_alloc(sizeof *c->u.section.dim * (size_t)e->u.section.n);
+    for (int i = 0; i < e->u.section.n; i++) {
+      const IrTriplet *t = &e->u.section.dim[i];
+      c->u.section.dim[i] = (IrTriplet){ t->is_range, ir_expr_copy(t->lo), ir_expr_copy(t->hi),
+                                         ir_expr_copy(t->stride) };
+    }
+    break;
+  default:
+    break;
+  }
+  return c;
+}
+
+const IrExpr *ir_strip_converts(const IrExpr *e)
+{
+  while (e->kind == IR_E_CONVERT)
+    e = e->u.operand;
+  return e;
+}
+
+IrModule *ir_module_of(const Program *p, const IrSym *s)
+{
+  for (int m = 0; m < p->nmodules; m++) {
+    IrSym *found = NULL;
+    HASH_FIND_STR(p->modules[m]->symbols, s->name, found);
+    if (found == s)
+      return p->modules[m];
+  }
+  return NULL;
+}
+
 bool ir_expr_equal(const IrExpr *a, const IrExpr *b)
 {
   if (!a || !b)

@@ -490,6 +490,16 @@ int ir_expr_rank(const IrExpr *e);
 /* Is e an IR_E_CALL of a reduction (IR_FN_MAXVAL .. IR_FN_MINLOC)? */
 bool ir_is_reduction(const IrExpr *e);
 
+/* A deep copy of e (NULL: NULL): no node shared, so that a pass may put an
+ * expression in several places and later passes rewrite it in place. */
+IrExpr *ir_expr_copy(const IrExpr *e);
+
+/* e without the type conversions around it. */
+const IrExpr *ir_strip_converts(const IrExpr *e);
+
+/* The module whose specification part declares s, or NULL. */
+IrModule *ir_module_of(const Program *p, const IrSym *s);
+
 /* Are a and b the same expression, node for node (same symbols, same
  * literals, same types; both NULL counts as the same)?  Expressions have no
  * side effects, so the same tree has the same value where the symbols it

@@ -124,10 +124,7 @@ static bool callee_constant(const Program *p, const IrSym *s)
 
 static bool module_symbol(const Program *p, const IrSym *s)
 {
-  for (int m = 0; m < p->nmodules; m++)
-    if (declared_in(p->modules[m]->symbols, s))
-      return true;
-  return false;
+  return ir_module_of(p, s) != NULL;
 }
 
 static bool in_scope(const Verifier *v, const IrSym *s)
