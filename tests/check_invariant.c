@@ -3,10 +3,11 @@
  * wherever the region reads them, and that the reads of those, and only
  * those, are replaced by the value.
  *
- * Every case is a region of cu_region_source's subroutine t with two more
- * integer scalars l and m; the pass runs alone on it.  The bound of the
- * first loop over i afterwards also shows the values propagated from the
- * statement before (k = kte: propagate_local_values).
+ * Every case is a region of cu_region_source's subroutine t with more
+ * integer scalars l, m and q (q EQUIVALENCE'd with the real array e); the
+ * pass runs alone on it.  The bound of the first loop over i afterwards
+ * also shows the values propagated from the statement before (k = kte:
+ * propagate_local_values).
  */
 #include <check.h>
 #include <stdlib.h>
@@ -58,6 +59,8 @@ static const InvariantCase cases[] = {
   { "self-reference", "l = 1\nl = l + 1\ndo i = 1, l\n  a(i) = 0.0\nend do\n", "", "l" },
   /* a DO variable is no such scalar */
   { "loop-index", "do l = 1, n\n  a(l) = 0.0\nend do\ndo i = 1, n\n  b(i) = 0.0\nend do\n", "", "n" },
+  /* an EQUIVALENCE'd scalar changes when its partner is stored: never a value to use elsewhere */
+  { "equivalence", "q = n\ne(1) = 4.0\ndo i = 1, q\n  a(i) = 0.0\nend do\n", "", "q" },
   /* an array element may be written in the region or stale on the host */
   { "array-element", "l = int(b(1))\ndo i = 1, l\n  a(i) = 0.0\nend do\n", "", "l" },
 };
@@ -84,7 +87,8 @@ START_TEST(test_invariant)
   const InvariantCase *c = &cases[_i];
   Program *p;
   char *msgs;
-  char *text = cu_region_source("integer :: l, m\n", "", c->body);
+  char *text = cu_region_source("integer :: l, m, q\nreal :: e(2)\nequivalence (q, e(1))\n",
+                                "", c->body);
   bool ok = cu_run(text, xf_region_invariants, true, &p, &msgs);
   ck_assert_msg(ok && p, "%s: does not parse:\n%s", c->name, msgs);
   char *names = reported(msgs);

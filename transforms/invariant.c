@@ -37,8 +37,8 @@ static bool invariant_expr(const IrExpr *e, const IrSymSet *written)
   case IR_E_REAL:
   case IR_E_LOGICAL:
     return true;
-  case IR_E_VAR:
-    return e->u.var->rank == 0 && !ir_symset_has(written, e->u.var);
+  case IR_E_VAR:   /* an EQUIVALENCE'd scalar changes when its partner is stored */
+    return e->u.var->rank == 0 && !e->u.var->in_equivalence && !ir_symset_has(written, e->u.var);
   case IR_E_UNARY:
     return invariant_expr(e->u.unary.arg, written);
   case IR_E_BINARY:
@@ -92,7 +92,8 @@ static IrVisitStep stores_pre(IrStmt *t, IrVisit *v)
 static const IrExpr *invariant_value(IrStmtList *body, IrSym *s, const IrSymSet *written,
                                      const IrStmt **at)
 {
-  if (s->rank != 0 || s->is_module || s->kind != IR_SYM_VAR || !ir_type_is_integer(s->type))
+  if (s->rank != 0 || s->is_module || s->in_equivalence || s->kind != IR_SYM_VAR ||
+      !ir_type_is_integer(s->type))
     return NULL;       /* integers: what bounds loops and subscripts */
   Stores st = { s, NULL, NULL, false };
   IrVisit v = { .pre = stores_pre, .ctx = &st };
@@ -268,7 +269,8 @@ static void propagate_local_values(IrStmtList *l)
     IrExpr *value = s->u.assign.rhs;
     IrSymSet none = { 0 };
     Affine form;   /* an index like kte or kte - 1, not a computation worth keeping once */
-    if (x->rank != 0 || x->is_module || !ir_type_is_integer(x->type) || !aff_build(value, &form) ||
+    if (x->rank != 0 || x->is_module || x->in_equivalence || !ir_type_is_integer(x->type) ||
+        !aff_build(value, &form) ||
         ir_expr_mentions(value, x) || !invariant_expr(value, &none))
       continue;
     for (int u = t + 1; u < l->n; u++) {
