@@ -94,8 +94,8 @@ static const DeviceCase cases[] = {
     "    x = x - 1.0\n    r = 1.0\n    if (x > 1.0) r = x * fact(x)\n  end function fact\n"
     END_MODULE, REFUSED, "t.f90:11:14: error: cannot inline 'fact' (called at line 11): it is "
     "recursive (fact -> fact); a recursive routine cannot be inlined, and it cannot be a "
-    "__device__ function: it assigns its argument 'x' (a __device__ function takes scalars, "
-    "by value)", 0, 0, NULL, 0 },
+    "__device__ function: it assigns its argument 'x' (a __device__ function made from a function "
+    "takes scalars, by value)", 0, 0, NULL, 0 },
   /* an array argument: refused */
   { "array-argument",
     CALLER("a(i) = total(b, i)")
@@ -130,12 +130,19 @@ static const DeviceCase cases[] = {
     "    real :: w(n)\n    w(1) = 1.0\n    r = w(1)\n    if (n > 1) r = r + depth(n - 1)\n"
     "  end function depth\n" END_MODULE, REFUSED,
     "its local array 'w' has bounds known only at run time", 0, 0, NULL, 0 },
-  /* a subroutine call in its body: refused */
+  /* a subroutine call in its body: that subroutine a __device__ function too, its
+   * argument r by pointer */
   { "calls-subroutine",
     CALLER("a(i) = fact(b(i))") FACT("", "    call clip(r)\n")
     "  subroutine clip(y)\n    real, intent(inout) :: y\n    y = min(y, 100.0)\n"
-    "  end subroutine clip\n" END_MODULE, REFUSED, "it calls subroutine 'clip' (line", 0, 0,
-    NULL, 0 },
+    "  end subroutine clip\n" END_MODULE, DEVICE, "Subroutine 'clip' generated as a __device__ "
+    "function (called by __device__ function 'fact')", 2, 0, "a(i) = __device__ fact(b(i))", 1 },
+  /* ... unless it passes an expression where the subroutine assigns: refused */
+  { "calls-subroutine-expression",
+    CALLER("a(i) = fact(b(i))") FACT("", "    call clip(r + 1.0)\n")
+    "  subroutine clip(y)\n    real, intent(inout) :: y\n    y = min(y, 100.0)\n"
+    "  end subroutine clip\n" END_MODULE, REFUSED, "its call of 'clip' (line 22) passes an "
+    "expression to argument 'y', which 'clip' assigns", 0, 0, NULL, 0 },
   /* a function it calls cannot be one: refused, saying why */
   { "helper-reads-module-variable",
     CALLER("a(i) = fact(b(i))") FACT("", "    r = scaled(r)\n")
@@ -149,15 +156,46 @@ static const DeviceCase cases[] = {
     "    v(1) = 0.0\n    if (x > 1.0) v(1) = x + spread3(x - 1.0)\n  end function spread3\n"
     END_MODULE, REFUSED, "it is recursive (spread3 -> spread3); a recursive routine cannot be "
     "inlined, and it cannot be a __device__ function: it returns an array", 0, 0, NULL, 0 },
-  /* recursive subroutines: refused once, at the region's call */
+  /* recursive subroutines: __device__ functions, the region's call one reference to the
+   * value of x after it */
   { "recursive-subroutines",
     CALLER("call ping(a(i))")
     "  recursive subroutine ping(x)\n    real, intent(inout) :: x\n    call pong(x)\n"
     "  end subroutine ping\n  recursive subroutine pong(x)\n    real, intent(inout) :: x\n"
-    "    call ping(x)\n  end subroutine pong\n" END_MODULE, REFUSED,
-    "cannot inline 'ping' (called at line 11): it is recursive (ping -> pong -> ping); a "
-    "recursive routine cannot be inlined, and it cannot be a __device__ function: it is a "
-    "subroutine (only functions become __device__ functions)", 0, 0, NULL, 0 },
+    "    x = 0.5 * x\n    if (x > 1.0) call ping(x)\n  end subroutine pong\n" END_MODULE, DEVICE,
+    "Subroutine 'pong' generated as a __device__ function (called by __device__ subroutine "
+    "'ping')", 2, 0, "a(i) = __device__ ping(a(i))%x", 1 },
+  /* two arguments assigned, one INTENT(OUT): two references, the OUT one not passed,
+   * the arguments read copied first; the report says the body runs twice */
+  { "subroutine-two-results",
+    CALLER("call split(b(i), a(i), b(i))")
+    "  recursive subroutine split(v, lo, hi)\n    real, intent(in) :: v\n"
+    "    real, intent(out) :: lo\n    real, intent(inout) :: hi\n"
+    "    lo = 0.5 * v\n    hi = hi - lo\n    if (hi > 10.0) call split(hi, lo, hi)\n"
+    "  end subroutine split\n" END_MODULE, DEVICE, "Call of 'split': it assigns 2 of its "
+    "arguments ('lo', 'hi') and a __device__ function returns one value, so its body runs "
+    "once for each", 1, 0, "__device__ split(split_v,split_hi)%", 2 },
+  /* one that assigns nothing changes nothing: its call removed */
+  { "subroutine-assigns-nothing",
+    CALLER("call probe(n)")
+    "  recursive subroutine probe(k)\n    integer, intent(in) :: k\n"
+    "    if (k > 1) call probe(k / 2)\n  end subroutine probe\n" END_MODULE, DEVICE,
+    "Call of 'probe' removed (recursive: cannot be inlined): it assigns none of its arguments",
+    0, 0, "probe", 0 },
+  /* an argument it assigns given an expression: refused */
+  { "subroutine-expression-actual",
+    CALLER("call halve(a(i) + 1.0)")
+    "  recursive subroutine halve(x)\n    real :: x\n    x = 0.5 * x\n"
+    "    if (x > 1.0) call halve(x)\n  end subroutine halve\n" END_MODULE, REFUSED,
+    "cannot call 'halve' here (line 11): recursive: cannot be inlined, and as a __device__ "
+    "function it assigns its argument 'x', whose actual here is an expression", 0, 0, NULL, 0 },
+  /* an array argument: refused */
+  { "subroutine-array-argument",
+    CALLER("call walk(a, i)")
+    "  recursive subroutine walk(v, k)\n    real, intent(inout) :: v(:)\n"
+    "    integer, intent(in) :: k\n    v(k) = 0.0\n    if (k > 1) call walk(v, k - 1)\n"
+    "  end subroutine walk\n" END_MODULE, REFUSED, "it cannot be a __device__ function: its "
+    "argument 'v' is an array", 0, 0, NULL, 0 },
   /* a scalar dummy given a whole array: refused at the call */
   { "whole-array-actual", CALLER("a(i) = fact(b)") FACT("", "") END_MODULE, REFUSED,
     "scalar dummy 'x' gets the whole array 'b'", 0, 0, NULL, 0 },

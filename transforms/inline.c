@@ -1493,17 +1493,21 @@ static bool bind_arguments(Inline *in, IrStmt *call)
 
 /* ---- __device__ functions -------------------------------------------------------------- */
 
-/* A function that cannot be inlined — it is recursive, or its loops inside
- * the loops around the call would nest deeper than the analyses support —
- * stays a call, of a __device__ function of the generated file, when its
- * body is one a thread can run on its own (device_obstacle): scalar
- * arguments it never assigns, so passed by value; a scalar result; locals
- * of fixed size that keep nothing from one call to the next; named
- * constants, intrinsics, and calls of functions that can be __device__
- * functions in turn.  All such a call does is then to read its arguments,
- * which the analyses see as the operands of its IR_E_CALL: it touches no
- * array of the caller and no module variable behind their back.  A
- * subroutine never becomes one: what it does goes through its arguments. */
+/* A function or subroutine that cannot be inlined — it is recursive, or
+ * its loops inside the loops around the call would nest deeper than the
+ * analyses support — stays a call, of a __device__ function of the
+ * generated file, when its body is one a thread can run on its own
+ * (device_obstacle): scalar arguments (a function's never assigned, so
+ * passed by value; those a subroutine assigns passed by pointer); a scalar
+ * result; locals of fixed size that keep nothing from one call to the
+ * next; named constants, intrinsics, and calls of functions and
+ * subroutines that can be __device__ functions in turn.  All a function
+ * reference does is then to read its arguments, which the analyses see as
+ * the operands of its IR_E_CALL: it touches no array of the caller and no
+ * module variable behind their back.  A subroutine's call in a region
+ * becomes one such reference per argument it assigns (keep_device_call),
+ * `x = <x after sub(a, x)>`, so that the analyses see what it changes as
+ * the plain assignments they know. */
 
 typedef struct RoutineList {
   IrRoutine **v;
@@ -1583,6 +1587,70 @@ static const char *recursion_of(Program *p, IrRoutine *fn)
   return call_chain(p, fn, fn, &seen);
 }
 
+/* The actual of each dummy of callee in call, in the dummies' order
+ * (keywords matched), or NULL when they do not match one for one (an
+ * absent optional argument included). */
+static IrExpr **actuals_in_order(const IrStmt *call, const IrRoutine *callee)
+{
+  IrExpr **actual = ir_alloc(sizeof *actual * (size_t)(callee->ndummies + 1));
+  if (call->u.call.nargs != callee->ndummies)
+    return NULL;
+  for (int k = 0; k < call->u.call.nargs; k++) {
+    const char *kw = call->u.call.keywords ? call->u.call.keywords[k] : NULL;
+    int d = kw ? -1 : k;
+    for (int i = 0; kw && i < callee->ndummies; i++)
+      if (!strcmp(callee->dummies[i]->name, kw))
+        d = i;
+    if (d < 0 || actual[d] || (call->u.call.sections && call->u.call.sections[k]))
+      return NULL;
+    actual[d] = call->u.call.args[k];
+  }
+  return actual;
+}
+
+typedef struct AssignScan {
+  Program *prog;
+  IrSym *dummy;
+  IrSymSet *checking;        /* dummies whose check is under way */
+  bool found;
+} AssignScan;
+
+static bool assigns_dummy(Program *p, IrRoutine *fn, IrSym *d, IrSymSet *checking);
+
+static IrVisitStep assign_scan_stmt(IrStmt *s, IrVisit *v)
+{
+  AssignScan *a = v->ctx;
+  IrRoutine *g = s->kind == IR_S_CALL ? find_routine(a->prog, s->u.call.name) : NULL;
+  IrExpr **actual = g && g->body_lowered ? actuals_in_order(s, g) : NULL;
+  for (int i = 0; actual && i < g->ndummies && !a->found; i++)
+    a->found = actual[i]->kind == IR_E_VAR && actual[i]->u.var == a->dummy &&
+               assigns_dummy(a->prog, g, g->dummies[i], a->checking);
+  return a->found ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
+}
+
+/* Does fn's body assign its scalar dummy d: by an assignment, or by
+ * passing it (by reference) to a subroutine that assigns its dummy in
+ * turn?  A dummy whose check is under way (recursion) counts as not
+ * assigned: what the cycle assigns is found on its other paths. */
+static bool assigns_dummy(Program *p, IrRoutine *fn, IrSym *d, IrSymSet *checking)
+{
+  if (!fn->body_lowered || ir_symset_has(checking, d))
+    return false;
+  if (ir_assignment_of(&fn->body, d))
+    return true;
+  ir_symset_add(checking, d);
+  AssignScan a = { p, d, checking, false };
+  IrVisit v = { .pre = assign_scan_stmt, .ctx = &a };
+  ir_visit_stmts(&fn->body, &v);
+  return a.found;
+}
+
+static bool dummy_assigned(Program *p, IrRoutine *fn, IrSym *d)
+{
+  IrSymSet checking = { 0 };
+  return assigns_dummy(p, fn, d, &checking);
+}
+
 typedef struct DepthScan {
   Program *prog;
   int guard;                 /* routines being inlined around this one */
@@ -1657,6 +1725,40 @@ static void obstacle_expr(IrExpr *e, IrStmt *in, void *ctx)
     o->why = ir_printf("it calls '%s', which cannot be one either: %s", g->name, why);
 }
 
+/* Why the call statement s in a would-be __device__ function keeps it
+ * from being one, or NULL: the subroutine called must be able to be one
+ * too, and get a variable or an array element, of its own type, for each
+ * argument it assigns (a pointer to it is passed). */
+static const char *call_obstacle(Obstacle *o, IrStmt *s)
+{
+  int line = diag_user_line(s->loc);
+  IrRoutine *g = find_routine(o->prog, s->u.call.name);
+  if (!g || !g->body_lowered || g->is_function)
+    return ir_printf("it calls '%s' (line %d), whose body s2s-cuda does not have",
+                     s->u.call.name, line);
+  IrExpr **actual = actuals_in_order(s, g);
+  if (!actual)
+    return ir_printf("its call of '%s' (line %d) does not pass one actual for each of its "
+                     "arguments", g->name, line);
+  const char *why = device_obstacle_of(o->prog, g, o->checking);
+  if (why)
+    return ir_printf("it calls '%s', which cannot be one either: %s", g->name, why);
+  for (int i = 0; i < g->ndummies; i++) {
+    const IrExpr *a = actual[i];
+    bool lvalue = (a->kind == IR_E_VAR && !a->u.var->rank && a->u.var->kind == IR_SYM_VAR) ||
+                  a->kind == IR_E_ELEM;
+    if (a->type != g->dummies[i]->type || (a->kind == IR_E_VAR && a->u.var->rank))
+      return ir_printf("its call of '%s' (line %d) passes %s to its argument '%s', which is "
+                       "a scalar %s", g->name, line, a->kind == IR_E_VAR && a->u.var->rank ?
+                       "an array" : ir_type_name(a->type), g->dummies[i]->name,
+                       ir_type_name(g->dummies[i]->type));
+    if (!lvalue && dummy_assigned(o->prog, g, g->dummies[i]))
+      return ir_printf("its call of '%s' (line %d) passes an expression to argument '%s', which "
+                       "'%s' assigns", g->name, line, g->dummies[i]->name, g->name);
+  }
+  return NULL;
+}
+
 static IrVisitStep obstacle_stmt(IrStmt *s, IrVisit *v)
 {
   Obstacle *o = v->ctx;
@@ -1670,8 +1772,7 @@ static IrVisitStep obstacle_stmt(IrStmt *s, IrVisit *v)
   case IR_S_BLOCK:
     break;
   case IR_S_CALL:
-    o->why = ir_printf("it calls subroutine '%s' (line %d)", s->u.call.name,
-                       diag_user_line(s->loc));
+    o->why = call_obstacle(o, s);
     break;
   default:   /* a statement kind the emitter has not been taught for them */
     o->why = ir_printf("its statement at line %d cannot be put in a __device__ function",
@@ -1694,7 +1795,7 @@ static bool constant_bounds(const IrSym *s)
 
 /* Why symbol s, which fn's body names (or a dummy of fn), keeps fn from
  * being a __device__ function, or NULL. */
-static const char *symbol_obstacle(IrRoutine *fn, IrSym *s)
+static const char *symbol_obstacle(Program *p, IrRoutine *fn, IrSym *s)
 {
   if (s->kind == IR_SYM_PARAM)
     return s->rank ? ir_printf("it uses the named constant array '%s'", s->name) : NULL;
@@ -1713,9 +1814,9 @@ static const char *symbol_obstacle(IrRoutine *fn, IrSym *s)
                        "by value)", s->name);
     if (s->is_optional)
       return ir_printf("its argument '%s' is OPTIONAL", s->name);
-    if (ir_assignment_of(&fn->body, s))
-      return ir_printf("it assigns its argument '%s' (a __device__ function takes scalars, by "
-                       "value)", s->name);
+    if (fn->is_function && dummy_assigned(p, fn, s))
+      return ir_printf("it assigns its argument '%s' (a __device__ function made from a "
+                       "function takes scalars, by value)", s->name);
     return NULL;
   }
   if (s->is_saved || s->in_common || s->in_equivalence)
@@ -1734,21 +1835,19 @@ static const char *device_obstacle_of(Program *p, IrRoutine *fn, RoutineList *ch
 {
   if (fn->device_why || routine_listed(checking, fn))
     return NULL;
-  if (!fn->is_function)
-    return "it is a subroutine (only functions become __device__ functions)";
   if (!fn->body_lowered)
     return "s2s-cuda does not have its body";
-  if (!fn->result || fn->result->rank || fn->result->type == IR_T_VOID)
+  if (fn->is_function && (!fn->result || fn->result->rank || fn->result->type == IR_T_VOID))
     return "it returns an array";
   IR_APPEND(checking->v, checking->n, checking->cap, fn);
   for (int i = 0; i < fn->ndummies; i++) {
-    const char *why = symbol_obstacle(fn, fn->dummies[i]);
+    const char *why = symbol_obstacle(p, fn, fn->dummies[i]);
     if (why)
       return why;
   }
   IrSymSet *named = ir_list_symbols(&fn->body);
   for (int i = 0; i < named->n; i++) {
-    const char *why = symbol_obstacle(fn, named->syms[i]);
+    const char *why = symbol_obstacle(p, fn, named->syms[i]);
     if (why)
       return why;
   }
@@ -1772,6 +1871,12 @@ typedef struct DeviceMark {
 
 static void make_device_function(Site *site, IrRoutine *fn, const char *why, Loc at);
 
+static const char *called_by(const IrRoutine *fn)
+{
+  return ir_printf("called by __device__ %s '%s'", fn->is_function ? "function" : "subroutine",
+                   fn->name);
+}
+
 static void mark_device_call(IrExpr *e, IrStmt *in, void *ctx)
 {
   DeviceMark *m = ctx;
@@ -1779,8 +1884,23 @@ static void mark_device_call(IrExpr *e, IrStmt *in, void *ctx)
   if (e->kind != IR_E_CALL || e->u.call.fn != IR_FN_USER)
     return;
   e->u.call.device_fn = find_routine(m->site->prog, e->u.call.name);
-  make_device_function(m->site, e->u.call.device_fn,
-                       ir_printf("called by __device__ function '%s'", m->fn->name), e->loc);
+  make_device_function(m->site, e->u.call.device_fn, called_by(m->fn), e->loc);
+}
+
+/* A call statement in a __device__ function's body: of one too, its
+ * actuals put in the order of the dummies (device_obstacle checked that
+ * they match). */
+static IrVisitStep mark_device_call_stmt(IrStmt *s, IrVisit *v)
+{
+  DeviceMark *m = v->ctx;
+  if (s->kind != IR_S_CALL)
+    return IR_VISIT_CONTINUE;
+  IrRoutine *g = find_routine(m->site->prog, s->u.call.name);
+  s->u.call.args = actuals_in_order(s, g);
+  s->u.call.keywords = NULL;
+  s->u.call.device_fn = g;
+  make_device_function(m->site, g, called_by(m->fn), s->loc);
+  return IR_VISIT_CONTINUE;
 }
 
 /* Make fn, which device_obstacle allows, a __device__ function (why: for
@@ -1791,10 +1911,14 @@ static void make_device_function(Site *site, IrRoutine *fn, const char *why, Loc
   if (fn->device_why)
     return;
   fn->device_why = why;
-  report_at(REPORT_INFO, site->caller->name, at, "Function '%s' generated as a __device__ "
-            "function (%s)", fn->name, why);
+  report_at(REPORT_INFO, site->caller->name, at, "%s '%s' generated as a __device__ "
+            "function (%s)", fn->is_function ? "Function" : "Subroutine", fn->name, why);
+  for (int i = 0; !fn->is_function && i < fn->ndummies; i++)
+    fn->dummies[i]->device_by_ref = dummy_assigned(site->prog, fn, fn->dummies[i]);
   DeviceMark m = { site, fn };
   ir_walk_exprs(&fn->body, mark_device_call, &m);
+  IrVisit v = { .pre = mark_device_call_stmt, .ctx = &m };
+  ir_visit_stmts(&fn->body, &v);
 }
 
 /* Why the reference to fn is kept as the call of a __device__ function
@@ -1883,6 +2007,124 @@ static void enter_callee(Site *site, IrRoutine *callee, Loc at)
   IR_APPEND(site->active, site->nactive, site->active_cap, callee);
 }
 
+/* A literal or a named constant: the same value before and after a call. */
+static bool is_literal(const IrExpr *e)
+{
+  return e->kind == IR_E_INT || e->kind == IR_E_REAL || e->kind == IR_E_LOGICAL ||
+         (e->kind == IR_E_VAR && e->u.var->kind == IR_SYM_PARAM) ||
+         (e->kind == IR_E_UNARY && is_literal(e->u.unary.arg)) ||
+         (e->kind == IR_E_CONVERT && is_literal(e->u.operand));
+}
+
+typedef struct MentionScan { const IrSymSet *syms; bool found; } MentionScan;
+
+static void mention_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  MentionScan *m = ctx;
+  (void)in;
+  m->found |= (e->kind == IR_E_VAR && ir_symset_has(m->syms, e->u.var)) ||
+              (e->kind == IR_E_ELEM && ir_symset_has(m->syms, e->u.elem.sym));
+}
+
+/* Does e name one of syms? */
+static bool mentions(IrExpr *e, const IrSymSet *syms)
+{
+  MentionScan m = { syms, false };
+  ir_walk_expr(e, NULL, mention_visit, &m);
+  return m.found;
+}
+
+/* The call `call` of subroutine fn in a region, kept as the call of a
+ * __device__ function (why: device_reason): one assignment per argument it
+ * assigns, `x = <the value of x after fn(args)>`, a reference to the
+ * function s2s_devretK_fn that runs fn and returns that argument.  With two
+ * or more, the arguments it reads are first copied to new locals, so that
+ * each run starts from the values of the call (the body runs once per
+ * assigned argument: said in the report).  A subroutine that assigns none
+ * changes nothing a thread keeps: its call is dropped. */
+static bool keep_device_call(Site *site, IrRoutine *fn, IrStmt *call, const char *why,
+                             IrStmtList *out)
+{
+  Inline in = { .prog = site->prog, .caller = site->caller, .callee = fn,
+                .region_body = site->region_body, .around = site->around,
+                .around_loops = site->around_loops, .naround = site->naround, .site = site,
+                .call_loc = call->loc, .ok = true };
+  if (!bind_arguments(&in, call))
+    return false;
+  IrSymSet assigned = { 0 };   /* the caller's variables the call assigns */
+  int nassigned = 0;
+  const char *names = "";
+  for (int i = 0; i < fn->ndummies; i++) {
+    IrSym *d = fn->dummies[i];
+    IrExpr *a = binding_of(&in, d)->actual;
+    if (!dummy_assigned(site->prog, fn, d))
+      continue;
+    if (a->kind != IR_E_VAR && a->kind != IR_E_ELEM) {
+      diag_at(DIAG_ERROR, a->loc, 1, "cannot call '%s' here (line %d): %s, and as a __device__ "
+              "function it assigns its argument '%s', whose actual here is an expression, not "
+              "a variable", fn->name, diag_user_line(call->loc), why, d->name);
+      return false;
+    }
+    ir_symset_add(&assigned, a->kind == IR_E_VAR ? a->u.var : a->u.elem.sym);
+    names = ir_printf("%s%s'%s'", names, nassigned ? ", " : "", d->name);
+    nassigned++;
+  }
+  if (!nassigned) {
+    report_at(REPORT_INFO, site->caller->name, call->loc, "Call of '%s' removed (%s): it "
+              "assigns none of its arguments, and changes nothing else", fn->name, why);
+    return true;
+  }
+  make_device_function(site, fn, why, call->loc);
+  IrExpr **params = ir_alloc(sizeof *params * (size_t)(fn->ndummies + 1));
+  int nparams = 0;
+  for (int i = 0; i < fn->ndummies; i++) {
+    IrSym *d = fn->dummies[i];
+    IrExpr *a = binding_of(&in, d)->actual;
+    if (d->device_by_ref && a->kind == IR_E_ELEM && nassigned > 1 && mentions(a, &assigned))
+      for (int k = 0; k < a->u.elem.n; k++)
+        if (mentions(a->u.elem.sub[k], &assigned))
+          return fail(&in, a->loc, ir_printf("the subscripts of the actual of '%s' name a "
+                      "variable the call assigns", d->name));
+    if (d->device_by_ref && d->intent == IR_INTENT_OUT)
+      continue;                 /* not read on entry: not passed */
+    if (nassigned > 1 && !is_literal(a)) {
+      IrSym *copy = new_local_named(&in, d, ir_printf("%s_%s", fn->name, d->name));
+      copy->device_by_ref = false;
+      copy->intent = IR_INTENT_NONE;
+      IrStmt *set = ir_stmt(IR_S_ASSIGN, call->loc);
+      set->u.assign.lhs = ir_var(copy, a->loc);
+      set->u.assign.rhs = ir_expr_copy(a);
+      ir_list_push(out, set);
+      a = ir_var(copy, a->loc);
+    }
+    params[nparams++] = a;
+  }
+  for (int i = 0; i < fn->ndummies; i++) {
+    IrSym *d = fn->dummies[i];
+    if (!d->device_by_ref)
+      continue;
+    IrExpr *value = ir_expr_new(IR_E_CALL, d->type, call->loc);
+    value->u.call.fn = IR_FN_USER;
+    value->u.call.name = fn->name;
+    value->u.call.n = nparams;
+    value->u.call.args = ir_alloc(sizeof *value->u.call.args * (size_t)(nparams + 1));
+    for (int k = 0; k < nparams; k++)
+      value->u.call.args[k] = ir_expr_copy(params[k]);
+    value->u.call.device_fn = fn;
+    value->u.call.result_of = d;
+    d->device_returned = true;
+    IrStmt *set = ir_stmt(IR_S_ASSIGN, call->loc);
+    set->u.assign.lhs = ir_expr_copy(binding_of(&in, d)->actual);
+    set->u.assign.rhs = value;
+    ir_list_push(out, set);
+  }
+  if (nassigned > 1)
+    report_at(REPORT_INFO, site->caller->name, call->loc, "Call of '%s': it assigns %d of its "
+              "arguments (%s) and a __device__ function returns one value, so its body runs "
+              "once for each", fn->name, nassigned, names);
+  return true;
+}
+
 static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
 {
   Program *p = site->prog;
@@ -1893,6 +2135,12 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
             "file can be called (they are inlined)", call->u.call.name);
     return false;
   }
+  bool refused = false;
+  const char *device_why = device_reason(site, callee, call->loc, &refused);
+  if (refused)
+    return false;
+  if (device_why)
+    return keep_device_call(site, callee, call, device_why, out);
   if (recursive_call(site, callee))
     return false;
   if (depth >= INLINE_DEPTH) {
@@ -1914,9 +2162,11 @@ static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
     return false;
   int loops = nest_depth(&body);
   if (site->naround + loops > DEP_MAX_DEPTH) {
+    const char *obstacle = device_obstacle(site->prog, callee);
     diag_at(DIAG_ERROR, call->loc, 1, "cannot inline '%s' here: its %d nested loops inside the %d "
             "loops around the call make a loop nest deeper than %d levels, which is not "
-            "supported in a region", callee->name, loops, site->naround, DEP_MAX_DEPTH);
+            "supported in a region%s%s", callee->name, loops, site->naround, DEP_MAX_DEPTH,
+            obstacle ? ", and it cannot be a __device__ function: " : "", obstacle ? obstacle : "");
     return false;
   }
   report_at(REPORT_INFO, caller->name, call->loc, "Routine '%s' inlined", callee->name);

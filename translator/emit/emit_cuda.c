@@ -154,12 +154,21 @@ static const char *device_fn_name(const IrRoutine *fn)
   return ir_printf("s2s_dev_%s", fn->name);
 }
 
+/* The C name of the function that runs __device__ subroutine fn and
+ * returns the value its argument d has after it (IrExpr.u.call.result_of),
+ * numbered by d's position: a routine's name cannot begin with a digit. */
+static const char *device_result_fn_name(const IrRoutine *fn, const IrSym *d)
+{
+  return ir_printf("s2s_devret%d_%s", d->dummy_index + 1, fn->name);
+}
+
 static void emit_call(Emit *e, const IrExpr *x)
 {
   if (x->u.call.fn == IR_FN_USER) {
     if (!x->u.call.device_fn)
       S2S_BUG("reference to function '%s' was not inlined before emission", x->u.call.name);
-    out(e, "%s(", device_fn_name(x->u.call.device_fn));
+    out(e, "%s(", x->u.call.result_of ? device_result_fn_name(x->u.call.device_fn,
+        x->u.call.result_of) : device_fn_name(x->u.call.device_fn));
     emit_args(e, x, 0);
     out(e, ")");
     return;
@@ -253,6 +262,8 @@ static void emit_expr(Emit *e, const IrExpr *x)
       out(e, "((%s)", ir_type_c(x->u.var->type));
       emit_expr(e, x->u.var->init);
       out(e, ")");
+    } else if (x->u.var->device_by_ref) {
+      out(e, "(*%s)", cname(x->u.var));   /* a subroutine's argument it assigns */
     } else
       out(e, "%s", cname(x->u.var));
     break;
@@ -405,6 +416,28 @@ static void emit_jump(Emit *e, const IrStmt *s, int indent)
   }
 }
 
+/* The call of __device__ subroutine fn with its actuals in the order of
+ * its dummies: a pointer for each argument it assigns (the address of a
+ * variable or element, or a pointer argument passed on), a value for the
+ * others. */
+static void emit_device_call(Emit *e, const IrRoutine *fn, IrExpr **actual)
+{
+  out(e, "%s(", device_fn_name(fn));
+  for (int i = 0; i < fn->ndummies; i++) {
+    const IrExpr *a = actual[i];
+    out(e, "%s", i ? ", " : "");
+    if (!fn->dummies[i]->device_by_ref) {
+      emit_expr(e, a);
+    } else if (a->kind == IR_E_VAR && a->u.var->device_by_ref) {
+      out(e, "%s", cname(a->u.var));
+    } else {
+      out(e, "&");
+      emit_expr(e, a);
+    }
+  }
+  out(e, ")");
+}
+
 static void emit_stmt(Emit *e, const IrStmt *s, int indent)
 {
   switch (s->kind) {
@@ -432,7 +465,12 @@ static void emit_stmt(Emit *e, const IrStmt *s, int indent)
   case IR_S_WHILE:
   case IR_S_BLOCK: emit_sequential(e, s, indent); break;
   case IR_S_CALL:
-    S2S_BUG("call of '%s' was not inlined before emission", s->u.call.name);
+    if (!s->u.call.device_fn)
+      S2S_BUG("call of '%s' was not inlined before emission", s->u.call.name);
+    out(e, "%*s", indent, "");
+    emit_device_call(e, s->u.call.device_fn, s->u.call.args);
+    out(e, "; /* line %d */\n", diag_user_line(s->loc));
+    break;
   case IR_S_WHERE: S2S_BUG("WHERE left after pass normalize");
   }
 }
@@ -534,10 +572,46 @@ static void body_end(Emit *e, FILE *real, char **textp, size_t *lenp)
 
 static void emit_device_signature(Emit *e, const IrRoutine *fn)
 {
-  out(e, "static __host__ __device__ %s %s(", ir_type_c(fn->result->type), device_fn_name(fn));
+  out(e, "static __host__ __device__ %s %s(", fn->is_function ? ir_type_c(fn->result->type) :
+      "void", device_fn_name(fn));
   for (int i = 0; i < fn->ndummies; i++)
-    out(e, "%s%s %s", i ? ", " : "", ir_type_c(fn->dummies[i]->type), cname(fn->dummies[i]));
+    out(e, "%s%s %s%s", i ? ", " : "", ir_type_c(fn->dummies[i]->type),
+        fn->dummies[i]->device_by_ref ? "*" : "", cname(fn->dummies[i]));
   out(e, "%s)", fn->ndummies ? "" : "void");
+}
+
+/* Is dummy d of a __device__ subroutine passed to the function that returns
+ * one of its arguments: read on entry (all but the INTENT(OUT) ones it
+ * assigns)? */
+static bool result_fn_param(const IrSym *d)
+{
+  return !(d->device_by_ref && d->intent == IR_INTENT_OUT);
+}
+
+/* The function that returns argument d of subroutine fn after it ran, for
+ * a call in a kernel (IrExpr.u.call.result_of). */
+static void emit_device_result_signature(Emit *e, const IrRoutine *fn, const IrSym *d)
+{
+  out(e, "static __host__ __device__ %s %s(", ir_type_c(d->type), device_result_fn_name(fn, d));
+  int n = 0;
+  for (int i = 0; i < fn->ndummies; i++)
+    if (result_fn_param(fn->dummies[i]))
+      out(e, "%s%s %s", n++ ? ", " : "", ir_type_c(fn->dummies[i]->type), cname(fn->dummies[i]));
+  out(e, "%s)", n ? "" : "void");
+}
+
+static void emit_device_result_function(Emit *e, const IrRoutine *fn, const IrSym *d)
+{
+  emit_device_result_signature(e, fn, d);
+  out(e, "\n{\n");
+  for (int i = 0; i < fn->ndummies; i++)
+    if (!result_fn_param(fn->dummies[i]))
+      out(e, "  %s %s;\n", ir_type_c(fn->dummies[i]->type), cname(fn->dummies[i]));
+  out(e, "  %s(", device_fn_name(fn));
+  for (int i = 0; i < fn->ndummies; i++)
+    out(e, "%s%s%s", i ? ", " : "", fn->dummies[i]->device_by_ref ? "&" : "",
+        cname(fn->dummies[i]));
+  out(e, ");\n  return %s;\n}\n\n", cname(d));
 }
 
 /* Is s a variable of fn's own to declare at its top: its result, or a
@@ -613,8 +687,9 @@ static void emit_device_consts(Emit *e, const IrRoutine *fn, const IrSymSet *nam
 static void emit_device_function(Emit *e, IrRoutine *fn)
 {
   IrSymSet *named = ir_list_symbols(&fn->body);
-  out(e, "/* function '%s' of %s:%d, a __device__ function (%s) */\n", fn->name,
-      diag_user_file(fn->loc), diag_user_line(fn->loc), fn->device_why);
+  out(e, "/* %s '%s' of %s:%d, a __device__ function (%s) */\n",
+      fn->is_function ? "function" : "subroutine", fn->name, diag_user_file(fn->loc),
+      diag_user_line(fn->loc), fn->device_why);
   for (IrSym *s = fn->symbols; s; s = s->hh.next)
     if (s->rank && device_local(fn, s, named))
       emit_local_array_macro(e, s);
@@ -627,7 +702,9 @@ static void emit_device_function(Emit *e, IrRoutine *fn)
   emit_device_consts(e, fn, named);
   emit_stmts(e, &fn->body, 2);
   e->device_consts = (IrSymSet){ 0 };
-  out(e, "  return %s;\n}\n", cname(fn->result));
+  if (fn->is_function)
+    out(e, "  return %s;\n", cname(fn->result));
+  out(e, "}\n");
   for (IrSym *s = fn->symbols; s; s = s->hh.next)
     if (s->rank && device_local(fn, s, named))
       out(e, "#undef S2S_%s\n", s->name);
@@ -652,9 +729,15 @@ static void emit_device_functions(Emit *e)
   }
   if (any)
     out(e, "\n");
-  for (int r = 0; r < e->prog->nroutines; r++)
-    if (e->prog->routines[r]->device_why)
-      emit_device_function(e, e->prog->routines[r]);
+  for (int r = 0; r < e->prog->nroutines; r++) {
+    IrRoutine *fn = e->prog->routines[r];
+    if (!fn->device_why)
+      continue;
+    emit_device_function(e, fn);
+    for (int i = 0; !fn->is_function && i < fn->ndummies; i++)
+      if (fn->dummies[i]->device_returned)
+        emit_device_result_function(e, fn, fn->dummies[i]);
+  }
 }
 
 /* ---- kernels ------------------------------------------------------------------- */

@@ -84,6 +84,10 @@ struct IrSym {
    * alias them, so its values are the host's too. */
   bool in_common;               /* named in a COMMON block */
   bool in_equivalence;          /* named in an EQUIVALENCE set */
+  bool device_by_ref;           /* a dummy of a subroutine made a __device__ function that
+                                   its body assigns: passed by pointer (transforms/inline.c) */
+  bool device_returned;         /* ... and a call in a region takes its value after the
+                                   subroutine ran (IrExpr.u.call.result_of) */
   bool in_data;                 /* given values by a DATA statement */
   bool save_named;              /* SAVE attribute, or named in a SAVE statement */
   bool has_initializer;         /* declared with `= value` (not a PARAMETER) */
@@ -183,6 +187,11 @@ struct IrExpr {
        * (IrRoutine.device_why), a pure function of its arguments, passed by
        * value; NULL before inlining and for every other call */
       struct IrRoutine *device_fn;
+      /* device_fn a subroutine: the call stands for the value that this
+       * dummy of it (IrSym.device_by_ref) has after the subroutine ran, and
+       * args are the dummies it reads on entry (all but the INTENT(OUT)
+       * ones it assigns); NULL for a function's result */
+      struct IrSym *result_of;
     } call;
     struct { IrExpr *test, *then, *els; } cond;
     IrExpr *operand;
@@ -207,7 +216,8 @@ typedef enum IrStmtKind {
   IR_S_EXIT,         /* u.jump: leave the innermost loop (C break), or the loop or block
                         that u.jump.name names */
   IR_S_CALL,         /* u.call: a subroutine of this file, inlined by transforms/inline.c
-                        before any analysis (no other pass ever sees one) */
+                        before any analysis (no other pass ever sees one); only the
+                        body of a __device__ function keeps one (u.call.device_fn) */
   IR_S_WHILE,        /* u.loop (test, body, name): a loop without an index, run
                         sequentially in a thread and never spread over the grid: Fortran
                         DO WHILE (test before each iteration), `do ... end do` and the
@@ -264,6 +274,8 @@ struct IrStmt {
       const char **keywords;/* keywords[i]: the `name=` of args[i], or NULL (positional) */
       struct IrSection **sections; /* sections[i]: args[i] is an array section (NULL: it is
                                       not; the array NULL: no actual is) */
+      struct IrRoutine *device_fn; /* in a __device__ function's body: the subroutine
+                                      called, one too; NULL everywhere else */
     } call;
   } u;
 };

@@ -89,6 +89,8 @@ void ir_dump_expr(const IrExpr *e, void *file)
     fprintf(f, "%s(", e->u.call.fn == IR_FN_USER ? e->u.call.name : ir_intrinsic_name(e->u.call.fn));
     dump_list(f, e->u.call.n, e->u.call.args);
     fputc(')', f);
+    if (e->u.call.result_of)
+      fprintf(f, "%%%s", e->u.call.result_of->name);
     break;
   case IR_E_COND:
     fputs("merge(", f);
@@ -184,7 +186,7 @@ static void dump_stmt(const IrStmt *s, int indent, FILE *f)
     fputc('\n', f);
     break;
   case IR_S_CALL:
-    fprintf(f, "call %s(", s->u.call.name);
+    fprintf(f, "call %s%s(", s->u.call.device_fn ? "__device__ " : "", s->u.call.name);
     dump_list(f, s->u.call.nargs, s->u.call.args);
     fputs(")\n", f);
     break;

@@ -205,8 +205,14 @@ static void check_user_call(Verifier *v, const IrExpr *e)
   const IrRoutine *fn = e->u.call.device_fn;
   const char *name = e->u.call.name ? e->u.call.name : "?";
   if (fn) {
+    int nparams = fn->ndummies;   /* a subroutine's result function: all but its OUT ones */
+    const IrSym *d = e->u.call.result_of;
+    for (int i = 0; d && i < fn->ndummies; i++)
+      nparams -= fn->dummies[i]->device_by_ref && fn->dummies[i]->intent == IR_INTENT_OUT;
     if (!program_routine(v->prog, fn) || !fn->device_why || !e->u.call.name ||
-        strcmp(fn->name, e->u.call.name) || e->u.call.n != fn->ndummies)
+        strcmp(fn->name, e->u.call.name) || e->u.call.n != nparams || fn->is_function != !d ||
+        (d && (!d->device_by_ref || d->dummy_index < 0 || d->dummy_index >= fn->ndummies ||
+               fn->dummies[d->dummy_index] != d)))
       node_violation(v, e, e->loc, "reference to '%s' marked as the call of a __device__ function "
                      "that it does not fit", name);
     for (int k = 0; k < e->u.call.n; k++)
@@ -396,9 +402,23 @@ static void check_call(Verifier *v, const IrStmt *s)
   if (v->region && v->stage >= IR_STAGE_INLINED)
     node_violation(v, s, s->loc, "call of '%s' left in region '%s' after inlining",
                    s->u.call.name ? s->u.call.name : "?", v->region->name);
-  else if (in_device_body(v))
-    node_violation(v, s, s->loc, "call of subroutine '%s' in __device__ function '%s'",
-                   s->u.call.name ? s->u.call.name : "?", v->routine->name);
+  else if (in_device_body(v)) {
+    /* the call of a __device__ subroutine, one actual per dummy, in order;
+     * a pointer to a variable or element for each dummy it assigns */
+    const IrRoutine *g = s->u.call.device_fn;
+    if (!g || !program_routine(v->prog, g) || !g->device_why || g->is_function ||
+        s->u.call.nargs != g->ndummies || s->u.call.keywords)
+      node_violation(v, s, s->loc, "call of '%s' in __device__ function '%s' is not the call of "
+                     "a __device__ subroutine that it fits", s->u.call.name ? s->u.call.name :
+                     "?", v->routine->name);
+    for (int k = 0; g && k < s->u.call.nargs && k < g->ndummies; k++) {
+      const IrExpr *a = s->u.call.args[k];
+      if (a && g->dummies[k]->device_by_ref && a->kind != IR_E_ELEM &&
+          !(a->kind == IR_E_VAR && a->u.var && !a->u.var->rank))
+        node_violation(v, s, s->loc, "argument '%s' of __device__ subroutine '%s' is assigned "
+                       "but not given a variable", g->dummies[k]->name, g->name);
+    }
+  }
   for (int k = 0; k < s->u.call.nargs; k++)
     check_expr(v, s->u.call.args[k]);
 }
@@ -702,13 +722,16 @@ static void check_host_directive(Verifier *v, const IrRoutine *r, const IrHostDi
  * function whose body the generated file can hold. */
 static void check_device_function(Verifier *v, const IrRoutine *r)
 {
-  if (!r->is_function || !r->result || r->result->rank || !r->body_lowered)
-    violation(v, r->loc, "__device__ function '%s' is not a function with a scalar result and "
-              "a body", r->name);
+  if ((r->is_function && (!r->result || r->result->rank)) || !r->body_lowered)
+    violation(v, r->loc, "__device__ function '%s' is neither a function with a scalar result "
+              "nor a subroutine, with a body", r->name);
   for (int i = 0; i < r->ndummies; i++)
     if (r->dummies[i] && (r->dummies[i]->rank || r->dummies[i]->is_optional))
       violation(v, r->loc, "__device__ function '%s' has the dummy '%s', which is not a scalar "
-                "it can take by value", r->name, r->dummies[i]->name);
+                "it can take by value or by pointer", r->name, r->dummies[i]->name);
+    else if (r->dummies[i] && r->dummies[i]->device_by_ref && r->is_function)
+      violation(v, r->loc, "__device__ function '%s' takes its dummy '%s' by pointer, which "
+                "only a subroutine does", r->name, r->dummies[i]->name);
 }
 
 static void check_routine(Verifier *v, const IrRoutine *r)
