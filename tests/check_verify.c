@@ -523,6 +523,8 @@ static void device_call_whole_array(Program *p)
   call->u.call.args[0] = ir_var(sym(p, "t", "a"), call->u.call.args[0]->loc);
 }
 
+/* a call statement in a __device__ function's body not marked as the call
+ * of a __device__ subroutine */
 static void device_body_calls_subroutine(Program *p)
 {
   IrStmt *s = routine(p, "fact")->body.v[0];
@@ -679,8 +681,8 @@ static const Breakage breakages[] = {
     device_call_whole_array, "t.f90:8:12: __device__ function 'fact' is passed the whole array "
     "'a'" },
   { "device-body-calls-subroutine", P_DEVICE, IR_STAGE_INLINED, IR_STAGE_INLINED,
-    device_body_calls_subroutine, "t.f90:14:3: call of subroutine 'clip' in __device__ function "
-    "'fact'" },
+    device_body_calls_subroutine, "t.f90:14:3: call of 'clip' in __device__ function 'fact' is "
+    "not the call of a __device__ subroutine that it fits" },
 };
 
 START_TEST(test_reports_breakage)
