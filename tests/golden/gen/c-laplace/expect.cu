@@ -9,8 +9,8 @@
 #define S2S_out(i0, i1, i2) out[((long)(i0) - s2s_out_lo0) + s2s_out_n0 * (((long)(i1) - s2s_out_lo1) + s2s_out_n1 * (((long)(i2) - s2s_out_lo2)))]
 
 /* lap_r1: the loop nest at in.c:6 */
-__global__ void lap_r1(float *u, long s2s_u_lo0, long s2s_u_lo1, long s2s_u_lo2, long s2s_u_n0, long s2s_u_n1,
-    float *out, long s2s_out_lo0, long s2s_out_lo1, long s2s_out_lo2, long s2s_out_n0, long s2s_out_n1,
+__global__ void lap_r1(const float *__restrict__ u, long s2s_u_lo0, long s2s_u_lo1, long s2s_u_lo2, long s2s_u_n0, long s2s_u_n1,
+    float *__restrict__ out, long s2s_out_lo0, long s2s_out_lo1, long s2s_out_lo2, long s2s_out_n0, long s2s_out_n1,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;

@@ -10,9 +10,9 @@
 #define S2S_a(i0, i1) a[((long)(i0) - s2s_a_lo0) + s2s_a_n0 * (((long)(i1) - s2s_a_lo1))]
 
 /* rowscale_r1: the loop nest at in.c:9 */
-__global__ void rowscale_r1(double *s, long s2s_s_lo0,
-    double *w, long s2s_w_lo0,
-    double *a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
+__global__ void rowscale_r1(const double *__restrict__ s, long s2s_s_lo0,
+    const double *__restrict__ w, long s2s_w_lo0,
+    double *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
     int m, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;

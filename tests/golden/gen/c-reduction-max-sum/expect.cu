@@ -8,7 +8,7 @@
 #define S2S_a(i0, i1) a[((long)(i0) - s2s_a_lo0) + s2s_a_n0 * (((long)(i1) - s2s_a_lo1))]
 
 /* stats_r1: the loop nest at in.c:6 */
-__global__ void stats_r1(double *a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
+__global__ void stats_r1(const double *a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
     double *__restrict__ s2s_red_amax, double *__restrict__ s2s_red_tot, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;

@@ -9,8 +9,8 @@
 #define S2S_a(i0) a[((long)(i0) - s2s_a_lo0)]
 
 /* f_r1: the loop nest at in.c:6 */
-__global__ void f_r1(double *b, long s2s_b_lo0,
-    double *a, long s2s_a_lo0,
+__global__ void f_r1(const double *__restrict__ b, long s2s_b_lo0,
+    double *__restrict__ a, long s2s_a_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -60,8 +60,8 @@ extern "C" void s2s_f_r1(double *b, double *a, int n)
 #define S2S_a(i0) a[((long)(i0) - s2s_a_lo0)]
 
 /* f_r2: the loop nest at in.c:10 */
-__global__ void f_r2(double *b, long s2s_b_lo0,
-    double *a, long s2s_a_lo0,
+__global__ void f_r2(const double *__restrict__ b, long s2s_b_lo0,
+    double *__restrict__ a, long s2s_a_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;

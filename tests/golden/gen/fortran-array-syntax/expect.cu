@@ -10,7 +10,7 @@
 #define S2S_amax(i0) amax[((long)(i0) - s2s_amax_lo0)]
 
 /* tend_r1: the loop nest at in.f90:10 */
-__global__ void tend_r1(float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
+__global__ void tend_r1(const float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
     float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
     float *__restrict__ amax, long s2s_amax_lo0,
     int n, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)

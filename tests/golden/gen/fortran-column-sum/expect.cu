@@ -9,7 +9,7 @@
 #define S2S_b(i0, i1) b[((long)(i0) - s2s_b_lo0) + s2s_b_n0 * (((long)(i1) - s2s_b_lo1))]
 
 /* red_r1: the loop nest at in.f90:11 */
-__global__ void red_r1(float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_lo2, long s2s_a_n0, long s2s_a_n1,
+__global__ void red_r1(const float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_lo2, long s2s_a_n0, long s2s_a_n1,
     float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
     int im, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

@@ -9,7 +9,7 @@
 #define S2S_v(i0, i1) v[((long)(i0) - s2s_v_lo0) + s2s_v_n0 * (((long)(i1) - s2s_v_lo1))]
 
 /* relax_r1: the loop nest at in.f90:16 */
-__global__ void relax_r1(float *__restrict__ u, long s2s_u_lo0, long s2s_u_lo1, long s2s_u_n0,
+__global__ void relax_r1(const float *__restrict__ u, long s2s_u_lo0, long s2s_u_lo1, long s2s_u_n0,
     float *__restrict__ v, long s2s_v_lo0, long s2s_v_lo1, long s2s_v_n0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
@@ -71,7 +71,7 @@ extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u, con
 #define S2S_u(i0, i1) u[((long)(i0) - s2s_u_lo0) + s2s_u_n0 * (((long)(i1) - s2s_u_lo1))]
 
 /* relax_r2: the loop nest at in.f90:23 */
-__global__ void relax_r2(float *__restrict__ v, long s2s_v_lo0, long s2s_v_lo1, long s2s_v_n0,
+__global__ void relax_r2(const float *__restrict__ v, long s2s_v_lo0, long s2s_v_lo1, long s2s_v_n0,
     float *__restrict__ u, long s2s_u_lo0, long s2s_u_lo1, long s2s_u_n0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

@@ -26,7 +26,7 @@ static __host__ __device__ int s2s_dev_ndigits(int m)
 #define S2S_nd(i0) nd[((long)(i0) - s2s_nd_lo0)]
 
 /* count_digits_r1: the loop nest at in.f90:12 */
-__global__ void count_digits_r1(int *__restrict__ k, long s2s_k_lo0,
+__global__ void count_digits_r1(const int *__restrict__ k, long s2s_k_lo0,
     int *__restrict__ nd, long s2s_nd_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

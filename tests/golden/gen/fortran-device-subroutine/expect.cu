@@ -30,7 +30,7 @@ static __host__ __device__ float s2s_devret3_halve(float x, int times)
 #define S2S_a(i0) a[((long)(i0) - s2s_a_lo0)]
 
 /* outer_r1: the loop nest at in.f90:11 */
-__global__ void outer_r1(float *__restrict__ b, long s2s_b_lo0,
+__global__ void outer_r1(const float *__restrict__ b, long s2s_b_lo0,
     float *__restrict__ a, long s2s_a_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

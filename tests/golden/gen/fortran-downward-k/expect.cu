@@ -10,7 +10,7 @@
 
 /* sweep_r1: the loop nest at in.f90:10 */
 __global__ void sweep_r1(float *__restrict__ q, long s2s_q_lo0, long s2s_q_lo1, long s2s_q_lo2, long s2s_q_n0, long s2s_q_n1,
-    float *__restrict__ flux, long s2s_flux_lo0, long s2s_flux_lo1, long s2s_flux_lo2, long s2s_flux_n0, long s2s_flux_n1,
+    const float *__restrict__ flux, long s2s_flux_lo0, long s2s_flux_lo1, long s2s_flux_lo2, long s2s_flux_n0, long s2s_flux_n1,
     int km, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;

@@ -11,7 +11,7 @@
 #define S2S_ktop(i0, i1) ktop[((long)(i0) - s2s_ktop_lo0) + s2s_ktop_n0 * (((long)(i1) - s2s_ktop_lo1))]
 
 /* skip_some_r1: the loop nest at in.f90:19 */
-__global__ void skip_some_r1(float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_lo2, long s2s_b_n0, long s2s_b_n1,
+__global__ void skip_some_r1(const float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_lo2, long s2s_b_n0, long s2s_b_n1,
     float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_lo2, long s2s_a_n0, long s2s_a_n1,
     float *__restrict__ c, long s2s_c_lo0, long s2s_c_lo1, long s2s_c_lo2, long s2s_c_n0, long s2s_c_n1,
     int *__restrict__ ktop, long s2s_ktop_lo0, long s2s_ktop_lo1, long s2s_ktop_n0,

@@ -10,7 +10,7 @@
 #define S2S_nsteps(i0, i1) nsteps[((long)(i0) - s2s_nsteps_lo0) + s2s_nsteps_n0 * (((long)(i1) - s2s_nsteps_lo1))]
 
 /* settle_r1: the loop nest at in.f90:20 */
-__global__ void settle_r1(float *__restrict__ v, long s2s_v_lo0, long s2s_v_lo1, long s2s_v_lo2, long s2s_v_n0, long s2s_v_n1,
+__global__ void settle_r1(const float *__restrict__ v, long s2s_v_lo0, long s2s_v_lo1, long s2s_v_lo2, long s2s_v_n0, long s2s_v_n1,
     float *__restrict__ q, long s2s_q_lo0, long s2s_q_lo1, long s2s_q_lo2, long s2s_q_n0, long s2s_q_n1,
     int *__restrict__ nsteps, long s2s_nsteps_lo0, long s2s_nsteps_lo1, long s2s_nsteps_n0,
     int jts, int its, int kts, int kte, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)

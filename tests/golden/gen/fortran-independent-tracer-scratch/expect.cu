@@ -10,7 +10,7 @@
 #define S2S_dm(i0) s2s_p_dm[s2s_tid + s2s_nthreads * (((long)(i0) - s2s_dm_lo0))]
 
 /* fill_r1: the loop nest at in.f90:12 */
-__global__ void fill_r1(float *__restrict__ delp, long s2s_delp_lo0, long s2s_delp_lo1, long s2s_delp_n0,
+__global__ void fill_r1(const float *__restrict__ delp, long s2s_delp_lo0, long s2s_delp_lo1, long s2s_delp_n0,
     float *__restrict__ q, long s2s_q_lo0, long s2s_q_lo1, long s2s_q_lo2, long s2s_q_n0, long s2s_q_n1,
     float *__restrict__ s2s_p_dm, long s2s_dm_lo0,
     int km, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)

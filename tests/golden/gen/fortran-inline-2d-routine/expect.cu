@@ -13,7 +13,7 @@
 
 /* driver_r1: the loop nest at in.f90:17 */
 __global__ void driver_r1(float *__restrict__ th, long s2s_th_lo0, long s2s_th_lo1, long s2s_th_lo2, long s2s_th_n0, long s2s_th_n1,
-    float *__restrict__ pii, long s2s_pii_lo0, long s2s_pii_lo1, long s2s_pii_lo2, long s2s_pii_n0, long s2s_pii_n1,
+    const float *__restrict__ pii, long s2s_pii_lo0, long s2s_pii_lo1, long s2s_pii_lo2, long s2s_pii_n0, long s2s_pii_n1,
     float *__restrict__ s2s_p_t, long s2s_t_lo0, long s2s_t_lo1, long s2s_t_n0,
     float *__restrict__ qv, long s2s_qv_lo0, long s2s_qv_lo1, long s2s_qv_lo2, long s2s_qv_n0, long s2s_qv_n1,
     float *__restrict__ s2s_p_column2d_work, long s2s_column2d_work_lo0, long s2s_column2d_work_lo1, long s2s_column2d_work_n0,

@@ -9,7 +9,7 @@
 #define S2S_work(i0) work[((long)(i0) - s2s_work_lo0)]
 
 /* outer_r1: the loop nest at in.f90:20 */
-__global__ void outer_r1(float *__restrict__ q, long s2s_q_lo0, long s2s_q_lo1, long s2s_q_n0,
+__global__ void outer_r1(const float *__restrict__ q, long s2s_q_lo0, long s2s_q_lo1, long s2s_q_n0,
     float *__restrict__ work, long s2s_work_lo0,
     int kts, int kte, int its, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

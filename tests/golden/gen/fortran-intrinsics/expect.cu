@@ -11,9 +11,9 @@
 #define S2S_out8(i0) out8[((long)(i0) - s2s_out8_lo0)]
 
 /* physics_r1: the loop nest at in.f90:21 */
-__global__ void physics_r1(float *__restrict__ t, long s2s_t_lo0,
+__global__ void physics_r1(const float *__restrict__ t, long s2s_t_lo0,
     float *__restrict__ qv, long s2s_qv_lo0,
-    float *__restrict__ p, long s2s_p_lo0,
+    const float *__restrict__ p, long s2s_p_lo0,
     double *__restrict__ out8, long s2s_out8_lo0,
     int flag, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

@@ -12,7 +12,7 @@ static __constant__ float s2s_moist_r1_coef[3]; /* module array 'coef' */
 #define S2S_th(i0, i1) th[((long)(i0) - s2s_th_lo0) + s2s_th_n0 * (((long)(i1) - s2s_th_lo1))]
 
 /* moist_r1: the loop nest at in.f90:25 */
-__global__ void moist_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1, long s2s_t_n0,
+__global__ void moist_r1(const float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1, long s2s_t_n0,
     float *__restrict__ q, long s2s_q_lo0, long s2s_q_lo1, long s2s_q_n0,
     double *__restrict__ th, long s2s_th_lo0, long s2s_th_lo1, long s2s_th_n0,
     float qmin, float xlv, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)

@@ -10,7 +10,7 @@
 
 /* accumulate_r1_v1: the loop nest at in.f90:9 */
 __global__ void accumulate_r1_v1(float *__restrict__ a, long s2s_a_lo0,
-    float *__restrict__ extra, long s2s_extra_lo0,
+    const float *__restrict__ extra, long s2s_extra_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;

@@ -11,8 +11,8 @@
 #define S2S_out(i0, i1) out[((long)(i0) - s2s_out_lo0) + s2s_out_n0 * (((long)(i1) - s2s_out_lo1))]
 
 /* pac_r1: the loop nest at in.f90:13 */
-__global__ void pac_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1, long s2s_t_n0,
-    float *__restrict__ v, long s2s_v_lo0,
+__global__ void pac_r1(const float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1, long s2s_t_n0,
+    const float *__restrict__ v, long s2s_v_lo0,
     float *__restrict__ out, long s2s_out_lo0, long s2s_out_lo1, long s2s_out_n0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

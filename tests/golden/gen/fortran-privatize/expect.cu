@@ -12,7 +12,7 @@
 #define S2S_q(i0, i1, i2) q[((long)(i0) - s2s_q_lo0) + s2s_q_n0 * (((long)(i1) - s2s_q_lo1) + s2s_q_n1 * (((long)(i2) - s2s_q_lo2)))]
 
 /* micro_r1: the loop nest at in.f90:20 */
-__global__ void micro_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1, long s2s_t_lo2, long s2s_t_n0, long s2s_t_n1,
+__global__ void micro_r1(const float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1, long s2s_t_lo2, long s2s_t_n0, long s2s_t_n1,
     float *__restrict__ s2s_p_work, long s2s_work_lo0, long s2s_work_lo1, long s2s_work_n0,
     float *__restrict__ q, long s2s_q_lo0, long s2s_q_lo1, long s2s_q_lo2, long s2s_q_n0, long s2s_q_n1,
     int jts, int its, int kts, int kte, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)

@@ -9,8 +9,8 @@
 #define S2S_b(i0, i1) b[((long)(i0) - s2s_b_lo0) + s2s_b_n0 * (((long)(i1) - s2s_b_lo1))]
 
 /* remove_mean_r1_k1: the loop nest at in.f90:28 */
-__global__ void remove_mean_r1_k1(double *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
-    double *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
+__global__ void remove_mean_r1_k1(const double *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
+    const double *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
     int jts, int its, double *__restrict__ s2s_red_tot, double *__restrict__ s2s_red_vmax, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -30,7 +30,7 @@ __global__ void remove_mean_r1_k1(double *__restrict__ a, long s2s_a_lo0, long s
 }
 
 /* remove_mean_r1_k2: the loop nest at in.f90:35 */
-__global__ void remove_mean_r1_k2(double *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
+__global__ void remove_mean_r1_k2(const double *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
     double *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
     int jts, int jte, int its, int ite, double s2s_in_tot, double s2s_in_vmax, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

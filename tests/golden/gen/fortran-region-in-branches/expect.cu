@@ -9,7 +9,7 @@
 #define S2S_a(i0) a[((long)(i0) - s2s_a_lo0)]
 
 /* branches_r1: the loop nest at in.f90:12 */
-__global__ void branches_r1(float *__restrict__ b, long s2s_b_lo0,
+__global__ void branches_r1(const float *__restrict__ b, long s2s_b_lo0,
     float *__restrict__ a, long s2s_a_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
@@ -61,7 +61,7 @@ extern "C" void s2s_branches_r1(float *b, float *a, const int *s2s_p_n)
 #define S2S_a(i0) a[((long)(i0) - s2s_a_lo0)]
 
 /* branches_r2: the loop nest at in.f90:18 */
-__global__ void branches_r2(float *__restrict__ b, long s2s_b_lo0,
+__global__ void branches_r2(const float *__restrict__ b, long s2s_b_lo0,
     float *__restrict__ a, long s2s_a_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
@@ -113,7 +113,7 @@ extern "C" void s2s_branches_r2(float *b, float *a, const int *s2s_p_n)
 #define S2S_a(i0) a[((long)(i0) - s2s_a_lo0)]
 
 /* branches_r3: the loop nest at in.f90:25 */
-__global__ void branches_r3(float *__restrict__ b, long s2s_b_lo0,
+__global__ void branches_r3(const float *__restrict__ b, long s2s_b_lo0,
     float *__restrict__ a, long s2s_a_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
@@ -165,7 +165,7 @@ extern "C" void s2s_branches_r3(float *b, float *a, const int *s2s_p_n)
 #define S2S_a(i0) a[((long)(i0) - s2s_a_lo0)]
 
 /* branches_r4: the loop nest at in.f90:31 */
-__global__ void branches_r4(float *__restrict__ b, long s2s_b_lo0,
+__global__ void branches_r4(const float *__restrict__ b, long s2s_b_lo0,
     float *__restrict__ a, long s2s_a_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
@@ -217,7 +217,7 @@ extern "C" void s2s_branches_r4(float *b, float *a, const int *s2s_p_n)
 #define S2S_a(i0) a[((long)(i0) - s2s_a_lo0)]
 
 /* branches_r5: the loop nest at in.f90:40 */
-__global__ void branches_r5(float *__restrict__ b, long s2s_b_lo0,
+__global__ void branches_r5(const float *__restrict__ b, long s2s_b_lo0,
     float *__restrict__ a, long s2s_a_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

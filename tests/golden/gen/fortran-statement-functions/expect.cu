@@ -10,8 +10,8 @@
 #define S2S_a(i0, i1) a[((long)(i0) - s2s_a_lo0) + s2s_a_n0 * (((long)(i1) - s2s_a_lo1))]
 
 /* physics_r1: the loop nest at in.f90:18 */
-__global__ void physics_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1, long s2s_t_n0,
-    float *__restrict__ p, long s2s_p_lo0, long s2s_p_lo1, long s2s_p_n0,
+__global__ void physics_r1(const float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1, long s2s_t_n0,
+    const float *__restrict__ p, long s2s_p_lo0, long s2s_p_lo1, long s2s_p_n0,
     float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

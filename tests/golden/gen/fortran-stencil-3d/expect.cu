@@ -9,7 +9,7 @@
 #define S2S_g(i0, i1, i2) g[((long)(i0) - s2s_g_lo0) + s2s_g_n0 * (((long)(i1) - s2s_g_lo1) + s2s_g_n1 * (((long)(i2) - s2s_g_lo2)))]
 
 /* smooth_r1: the loop nest at in.f90:12 */
-__global__ void smooth_r1(float *__restrict__ f, long s2s_f_lo0, long s2s_f_lo1, long s2s_f_lo2, long s2s_f_n0, long s2s_f_n1,
+__global__ void smooth_r1(const float *__restrict__ f, long s2s_f_lo0, long s2s_f_lo1, long s2s_f_lo2, long s2s_f_n0, long s2s_f_n1,
     float *__restrict__ g, long s2s_g_lo0, long s2s_g_lo1, long s2s_g_lo2, long s2s_g_n0, long s2s_g_n1,
     int jts, int kts, int its, float c, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

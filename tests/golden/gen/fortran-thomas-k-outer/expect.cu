@@ -14,12 +14,12 @@
 #define S2S_x(i0, i1, i2) x[((long)(i0) - s2s_x_lo0) + s2s_x_n0 * (((long)(i1) - s2s_x_lo1) + s2s_x_n1 * (((long)(i2) - s2s_x_lo2)))]
 
 /* tri_r1: the loop nest at in.f90:11 */
-__global__ void tri_r1(float *__restrict__ c, long s2s_c_lo0, long s2s_c_lo1, long s2s_c_lo2, long s2s_c_n0, long s2s_c_n1,
-    float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_lo2, long s2s_b_n0, long s2s_b_n1,
+__global__ void tri_r1(const float *__restrict__ c, long s2s_c_lo0, long s2s_c_lo1, long s2s_c_lo2, long s2s_c_n0, long s2s_c_n1,
+    const float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_lo2, long s2s_b_n0, long s2s_b_n1,
     float *__restrict__ cp, long s2s_cp_lo0, long s2s_cp_lo1, long s2s_cp_lo2, long s2s_cp_n0, long s2s_cp_n1,
-    float *__restrict__ d, long s2s_d_lo0, long s2s_d_lo1, long s2s_d_lo2, long s2s_d_n0, long s2s_d_n1,
+    const float *__restrict__ d, long s2s_d_lo0, long s2s_d_lo1, long s2s_d_lo2, long s2s_d_n0, long s2s_d_n1,
     float *__restrict__ dp, long s2s_dp_lo0, long s2s_dp_lo1, long s2s_dp_lo2, long s2s_dp_n0, long s2s_dp_n1,
-    float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_lo2, long s2s_a_n0, long s2s_a_n1,
+    const float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_lo2, long s2s_a_n0, long s2s_a_n1,
     float *__restrict__ x, long s2s_x_lo0, long s2s_x_lo1, long s2s_x_lo2, long s2s_x_n0, long s2s_x_n1,
     int km, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

@@ -10,9 +10,9 @@
 #define S2S_c(i0, i1) c[((long)(i0) - s2s_c_lo0) + s2s_c_n0 * (((long)(i1) - s2s_c_lo1))]
 
 /* two_r1_k1: the loop nest at in.f90:10 */
-__global__ void two_r1_k1(float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
+__global__ void two_r1_k1(const float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
     float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
-    float *__restrict__ c, long s2s_c_lo0, long s2s_c_lo1, long s2s_c_n0,
+    const float *__restrict__ c, long s2s_c_lo0, long s2s_c_lo1, long s2s_c_n0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
   const long s2s_x = (long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -26,8 +26,8 @@ __global__ void two_r1_k1(float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1,
 }
 
 /* two_r1_k2: the loop nest at in.f90:15 */
-__global__ void two_r1_k2(float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
-    float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
+__global__ void two_r1_k2(const float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
+    const float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
     float *__restrict__ c, long s2s_c_lo0, long s2s_c_lo1, long s2s_c_n0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

@@ -9,7 +9,7 @@
 #define S2S_b(i0, i1, i2) b[((long)(i0) - s2s_b_lo0) + s2s_b_n0 * (((long)(i1) - s2s_b_lo1) + s2s_b_n1 * (((long)(i2) - s2s_b_lo2)))]
 
 /* scale_r1: the loop nest at in.f90:13 */
-__global__ void scale_r1(double *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_lo2, long s2s_a_n0, long s2s_a_n1,
+__global__ void scale_r1(const double *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_lo2, long s2s_a_n0, long s2s_a_n1,
     double *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_lo2, long s2s_b_n0, long s2s_b_n1,
     int jts, int kts, int its, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

@@ -11,7 +11,7 @@
 #define S2S_denfac(i0, i1, i2) denfac[((long)(i0) - s2s_denfac_lo0) + s2s_denfac_n0 * (((long)(i1) - s2s_denfac_lo1) + s2s_denfac_n1 * (((long)(i2) - s2s_denfac_lo2)))]
 
 /* slopes_r1: the loop nest at in.f90:17 */
-__global__ void slopes_r1(float *__restrict__ rho, long s2s_rho_lo0, long s2s_rho_lo1, long s2s_rho_lo2, long s2s_rho_n0, long s2s_rho_n1,
+__global__ void slopes_r1(const float *__restrict__ rho, long s2s_rho_lo0, long s2s_rho_lo1, long s2s_rho_lo2, long s2s_rho_n0, long s2s_rho_n1,
     float *__restrict__ denfac, long s2s_denfac_lo0, long s2s_denfac_lo1, long s2s_denfac_lo2, long s2s_denfac_n0, long s2s_denfac_n1,
     int jts, int kts, int its, long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

@@ -11,7 +11,7 @@
 #define S2S_b(i0, i1) b[((long)(i0) - s2s_b_lo0) + s2s_b_n0 * (((long)(i1) - s2s_b_lo1))]
 
 /* loc_r1: the loop nest at in.f90:11 */
-__global__ void loc_r1(float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
+__global__ void loc_r1(const float *__restrict__ a, long s2s_a_lo0, long s2s_a_lo1, long s2s_a_n0,
     float *__restrict__ keep, long s2s_keep_lo0, long s2s_keep_lo1, long s2s_keep_n0,
     float *__restrict__ b, long s2s_b_lo0, long s2s_b_lo1, long s2s_b_n0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)

@@ -9,7 +9,7 @@
 #define S2S_y(i0, i1) y[((long)(i0) - s2s_y_lo0) + s2s_y_n0 * (((long)(i1) - s2s_y_lo1))]
 
 /* columns_r1: the loop nest at in.f90:10 */
-__global__ void columns_r1(float *__restrict__ x, long s2s_x_lo0, long s2s_x_lo1, long s2s_x_n0,
+__global__ void columns_r1(const float *__restrict__ x, long s2s_x_lo0, long s2s_x_lo1, long s2s_x_n0,
     float *__restrict__ y, long s2s_y_lo0, long s2s_y_lo1, long s2s_y_n0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {

@@ -10,7 +10,7 @@
 
 /* heat_r1: the loop nest at in.f90:12 */
 __global__ void heat_r1(double *__restrict__ t, long s2s_t_lo0,
-    double *__restrict__ q, long s2s_q_lo0,
+    const double *__restrict__ q, long s2s_q_lo0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
   constexpr double rd = 287.04;

@@ -10,7 +10,7 @@
 
 /* columns_r1: the loop nest at in.f90:11 */
 __global__ void columns_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1, long s2s_t_n0,
-    float *__restrict__ p, long s2s_p_lo0, long s2s_p_lo1, long s2s_p_n0,
+    const float *__restrict__ p, long s2s_p_lo0, long s2s_p_lo1, long s2s_p_n0,
     long s2s_trip_x, long s2s_trip_y, long s2s_trip_z)
 {
   constexpr float kappa = 0.2857f;
