@@ -1001,8 +1001,10 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
       ir_eval_const(l->u.loop.step, &step);
     out(e, "%sconst %s %s = ", ind, ir_type_c(l->u.loop.iv->type), cname(l->u.loop.iv));
     emit_expr(e, l->u.loop.lo);
-    out(e, " + (%s)s2s_%s * %ld; /* %s:%d */\n", ir_type_c(l->u.loop.iv->type), axis[k->axis[i]],
-        step, diag_user_file(l->loc), diag_user_line(l->loc));
+    out(e, " + (%s)s2s_%s", ir_type_c(l->u.loop.iv->type), axis[k->axis[i]]);
+    if (step != 1)
+      out(e, " * %ld", step);
+    out(e, "; /* %s:%d */\n", diag_user_file(l->loc), diag_user_line(l->loc));
   }
   e->kernel = k;
   e->nopen = 0;

@@ -18,9 +18,9 @@ __global__ void lap_r1(const float *__restrict__ u, long s2s_u_lo0, long s2s_u_l
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int k = 1 + (int)s2s_z * 1; /* in.c:6 */
-  const int j = 1 + (int)s2s_y * 1; /* in.c:7 */
-  const int i = 1 + (int)s2s_x * 1; /* in.c:8 */
+  const int k = 1 + (int)s2s_z; /* in.c:6 */
+  const int j = 1 + (int)s2s_y; /* in.c:7 */
+  const int i = 1 + (int)s2s_x; /* in.c:8 */
   S2S_out(i, j, k) = ((((((S2S_u((i - 1), j, k) + S2S_u((i + 1), j, k)) + S2S_u(i, (j - 1), k)) + S2S_u(i, (j + 1), k)) + S2S_u(i, j, (k - 1))) + S2S_u(i, j, (k + 1))) - (6.0f * S2S_u(i, j, k))); /* line 9 */
 }
 

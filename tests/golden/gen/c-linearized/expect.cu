@@ -21,8 +21,8 @@ __global__ void rowscale_r1(const double *__restrict__ s, long s2s_s_lo0,
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   double t;
-  const int i = 0 + (int)s2s_y * 1; /* in.c:9 */
-  const int j = 0 + (int)s2s_x * 1; /* in.c:10 */
+  const int i = 0 + (int)s2s_y; /* in.c:9 */
+  const int j = 0 + (int)s2s_x; /* in.c:10 */
   t = S2S_w(((i * m) + j)); /* line 11 */
   S2S_a(j, i) = ((fabs(t) > 1.0) ? (sqrt(fabs(t)) * S2S_s(i)) : (t * t)); /* line 12 */
 }

@@ -17,8 +17,8 @@ __global__ void stats_r1(const double *a, long s2s_a_lo0, long s2s_a_lo1, long s
   double amax = S2sMax::identity<double>(); /* reduction(max:amax): this thread's partial result */
   double tot = S2sSum::identity<double>(); /* reduction(+:tot): this thread's partial result */
   if (s2s_x < s2s_trip_x && s2s_y < s2s_trip_y && s2s_z < s2s_trip_z) {
-    const int j = 0 + (int)s2s_y * 1; /* in.c:6 */
-    const int i = 0 + (int)s2s_x * 1; /* in.c:7 */
+    const int j = 0 + (int)s2s_y; /* in.c:6 */
+    const int i = 0 + (int)s2s_x; /* in.c:7 */
     if ((S2S_a(i, j) > amax)) { /* line 8 */
       amax = S2S_a(i, j); /* line 8 */
     }

@@ -18,7 +18,7 @@ __global__ void f_r1(const double *__restrict__ b, long s2s_b_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 0 + (int)s2s_x * 1; /* in.c:6 */
+  const int i = 0 + (int)s2s_x; /* in.c:6 */
   S2S_a(i) = S2S_b(i); /* line 7 */
 }
 
@@ -69,7 +69,7 @@ __global__ void f_r2(const double *__restrict__ b, long s2s_b_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i_2 = 0 + (int)s2s_x * 1; /* in.c:10 */
+  const int i_2 = 0 + (int)s2s_x; /* in.c:10 */
   S2S_a(i_2) = (2.0 * S2S_b(i_2)); /* line 11 */
 }
 

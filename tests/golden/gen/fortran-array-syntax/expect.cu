@@ -22,7 +22,7 @@ __global__ void tend_r1(const float *__restrict__ b, long s2s_b_lo0, long s2s_b_
     return;
   int s2s_i1;
   float s2s_maxval;
-  const int j = 1 + (int)s2s_x * 1; /* in.f90:10 */
+  const int j = 1 + (int)s2s_x; /* in.f90:10 */
   { /* in.f90:11 */
     const int s2s_last_s2s_i1 = n;
     for (s2s_i1 = 1; s2s_i1 <= s2s_last_s2s_i1; s2s_i1 += 1) {

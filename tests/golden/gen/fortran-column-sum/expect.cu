@@ -20,8 +20,8 @@ __global__ void red_r1(const float *__restrict__ a, long s2s_a_lo0, long s2s_a_l
     return;
   float s;
   int i;
-  const int j = 1 + (int)s2s_y * 1; /* in.f90:11 */
-  const int k = 1 + (int)s2s_x * 1; /* in.f90:12 */
+  const int j = 1 + (int)s2s_y; /* in.f90:11 */
+  const int k = 1 + (int)s2s_x; /* in.f90:12 */
   s = 0.0f; /* line 13 */
   { /* in.f90:14 */
     const int s2s_last_i = im;

@@ -18,8 +18,8 @@ __global__ void relax_r1(const float *__restrict__ u, long s2s_u_lo0, long s2s_u
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int j = 1 + (int)s2s_y * 1; /* in.f90:16 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:17 */
+  const int j = 1 + (int)s2s_y; /* in.f90:16 */
+  const int i = 1 + (int)s2s_x; /* in.f90:17 */
   S2S_v(i, j) = (0.25f * (((S2S_u((i - 1), j) + S2S_u((i + 1), j)) + S2S_u(i, (j - 1))) + S2S_u(i, (j + 1)))); /* line 18 */
 }
 
@@ -80,8 +80,8 @@ __global__ void relax_r2(const float *__restrict__ v, long s2s_v_lo0, long s2s_v
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int j = 1 + (int)s2s_y * 1; /* in.f90:23 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:24 */
+  const int j = 1 + (int)s2s_y; /* in.f90:23 */
+  const int i = 1 + (int)s2s_x; /* in.f90:24 */
   S2S_u(i, j) = S2S_v(i, j); /* line 25 */
 }
 

@@ -35,7 +35,7 @@ __global__ void count_digits_r1(const int *__restrict__ k, long s2s_k_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:12 */
+  const int i = 1 + (int)s2s_x; /* in.f90:12 */
   S2S_nd(i) = s2s_dev_ndigits(abs(S2S_k(i))); /* line 13 */
 }
 

@@ -39,7 +39,7 @@ __global__ void outer_r1(const float *__restrict__ b, long s2s_b_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:11 */
+  const int i = 1 + (int)s2s_x; /* in.f90:11 */
   S2S_a(i) = s2s_devret3_halve(S2S_b(i), 3); /* line 12 */
 }
 

@@ -19,8 +19,8 @@ __global__ void sweep_r1(float *__restrict__ q, long s2s_q_lo0, long s2s_q_lo1, 
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   int k;
-  const int j = 1 + (int)s2s_y * 1; /* in.f90:10 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:11 */
+  const int j = 1 + (int)s2s_y; /* in.f90:10 */
+  const int i = 1 + (int)s2s_x; /* in.f90:11 */
   { /* in.f90:12 */
     const int s2s_last_k = 1;
     for (k = (km - 1); k >= s2s_last_k; k += -1) {

@@ -20,7 +20,7 @@ __global__ void ex_r1(float *__restrict__ b, long s2s_b_lo0,
     return;
   float s;
   s = s2s_in_s; /* firstprivate */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:11 */
+  const int i = 1 + (int)s2s_x; /* in.f90:11 */
   S2S_b(i) = s; /* line 12 */
   s = 2.0f; /* line 14 */
   S2S_a(i) = s; /* line 16 */

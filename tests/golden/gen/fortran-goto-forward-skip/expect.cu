@@ -24,8 +24,8 @@ __global__ void skip_some_r1(const float *__restrict__ b, long s2s_b_lo0, long s
     return;
   int k;
   int kk;
-  const int j = jts + (int)s2s_y * 1; /* in.f90:19 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:20 */
+  const int j = jts + (int)s2s_y; /* in.f90:19 */
+  const int i = its + (int)s2s_x; /* in.f90:20 */
   { /* in.f90:21 */
     const int s2s_last_k = kte;
     for (k = kts; k <= s2s_last_k; k += 1) {

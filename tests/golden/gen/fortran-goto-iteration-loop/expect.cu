@@ -24,8 +24,8 @@ __global__ void settle_r1(const float *__restrict__ v, long s2s_v_lo0, long s2s_
   float moved;
   int k;
   float flux;
-  const int j = jts + (int)s2s_y * 1; /* in.f90:20 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:21 */
+  const int j = jts + (int)s2s_y; /* in.f90:20 */
+  const int i = its + (int)s2s_x; /* in.f90:21 */
   n = 0; /* line 22 */
   for (;;) { /* line 24 */
     n = (n + 1); /* line 24 */

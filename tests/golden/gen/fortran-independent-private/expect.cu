@@ -23,8 +23,8 @@ __global__ void fill_r1(const float *__restrict__ delp, long s2s_delp_lo0, long 
   int k;
   const long s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);
   const long s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;
-  const int ic = 1 + (int)s2s_y * 1; /* in.f90:12 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:13 */
+  const int ic = 1 + (int)s2s_y; /* in.f90:12 */
+  const int i = 1 + (int)s2s_x; /* in.f90:13 */
   { /* in.f90:14 */
     const int s2s_last_k = km;
     for (k = 1; k <= s2s_last_k; k += 1) {

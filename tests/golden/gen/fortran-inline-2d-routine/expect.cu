@@ -29,8 +29,8 @@ __global__ void driver_r1(float *__restrict__ th, long s2s_th_lo0, long s2s_th_l
   float column2d_supsat;
   const long s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);
   const long s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;
-  const int j = jts + (int)s2s_y * 1; /* in.f90:17 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:19 */
+  const int j = jts + (int)s2s_y; /* in.f90:17 */
+  const int i = its + (int)s2s_x; /* in.f90:19 */
   { /* in.f90:18 */
     const int s2s_last_k = kte;
     for (k = kts; k <= s2s_last_k; k += 1) {

@@ -16,7 +16,7 @@ __global__ void outer_r1(float *__restrict__ q, long s2s_q_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:17 */
+  const int i = 1 + (int)s2s_x; /* in.f90:17 */
   S2S_q((1 + (i - 1))) = (2.0f * S2S_q((1 + (i - 1)))); /* line 18 */
 }
 

@@ -19,7 +19,7 @@ __global__ void outer_r1(const float *__restrict__ q, long s2s_q_lo0, long s2s_q
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   int k;
-  const int i = its + (int)s2s_x * 1; /* in.f90:20 */
+  const int i = its + (int)s2s_x; /* in.f90:20 */
   { /* in.f90:10 */
     const int s2s_last_k = kte;
     for (k = kts; k <= s2s_last_k; k += 1) {

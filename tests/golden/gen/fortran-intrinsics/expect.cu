@@ -27,7 +27,7 @@ __global__ void physics_r1(const float *__restrict__ t, long s2s_t_lo0,
   float es;
   float x;
   int m;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:21 */
+  const int i = 1 + (int)s2s_x; /* in.f90:21 */
   es = (611.2f * expf(((17.67f * (S2S_t(i) - 273.15f)) / (S2S_t(i) - 29.65f)))); /* line 22 */
   x = s2s_max(S2S_qv(i), s2s_max(1.0e-12f, ((0.622f * es) / (S2S_p(i) - es)))); /* line 23 */
   m = (((int)roundf((x * 1.0e6f)) + (i % 3)) - ((int)(-2.5f))); /* line 24 */

@@ -20,8 +20,8 @@ __global__ void smooth_r1(const double *__restrict__ a, long s2s_a_lo0, long s2s
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   double s2s_p_w; /* array 'w' scalarized */
-  const int j = 1 + (int)s2s_y * 1; /* in.f90:11 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:12 */
+  const int j = 1 + (int)s2s_y; /* in.f90:11 */
+  const int i = 1 + (int)s2s_x; /* in.f90:12 */
   S2S_w(i) = (0.5e0 * S2S_a(i, j)); /* line 13 */
   S2S_b(i, j) = (S2S_w(i) * S2S_w(i)); /* line 14 */
 }

@@ -16,7 +16,7 @@ __global__ void s_r1(double *__restrict__ a, long s2s_a_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:14 */
+  const int i = 1 + (int)s2s_x; /* in.f90:14 */
   S2S_a(i) = ((S2S_a(i) * 2.0) + ((double)1.0f)); /* line 15 */
 }
 

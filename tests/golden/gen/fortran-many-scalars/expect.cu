@@ -158,8 +158,8 @@ __global__ void many_r1(const float *__restrict__ b, long s2s_b_lo0, long s2s_b_
   float t137;
   float t138;
   float t139;
-  const int k = kts + (int)s2s_y * 1; /* in.f90:17 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:18 */
+  const int k = kts + (int)s2s_y; /* in.f90:17 */
+  const int i = its + (int)s2s_x; /* in.f90:18 */
   t0 = (S2S_b(i, k) * 1.0f); /* line 19 */
   t1 = (S2S_b(i, k) * 2.0f); /* line 20 */
   t2 = (S2S_b(i, k) * 3.0f); /* line 21 */

@@ -28,8 +28,8 @@ __global__ void moist_r1(const float *__restrict__ t, long s2s_t_lo0, long s2s_t
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float tmp;
-  const int k = 1 + (int)s2s_y * 1; /* in.f90:25 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:26 */
+  const int k = 1 + (int)s2s_y; /* in.f90:25 */
+  const int i = 1 + (int)s2s_x; /* in.f90:26 */
   tmp = ((S2S_t(i, k) * cpv) / cp); /* line 27 */
   S2S_q(i, k) = (((s2s_max(S2S_q(i, k), qmin) * xlv) + S2S_coef(1)) + S2S_coef(3)); /* line 28 */
   S2S_th(i, k) = ((ep2 * rdocp) * ((double)tmp)); /* line 29 */

@@ -18,7 +18,7 @@ __global__ void accumulate_r1_v1(float *__restrict__ a, long s2s_a_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:9 */
+  const int i = 1 + (int)s2s_x; /* in.f90:9 */
   S2S_a(i) = (S2S_a(i) + S2S_extra(i)); /* line 10 */
 }
 
@@ -66,7 +66,7 @@ __global__ void accumulate_r1_v2(long s2s_trip_x, long s2s_trip_y, long s2s_trip
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:9 */
+  const int i = 1 + (int)s2s_x; /* in.f90:9 */
 }
 
 extern "C" void s2s_accumulate_r1_v2(const int *s2s_p_n)

@@ -23,8 +23,8 @@ __global__ void freeze_r1_v1(float *__restrict__ qi, long s2s_qi_lo0, long s2s_q
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float frz;
-  const int k = kts + (int)s2s_y * 1; /* in.f90:16 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:17 */
+  const int k = kts + (int)s2s_y; /* in.f90:16 */
+  const int i = its + (int)s2s_x; /* in.f90:17 */
   frz = ((0.02f * s2s_max((273.15f - S2S_t(i, k)), 0.0f)) * S2S_qc(i, k)); /* line 18 */
   S2S_qs(i, k) = (S2S_qs(i, k) + (0.5f * frz)); /* line 20 */
   S2S_qi(i, k) = (S2S_qi(i, k) + (0.5f * frz)); /* line 21 */
@@ -100,8 +100,8 @@ __global__ void freeze_r1_v2(float *__restrict__ t, long s2s_t_lo0, long s2s_t_l
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float frz;
-  const int k = kts + (int)s2s_y * 1; /* in.f90:16 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:17 */
+  const int k = kts + (int)s2s_y; /* in.f90:16 */
+  const int i = its + (int)s2s_x; /* in.f90:17 */
   frz = ((0.02f * s2s_max((273.15f - S2S_t(i, k)), 0.0f)) * S2S_qc(i, k)); /* line 18 */
   S2S_qs(i, k) = (S2S_qs(i, k) + frz); /* line 23 */
   S2S_qc(i, k) = (S2S_qc(i, k) - frz); /* line 29 */
@@ -168,8 +168,8 @@ __global__ void freeze_r1_v3(float *__restrict__ qi, long s2s_qi_lo0, long s2s_q
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float frz;
-  const int k = kts + (int)s2s_y * 1; /* in.f90:16 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:17 */
+  const int k = kts + (int)s2s_y; /* in.f90:16 */
+  const int i = its + (int)s2s_x; /* in.f90:17 */
   frz = ((0.02f * s2s_max((273.15f - S2S_t(i, k)), 0.0f)) * S2S_qc(i, k)); /* line 18 */
   if ((S2S_t(i, k) < 263.15f)) { /* line 27 */
     S2S_qi(i, k) = (S2S_qi(i, k) + 0.001f); /* line 27 */
@@ -237,8 +237,8 @@ __global__ void freeze_r1_v4(float *__restrict__ t, long s2s_t_lo0, long s2s_t_l
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float frz;
-  const int k = kts + (int)s2s_y * 1; /* in.f90:16 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:17 */
+  const int k = kts + (int)s2s_y; /* in.f90:16 */
+  const int i = its + (int)s2s_x; /* in.f90:17 */
   frz = ((0.02f * s2s_max((273.15f - S2S_t(i, k)), 0.0f)) * S2S_qc(i, k)); /* line 18 */
   frz = (0.5f * frz); /* line 25 */
   S2S_qc(i, k) = (S2S_qc(i, k) - frz); /* line 29 */

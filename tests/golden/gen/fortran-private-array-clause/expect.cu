@@ -22,8 +22,8 @@ __global__ void pac_r1(const float *__restrict__ t, long s2s_t_lo0, long s2s_t_l
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float s2s_p_w; /* array 'w' scalarized */
-  const int k = 1 + (int)s2s_y * 1; /* in.f90:13 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:12 */
+  const int k = 1 + (int)s2s_y; /* in.f90:13 */
+  const int i = 1 + (int)s2s_x; /* in.f90:12 */
   if ((S2S_t(i, k) > 0.f)) { /* line 14 */
     S2S_w(k) = S2S_t(i, k); /* line 14 */
   }

@@ -28,8 +28,8 @@ __global__ void micro_r1(const float *__restrict__ t, long s2s_t_lo0, long s2s_t
   float s2s_p_tmp[4]; /* array 'tmp' privatized */
   const long s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);
   const long s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;
-  const int j = jts + (int)s2s_y * 1; /* in.f90:20 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:21 */
+  const int j = jts + (int)s2s_y; /* in.f90:20 */
+  const int i = its + (int)s2s_x; /* in.f90:21 */
   S2S_numdt(i) = (1.0f + (0.5f * ((float)j))); /* line 22 */
   { /* in.f90:24 */
     const int s2s_last_k = kte;

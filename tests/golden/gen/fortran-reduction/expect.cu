@@ -20,8 +20,8 @@ __global__ void remove_mean_r1_k1(const double *__restrict__ a, long s2s_a_lo0, 
   double vmax = S2sMax::identity<double>(); /* reduction(max:vmax): this thread's partial result */
   if (s2s_x < s2s_trip_x && s2s_y < s2s_trip_y && s2s_z < s2s_trip_z) {
     double mean;
-    const int j = jts + (int)s2s_y * 1; /* in.f90:28 */
-    const int i = its + (int)s2s_x * 1; /* in.f90:29 */
+    const int j = jts + (int)s2s_y; /* in.f90:28 */
+    const int i = its + (int)s2s_x; /* in.f90:29 */
     tot = (tot + S2S_a(i, j)); /* line 30 */
     vmax = s2s_max(vmax, S2S_a(i, j)); /* line 31 */
   }
@@ -44,8 +44,8 @@ __global__ void remove_mean_r1_k2(const double *__restrict__ a, long s2s_a_lo0, 
   double mean;
   tot = s2s_in_tot; /* firstprivate */
   vmax = s2s_in_vmax; /* firstprivate */
-  const int j = jts + (int)s2s_y * 1; /* in.f90:35 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:36 */
+  const int j = jts + (int)s2s_y; /* in.f90:35 */
+  const int i = its + (int)s2s_x; /* in.f90:36 */
   mean = (tot / ((double)(((ite - its) + 1) * ((jte - jts) + 1)))); /* line 34 */
   S2S_b(i, j) = ((S2S_a(i, j) - mean) / (vmax - mean)); /* line 37 */
 }

@@ -18,7 +18,7 @@ __global__ void branches_r1(const float *__restrict__ b, long s2s_b_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:12 */
+  const int i = 1 + (int)s2s_x; /* in.f90:12 */
   S2S_a(i) = S2S_b(i); /* line 13 */
 }
 
@@ -70,7 +70,7 @@ __global__ void branches_r2(const float *__restrict__ b, long s2s_b_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:18 */
+  const int i = 1 + (int)s2s_x; /* in.f90:18 */
   S2S_a(i) = (2.0f * S2S_b(i)); /* line 19 */
 }
 
@@ -122,7 +122,7 @@ __global__ void branches_r3(const float *__restrict__ b, long s2s_b_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:25 */
+  const int i = 1 + (int)s2s_x; /* in.f90:25 */
   S2S_a(i) = (3.0f * S2S_b(i)); /* line 26 */
 }
 
@@ -174,7 +174,7 @@ __global__ void branches_r4(const float *__restrict__ b, long s2s_b_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:31 */
+  const int i = 1 + (int)s2s_x; /* in.f90:31 */
   S2S_a(i) = (4.0f * S2S_b(i)); /* line 32 */
 }
 
@@ -226,7 +226,7 @@ __global__ void branches_r5(const float *__restrict__ b, long s2s_b_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:40 */
+  const int i = 1 + (int)s2s_x; /* in.f90:40 */
   S2S_a(i) = (5.0f * S2S_b(i)); /* line 41 */
 }
 
@@ -276,7 +276,7 @@ __global__ void branches_r6(float *__restrict__ a, long s2s_a_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:46 */
+  const int i = 1 + (int)s2s_x; /* in.f90:46 */
   S2S_a(i) = (S2S_a(i) + 1.0f); /* line 47 */
 }
 

@@ -26,8 +26,8 @@ __global__ void physics_r1(const float *__restrict__ t, long s2s_t_lo0, long s2s
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int j = 1 + (int)s2s_y * 1; /* in.f90:18 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:19 */
+  const int j = 1 + (int)s2s_y; /* in.f90:18 */
+  const int i = 1 + (int)s2s_x; /* in.f90:19 */
   S2S_a(i, j) = ((((cpd * (1.f - s2s_max((S2S_t(i, j) * 1.e-3f), qmin))) + (s2s_max((S2S_t(i, j) * 1.e-3f), qmin) * cpv)) + ((xlv0 - (xlv1 * (S2S_t(i, j) - t0c))) * 1.e-6f)) + ((8.794e-5f * powf(S2S_t(i, j), 1.81f)) / S2S_p(i, j))); /* line 20 */
 }
 

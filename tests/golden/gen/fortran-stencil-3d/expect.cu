@@ -18,9 +18,9 @@ __global__ void smooth_r1(const float *__restrict__ f, long s2s_f_lo0, long s2s_
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int j = jts + (int)s2s_z * 1; /* in.f90:12 */
-  const int k = kts + (int)s2s_y * 1; /* in.f90:13 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:14 */
+  const int j = jts + (int)s2s_z; /* in.f90:12 */
+  const int k = kts + (int)s2s_y; /* in.f90:13 */
+  const int i = its + (int)s2s_x; /* in.f90:14 */
   S2S_g(i, k, j) = (S2S_f(i, k, j) + (c * ((((S2S_f((i - 1), k, j) + S2S_f((i + 1), k, j)) + S2S_f(i, k, (j - 1))) + S2S_f(i, k, (j + 1))) - (4.0f * S2S_f(i, k, j))))); /* line 15 */
 }
 

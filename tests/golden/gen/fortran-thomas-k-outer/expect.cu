@@ -30,8 +30,8 @@ __global__ void tri_r1(const float *__restrict__ c, long s2s_c_lo0, long s2s_c_l
     return;
   int k;
   float m;
-  const int j = 1 + (int)s2s_y * 1; /* in.f90:11 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:12 */
+  const int j = 1 + (int)s2s_y; /* in.f90:11 */
+  const int i = 1 + (int)s2s_x; /* in.f90:12 */
   S2S_cp(i, 1, j) = (S2S_c(i, 1, j) / S2S_b(i, 1, j)); /* line 13 */
   S2S_dp(i, 1, j) = (S2S_d(i, 1, j) / S2S_b(i, 1, j)); /* line 14 */
   { /* in.f90:17 */

@@ -20,8 +20,8 @@ __global__ void two_r1_k1(const float *__restrict__ a, long s2s_a_lo0, long s2s_
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int j = 1 + (int)s2s_y * 1; /* in.f90:10 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:11 */
+  const int j = 1 + (int)s2s_y; /* in.f90:10 */
+  const int i = 1 + (int)s2s_x; /* in.f90:11 */
   S2S_b(i, j) = (2.0f * S2S_a(i, j)); /* line 12 */
 }
 
@@ -36,8 +36,8 @@ __global__ void two_r1_k2(const float *__restrict__ a, long s2s_a_lo0, long s2s_
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int j = 2 + (int)s2s_y * 1; /* in.f90:15 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:16 */
+  const int j = 2 + (int)s2s_y; /* in.f90:15 */
+  const int i = 1 + (int)s2s_x; /* in.f90:16 */
   S2S_c(i, j) = (S2S_b(i, j) - S2S_b(i, (j - 1))); /* line 17 */
 }
 

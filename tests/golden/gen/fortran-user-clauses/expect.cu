@@ -18,9 +18,9 @@ __global__ void scale_r1(const double *__restrict__ a, long s2s_a_lo0, long s2s_
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int j = jts + (int)s2s_z * 1; /* in.f90:13 */
-  const int k = kts + (int)s2s_y * 1; /* in.f90:14 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:16 */
+  const int j = jts + (int)s2s_z; /* in.f90:13 */
+  const int k = kts + (int)s2s_y; /* in.f90:14 */
+  const int i = its + (int)s2s_x; /* in.f90:16 */
   S2S_b(i, k, j) = (2.0e0 * S2S_a(i, k, j)); /* line 17 */
 }
 

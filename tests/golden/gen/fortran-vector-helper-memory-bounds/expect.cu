@@ -23,9 +23,9 @@ __global__ void slopes_r1(const float *__restrict__ rho, long s2s_rho_lo0, long 
     return;
   float s2s_p_tvec1; /* array 'tvec1' scalarized */
   float s2s_p_df; /* array 'df' scalarized */
-  const int j = jts + (int)s2s_z * 1; /* in.f90:17 */
-  const int k = kts + (int)s2s_y * 1; /* in.f90:18 */
-  const int i = its + (int)s2s_x * 1; /* in.f90:38 */
+  const int j = jts + (int)s2s_z; /* in.f90:17 */
+  const int k = kts + (int)s2s_y; /* in.f90:18 */
+  const int i = its + (int)s2s_x; /* in.f90:38 */
   S2S_tvec1(i) = (1.0f / S2S_rho(i, k, j)); /* line 39 */
   S2S_tvec1(i) = (S2S_tvec1(i) * den0); /* line 21 */
   S2S_df(i, k) = sqrtf(S2S_tvec1(i)); /* line 47 */

@@ -22,8 +22,8 @@ __global__ void loc_r1(const float *__restrict__ a, long s2s_a_lo0, long s2s_a_l
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float s2s_p_work; /* array 'work' scalarized */
-  const int k = 1 + (int)s2s_y * 1; /* in.f90:11 */
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:12 */
+  const int k = 1 + (int)s2s_y; /* in.f90:11 */
+  const int i = 1 + (int)s2s_x; /* in.f90:12 */
   S2S_work(i, k) = (2.0f * S2S_a(i, k)); /* line 13 */
   S2S_keep(i, k) = S2S_work(i, k); /* line 14 */
   S2S_b(i, k) = (S2S_work(i, k) + 1.0f); /* line 19 */

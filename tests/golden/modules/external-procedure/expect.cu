@@ -18,8 +18,8 @@ __global__ void columns_r1(const float *__restrict__ x, long s2s_x_lo0, long s2s
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_y * 1; /* in.f90:10 */
-  const int k = 1 + (int)s2s_x * 1; /* helpers.f90:7 */
+  const int i = 1 + (int)s2s_y; /* in.f90:10 */
+  const int k = 1 + (int)s2s_x; /* helpers.f90:7 */
   S2S_y((1 + (k - 1)), i) = (0.5f * S2S_x((1 + (k - 1)), i)); /* line 8 */
 }
 

@@ -20,7 +20,7 @@ __global__ void heat_r1(double *__restrict__ t, long s2s_t_lo0,
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_x * 1; /* in.f90:12 */
+  const int i = 1 + (int)s2s_x; /* in.f90:12 */
   S2S_t(i) = (S2S_t(i) + ((S2S_q(i) * rd) / cp)); /* line 13 */
 }
 

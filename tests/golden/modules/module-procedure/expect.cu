@@ -19,8 +19,8 @@ __global__ void columns_r1(float *__restrict__ t, long s2s_t_lo0, long s2s_t_lo1
   const long s2s_z = (long)blockIdx.z * blockDim.z + threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const int i = 1 + (int)s2s_y * 1; /* in.f90:11 */
-  const int k = 1 + (int)s2s_x * 1; /* thermo.f90:11 */
+  const int i = 1 + (int)s2s_y; /* in.f90:11 */
+  const int k = 1 + (int)s2s_x; /* thermo.f90:11 */
   S2S_t((1 + (k - 1)), i) = (S2S_t((1 + (k - 1)), i) * powf((1000.0f / S2S_p((1 + (k - 1)), i)), kappa)); /* line 12 */
 }
 
