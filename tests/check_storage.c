@@ -199,7 +199,7 @@ static const ProgramCase program_cases[] = {
     "end subroutine micro\n",
     0, "numdt register, t device, work scratch, tmp thread-local, q device; "
        "in the thread: numdt work tmp",
-    "array t: float * restrict\n"
+    "array t: const float * restrict\n"
     "lo t 0: long\nlo t 1: long\nlo t 2: long\nextent t 0: long\nextent t 1: long\n"
     "scratch work: float * restrict\n"
     "lo work 0: long\nlo work 1: long\nextent work 0: long\n"
@@ -254,7 +254,7 @@ static const ProgramCase program_cases[] = {
     "  print *, v(1,1)\n"
     "end program relax\n",
     0, "u device, v device; in the thread:",
-    "array u: float * restrict\nlo u 0: long\nlo u 1: long\nextent u 0: long\n"
+    "array u: const float * restrict\nlo u 0: long\nlo u 1: long\nextent u 0: long\n"
     "array v: float * restrict\nlo v 0: long\nlo v 1: long\nextent v 0: long\n"
     "trip 0: long\ntrip 1: long\ntrip 2: long\n",
     "array u: float *\narray v: float *\n"
@@ -262,8 +262,9 @@ static const ProgramCase program_cases[] = {
     "lbound s2s_lb2_u 1: const int *\nubound s2s_ub2_u 1: const int *\n"
     "lbound s2s_lb1_v 0: const int *\nubound s2s_ub1_v 0: const int *\n"
     "lbound s2s_lb2_v 1: const int *\nubound s2s_ub2_v 1: const int *\n" },
-  /* C: arrays may alias (no restrict), scalars by value; the second kernel
-   * of a split region reads only its own scalars */
+  /* C: the user's restrict arrays are restrict (others may alias), scalars by
+   * value; the second kernel of a split region reads only its own scalars,
+   * and the arrays it does not write are const */
   { "c-two-kernels", IR_C,
     "void f(int n, int m, double w, double *restrict a, const double *restrict b,\n"
     "       float *restrict c)\n"
@@ -277,9 +278,9 @@ static const ProgramCase program_cases[] = {
     "  }\n"
     "}\n",
     1, "b device, a device, c device; in the thread:",
-    "array b: double *\nlo b 0: long\n"
-    "array a: double *\nlo a 0: long\n"
-    "array c: float *\nlo c 0: long\n"
+    "array b: const double * restrict\nlo b 0: long\n"
+    "array a: const double * restrict\nlo a 0: long\n"
+    "array c: float * restrict\nlo c 0: long\n"
     "trip 0: long\ntrip 1: long\ntrip 2: long\n",
     "array b: double *\narray a: double *\narray c: float *\n"
     "scalar n: int\nscalar w: double\nscalar m: int\n" },
