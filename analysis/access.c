@@ -907,6 +907,26 @@ static const IrStmt *shifted_index_loop(const Access *w, const Access *r, const 
   return l;
 }
 
+static bool pinned_already(const IrStmt *const *pinned, int n, const IrStmt *l)
+{
+  for (int k = 0; k < n; k++)
+    if (pinned[k] == l)
+      return true;
+  return false;
+}
+
+/* The loop around a (and not around b) whose index is subscript `sub`
+ * plus a constant (in *c), or NULL. */
+static const IrStmt *own_loop_offset(const Access *a, const Access *b, const IrExpr *sub, long *c)
+{
+  Affine f;
+  if (!aff_build(sub, &f) || f.n != 1 || f.t[0].coef != 1 || f.t[0].scale)
+    return NULL;
+  const IrStmt *l = innermost_over(a, f.t[0].var);
+  *c = f.c;
+  return l && !enclosed_by(b, l) ? l : NULL;
+}
+
 /* May the test of an IF have another value at r than at w, or be the
  * test of another element?  It may read only what keeps its value through
  * the region (literals, scalars and arrays the region does not assign) and
@@ -958,14 +978,46 @@ static bool same_condition(const DepGraph *dg, const Access *w, const Access *r)
   return t.stable;
 }
 
+/* Is bound e, of a loop whose other bound is `from`, at least `from` when
+ * `up` (at most, when not): their difference is a constant of that sign, or
+ * e is max(..., x) (min(..., x) when not up) with one such x (the minor
+ * time-step count `max(nint(delt/dtcldcr), 1)` of a loop from 1). */
+static bool bound_reaches(const IrExpr *e, const Affine *from, bool up)
+{
+  e = ir_strip_converts(e);
+  Affine b, diff;
+  if (aff_build(e, &b)) {
+    aff_sub(up ? &b : from, up ? from : &b, &diff);
+    return !diff.n && diff.c >= 0;
+  }
+  if (e->kind != IR_E_CALL || e->u.call.fn != (up ? IR_FN_MAX : IR_FN_MIN))
+    return false;
+  for (int k = 0; k < e->u.call.n; k++)
+    if (bound_reaches(e->u.call.args[k], from, up))
+      return true;
+  return false;
+}
+
+/* Does loop l (step +-1, or a constant) surely run at least once? */
+static bool runs_once(const IrStmt *l)
+{
+  long step = 1;
+  Affine lo;
+  if (l->kind != IR_S_DO || (l->u.loop.step && !ir_eval_const(l->u.loop.step, &step)) || !step ||
+      !aff_build(l->u.loop.lo, &lo))
+    return false;
+  return bound_reaches(l->u.loop.hi, &lo, step > 0);
+}
+
 /* Does write w surely store the element that read r loads, before r?  w is
  * unconditional; in each dimension the subscripts are equal, or w's runs
  * over a loop index (of a loop r is not in) and r's is that loop's first or
  * last value (work(i,k) written for k = kts..kte covers work(i,kts)), or
- * both are that index plus constants (dz(k) stored, dz(k-1) loaded); and
+ * both are that index plus constants (dz(k) stored, dz(k-1) loaded), or
+ * each is the index of its own loop and r's runs over values w's does; and
  * every other loop around w that r is not in runs over an index of the
  * subscripts with the bounds of r's loop over it, moved by the difference
- * of the constants.  A conditional w covers only under the same test as r
+ * of the constants, or names no subscript and surely runs at least once.  A conditional w covers only under the same test as r
  * (same_condition). */
 static bool covers(const DepGraph *all, const Access *w, const Access *r)
 {
@@ -992,9 +1044,22 @@ static bool covers(const DepGraph *all, const Access *w, const Access *r)
       shift[nshifted++] = by;
       continue;
     }
+    /* each subscript the index of its own loop plus a constant, r's loop
+     * running over values w's stores (a clear over kk, then reads over k;
+     * zi(k+1) stored for k = 1..km, zi(k) loaded for k = 2..km+1) */
+    const IrStmt *lw = own_loop_offset(w, r, ws, &by), *lr = NULL;
+    long cr = 0;
+    if (lw && !w->conditional && (lr = own_loop_offset(r, w, rs, &cr)) &&
+        range_within(lr, lw, cr - by)) {
+      if (pinned_already(pinned, npinned, lw))
+        return false;                       /* w(kk,kk) is no whole plane */
+      pinned[npinned++] = lw;
+      continue;
+    }
     const IrStmt *l = index_loop(w, r, ws);
     if (!l || ir_expr_mentions(rs, l->u.loop.iv) ||
-        !(same_affine(rs, l->u.loop.lo) || same_affine(rs, l->u.loop.hi)))
+        !(same_affine(rs, l->u.loop.lo) || same_affine(rs, l->u.loop.hi)) ||
+        pinned_already(pinned, npinned, l))
       return false;
     pinned[npinned++] = l;
   }
@@ -1012,35 +1077,86 @@ static bool covers(const DepGraph *all, const Access *w, const Access *r)
     long by = 0;
     for (int k = 0; k < nshifted; k++)
       by = shifted[k] == lw ? shift[k] : by;
+    /* a loop whose index no subscript names (a minor time-step loop around
+     * the store) repeats it: enough that it runs once */
+    if (!in_subs && runs_once(lw))
+      continue;
     if (!in_subs || !lr || !range_within(lr, lw, by))
       return false;
   }
   return true;
 }
 
+/* Is write acc[k], in the THEN part of an IF and under no other test, one of
+ * a pair: the ELSE part stores the same element too (`if (q <= qmin) then
+ * rslope = rmax else rslope = 1./lamda endif`), so that one of them runs
+ * whatever the test, as an unconditional store would?  Both before index i. */
+static bool stored_either_way(const DepGraph *dg, int k, int i)
+{
+  const Access *w = &dg->acc[k];
+  const IrStmt *g = w->guard;
+  if (!w->conditional || w->cond_depth != 1 || !g || g->kind != IR_S_IF ||
+      !ir_list_contains(&g->u.cond.then, w->stmt))
+    return false;
+  for (int e = 0; e < i; e++) {
+    const Access *x = &dg->acc[e];
+    if (!x->write || x->ref->u.elem.sym != w->ref->u.elem.sym || x->guard != g ||
+        x->cond_depth != 1 || !ir_list_contains(&g->u.cond.els, x->stmt))
+      continue;
+    bool same = true;
+    for (int d = 0; d < w->ref->u.elem.n && same; d++)
+      same = same_affine(w->ref->u.elem.sub[d], x->ref->u.elem.sub[d]);
+    if (same)
+      return true;
+  }
+  return false;
+}
+
 /* Does an access of dg before acc[i] (index < i) surely store what r reads?
  * all: every access of the region (for the tests of IFs). */
 static bool covered_before(const DepGraph *dg, const DepGraph *all, int i, const Access *r)
 {
-  for (int k = 0; k < i; k++)
-    if (dg->acc[k].write && dg->acc[k].ref->u.elem.sym == r->ref->u.elem.sym &&
-        covers(all, &dg->acc[k], r))
+  for (int k = 0; k < i; k++) {
+    if (!dg->acc[k].write || dg->acc[k].ref->u.elem.sym != r->ref->u.elem.sym)
+      continue;
+    if (covers(all, &dg->acc[k], r))
       return true;
+    if (stored_either_way(dg, k, i)) {
+      Access both = dg->acc[k];
+      both.conditional = false;
+      both.cond_depth = 0;
+      both.guard = NULL;
+      if (covers(all, &both, r))
+        return true;
+    }
+  }
   return false;
 }
 
-/* Is v + c (c a constant) the subscript sub? */
-static bool index_plus(const IrExpr *sub, const IrSym *v, long c)
+/* Is sub the index v plus terms without v (in *rest: a constant, or other
+ * scalars, `k - kts + 1` of an inlined loop)? */
+static bool index_offset(const IrExpr *sub, const IrSym *v, Affine *rest)
 {
   Affine f;
-  return aff_build(sub, &f) && f.n == 1 && f.t[0].var == v && f.t[0].coef == 1 && !f.t[0].scale &&
-         f.c == c;
+  if (!aff_build(sub, &f))
+    return false;
+  const AffTerm *t = aff_term(&f, v);
+  if (!t || t->coef != 1 || t->scale)
+    return false;
+  Affine iv = { 0 };
+  aff_add_term(&iv, (IrSym *)v, NULL, 1);
+  aff_sub(&f, &iv, rest);
+  for (int i = 0; i < rest->n; i++)
+    if (rest->t[i].var == v)
+      return false;          /* v twice, with a scale */
+  return true;
 }
 
 /* Loop r->loops[li] as a sweep of r: its step (1 or -1) in *step, and the
- * one dimension whose subscript is its index plus shift(step), no other
- * subscript mentioning the index; -1 when it is no such sweep. */
-static int swept_dimension(const Access *r, int li, long (*shift)(long step), long *step)
+ * one dimension whose subscript is its index plus an offset without it (in
+ * *offset), no other subscript mentioning the index; -1 when it is no such
+ * sweep. */
+static int swept_dimension(const Access *r, int li, long *step, Affine *offset)
 {
   const IrStmt *loop = r->loops[li];
   const IrSym *v = loop->u.loop.iv;
@@ -1049,15 +1165,22 @@ static int swept_dimension(const Access *r, int li, long (*shift)(long step), lo
     return -1;
   int dim = -1;
   for (int d = 0; d < r->ref->u.elem.n; d++)
-    if (index_plus(r->ref->u.elem.sub[d], v, shift(*step)))
+    if (index_offset(r->ref->u.elem.sub[d], v, offset))
       dim = dim == -1 ? d : -2;
     else if (ir_expr_mentions(r->ref->u.elem.sub[d], v))
       dim = -2;
   return dim < 0 ? -1 : dim;
 }
 
-static long previous_iteration(long step) { return -step; }
-static long this_iteration(long step) { (void)step; return 0; }
+/* Is sub the index v plus `offset` plus the constant c? */
+static bool index_offset_plus(const IrExpr *sub, const IrSym *v, const Affine *offset, long c)
+{
+  Affine rest, diff;
+  if (!index_offset(sub, v, &rest))
+    return false;
+  aff_sub(&rest, offset, &diff);
+  return !diff.n && diff.c == c;
+}
 
 /* Does the previous iteration of a loop around read acc[i] store what it
  * reads, and what the first iteration reads come from a store before the
@@ -1065,8 +1188,11 @@ static long this_iteration(long step) { (void)step; return 0; }
  *     falk(i,kte) = ...                      (before the loop)
  *     do k = kte-1, kts, -1
  *       falk(i,k) = ...  falk(i,k+1) ...     (k+1: the previous iteration's)
+ * or of the interfaces of a column, stored one ahead:
+ *     zi(kts) = 0.
+ *     do k = kts, kte: zi(k+1) = zi(k) + dz(i,k)
  * The store must run in every iteration of the loops the read is in, and
- * store element v there where the read loads v - step. */
+ * store element v + c + step there where the read loads v + c. */
 static bool covered_by_previous_iteration(const DepGraph *dg, const DepGraph *all, int i)
 {
   const Access *r = &dg->acc[i];
@@ -1074,7 +1200,8 @@ static bool covered_by_previous_iteration(const DepGraph *dg, const DepGraph *al
     const IrStmt *loop = r->loops[li];
     const IrSym *v = loop->u.loop.iv;
     long step;
-    int dim = swept_dimension(r, li, previous_iteration, &step);
+    Affine offset;
+    int dim = swept_dimension(r, li, &step, &offset);
     if (dim < 0)
       continue;
     bool stored = false;
@@ -1087,17 +1214,18 @@ static bool covered_by_previous_iteration(const DepGraph *dg, const DepGraph *al
       for (int l = 0; l < w->nloops && same; l++)
         same = w->loops[l] == r->loops[l];
       for (int d = 0; d < w->ref->u.elem.n && same; d++)
-        same = d == dim ? index_plus(w->ref->u.elem.sub[d], v, 0)
+        same = d == dim ? index_offset_plus(w->ref->u.elem.sub[d], v, &offset, step)
                         : same_affine(w->ref->u.elem.sub[d], r->ref->u.elem.sub[d]);
       stored = same;
     }
     if (!stored)
-      return false;
+      continue;                           /* not this loop's recurrence */
     /* the first iteration's element, loaded before any iteration stored it */
     Access first = *r;
     IrExpr *ref = ir_expr_new(IR_E_ELEM, r->ref->type, r->ref->loc);
     ref->u.elem = r->ref->u.elem;
-    ref->u.elem.sub[dim] = ir_binary(IR_OP_SUB, loop->u.loop.lo, ir_int(step, loop->loc), loop->loc);
+    ref->u.elem.sub[dim] = ir_binary(IR_OP_ADD, loop->u.loop.lo, aff_expr(&offset, loop->loc),
+                                     loop->loc);
     first.ref = ref;
     /* the loops around r but the swept one: inner loops (over i inside the
      * loop over k) still run their values in the first iteration */
@@ -1122,8 +1250,9 @@ static bool covered_in_two_parts(const DepGraph *dg, const DepGraph *all, int i)
   for (int li = r->nloops - 1; li >= 0; li--) {
     IrStmt *loop = r->loops[li];
     long step;
-    int dim = swept_dimension(r, li, this_iteration, &step);
-    if (dim < 0)
+    Affine offset;
+    int dim = swept_dimension(r, li, &step, &offset);
+    if (dim < 0 || offset.n || offset.c)
       continue;
     for (int peel_last = 0; peel_last < 2; peel_last++) {
       /* the loop without its peeled value ... */
@@ -1259,20 +1388,6 @@ static const char *loop_not_dense(const BoxCtx *b, const IrStmt *l)
     return ir_printf("the bounds of loop '%s' at line %d depend on '%s', which changes in the "
                      "region", l->u.loop.iv->name, diag_user_line(l->loc), v->name);
   return NULL;
-}
-
-/* Does loop l (invariant bounds, step +-1) surely run at least once? */
-static bool runs_once(const IrStmt *l)
-{
-  long step = 1, d;
-  Affine lo, hi, diff;
-  if (l->u.loop.step)
-    ir_eval_const(l->u.loop.step, &step);
-  if (!aff_build(l->u.loop.lo, &lo) || !aff_build(l->u.loop.hi, &hi))
-    return false;
-  aff_sub(step > 0 ? &hi : &lo, step > 0 ? &lo : &hi, &diff);
-  d = diff.c;
-  return !diff.n && d >= 0;
 }
 
 /* The enclosing loop of w whose index subscript `sub` runs over, through

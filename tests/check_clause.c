@@ -129,13 +129,60 @@ static const PrivateCase private_cases[] = {
     "do j = 1, n\n do i = 1, n\n  do k = 2, n\n   w(i,k) = b(k)\n  end do\n"
     "  do k = 2, n\n   c3(i,k,j) = w(i,k-1)\n  end do\n end do\nend do\n", "", false,
     "its element w(i,k-1) read at line 13 may not have been written before" },
+  /* cleared over kk, then stored under a test and read over k (WSM5's `praut = 0.`
+   * expanded over a fresh index): every level read was cleared: privatized */
+  { "cleared-over-another-index",
+    "do j = 1, n\n do kk = 1, n\n  do i = 1, n\n   w(i,kk) = 0.0\n  end do\n end do\n"
+    " do k = 1, n\n  do i = 1, n\n   if (b(i) > 0.0) w(i,k) = b(i)\n   c3(i,k,j) = w(i,k)\n"
+    "  end do\n end do\nend do\n", "", true, NULL },
+  /* the clear misses level 1: not privatized */
+  { "cleared-over-fewer-levels",
+    "do j = 1, n\n do kk = 2, n\n  do i = 1, n\n   w(i,kk) = 0.0\n  end do\n end do\n"
+    " do k = 1, n\n  do i = 1, n\n   c3(i,k,j) = w(i,k)\n  end do\n end do\nend do\n", "",
+    false, "its element w(i,k) read at line 15 may not have been written before" },
+  /* stored in both branches of one IF: as good as unconditional: privatized */
+  { "if-else-pair",
+    "do j = 1, n\n do i = 1, n\n  if (b(i) > 0.0) then\n   w(i,1) = b(i)\n  else\n"
+    "   w(i,1) = -b(i)\n  end if\n  c3(i,1,j) = w(i,1)\n end do\nend do\n", "", true, NULL },
+  /* the ELSE branch stores another element: not privatized */
+  { "if-else-other-element",
+    "do j = 1, n\n do i = 1, n\n  if (b(i) > 0.0) then\n   w(i,1) = b(i)\n  else\n"
+    "   w(i,2) = -b(i)\n  end if\n  c3(i,1,j) = w(i,1)\n end do\nend do\n", "", false,
+    "its element w(i,1) read at line 14 may not have been written before" },
+  /* the pair under a second IF: stored only when that test holds: not privatized */
+  { "if-else-pair-under-test",
+    "do j = 1, n\n do i = 1, n\n  if (a(i) > 0.0) then\n   if (b(i) > 0.0) then\n"
+    "    w(i,1) = b(i)\n   else\n    w(i,1) = -b(i)\n   end if\n  end if\n"
+    "  c3(i,1,j) = w(i,1)\n end do\nend do\n", "", false,
+    "its element w(i,1) read at line 16 may not have been written before" },
+  /* interfaces stored one level ahead (zi(k+1) = zi(k) + dz), the first before the loop:
+   * privatized */
+  { "stored-one-ahead",
+    "do j = 1, n\n do i = 1, n\n  w(i,1) = 0.0\n  do k = 1, n - 1\n"
+    "   w(i,k+1) = w(i,k) + b(k)\n  end do\n  do k = 1, n\n   c3(i,k,j) = w(i,k)\n  end do\n"
+    " end do\nend do\n", "", true, NULL },
+  /* ... without the first: not privatized */
+  { "stored-one-ahead-no-start",
+    "do j = 1, n\n do i = 1, n\n  do k = 1, n - 1\n   w(i,k+1) = w(i,k) + b(k)\n  end do\n"
+    " end do\nend do\n", "", false,
+    "its element w(i,k) read at line 10 may not have been written before" },
+  /* stored in a minor time-step loop that runs at least once (max(m, 1) steps), read
+   * after it: privatized */
+  { "minor-loop-runs-once",
+    "do j = 1, n\n do l = 1, max(n, 1)\n  do i = 1, n\n   w(i,1) = b(i) * l\n  end do\n"
+    " end do\n do i = 1, n\n  c3(i,1,j) = w(i,1)\n end do\nend do\n", "", true, NULL },
+  /* ... n steps, maybe none: not privatized */
+  { "minor-loop-maybe-never",
+    "do j = 1, n\n do l = 1, n\n  do i = 1, n\n   w(i,1) = b(i) * l\n  end do\n"
+    " end do\n do i = 1, n\n  c3(i,1,j) = w(i,1)\n end do\nend do\n", "", false,
+    "its element w(i,1) read at line 14 may not have been written before" },
 };
 
 START_TEST(test_private_case)
 {
   const PrivateCase *c = &private_cases[_i];
   char *text = ir_printf(
-      "subroutine t(n, a, b, c3)\n  implicit none\n  integer :: n, i, j, k\n"
+      "subroutine t(n, a, b, c3)\n  implicit none\n  integer :: n, i, j, k, kk, l, m\n"
       "  real :: a(100), b(100), c3(100,100,100)\n  real :: w(100,100)\n!$stencil region\n%s"
       "!$stencil end region\n%send subroutine t\n", c->body, c->after);
   Program *p = cu_parse(text);

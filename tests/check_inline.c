@@ -203,6 +203,10 @@ static const InlineCase cases[] = {
   "subroutine vrec_n(y, x, n)\n  integer n, i\n  real y(n), x(n)\n  do i = 1, n\n"            \
   "    y(i) = 1./x(i)\n  end do\nend subroutine vrec_n\n"
 
+#define SCALE2                                                                                \
+  "subroutine scale2(im, km, y)\n  integer im, km, i, k\n  real y(im, km)\n  do k = 1, km\n"    \
+  "    do i = 1, im\n      y(i,k) = 2.*y(i,k)\n    end do\n  end do\nend subroutine scale2\n"
+
 static const InlineCase sequence_cases[] = {
   /* the extent as an expression of the tile: i in 1..ite-its+1 from q(its,k) stays in its:ite */
   { "extent-expression", SEQ_CALLER("      call vrec(q(its,k), work(its), ite-its+1)\n") VREC, true,
@@ -275,6 +279,17 @@ static const InlineCase sequence_cases[] = {
   /* along the actual's last dimension there is no next column: not checked */
   { "last-dimension", SEQ_CALLER("      call vrec(work(its), q(its,k), ite-its+1)\n"
                                  "      call vrec(work, work, n)\n") VREC, true, NULL, 2, NULL, 0 },
+  /* a whole tile-sized array onto a 2-D explicit-shape dummy y(im, km), the leading extent
+   * passed in a variable set before the call (WSM5's `idim = ite-its+1`): the extents are
+   * equal with the values at the call, so elements line up: inlined */
+  { "leading-extent-in-variable",
+    SEQ_CALLER("      nn = ite - its + 1\n      call scale2(nn, kte - kts + 1, q)\n") SCALE2,
+    true, NULL, 1, NULL, 0 },
+  /* ... changed between the setting and the call: refused */
+  { "leading-extent-variable-changed",
+    SEQ_CALLER("      nn = ite - its + 1\n      if (k > kts) nn = nn - 1\n"
+               "      call scale2(nn, kte - kts + 1, q)\n") SCALE2, false,
+    "dimension 1 of dummy 'y' does not line up with the actual 'q'", 0, NULL, 0 },
   /* the callee changes the extent it was given: the value at the call proves nothing */
   { "extent-changed-by-callee",
     SEQ_CALLER("      nn = ite - its + 1\n      call vgrow(q(its,k), nn)\n")

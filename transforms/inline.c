@@ -1269,15 +1269,43 @@ static Extent actual_extent(const IrSym *a, const IrExpr *actual, const IrSectio
   return x;
 }
 
+/* a with the scalars set before the call (scalar_def) replaced by their
+ * values there, as far as they are affine: `n` passed for an extent after
+ * `n = ite - its + 1` is that difference. */
+static bool with_values_at_call(Site *site, Affine *a)
+{
+  IrSymSet replaced = { 0 };
+  for (int round = 0; round < INLINE_DEPTH; round++) {
+    IrSym *v = NULL;
+    Affine value;
+    for (int i = 0; i < a->n && !v; i++) {
+      IrSym *t = a->t[i].var;
+      IrExpr *e = a->t[i].scale || ir_symset_has(&replaced, t) ? NULL : scalar_def(site, t);
+      if (e && aff_build(e, &value))
+        v = t;
+    }
+    if (!v)
+      return true;
+    ir_symset_add(&replaced, v);
+    if (!aff_replace(a, v, &value))
+      return false;
+  }
+  return true;
+}
+
 /* Do dimension k of dummy d and dimension m of the actual's extent x have
- * the same extent? */
+ * the same extent, as written or with the values scalars have at the call? */
 static bool same_extent_as(Inline *in, const IrSym *d, int k, const Extent *x, int m)
 {
   if (!d->hi[k] || !d->lo[k] || !x->hi[m] || !x->lo[m])
     return false;
   IrExpr *ed = ir_binary(IR_OP_SUB, clone_expr(in, d->hi[k]), clone_expr(in, d->lo[k]), d->loc);
   IrExpr *ea = ir_binary(IR_OP_SUB, x->hi[m], x->lo[m], d->loc);
-  return same_affine(ed, ea);
+  if (same_affine(ed, ea))
+    return true;
+  Affine a, b;
+  return aff_build(ed, &a) && aff_build(ea, &b) && with_values_at_call(in->site, &a) &&
+         with_values_at_call(in->site, &b) && a.c == b.c && aff_same_terms(&a, &b);
 }
 
 /* Is lo:hi provably one element? */

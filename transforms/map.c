@@ -1459,10 +1459,11 @@ bool xf_pass_group(Program *prog, IrRegion *g)
    * the threads */
   for (int i = 0; i < p->narrays; i++)
     if (p->arrays[i].sym->inlined_local && !p->arrays[i].privatized) {
+      const char *why = p->arrays[i].not_private_why;
       diag_at(DIAG_ERROR, p->arrays[i].sym->loc, (int)strlen(p->arrays[i].sym->name),
-              "local array '%s' of an inlined routine cannot be kept per thread (it is read "
-              "before it is written, or read from another column), and it has no host copy to "
-              "move", p->arrays[i].sym->name);
+              "local array '%s' of an inlined routine cannot be kept per thread (%s), and it has "
+              "no host copy to move", p->arrays[i].sym->name, why ? why : "it is read before "
+              "it is written, or read from another column");
       return false;
     }
   an_report_arrays(prog, g, p);
