@@ -849,11 +849,57 @@ static bool enclosed_by(const Access *a, const IrStmt *loop)
   return false;
 }
 
-/* Does loop r, its values moved by `shift`, run over values that loop w
- * also runs over (either direction, unit steps: [first, last] of r plus
- * shift inside that of w, by a constant margin)?  The order does not
- * matter: all of w's stores come before r's loads. */
-static bool range_within(const IrStmt *r, const IrStmt *w, long shift)
+/* Does loop r, its values moved by `shift` (a constant, or an affine form
+ * of scalars the region keeps), run over values that loop w also runs over
+ * (either direction, unit steps: [first, last] of r plus shift inside that
+ * of w, by a constant margin)?  The order does not matter: all of w's
+ * stores come before r's loads. */
+/* a with v replaced by `by`. */
+static bool aff_substitute(Affine *a, const IrSym *v, const Affine *by)
+{
+  const AffTerm *t = aff_term(a, v);
+  if (!t)
+    return true;
+  long c = t->coef;
+  if (!aff_add_term(a, (IrSym *)v, NULL, -c))
+    return false;
+  for (int i = 0; i < by->n; i++)
+    if (!aff_add_term(a, by->t[i].var, by->t[i].scale, c * by->t[i].coef))
+      return false;
+  a->c += c * by->c;
+  return true;
+}
+
+/* a, a bound of loop `inner` around access r, with the indices of the loops
+ * around `inner` replaced by the values that make it least (greatest): a
+ * triangular loop `do m = k, 2, -1` inside `do k = 1, km+1` runs over
+ * values within 2..km+1.  False when a bound of those loops is no affine
+ * form. */
+static bool outer_extreme(const Access *r, const IrStmt *inner, Affine *a, bool least)
+{
+  int upto = 0;
+  while (upto < r->nloops && r->loops[upto] != inner)
+    upto++;
+  for (int l = upto - 1; l >= 0; l--) {
+    const IrStmt *o = r->loops[l];
+    const AffTerm *t = aff_term(a, o->u.loop.iv);
+    long step = 1;
+    if (!t)
+      continue;
+    if (o->u.loop.step && !ir_eval_const(o->u.loop.step, &step))
+      return false;
+    bool at_lo = (t->coef > 0) == least;       /* the bound where a is extreme */
+    const IrExpr *lo_val = step > 0 ? o->u.loop.lo : o->u.loop.hi;
+    const IrExpr *hi_val = step > 0 ? o->u.loop.hi : o->u.loop.lo;
+    Affine by;
+    if (!aff_build(at_lo ? lo_val : hi_val, &by) || !aff_substitute(a, o->u.loop.iv, &by))
+      return false;
+  }
+  return true;
+}
+
+static bool range_within_by(const Access *ra, const IrStmt *r, const IrStmt *w,
+                            const Affine *shift)
 {
   long sr = 1, sw = 1;
   if ((r->u.loop.step && !ir_eval_const(r->u.loop.step, &sr)) ||
@@ -864,16 +910,27 @@ static bool range_within(const IrStmt *r, const IrStmt *w, long shift)
   const IrExpr *r_max = sr > 0 ? r->u.loop.hi : r->u.loop.lo;
   const IrExpr *w_min = sw > 0 ? w->u.loop.lo : w->u.loop.hi;
   const IrExpr *w_max = sw > 0 ? w->u.loop.hi : w->u.loop.lo;
-  Affine a, b, d;
-  if (!aff_build(r_min, &a) || !aff_build(w_min, &b))
+  Affine a, b, d, e, minus = *shift;
+  for (int i = 0; i < minus.n; i++)
+    minus.t[i].coef = -minus.t[i].coef;
+  minus.c = -minus.c;
+  if (!aff_build(r_min, &a) || !aff_build(w_min, &b) || (ra && !outer_extreme(ra, r, &a, true)))
     return false;
-  aff_sub(&a, &b, &d);                      /* r_min + shift - w_min >= 0 */
-  if (d.n || d.c + shift < 0)
+  aff_sub(&a, &b, &d);
+  aff_sub(&d, &minus, &e);                  /* r_min + shift - w_min >= 0 */
+  if (e.n || e.c < 0)
     return false;
-  if (!aff_build(w_max, &a) || !aff_build(r_max, &b))
+  if (!aff_build(w_max, &a) || !aff_build(r_max, &b) || (ra && !outer_extreme(ra, r, &b, false)))
     return false;
-  aff_sub(&a, &b, &d);                      /* w_max - (r_max + shift) >= 0 */
-  return !d.n && d.c - shift >= 0;
+  aff_sub(&a, &b, &d);
+  aff_sub(&d, shift, &e);                   /* w_max - (r_max + shift) >= 0 */
+  return !e.n && e.c >= 0;
+}
+
+static bool range_within(const IrStmt *r, const IrStmt *w, long shift)
+{
+  Affine by = { .c = shift };
+  return range_within_by(NULL, r, w, &by);
 }
 
 /* The loop around w (and not around r) whose index is w's subscript `sub`
@@ -915,16 +972,34 @@ static bool pinned_already(const IrStmt *const *pinned, int n, const IrStmt *l)
   return false;
 }
 
+static bool index_offset(const IrExpr *sub, const IrSym *v, Affine *rest);
+
+/* Does the affine form name only scalars the region does not assign (no
+ * loop index either)? */
+static bool offset_invariant(const DepGraph *all, const Affine *f)
+{
+  for (int i = 0; i < f->n; i++)
+    for (int k = 0; k < all->nvariant; k++)
+      if (all->variant[k] == f->t[i].var || all->variant[k] == f->t[i].scale)
+        return false;
+  return true;
+}
+
 /* The loop around a (and not around b) whose index is subscript `sub`
- * plus a constant (in *c), or NULL. */
-static const IrStmt *own_loop_offset(const Access *a, const Access *b, const IrExpr *sub, long *c)
+ * plus an offset without it (in *offset: a constant, or `2 - kts` where an
+ * inlined loop was moved onto the actual's bounds), or NULL. */
+static const IrStmt *own_loop_offset(const Access *a, const Access *b, const IrExpr *sub,
+                                     Affine *offset)
 {
   Affine f;
-  if (!aff_build(sub, &f) || f.n != 1 || f.t[0].coef != 1 || f.t[0].scale)
+  if (!aff_build(sub, &f))
     return NULL;
-  const IrStmt *l = innermost_over(a, f.t[0].var);
-  *c = f.c;
-  return l && !enclosed_by(b, l) ? l : NULL;
+  for (int i = 0; i < f.n; i++) {
+    const IrStmt *l = f.t[i].coef == 1 && !f.t[i].scale ? innermost_over(a, f.t[i].var) : NULL;
+    if (l && !enclosed_by(b, l) && index_offset(sub, f.t[i].var, offset))
+      return l;
+  }
+  return NULL;
 }
 
 /* May the test of an IF have another value at r than at w, or be the
@@ -1047,10 +1122,10 @@ static bool covers(const DepGraph *all, const Access *w, const Access *r)
     /* each subscript the index of its own loop plus a constant, r's loop
      * running over values w's stores (a clear over kk, then reads over k;
      * zi(k+1) stored for k = 1..km, zi(k) loaded for k = 2..km+1) */
-    const IrStmt *lw = own_loop_offset(w, r, ws, &by), *lr = NULL;
-    long cr = 0;
+    Affine cw, cr, gap;
+    const IrStmt *lw = own_loop_offset(w, r, ws, &cw), *lr = NULL;
     if (lw && !w->conditional && (lr = own_loop_offset(r, w, rs, &cr)) &&
-        range_within(lr, lw, cr - by)) {
+        (aff_sub(&cr, &cw, &gap), range_within_by(r, lr, lw, &gap)) && offset_invariant(all, &gap)) {
       if (pinned_already(pinned, npinned, lw))
         return false;                       /* w(kk,kk) is no whole plane */
       pinned[npinned++] = lw;
@@ -1193,9 +1268,9 @@ static bool index_offset_plus(const IrExpr *sub, const IrSym *v, const Affine *o
  *     do k = kts, kte: zi(k+1) = zi(k) + dz(i,k)
  * The store must run in every iteration of the loops the read is in, and
  * store element v + c + step there where the read loads v + c. */
-static bool covered_by_previous_iteration(const DepGraph *dg, const DepGraph *all, int i)
+static bool covered_by_previous_iteration(const DepGraph *dg, const DepGraph *all, int i,
+                                          const Access *r)
 {
-  const Access *r = &dg->acc[i];
   for (int li = r->nloops - 1; li >= 0; li--) {
     const IrStmt *loop = r->loops[li];
     const IrSym *v = loop->u.loop.iv;
@@ -1238,47 +1313,119 @@ static bool covered_by_previous_iteration(const DepGraph *dg, const DepGraph *al
   return false;
 }
 
-/* Is read acc[i], over the values of a loop around it, covered in two
- * parts: the loop's first or last value by one store, the others by a loop
- * of stores?  The Thomas algorithm's back substitution:
+/* The read r at the value `at` (plus r's offset) of its loop li, outside
+ * that loop. */
+static Access read_at(const Access *r, int li, int dim, const IrExpr *at, const Affine *offset)
+{
+  Access one = *r;
+  IrExpr *ref = ir_expr_new(IR_E_ELEM, r->ref->type, r->ref->loc);
+  ref->u.elem = r->ref->u.elem;
+  ref->u.elem.sub[dim] = ir_binary(IR_OP_ADD, (IrExpr *)at, aff_expr(offset, at->loc), at->loc);
+  one.ref = ref;
+  one.nloops = 0;
+  for (int l = 0; l < r->nloops; l++)
+    if (l != li)
+      one.loops[one.nloops++] = r->loops[l];
+  return one;
+}
+
+/* Is read r (acc[i], or what stands for it), over the values of a loop
+ * around it, covered in parts: the loop's first value, its last value or
+ * both by single stores, the others by a loop of stores?  The Thomas
+ * algorithm's back substitution:
  *     cp(i,kts) = ...                       (the first level, peeled)
  *     do k = kts+1, kte: cp(i,k) = ...      (the others)
- *     do k = kte-1, kts, -1: ... cp(i,k)    (reads kts .. kte-1)  */
-static bool covered_in_two_parts(const DepGraph *dg, const DepGraph *all, int i)
+ *     do k = kte-1, kts, -1: ... cp(i,k)    (reads kts .. kte-1)
+ * and the interface speeds of a column: wi(1) = .., wi(k) for k = 2..km,
+ * wi(km+1) = .., read for k = 1..km+1. */
+static bool covered_in_parts(const DepGraph *dg, const DepGraph *all, int i, const Access *r)
 {
-  const Access *r = &dg->acc[i];
   for (int li = r->nloops - 1; li >= 0; li--) {
     IrStmt *loop = r->loops[li];
     long step;
     Affine offset;
     int dim = swept_dimension(r, li, &step, &offset);
-    if (dim < 0 || offset.n || offset.c)
+    if (dim < 0)
       continue;
-    for (int peel_last = 0; peel_last < 2; peel_last++) {
-      /* the loop without its peeled value ... */
+    for (int peel = 1; peel <= 3; peel++) {   /* 1: the first value, 2: the last, 3: both */
+      /* the loop without its peeled values ... */
       IrStmt rest = *loop;
       IrExpr *one = ir_int(step, loop->loc);
-      if (peel_last)
+      if (peel & 2)
         rest.u.loop.hi = ir_binary(IR_OP_SUB, loop->u.loop.hi, one, loop->loc);
-      else
+      if (peel & 1)
         rest.u.loop.lo = ir_binary(IR_OP_ADD, loop->u.loop.lo, one, loop->loc);
       Access most = *r;
       most.loops[li] = &rest;
-      /* ... and the read at the peeled value, outside the loop */
-      Access peeled = *r;
-      IrExpr *ref = ir_expr_new(IR_E_ELEM, r->ref->type, r->ref->loc);
-      ref->u.elem = r->ref->u.elem;
-      ref->u.elem.sub[dim] = peel_last ? loop->u.loop.hi : loop->u.loop.lo;
-      peeled.ref = ref;
-      peeled.nloops = 0;
-      for (int l = 0; l < r->nloops; l++)
-        if (l != li)
-          peeled.loops[peeled.nloops++] = r->loops[l];
-      if (covered_before(dg, all, i, &most) && covered_before(dg, all, i, &peeled))
+      /* ... and the reads at the peeled values, outside the loop */
+      Access first = read_at(r, li, dim, loop->u.loop.lo, &offset);
+      Access last = read_at(r, li, dim, loop->u.loop.hi, &offset);
+      if (covered_before(dg, all, i, &most) &&
+          (!(peel & 1) || covered_before(dg, all, i, &first)) &&
+          (!(peel & 2) || covered_before(dg, all, i, &last)))
         return true;
     }
   }
   return false;
+}
+
+static bool covered(const DepGraph *dg, const DepGraph *all, int i, const Access *r)
+{
+  return covered_before(dg, all, i, r) || covered_by_previous_iteration(dg, all, i, r) ||
+         covered_in_parts(dg, all, i, r);
+}
+
+/* Is a subscript of read r one the coverage tests cannot place (a scalar
+ * the region computes: `zi(m-1)` after `m = max(m, 2)`)? */
+static bool unplaced_subscript(const DepGraph *all, const Access *r, const IrExpr *sub)
+{
+  Affine f;
+  if (!aff_build(sub, &f))
+    return true;
+  for (int t = 0; t < f.n; t++) {
+    bool index = false;
+    for (int l = 0; l < r->nloops; l++)
+      index |= r->loops[l]->u.loop.iv == f.t[t].var;
+    for (int k = 0; !index && k < all->nvariant; k++)
+      if (all->variant[k] == f.t[t].var)
+        return true;
+  }
+  return false;
+}
+
+/* Is read acc[i] covered because every element the array declares was
+ * stored before it, in the dimensions whose subscripts the tests cannot
+ * place?  A valid program reads inside the declared bounds, so whatever
+ * element it reads was stored.  Each such dimension is read as a loop over
+ * its declared bounds, placed innermost. */
+static bool covered_whole(const DepGraph *dg, const DepGraph *all, int i)
+{
+  const Access *r = &dg->acc[i];
+  const IrSym *a = r->ref->u.elem.sym;
+  Access any = *r;
+  IrExpr *ref = ir_expr_new(IR_E_ELEM, r->ref->type, r->ref->loc);
+  ref->u.elem = r->ref->u.elem;
+  any.ref = ref;
+  int placed = 0;
+  for (int d = 0; d < a->rank; d++) {
+    if (!unplaced_subscript(all, r, r->ref->u.elem.sub[d]))
+      continue;
+    if (!a->lo[d] || !a->hi[d] || any.nloops == DEP_MAX_DEPTH)
+      return false;
+    IrSym *v = ir_alloc(sizeof *v);
+    v->name = ir_printf("(any element of dimension %d)", d + 1);
+    v->kind = IR_SYM_VAR;
+    v->type = IR_T_INT;
+    v->dummy_index = -1;
+    IrStmt *l = ir_stmt(IR_S_DO, r->ref->loc);
+    l->u.loop.iv = v;
+    l->u.loop.lo = a->lo[d];
+    l->u.loop.hi = a->hi[d];
+    any.loops[any.nloops++] = l;
+    ref->u.elem.sub[d] = ir_var(v, r->ref->loc);
+    placed++;
+  }
+  return placed && covered(dg, all, i, &any);
 }
 
 /* The first read of s that no earlier write surely stores, or NULL when
@@ -1288,8 +1435,7 @@ static const Access *uncovered_read(const IrSym *s, const DepGraph *dg, const De
   for (int i = 0; i < dg->nacc; i++) {
     if (dg->acc[i].ref->u.elem.sym != s || dg->acc[i].write)
       continue;
-    if (!covered_before(dg, all, i, &dg->acc[i]) && !covered_by_previous_iteration(dg, all, i) &&
-        !covered_in_two_parts(dg, all, i))
+    if (!covered(dg, all, i, &dg->acc[i]) && !covered_whole(dg, all, i))
       return &dg->acc[i];
   }
   return NULL;

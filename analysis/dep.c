@@ -137,12 +137,16 @@ static void collect_stmts(Collect *c, IrStmtList *l)
     case IR_S_WHILE:
     case IR_S_BLOCK: {
       /* a loop without an index: the analysis does not follow its
-       * iterations, so all that its body does counts as conditional (the
-       * accesses are still listed, as reads and writes as usual) */
+       * iterations (the accesses are listed once, as reads and writes as
+       * usual).  With a test before each iteration (DO WHILE) it may run
+       * none, so all its body does counts as conditional; without one (a
+       * backward GOTO's loop, `do ... end do`) the first iteration surely
+       * runs its body up to the first jump, which guards what follows it,
+       * and each later iteration runs it in the same order again */
       collect_expr(c, s->u.loop.test, s);
       int depth = c->cond_depth;
       const IrStmt *outer_guard = c->guard;
-      if (s->kind == IR_S_WHILE)
+      if (s->kind == IR_S_WHILE && s->u.loop.test)
         guard_with(c, s);
       collect_stmts(c, &s->u.loop.body);
       c->cond_depth = depth;

@@ -176,6 +176,35 @@ static const PrivateCase private_cases[] = {
     "do j = 1, n\n do l = 1, n\n  do i = 1, n\n   w(i,1) = b(i) * l\n  end do\n"
     " end do\n do i = 1, n\n  c3(i,1,j) = w(i,1)\n end do\nend do\n", "", false,
     "its element w(i,1) read at line 14 may not have been written before" },
+  /* the first and the last level stored apart, the others by a loop: privatized */
+  { "three-part-cover",
+    "do j = 1, n\n do i = 1, n\n  w(i,1) = b(1)\n  do k = 2, n - 1\n   w(i,k) = b(k)\n  end do\n"
+    "  w(i,n) = b(n)\n  do k = 1, n\n   c3(i,k,j) = w(i,k)\n  end do\n end do\nend do\n", "", true,
+    NULL },
+  /* read at a level found at run time, after every declared level was stored: privatized */
+  { "whole-column-data-dependent-read",
+    "do j = 1, n\n do i = 1, n\n  do k = 1, 100\n   w(i,k) = b(k)\n  end do\n"
+    "  m = max(1, min(100, int(b(i))))\n  c3(i,1,j) = w(i,m)\n end do\nend do\n", "", true, NULL },
+  /* ... with the top level never stored: not privatized */
+  { "whole-column-missing-level",
+    "do j = 1, n\n do i = 1, n\n  do k = 1, 99\n   w(i,k) = b(k)\n  end do\n"
+    "  m = max(1, min(100, int(b(i))))\n  c3(i,1,j) = w(i,m)\n end do\nend do\n", "", false,
+    "its element w(i,m) read at line 13 may not have been written before" },
+  /* stored before the first jump of a loop without a test (a backward GOTO's): its first
+   * iteration surely stores it: privatized */
+  { "store-in-loop-until",
+    "do j = 1, n\n do i = 1, n\n  l = 0\n  do\n   l = l + 1\n   w(i,1) = b(i) * l\n"
+    "   if (l >= 3) exit\n  end do\n  c3(i,1,j) = w(i,1)\n end do\nend do\n", "", true, NULL },
+  /* ... in a DO WHILE, which may run no iteration: not privatized */
+  { "store-in-do-while",
+    "do j = 1, n\n do i = 1, n\n  l = 0\n  do while (l < n)\n   l = l + 1\n   w(i,1) = b(i) * l\n"
+    "  end do\n  c3(i,1,j) = w(i,1)\n end do\nend do\n", "", false,
+    "its element w(i,1) read at line 14 may not have been written before" },
+  /* a triangular read do m = 1, k inside do k = 1, n of levels stored for 1..n: privatized */
+  { "triangular-read",
+    "do j = 1, n\n do i = 1, n\n  do k = 1, n\n   w(i,k) = b(k)\n  end do\n  do k = 1, n\n"
+    "   do m = 1, k\n    c3(i,k,j) = c3(i,k,j) + w(i,m)\n   end do\n  end do\n end do\nend do\n",
+    "", true, NULL },
 };
 
 START_TEST(test_private_case)
