@@ -22,7 +22,7 @@
 #
 # Environment (make check sets it through AM_TESTS_ENVIRONMENT): top_srcdir,
 # top_builddir, S2S (the built s2s-cuda), CC, FC, CXX, NVCC (may be empty).
-# Also: S2S_SAMPLES (default "laplace diffusion thomas physics"), S2S_TEST_TIMEOUT (seconds
+# Also: S2S_SAMPLES (default "laplace diffusion thomas physics wsm5"), S2S_TEST_TIMEOUT (seconds
 # per program run, default 900), S2S_COMPARE_ARGS (more s2s_compare options,
 # e.g. --exact: emulation of a faithful translation is bit for bit).  Work directories: $top_builddir/tests/work/<sample>.
 # Exit status: 0 all passed, 1 a failure, 2 usage, 77 (skip) only for --gpu
@@ -40,14 +40,15 @@ usage() {
 
 mode=check
 build_dir=
+run_on=emu
 while [ $# -gt 0 ]; do
   case $1 in
     --selftest) mode=selftest ;;
-    --gpu) mode=gpu ;;
+    --gpu) mode=gpu run_on=gpu ;;
     --main) mode=main ;;
     --build)
       [ $# -ge 2 ] || { echo "samples.sh: --build needs a directory" >&2; exit 2; }
-      mode=build build_dir=$2
+      mode=build build_dir=$2 run_on=gpu
       shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "samples.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
@@ -73,7 +74,7 @@ fi
 # A relative path names a file from here: make it absolute, the steps cd.
 case $S2S in */*) [ ! -d "$(dirname "$S2S")" ] || S2S=$(cd "$(dirname "$S2S")" && pwd)/$(basename "$S2S") ;; esac
 
-samples=${S2S_SAMPLES:-laplace diffusion thomas physics}
+samples=${S2S_SAMPLES:-laplace diffusion thomas physics wsm5}
 timeout_s=${S2S_TEST_TIMEOUT:-900}
 work_root=$top_builddir/tests/work
 failures=0
@@ -86,6 +87,7 @@ describe() {
     diffusion) echo "Fortran, WRF-style horizontal diffusion and update" ;;
     thomas) echo "Fortran, tridiagonal solve per column, k loops outermost" ;;
     physics) echo "Fortran across files, built by its Makefile with FC=s2s-cuda: kinds, constants set by an init routine, module functions, MASS-style helpers; a j loop calling a 2-D routine" ;;
+    wsm5) echo "WSM5-shaped microphysics, built by its Makefile with FC=s2s-cuda: one region around the j loop, a data region around the time loop" ;;
     *) echo "samples.sh: unknown sample '$1'" >&2; exit 2 ;;
   esac
 }
@@ -95,6 +97,20 @@ sources() {
     diffusion) echo "s2s_dump.f90 diffusion.f90 main.f90" ;;
     thomas) echo "s2s_dump.f90 thomas.f90 main.f90" ;;
     physics) echo "Makefile kinds.f90 constants.f90 vmass.f90 funcs.f90 column.f90 main.f90 s2s_dump.f90" ;;
+    wsm5) echo "Makefile kinds.f90 constants.f90 vmass.f90 wsm5.f90 main.f90 s2s_dump.f90" ;;
+  esac
+}
+# Samples built by their own Makefile, one file at a time, as a model's build is.
+built_by_make() {
+  case $1 in physics | wsm5) return 0 ;; *) return 1 ;; esac
+}
+# The arguments of a sample's runs (ref and prog alike) after OUT.dat: $2 is
+# "gpu" for a run on the GPU.  WSM5 runs the issue's largest grid on a GPU
+# and a small one in emulation (each emulated thread runs in turn).
+run_args() {
+  case $1 in
+    wsm5) if [ "${2:-}" = gpu ]; then echo "400 400 40 4"; else echo "60 40 30 3"; fi ;;
+    *) echo "" ;;
   esac
 }
 # The plain build of the original, into the array cmd.  $CC and $FC are split
@@ -106,14 +122,14 @@ ref_command() {
     diffusion) cmd=($FC -O2 s2s_dump.f90 diffusion.f90 main.f90 -o ref) ;;
     thomas) cmd=($FC -O2 s2s_dump.f90 thomas.f90 main.f90 -o ref) ;;
     # its own Makefile, one file at a time, as a model's build is
-    physics) cmd=(make -j2 FC="$FC" COMMON=. PROG=ref) ;;
+    physics | wsm5) cmd=(make -j2 FC="$FC" COMMON=. PROG=ref) ;;
   esac
 }
 # The translation in compiler-driver mode, into the array cmd: s2s-cuda
 # translates the files that hold directives, compiles everything with
 # $CC/$FC/$CXX (and nvcc) and links the runtime.  $2: --emulate or "".
 prog_command() {
-  if [ "$1" = physics ]; then
+  if built_by_make "$1"; then
     # The port of a model: the same Makefile with FC=s2s-cuda (-B: the
     # reference build's objects are not the translation's).
     cmd=(make -B -j2 FC="$S2S" FCFLAGS="-O2 -Minfo${2:+ $2}" COMMON=. PROG=prog)
@@ -197,7 +213,9 @@ prepare() {
 build_ref() {
   ref_command "$1"
   step "$1" "build reference: ${cmd[*]}" ref.build.log "${cmd[@]}" &&
-    step "$1" "run reference: ./ref ref.dat" ref.run.log with_timeout ./ref ref.dat
+    # shellcheck disable=SC2046
+    step "$1" "run reference: ./ref ref.dat $(run_args "$1" "$run_on")" ref.run.log \
+      with_timeout ./ref ref.dat $(run_args "$1" "$run_on")
 }
 
 # The compare tool must pass identical dumps, catch one changed element (and
@@ -274,7 +292,8 @@ check_sample() {
     esac
     [ $order = forward ] || shown="${envs[*]} "
     step "$sample" "run translation (emulation, $order thread order): $shown./prog $dat" \
-      "run-$order.log" with_timeout env "${envs[@]}" ./prog "$dat" || { status=1; continue; }
+      "run-$order.log" with_timeout env "${envs[@]}" ./prog "$dat" $(run_args "$sample" emu) ||
+      { status=1; continue; }
     compare_step "$sample" "compare ref.dat $dat" "$dat" || status=1
   done
   return $status
@@ -290,12 +309,15 @@ gpu_sample() {
   step "$sample" "translate and build for the GPU: ${cmd[*]}" prog.build.log "${cmd[@]}" || return 1
   echo "$sample: feedback report:"
   indent prog.build.log
-  step "$sample" "run translation on the GPU: ./prog out.dat" run.log with_timeout ./prog out.dat || return 1
+  # shellcheck disable=SC2046
+  step "$sample" "run translation on the GPU: ./prog out.dat $(run_args "$sample" gpu)" run.log \
+    with_timeout ./prog out.dat $(run_args "$sample" gpu) || return 1
   # shellcheck disable=SC2046
   compare_step "$sample" "compare ref.dat out.dat" out.dat $(gpu_compare_args "$sample") || return 1
   for tool in ${S2S_COMPUTE_SANITIZER:-}; do
     step "$sample" "compute-sanitizer --tool $tool" "sanitize-$tool.log" \
-      with_timeout compute-sanitizer --tool "$tool" --error-exitcode 1 ./prog "sanitize-$tool.dat" || return 1
+      with_timeout compute-sanitizer --tool "$tool" --error-exitcode 1 ./prog "sanitize-$tool.dat" \
+      $(run_args "$sample" emu) || return 1
   done
 }
 
@@ -304,6 +326,7 @@ main_sample() {
   local sample=$1 where flag='' rc=0
   if have_gpu; then
     where="on the GPU ($(nvidia-smi -L | head -n 1))"
+    run_on=gpu
   else
     where="in CPU emulation (no GPU or no nvcc found)"
     flag=--emulate
@@ -325,8 +348,9 @@ main_sample() {
   fi
   echo "-- feedback report (-Minfo)"
   indent prog.build.log
-  echo "-- run: S2S_TIME=1 ./prog out.dat"
-  S2S_TIME=1 with_timeout ./prog out.dat >run.out 2>run.err || rc=$?
+  echo "-- run: S2S_TIME=1 ./prog out.dat $(run_args "$sample" "$run_on")"
+  # shellcheck disable=SC2046
+  S2S_TIME=1 with_timeout ./prog out.dat $(run_args "$sample" "$run_on") >run.out 2>run.err || rc=$?
   indent run.out
   if [ $rc -ne 0 ]; then
     echo "$sample: run ... FAILED (exit $rc)"
@@ -358,7 +382,7 @@ build_sample() {
   cp prog.build.log "$dest/feedback.txt"
   {
     echo "echo; echo \"== $sample: $(describe "$sample")\""
-    echo "run_one $sample $(gpu_compare_args "$sample")"
+    echo "run_one $sample \"$(run_args "$sample" gpu)\" \"$(run_args "$sample" emu)\" $(gpu_compare_args "$sample")"
   } >>"$build_dir/run.sh"
 }
 
@@ -391,16 +415,21 @@ S2S_TIME=${S2S_TIME-1}
 export S2S_TIME
 failed=0
 
+# run_one SAMPLE "RUN ARGS" "SANITIZER RUN ARGS" [COMPARE ARGS...]: the
+# sanitizers run a smaller grid where the sample takes one (they are slow).
 run_one() {
-  sample=$1
-  shift
+  sample=$1 args=$2 small=$3
+  shift 3
   cd "$top/$sample" || { failed=1; return; }
-  if ! ./ref ref.dat; then echo "$sample: run reference FAILED"; failed=1; return; fi
-  if ! ./prog out.dat; then echo "$sample: run translation FAILED"; failed=1; return; fi
+  # shellcheck disable=SC2086
+  if ! ./ref ref.dat $args; then echo "$sample: run reference FAILED"; failed=1; return; fi
+  # shellcheck disable=SC2086
+  if ! ./prog out.dat $args; then echo "$sample: run translation FAILED"; failed=1; return; fi
   ./s2s_compare ref.dat out.dat "$@" || failed=1
   for tool in ${S2S_COMPUTE_SANITIZER:-}; do
     echo "-- compute-sanitizer --tool $tool"
-    S2S_TIME=0 compute-sanitizer --tool "$tool" --error-exitcode 1 ./prog sanitize.dat || failed=1
+    # shellcheck disable=SC2086
+    S2S_TIME=0 compute-sanitizer --tool "$tool" --error-exitcode 1 ./prog sanitize.dat $small || failed=1
   done
 }
 
