@@ -1662,6 +1662,26 @@ static void check_user_clause(ArrayPlan *a, const DepGraph *dg)
                                   diag_user_line(r->stmt->loc));
 }
 
+IrSym *an_clause_array(IrRoutine *r, const DirItem *item, DirClauseKind kind)
+{
+  IrSym *s = item->sym;   /* resolved by the front end */
+  if (s && s->rank)
+    return s;
+  IrSym *named = s ? s : ir_lookup(r, item->name);
+  IrMissingUse *missing = named ? named->from_missing : NULL;
+  /* a declaration that needed a name of a module that was not found
+   * leaves no array: that USE is what is missing, not the array */
+  if ((!named || named->type == IR_T_VOID) && r->nmissing_uses)
+    missing = r->missing_uses[0];
+  if (missing)
+    diag_missing_use(missing, ir_printf("the directive's %s(...)", dir_clause_name(kind)),
+                     item->name, true);
+  else
+    diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "'%s' in %s(...) is not an array of "
+            "routine '%s'", item->name, dir_clause_name(kind), r->name);
+  return NULL;
+}
+
 static bool apply_user_clauses(IrRegion *g, IrLang lang, RegionPlan *plan)
 {
   Directive *d = g->dir;
@@ -1669,13 +1689,9 @@ static bool apply_user_clauses(IrRegion *g, IrLang lang, RegionPlan *plan)
     DirClause *cl = &d->clauses[c];
     for (int i = 0; i < cl->nitems; i++) {
       DirItem *item = &cl->items[i];
-      IrSym *s = item->sym;
-      if (!s || !s->rank) {
-        diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name),
-                "'%s' in %s(...) is not an array of routine '%s'", item->name,
-                dir_clause_name(cl->kind), g->routine->name);
+      IrSym *s = an_clause_array(g->routine, item, cl->kind);
+      if (!s)
         return false;
-      }
       ArrayPlan *a = array_plan(plan, s);
       a->user_clause = true;
       a->clause = cl->kind;

@@ -91,4 +91,9 @@ void an_expr_text(const IrExpr *e, IrLang lang, char *buf, size_t size);
 /* Print hi - lo + 1, folded: the number of elements from lo to hi. */
 void an_extent_text(const IrExpr *lo, const IrExpr *hi, char *buf, size_t size);
 
+/* The array that clause item `item` of a directive in routine r names, or
+ * NULL after one error: an array declared with a name of a module that was
+ * not found is blamed on that USE. */
+IrSym *an_clause_array(IrRoutine *r, const DirItem *item, DirClauseKind kind);
+
 #endif

@@ -28,9 +28,9 @@ inputs=()
 for f in "$top_srcdir"/samples/*/*.f90 "$top_srcdir"/samples/*/*.c "$top_srcdir"/tests/golden/gen/*/in.* \
          "$top_srcdir"/tests/diff/*/kernel.f90 "$top_srcdir"/tests/diff/*/kernel.c; do
   [ -f "$f" ] || continue
-  # the multi-file physics sample needs its modules: it builds with its
-  # Makefile (tests/samples.sh; --gpu and --build compile it with nvcc)
-  case $f in */samples/physics/*) continue ;; esac
+  # the multi-file samples need their modules: they build with their
+  # Makefiles (tests/samples.sh; --gpu and --build compile them with nvcc)
+  case $f in */samples/physics/* | */samples/wsm5/*) continue ;; esac
   grep -qiE '^[[:space:]]*(!\$stencil|#[[:space:]]*pragma[[:space:]]+stencil)' "$f" || continue
   # differential cases the translator must refuse have nothing to compile
   grep -qs '^refuse' "$(dirname "$f")/expect" && continue

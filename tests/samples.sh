@@ -151,6 +151,17 @@ prog_command() {
 gpu_compare_args() {
   case $1 in
     diffusion) echo "--rtol tend=5e-3" ;;
+    # WSM5 at 400x400x40, 4 steps: the original built for the CPU with FMA
+    # (gfortran -O2 -march=haswell) differs from the plain -O2 build by th
+    # 0.027 K, q 6.9e-6, qc 9.2e-6, qr 7.6e-5, qi 5.5e-7, qs 1.1e-4, rain
+    # 0.013 mm, snow 0.0018 mm: thresholds (qrs > qcrmin, t < t0c) turn last
+    # bits into other branches.  The GPU's differences are the same size; the
+    # tolerances are twice the CPU's own spread.  sr, the snow share of this
+    # call's precipitation, flips between 0 and 1 where that is near zero, on
+    # the CPU as well (92 columns).
+    wsm5) echo "--atol th=0.05 --atol q=2e-5 --atol qc=2e-5 --atol qr=2e-4 --atol qi=2e-6" \
+               "--atol qs=3e-4 --atol rain=0.03 --atol rainncv=0.03 --atol snow=0.005" \
+               "--atol snowncv=0.005 --atol sr=1" ;;
     *) echo "" ;;
   esac
 }

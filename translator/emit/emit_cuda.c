@@ -1373,12 +1373,9 @@ static int directive_items(Emit *e, IrRoutine *r, const Directive *d, HostCall *
   for (int k = 0; k < d->nclauses; k++)
     for (int i = 0; i < d->clauses[k].nitems; i++) {
       const DirItem *it = &d->clauses[k].items[i];
-      IrSym *s = it->sym;      /* resolved by the front end */
-      if (!s || !s->rank) {
-        diag_at(DIAG_ERROR, it->loc, (int)strlen(it->name), "'%s' in %s(...) is not an array of "
-                "routine '%s'", it->name, dir_clause_name(d->clauses[k].kind), r->name);
+      IrSym *s = an_clause_array(r, it, d->clauses[k].kind);
+      if (!s)
         return -1;
-      }
       ItemBox b = { s, d->clauses[k].kind, diag_user_line(it->loc), { 0 }, { 0 } };
       if (!an_item_box(r, s, it, e->prog->lang, b.lo, b.hi))
         return -1;

@@ -271,7 +271,6 @@ static IrMissingUse *missing_cause(FortranFe *f, const char *name, const IrSym *
   return NULL;
 }
 
-static void report_missing(IrMissingUse *m, const char *name, bool declared);
 
 /* `name` failed because of missing module use m.  Lowering a region (or a
  * routine a region calls), that is the error, once per USE: the names that
@@ -284,28 +283,7 @@ static void blame_missing(FortranFe *f, IrMissingUse *m, const char *name, bool 
   f->nmissing_fails++;
   f->last_missing = m;
   if (f->region)
-    report_missing(m, name, declared);
-}
-
-/* The error for missing module use m, the first time a region needs a
- * name it may provide (`name`), or a name whose declaration needs one
- * (`declared`). */
-static void report_missing(IrMissingUse *m, const char *name, bool declared)
-{
-  if (m->reported)
-    return;
-  m->reported = true;
-  const char *mod = m->module;
-  const char *need = ir_printf(declared ? "the region needs '%s', declared with a name from it"
-                               : m->nonly >= 0 ? "the region needs '%s' from it"
-                               : "the region needs '%s', which may come from it", name);
-  if (m->why)
-    diag_at(DIAG_ERROR, m->loc, m->width, "module '%s' cannot be used (%s): %s", mod, need, m->why);
-  else
-    diag_at(DIAG_ERROR, m->loc, m->width, "module '%s' was not found (%s): translate or compile "
-            "the file that defines it first, which writes %s.s2smod, or name that file on the "
-            "same command line, or give the directory of %s.s2smod with -I or -J", mod, need, mod,
-            mod);
+    diag_missing_use(m, "the region", name, declared);
 }
 
 static IrSym *resolve(FortranFe *f, TSNode id)
@@ -3383,7 +3361,7 @@ static void blame_missing_calls(FortranFe *f)
       continue;
     IrMissingUse *m = missing_source(c->caller->nmissing_uses, c->caller->missing_uses, c->name);
     if (m)
-      report_missing(m, c->name, false);
+      diag_missing_use(m, "the region", c->name, false);
   }
 }
 

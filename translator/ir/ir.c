@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
+#include "diag.h"
 
 /* ---- arena ---------------------------------------------------------------- */
 
@@ -611,4 +612,22 @@ int ir_expr_rank(const IrExpr *e)
 void ir_walk_expr(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx)
 {
   expr_walk(e, in, fn, ctx);
+}
+
+void diag_missing_use(IrMissingUse *m, const char *needer, const char *name, bool declared)
+{
+  if (m->reported)
+    return;
+  m->reported = true;
+  const char *mod = m->module;
+  const char *need = ir_printf(declared ? "%s needs '%s', declared with a name from it"
+                               : m->nonly >= 0 ? "%s needs '%s' from it"
+                               : "%s needs '%s', which may come from it", needer, name);
+  if (m->why)
+    diag_at(DIAG_ERROR, m->loc, m->width, "module '%s' cannot be used (%s): %s", mod, need, m->why);
+  else
+    diag_at(DIAG_ERROR, m->loc, m->width, "module '%s' was not found (%s): translate or compile "
+            "the file that defines it first, which writes %s.s2smod, or name that file on the "
+            "same command line, or give the directory of %s.s2smod with -I or -J", mod, need, mod,
+            mod);
 }

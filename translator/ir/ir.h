@@ -376,6 +376,11 @@ typedef struct IrMissingUse {
   bool reported;
 } IrMissingUse;
 
+/* The error for missing module use m, the first time that `needer` (the
+ * region, the data region) needs a name it may provide (`name`), or a name
+ * whose declaration needs one (`declared`); later calls say nothing. */
+void diag_missing_use(IrMissingUse *m, const char *needer, const char *name, bool declared);
+
 typedef struct IrModule {
   char *name;
   IrSym *symbols;               /* uthash by name */

@@ -40,7 +40,11 @@ program minor_timestep_automatic
     end do
   end do
   err = maxval(abs(q - e))
-  call check_tolerance(name, 'max abs error', err, 0.0, 'wrong result')
+  ! Exact in emulation; on a GPU, a*b+c contracted into one fused multiply-add
+  ! rounds once where the host rounds twice, and the upward recurrence over k
+  ! and the minor steps carry those last bits along (5.7e-6 measured on an
+  ! H100 for values near 1).
+  call check_tolerance(name, 'max abs error', err, 1.0e-4, 'wrong result')
   call s2s_dump_open(trim(path))
   call s2s_dump_array('q', q)
   call s2s_dump_close()
