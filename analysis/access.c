@@ -854,22 +854,6 @@ static bool enclosed_by(const Access *a, const IrStmt *loop)
  * (either direction, unit steps: [first, last] of r plus shift inside that
  * of w, by a constant margin)?  The order does not matter: all of w's
  * stores come before r's loads. */
-/* a with v replaced by `by`. */
-static bool aff_substitute(Affine *a, const IrSym *v, const Affine *by)
-{
-  const AffTerm *t = aff_term(a, v);
-  if (!t)
-    return true;
-  long c = t->coef;
-  if (!aff_add_term(a, (IrSym *)v, NULL, -c))
-    return false;
-  for (int i = 0; i < by->n; i++)
-    if (!aff_add_term(a, by->t[i].var, by->t[i].scale, c * by->t[i].coef))
-      return false;
-  a->c += c * by->c;
-  return true;
-}
-
 /* a, a bound of loop `inner` around access r, with the indices of the loops
  * around `inner` replaced by the values that make it least (greatest): a
  * triangular loop `do m = k, 2, -1` inside `do k = 1, km+1` runs over
@@ -892,7 +876,7 @@ static bool outer_extreme(const Access *r, const IrStmt *inner, Affine *a, bool 
     const IrExpr *lo_val = step > 0 ? o->u.loop.lo : o->u.loop.hi;
     const IrExpr *hi_val = step > 0 ? o->u.loop.hi : o->u.loop.lo;
     Affine by;
-    if (!aff_build(at_lo ? lo_val : hi_val, &by) || !aff_substitute(a, o->u.loop.iv, &by))
+    if (!aff_build(at_lo ? lo_val : hi_val, &by) || !aff_replace(a, o->u.loop.iv, &by))
       return false;
   }
   return true;
@@ -910,21 +894,16 @@ static bool range_within_by(const Access *ra, const IrStmt *r, const IrStmt *w,
   const IrExpr *r_max = sr > 0 ? r->u.loop.hi : r->u.loop.lo;
   const IrExpr *w_min = sw > 0 ? w->u.loop.lo : w->u.loop.hi;
   const IrExpr *w_max = sw > 0 ? w->u.loop.hi : w->u.loop.lo;
-  Affine a, b, d, e, minus = *shift;
-  for (int i = 0; i < minus.n; i++)
-    minus.t[i].coef = -minus.t[i].coef;
-  minus.c = -minus.c;
+  Affine a, b, d;
   if (!aff_build(r_min, &a) || !aff_build(w_min, &b) || (ra && !outer_extreme(ra, r, &a, true)))
     return false;
-  aff_sub(&a, &b, &d);
-  aff_sub(&d, &minus, &e);                  /* r_min + shift - w_min >= 0 */
-  if (e.n || e.c < 0)
+  aff_sub(&a, &b, &d);                      /* r_min + shift - w_min >= 0 */
+  if (!aff_combine(&d, shift, 1) || d.n || d.c < 0)
     return false;
   if (!aff_build(w_max, &a) || !aff_build(r_max, &b) || (ra && !outer_extreme(ra, r, &b, false)))
     return false;
-  aff_sub(&a, &b, &d);
-  aff_sub(&d, shift, &e);                   /* w_max - (r_max + shift) >= 0 */
-  return !e.n && e.c >= 0;
+  aff_sub(&a, &b, &d);                      /* w_max - (r_max + shift) >= 0 */
+  return aff_combine(&d, shift, -1) && !d.n && d.c >= 0;
 }
 
 static bool range_within(const IrStmt *r, const IrStmt *w, long shift)

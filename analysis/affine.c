@@ -182,3 +182,32 @@ void aff_sub(const Affine *a, const Affine *b, Affine *out)
       out->t[k++] = out->t[i];
   out->n = k;
 }
+
+bool aff_combine(Affine *a, const Affine *b, long factor)
+{
+  for (int i = 0; i < b->n; i++)
+    if (!aff_add_term(a, b->t[i].var, b->t[i].scale, factor * b->t[i].coef))
+      return false;
+  a->c += factor * b->c;
+  return true;
+}
+
+bool aff_coef(const Affine *a, const IrSym *v, long *coef)
+{
+  *coef = 0;
+  for (int i = 0; i < a->n; i++) {
+    if (a->t[i].scale == v || (a->t[i].var == v && a->t[i].scale))
+      return false;
+    if (a->t[i].var == v)
+      *coef = a->t[i].coef;
+  }
+  return true;
+}
+
+bool aff_replace(Affine *a, IrSym *v, const Affine *by)
+{
+  long coef;
+  if (!aff_coef(a, v, &coef))
+    return false;
+  return !coef || (aff_add_term(a, v, NULL, -coef) && aff_combine(a, by, coef));
+}

@@ -48,4 +48,14 @@ void aff_print(const Affine *a, char *buf, size_t size);
 /* out = a - b (terms that cancel are dropped). */
 void aff_sub(const Affine *a, const Affine *b, Affine *out);
 
+/* a += factor * b.  False when a has no room for b's terms. */
+bool aff_combine(Affine *a, const Affine *b, long factor);
+
+/* The coefficient of v in a (0 when absent); false when v appears in a
+ * product term (as var or scale of a scaled term). */
+bool aff_coef(const Affine *a, const IrSym *v, long *coef);
+
+/* a with its term in v replaced by that multiple of `by`. */
+bool aff_replace(Affine *a, IrSym *v, const Affine *by);
+
 #endif

@@ -154,7 +154,6 @@ typedef struct Reasoning {
 } Reasoning;
 
 static IrExpr *clone_expr(Inline *in, IrExpr *e);
-static bool aff_combine(Affine *a, const Affine *b, long factor);
 static bool is_assumed_shape(const IrSym *d);
 static Reasoning reasoning(Inline *in, IrStmt **inner, int ninner);
 static bool replace_defs(Reasoning *rs, Affine *a);
@@ -763,38 +762,6 @@ static void clone_list(Inline *in, const IrStmtList *from, IrStmtList *to)
 
 
 /* a + factor * b; false when it needs more terms than an Affine holds. */
-static bool aff_combine(Affine *a, const Affine *b, long factor)
-{
-  for (int i = 0; i < b->n; i++)
-    if (!aff_add_term(a, b->t[i].var, b->t[i].scale, factor * b->t[i].coef))
-      return false;
-  a->c += factor * b->c;
-  return true;
-}
-
-/* The coefficient of v in a, which must not appear in a product term:
- * false when it does. */
-static bool aff_coef(const Affine *a, const IrSym *v, long *coef)
-{
-  *coef = 0;
-  for (int i = 0; i < a->n; i++) {
-    if (a->t[i].scale == v || (a->t[i].var == v && a->t[i].scale))
-      return false;
-    if (a->t[i].var == v)
-      *coef = a->t[i].coef;
-  }
-  return true;
-}
-
-/* a with its term in v replaced by that multiple of `by`. */
-static bool aff_replace(Affine *a, IrSym *v, const Affine *by)
-{
-  long coef;
-  if (!aff_coef(a, v, &coef))
-    return false;
-  return !coef || (aff_add_term(a, v, NULL, -coef) && aff_combine(a, by, coef));
-}
-
 static void collect_sym(IrExpr *e, IrStmt *in, void *ctx)
 {
   (void)in;
@@ -928,25 +895,36 @@ static void note_seen(Reasoning *rs, const Affine *a)
   }
 }
 
+/* Replace in a the first scalar that the region (or an inlined body) sets
+ * before the call (scalar_def) by its affine value there, unless it is in
+ * `replaced` already, scales a term, or is an index of rs's loops (rs may
+ * be NULL).  1: replaced (added to `replaced`), 0: none left, -1: a has no
+ * room for the value. */
+static int replace_one_def(Site *site, const Reasoning *rs, IrSymSet *replaced, Affine *a)
+{
+  IrSym *v = NULL;
+  Affine value;
+  for (int i = 0; i < a->n && !v; i++) {
+    IrSym *t = a->t[i].var;
+    IrExpr *e = a->t[i].scale || (rs && is_range_index(rs, t)) || ir_symset_has(replaced, t)
+                ? NULL : scalar_def(site, t);
+    if (e && aff_build(e, &value))
+      v = t;
+  }
+  if (!v)
+    return 0;
+  ir_symset_add(replaced, v);
+  return aff_replace(a, v, &value) ? 1 : -1;
+}
+
 /* Replace in a the scalars set before the call by their values there. */
 static bool replace_defs(Reasoning *rs, Affine *a)
 {
   for (int round = 0; round < INLINE_DEPTH && !rs->keep_scalars; round++) {
     note_seen(rs, a);
-    IrSym *v = NULL;
-    Affine value;
-    for (int i = 0; i < a->n && !v; i++) {
-      IrSym *t = a->t[i].var;
-      IrExpr *e = a->t[i].scale || is_range_index(rs, t) || ir_symset_has(&rs->replaced, t)
-                  ? NULL : scalar_def(rs->in->site, t);
-      if (e && aff_build(e, &value))
-        v = t;
-    }
-    if (!v)
-      return true;
-    ir_symset_add(&rs->replaced, v);
-    if (!aff_replace(a, v, &value))
-      return false;
+    int r = replace_one_def(rs->in->site, rs, &rs->replaced, a);
+    if (r <= 0)
+      return r == 0;
   }
   return true;
 }
@@ -1276,19 +1254,9 @@ static bool with_values_at_call(Site *site, Affine *a)
 {
   IrSymSet replaced = { 0 };
   for (int round = 0; round < INLINE_DEPTH; round++) {
-    IrSym *v = NULL;
-    Affine value;
-    for (int i = 0; i < a->n && !v; i++) {
-      IrSym *t = a->t[i].var;
-      IrExpr *e = a->t[i].scale || ir_symset_has(&replaced, t) ? NULL : scalar_def(site, t);
-      if (e && aff_build(e, &value))
-        v = t;
-    }
-    if (!v)
-      return true;
-    ir_symset_add(&replaced, v);
-    if (!aff_replace(a, v, &value))
-      return false;
+    int r = replace_one_def(site, NULL, &replaced, a);
+    if (r <= 0)
+      return r == 0;
   }
   return true;
 }
@@ -2044,22 +2012,13 @@ static bool is_literal(const IrExpr *e)
          (e->kind == IR_E_CONVERT && is_literal(e->u.operand));
 }
 
-typedef struct MentionScan { const IrSymSet *syms; bool found; } MentionScan;
-
-static void mention_visit(IrExpr *e, IrStmt *in, void *ctx)
-{
-  MentionScan *m = ctx;
-  (void)in;
-  m->found |= (e->kind == IR_E_VAR && ir_symset_has(m->syms, e->u.var)) ||
-              (e->kind == IR_E_ELEM && ir_symset_has(m->syms, e->u.elem.sym));
-}
-
 /* Does e name one of syms? */
-static bool mentions(IrExpr *e, const IrSymSet *syms)
+static bool mentions(const IrExpr *e, const IrSymSet *syms)
 {
-  MentionScan m = { syms, false };
-  ir_walk_expr(e, NULL, mention_visit, &m);
-  return m.found;
+  for (int i = 0; i < syms->n; i++)
+    if (ir_expr_mentions(e, syms->syms[i]))
+      return true;
+  return false;
 }
 
 /* The call `call` of subroutine fn in a region, kept as the call of a
@@ -2113,7 +2072,7 @@ static bool keep_device_call(Site *site, IrRoutine *fn, IrStmt *call, const char
         if (mentions(a->u.elem.sub[k], &assigned))
           return fail(&in, a->loc, ir_printf("the subscripts of the actual of '%s' name a "
                       "variable the call assigns", d->name));
-    if (d->device_by_ref && d->intent == IR_INTENT_OUT)
+    if (!ir_device_entry_arg(d))
       continue;                 /* not read on entry: not passed */
     if (nassigned > 1 && !is_literal(a)) {
       IrSym *copy = new_local_named(&in, d, ir_printf("%s_%s", fn->name, d->name));

@@ -580,14 +580,6 @@ static void emit_device_signature(Emit *e, const IrRoutine *fn)
   out(e, "%s)", fn->ndummies ? "" : "void");
 }
 
-/* Is dummy d of a __device__ subroutine passed to the function that returns
- * one of its arguments: read on entry (all but the INTENT(OUT) ones it
- * assigns)? */
-static bool result_fn_param(const IrSym *d)
-{
-  return !(d->device_by_ref && d->intent == IR_INTENT_OUT);
-}
-
 /* The function that returns argument d of subroutine fn after it ran, for
  * a call in a kernel (IrExpr.u.call.result_of). */
 static void emit_device_result_signature(Emit *e, const IrRoutine *fn, const IrSym *d)
@@ -595,7 +587,7 @@ static void emit_device_result_signature(Emit *e, const IrRoutine *fn, const IrS
   out(e, "static __host__ __device__ %s %s(", ir_type_c(d->type), device_result_fn_name(fn, d));
   int n = 0;
   for (int i = 0; i < fn->ndummies; i++)
-    if (result_fn_param(fn->dummies[i]))
+    if (ir_device_entry_arg(fn->dummies[i]))
       out(e, "%s%s %s", n++ ? ", " : "", ir_type_c(fn->dummies[i]->type), cname(fn->dummies[i]));
   out(e, "%s)", n ? "" : "void");
 }
@@ -605,7 +597,7 @@ static void emit_device_result_function(Emit *e, const IrRoutine *fn, const IrSy
   emit_device_result_signature(e, fn, d);
   out(e, "\n{\n");
   for (int i = 0; i < fn->ndummies; i++)
-    if (!result_fn_param(fn->dummies[i]))
+    if (!ir_device_entry_arg(fn->dummies[i]))
       out(e, "  %s %s;\n", ir_type_c(fn->dummies[i]->type), cname(fn->dummies[i]));
   out(e, "  %s(", device_fn_name(fn));
   for (int i = 0; i < fn->ndummies; i++)

@@ -631,3 +631,8 @@ void diag_missing_use(IrMissingUse *m, const char *needer, const char *name, boo
             "same command line, or give the directory of %s.s2smod with -I or -J", mod, need, mod,
             mod);
 }
+
+bool ir_device_entry_arg(const IrSym *d)
+{
+  return !(d->device_by_ref && d->intent == IR_INTENT_OUT);
+}

@@ -381,6 +381,11 @@ typedef struct IrMissingUse {
  * whose declaration needs one (`declared`); later calls say nothing. */
 void diag_missing_use(IrMissingUse *m, const char *needer, const char *name, bool declared);
 
+/* Is dummy d of a subroutine made a __device__ function read on entry, so
+ * that a kernel's reference to one of its results passes it (all but the
+ * INTENT(OUT) dummies it assigns)?  IrExpr.u.call.result_of. */
+bool ir_device_entry_arg(const IrSym *d);
+
 typedef struct IrModule {
   char *name;
   IrSym *symbols;               /* uthash by name */

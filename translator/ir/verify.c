@@ -208,7 +208,7 @@ static void check_user_call(Verifier *v, const IrExpr *e)
     int nparams = fn->ndummies;   /* a subroutine's result function: all but its OUT ones */
     const IrSym *d = e->u.call.result_of;
     for (int i = 0; d && i < fn->ndummies; i++)
-      nparams -= fn->dummies[i]->device_by_ref && fn->dummies[i]->intent == IR_INTENT_OUT;
+      nparams -= !ir_device_entry_arg(fn->dummies[i]);
     if (!program_routine(v->prog, fn) || !fn->device_why || !e->u.call.name ||
         strcmp(fn->name, e->u.call.name) || e->u.call.n != nparams || fn->is_function != !d ||
         (d && (!d->device_by_ref || d->dummy_index < 0 || d->dummy_index >= fn->ndummies ||
