@@ -1262,9 +1262,10 @@ static uintptr_t s2s_rt_host_last(const S2sArray *a, const S2sBoxShape *s) {
  * Called with the lock held.
  */
 
+/* Eight classes per power of two (steps of 1/8 of it, at least 512 bytes). */
 static size_t s2s_rt_pool_class(size_t bytes) {
   size_t step = 512;
-  while (step * 8 < bytes) step *= 2;
+  while (step * 16 <= bytes) step *= 2;
   return (bytes + step - 1) / step * step;
 }
 
