@@ -1055,10 +1055,10 @@ static S2sRegisterMode s2s_rt_env_register(const S2sRegion *r, int line) {
 }
 
 /* CPU threads that fill or drain one staging buffer: one core copies about
- * 10 GB/s, PCIe 5 moves 55, so several; never all cores of a small host. */
+ * 10 GB/s, PCIe 5 moves 55, so several; at most half the cores. */
 static int s2s_rt_default_copy_threads(void) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return cores >= 8 ? 4 : cores >= 2 ? 2 : 1;
+  return cores >= 16 ? 8 : cores >= 8 ? 4 : cores >= 4 ? 2 : 1;
 }
 
 static void s2s_rt_read_settings(const S2sRegion *r, int line) {

@@ -702,6 +702,45 @@ START_TEST(test_timing_report) {
 }
 END_TEST
 
+/* Several CPU threads fill and drain one window (S2S_COPY_THREADS) when it
+ * holds 1 MB or more: windows of 3 MB over a(200,100,40) (6.4 MB), a box of
+ * each kind; pieces split rows anywhere. */
+static const Dim big_boxes[][3] = {
+    {{1, 200, 1, 200}, {1, 100, 1, 100}, {1, 40, 1, 40}},   /* contiguous */
+    {{1, 200, 3, 170}, {1, 100, 2, 99}, {1, 40, 2, 39}},    /* packed: 3 runs */
+    {{1, 200, 2, 199}, {1, 100, 1, 100}, {1, 40, 1, 40}},   /* span */
+};
+
+START_TEST(test_copy_threads) {
+  const Dim *dims = big_boxes[_i];
+  const long n = 200L * 100 * 40;
+  double *a = malloc((size_t)n * sizeof *a), *v = malloc((size_t)n * sizeof *v);
+  S2sArray d = make_array("a", a, sizeof(double), 3, dims);
+  long first = (dims[0].sub_lo - 1) + 200 * (dims[1].sub_lo - 1) + 20000 * (dims[2].sub_lo - 1);
+  long last = (dims[0].sub_hi - 1) + 200 * (dims[1].sub_hi - 1) + 20000 * (dims[2].sub_hi - 1);
+  double *p;
+  setenv("S2S_COPY_THREADS", "3", 1);
+  setenv("S2S_STAGE_CHUNK", "3M", 1);
+  for (long o = 0; o < n; o++) a[o] = (double)o;
+  p = s2s_data_begin(&kern_r, 21, &d, S2S_COPY);
+  dev_read(v + first, p + first, (size_t)(last - first + 1) * sizeof(double));
+  for (long o = first; o <= last; o++) {
+    long i = o % 200 + 1, j = o / 200 % 100 + 1, k = o / 20000 + 1;
+    if (in_dims(dims, i, j, k)) ck_assert_msg(v[o] == (double)o, "case %d: in %ld", _i, o);
+    v[o] = -(double)o;
+  }
+  dev_write(p + first, v + first, (size_t)(last - first + 1) * sizeof(double));
+  s2s_data_end(&kern_r, 21, &d, S2S_COPY);
+  for (long o = 0; o < n; o++) {
+    long i = o % 200 + 1, j = o / 200 % 100 + 1, k = o / 20000 + 1;
+    double want = in_dims(dims, i, j, k) ? -(double)o : (double)o;
+    ck_assert_msg(a[o] == want, "case %d: out %ld = %g", _i, o, a[o]);
+  }
+  free(a);
+  free(v);
+}
+END_TEST
+
 /* ---- the device memory pool -------------------------------------------- */
 
 /* Sizes of consecutive regions' arrays (doubles) and whether the second
@@ -1119,6 +1158,7 @@ static Suite *rt_suite(void) {
   tcase_add_loop_test(boxes, test_copyin_box_with_holes, 0, nbox);
   tcase_add_loop_test(boxes, test_update_device_keeps_holes, 0, nbox);
   tcase_add_loop_test(boxes, test_staging_windows, 0, nchunk);
+  tcase_add_loop_test(boxes, test_copy_threads, 0, 3);
   tcase_add_test(boxes, test_copy_bytes_counted);
   tcase_add_loop_test(pool, test_pool_reuse, 0, npool);
   tcase_add_test(pool, test_pool_no_malloc_per_entry);
