@@ -694,16 +694,14 @@ cudaError_t cudaStreamCreate(cudaStream_t *stream) {
   return cudaStreamCreateWithFlags(stream, cudaStreamDefault);
 }
 
-/* Queued work still runs, as on a GPU. */
+/* Queued work still runs, as on a GPU.  The stream's memory is kept (a
+ * few bytes per thread that ever ran a region): events recorded on it may
+ * still be waited for, and they point at it. */
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
-  struct S2sEmuStream **p;
   if (!stream) return s2s_emu_result(cudaErrorInvalidResourceHandle);
   pthread_mutex_lock(&s2s_emu_lock);
-  s2s_emu_drain_all_locked(); /* waits of other streams may name it */
-  for (p = &s2s_emu_streams; *p && *p != stream; p = &(*p)->next) {}
-  if (*p) *p = stream->next;
+  s2s_emu_run_until(stream, stream->queued);
   pthread_mutex_unlock(&s2s_emu_lock);
-  free(stream);
   return cudaSuccess;
 }
 
