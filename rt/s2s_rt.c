@@ -1588,7 +1588,7 @@ typedef struct S2sCopyJob {
 static struct {
   pthread_mutex_t lock, busy;
   pthread_cond_t work, finished;
-  int started;               /* helpers running */
+  int started;               /* helpers running; -1 in a child of fork() */
   unsigned long generation;  /* bumped per job */
   S2sCopyJob job;
 } s2s_copiers = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
@@ -1620,9 +1620,13 @@ static void *s2s_rt_copier(void *arg) {
   return NULL;
 }
 
+/* A child of fork() has none of the helpers: it copies alone. */
+static void s2s_rt_copiers_forget(void) { s2s_copiers.started = -1; }
+
 /* Start the helpers once (rt.copy_threads - 1 of them: the caller is one). */
 static void s2s_rt_copiers_start(void) {
   pthread_attr_t attr;
+  (void)pthread_atfork(NULL, NULL, s2s_rt_copiers_forget);
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   for (int i = 1; i < rt.copy_threads; i++) {
@@ -1638,7 +1642,8 @@ static void s2s_rt_copiers_start(void) {
 
 static void s2s_rt_host_move(const S2sRows *w, char *buf, size_t off, size_t n, int to_buf) {
   S2sCopyJob *j = &s2s_copiers.job;
-  if (rt.copy_threads < 2 || n < S2S_RT_PARALLEL_MIN || pthread_mutex_trylock(&s2s_copiers.busy) != 0) {
+  if (rt.copy_threads < 2 || n < S2S_RT_PARALLEL_MIN || s2s_copiers.started < 0 ||
+      pthread_mutex_trylock(&s2s_copiers.busy) != 0) {
     s2s_rt_rows_move(w, buf, off, n, to_buf);
     return;
   }

@@ -821,6 +821,26 @@ START_TEST(test_pool_no_malloc_per_entry) {
 }
 END_TEST
 
+/* S2S_POOL=0: every device copy is allocated and freed. */
+START_TEST(test_pool_off) {
+  double a[500];
+  S2sArray d = vec("a", a, 1, 500, 1, 500);
+  S2sPoolStats st;
+  setenv("S2S_POOL", "0", 1);
+  for (int it = 0; it < 3; it++) {
+    s2s_data_begin(&kern_r, 21, &d, S2S_COPY);
+    s2s_data_end(&kern_r, 21, &d, S2S_COPY);
+  }
+  s2s_pool_stats(&st);
+  ck_assert_int_eq(st.allocated, 3);
+  ck_assert_int_eq(st.reused, 0);
+  ck_assert_int_eq(st.cached_blocks, 0);
+#ifdef S2S_EMULATE
+  ck_assert_int_eq((long)s2s_emu_device_bytes(), 0);
+#endif
+}
+END_TEST
+
 #ifdef S2S_EMULATE
 /* A device of 100 KB: a cached block that blocks a new allocation is
  * released and the allocation retried once; what cannot fit at all stops
@@ -1167,6 +1187,7 @@ static Suite *rt_suite(void) {
   tcase_add_test(boxes, test_copy_bytes_counted);
   tcase_add_loop_test(pool, test_pool_reuse, 0, npool);
   tcase_add_test(pool, test_pool_no_malloc_per_entry);
+  tcase_add_test(pool, test_pool_off);
   tcase_add_test(threads, test_threads);
   tcase_add_test(threads, test_threads_share_a_copy);
   tcase_add_test(timing, test_repeated_copy_advice);
