@@ -2246,15 +2246,17 @@ long s2s_present_refs(const S2sArray *a) {
  * updates) in that direction.  Bandwidth is bytes / device time, 1 GB =
  * 1e9 bytes.  Lines of copies that never happened are left out.
  *
- * After a region's copies, advice for each box its data clauses copied in
- * at three or more of its entries (the three costliest, most time first):
+ * After a region's copies, advice for each array its data clauses copied
+ * in three or more times (the three costliest, most time first; the boxes
+ * of one name together):
  *
  *         21: advice: copyin of 'th' repeated 150 times (3.1 s): wrap the calls in !$stencil data copy(th)
  *             (copied once instead, saves about 3.0 s)
  *
- * copy(...) when the region also copied the box out at least as often,
+ * copy(...) when the region also copied it out at least as often,
  * copyin(...) otherwise; `#pragma stencil data` for C files.  The time is
- * the copies' device time (in and out); the saving, all but one of them.
+ * the copies' device time (in and out), in s or ms; the saving, all but
+ * one of them.
  */
 
 static const char *s2s_rt_commas(double v, char buf[32]) {
@@ -2310,35 +2312,54 @@ static void s2s_rt_report_data(FILE *out, int line, const char *dir, long count,
 #define S2S_RT_ADVICE_MIN_REPEATS 3
 #define S2S_RT_ADVICE_MAX 3
 
-static double s2s_rt_stat_us(const S2sArrayStat *st) {
-  return st->in_us + (st->copyouts >= st->copyins ? st->out_us : 0.0);
+/* One array's copies by a region's clauses, all its boxes together: a
+ * program that swaps two buffers between calls (u and unew of a Jacobi
+ * sweep) passes the region two host addresses under one name. */
+typedef struct S2sAdvice {
+  const char *name;
+  long copyins, copyouts;
+  double us;              /* copy-in time, plus copy-out time when it is copied out as often */
+} S2sAdvice;
+
+static int s2s_rt_advice_order(const void *pa, const void *pb) {
+  const S2sAdvice *a = pa, *b = pb;
+  if (a->us != b->us) return a->us < b->us ? 1 : -1;
+  return strcmp(a->name, b->name);
 }
 
-/* The next costliest box under `bound` worth advice (NULL: none left). */
-static const S2sArrayStat *s2s_rt_next_advice(const S2sRegion *r, const S2sArrayStat *after) {
-  const S2sArrayStat *best = NULL;
-  for (const S2sArrayStat *st = r->array_stats; st; st = st->next) {
-    double us = s2s_rt_stat_us(st);
-    if (st->copyins < S2S_RT_ADVICE_MIN_REPEATS) continue;
-    if (after && (us > s2s_rt_stat_us(after) || (us == s2s_rt_stat_us(after) && st <= after)))
-      continue;
-    if (!best || us > s2s_rt_stat_us(best) || (us == s2s_rt_stat_us(best) && st > best)) best = st;
-  }
-  return best;
+static const char *s2s_rt_seconds(double us, char buf[32]) {
+  if (us >= 1e6) snprintf(buf, 32, "%.1f s", us * 1e-6);
+  else snprintf(buf, 32, "%.1f ms", us * 1e-3);
+  return buf;
 }
 
 static void s2s_rt_report_advice(FILE *out, const S2sRegion *r) {
-  const S2sArrayStat *st = NULL;
-  for (int n = 0; n < S2S_RT_ADVICE_MAX && (st = s2s_rt_next_advice(r, st)); n++) {
-    double us = s2s_rt_stat_us(st);
-    int both = st->copyouts >= st->copyins;
-    fprintf(out, "        %d: advice: copyin of '%s' repeated %ld times (%.1f s): wrap the calls in "
+  S2sAdvice adv[64];
+  int n = 0;
+  for (const S2sArrayStat *st = r->array_stats; st; st = st->next) {
+    int i;
+    for (i = 0; i < n && strcmp(adv[i].name, st->name); i++) {}
+    if (i == n) {
+      if (n == (int)(sizeof adv / sizeof adv[0])) continue;
+      memset(&adv[n++], 0, sizeof adv[0]);
+      adv[i].name = st->name;
+    }
+    adv[i].copyins += st->copyins;
+    adv[i].copyouts += st->copyouts;
+    adv[i].us += st->in_us + (st->copyouts >= st->copyins ? st->out_us : 0.0);
+  }
+  qsort(adv, (size_t)n, sizeof adv[0], s2s_rt_advice_order);
+  for (int i = 0, shown = 0; i < n && shown < S2S_RT_ADVICE_MAX; i++) {
+    char total[32], saved[32];
+    if (adv[i].copyins < S2S_RT_ADVICE_MIN_REPEATS) continue;
+    shown++;
+    fprintf(out, "        %d: advice: copyin of '%s' repeated %ld times (%s): wrap the calls in "
                  "%s data %s(%s)\n",
-            r->line, st->name, st->copyins, us * 1e-6,
-            s2s_rt_is_c_file(r->file) ? "#pragma stencil" : "!$stencil", both ? "copy" : "copyin",
-            st->name);
-    fprintf(out, "            (copied once instead, saves about %.1f s)\n",
-            us * (double)(st->copyins - 1) / (double)st->copyins * 1e-6);
+            r->line, adv[i].name, adv[i].copyins, s2s_rt_seconds(adv[i].us, total),
+            s2s_rt_is_c_file(r->file) ? "#pragma stencil" : "!$stencil",
+            adv[i].copyouts >= adv[i].copyins ? "copy" : "copyin", adv[i].name);
+    fprintf(out, "            (copied once instead, saves about %s)\n",
+            s2s_rt_seconds(adv[i].us * (double)(adv[i].copyins - 1) / (double)adv[i].copyins, saved));
   }
 }
 
