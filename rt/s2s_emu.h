@@ -22,10 +22,21 @@
  *     order (S2S_EMU_ORDER=shuffle, seed S2S_EMU_SEED).  A kernel whose result
  *     changes with the order has a race: its loop was not really parallel.
  *
+ *   - streams and events: asynchronous copies and memsets are queued on their
+ *     stream and, by default, run only when something waits for them
+ *     (cudaStreamSynchronize, cudaEventSynchronize, a kernel launched on the
+ *     stream, a synchronous call such as cudaMemcpy or cudaFree, which waits
+ *     for every stream as CUDA's legacy default stream does).  So a host that
+ *     reads a copy-out buffer or rewrites a staging buffer without waiting
+ *     sees stale bytes, as it might on a GPU.  S2S_EMU_ASYNC=immediate runs
+ *     each asynchronous call at once instead;
+ *   - pinned host memory (cudaMallocHost, cudaHostRegister) with CUDA's
+ *     errors for a range registered twice.
+ *
  * Not defined: __noinline__ (libstdc++ spells the GCC attribute that way).
  * Not emulated: __syncthreads and __shared__ (threads run to completion one
  * at a time, so a barrier cannot be honoured; generated kernels use neither),
- * streams, atomics, textures.
+ * atomics, textures.
  */
 #ifndef S2S_EMU_H
 #define S2S_EMU_H
@@ -96,8 +107,21 @@ typedef enum cudaError {
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorLaunchFailure = 719
 } cudaError_t;
+
+/* Flags, with CUDA's values. */
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaEventDisableTiming 0x02
+#define cudaHostRegisterDefault 0x00
+#define cudaHostAllocDefault 0x00
 
 typedef enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
@@ -109,6 +133,22 @@ typedef enum cudaMemcpyKind {
 
 typedef struct S2sEmuEvent *cudaEvent_t;
 typedef struct S2sEmuStream *cudaStream_t;
+
+/* 3-D copies between linear memory (no CUDA arrays): CUDA's layout. */
+struct cudaPos { size_t x, y, z; };
+struct cudaExtent { size_t width, height, depth; };     /* width in bytes */
+struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; };
+typedef struct cudaArray *cudaArray_t;
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent;
+  enum cudaMemcpyKind kind;
+};
 
 /* Only the fields the runtime reads. */
 typedef struct cudaDeviceProp {
@@ -144,9 +184,31 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                          size_t width, size_t height, cudaMemcpyKind kind);
 cudaError_t cudaMemset(void *ptr, int value, size_t bytes);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream S2S_EMU_DEFAULT(0));
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream S2S_EMU_DEFAULT(0));
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
+                              cudaStream_t stream S2S_EMU_DEFAULT(0));
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t bytes,
+                            cudaStream_t stream S2S_EMU_DEFAULT(0));
+cudaError_t cudaMallocHost(void **ptr, size_t bytes);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaHostRegister(void *ptr, size_t bytes, unsigned int flags);
+cudaError_t cudaHostUnregister(void *ptr);
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                unsigned int flags S2S_EMU_DEFAULT(0));
 cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream S2S_EMU_DEFAULT(0));
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 
@@ -163,8 +225,29 @@ cudaError_t s2s_emu_check_launch(dim3 grid, dim3 block);
 void s2s_emu_permutation(unsigned long long *order, unsigned long long n);
 /* Record `err` as the last error, as a failing CUDA call would. */
 void s2s_emu_set_error(cudaError_t err);
-/* Number of cudaMemcpy/cudaMemcpy2D calls so far (tests count copy calls). */
+/* Number of copy calls so far (every cudaMemcpy* variant; tests count them),
+ * and of those the ones that cross between host and device. */
 long s2s_emu_copy_calls(void);
+long s2s_emu_transfer_calls(void);
+/* Bytes those host-device calls moved (what would cross the bus). */
+long long s2s_emu_transfer_bytes(void);
+/* cudaMalloc and cudaFree calls so far, and the bytes cudaMalloc holds. */
+long s2s_emu_malloc_calls(void);
+long s2s_emu_free_calls(void);
+size_t s2s_emu_device_bytes(void);
+/* Emulated device memory size: cudaMalloc fails with
+ * cudaErrorMemoryAllocation beyond `bytes` in use (0: no limit). */
+void s2s_emu_set_device_limit(size_t bytes);
+/* Bytes of host memory currently registered with cudaHostRegister. */
+size_t s2s_emu_registered_bytes(void);
+/* Asynchronous operations queued and not yet run, over all streams. */
+long s2s_emu_pending_ops(void);
+/* Make the next wait of the calling thread (stream or event
+ * synchronisation) return `err`, as a kernel that faulted would. */
+void s2s_emu_fail_next_wait(cudaError_t err);
+/* Called by S2S_LAUNCH before a kernel runs: the kernel is ordered after
+ * the work queued on the calling thread's stream, so that work runs first. */
+void s2s_emu_launch_begin(void);
 
 #ifdef __cplusplus
 }
@@ -208,6 +291,7 @@ static inline unsigned long long s2s_emu_pick(int order, unsigned long long i,
  * blocks as well as of one block meet in varying order. */
 template <class F> static inline void s2s_emu_launch(dim3 grid, dim3 block, F body) {
   if (s2s_emu_check_launch(grid, block) != cudaSuccess) return;
+  s2s_emu_launch_begin();
   const int order = s2s_emu_order();
   const unsigned long long nblocks = (unsigned long long)grid.x * grid.y * grid.z;
   const unsigned long long nthreads = (unsigned long long)block.x * block.y * block.z;

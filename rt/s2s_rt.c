@@ -12,14 +12,28 @@
  *     memory and the CUDA calls below are the host versions at the end of the
  *     emulation section.  Everything above the CUDA API is shared, so the
  *     tests that run in emulation exercise the same present table, copy
- *     engine and error paths as a GPU run.
+ *     engine, pool and error paths as a GPU run.
  *
- * Sections: errors and clocks; emulated CUDA; device set-up and timers;
- * boxes (the sub-arrays of data clauses); the present table; the copy
- * engine; the data, update and kernel API; the timing report.
+ * Sections: errors and clocks; emulated CUDA; host threads, streams and
+ * waits; device set-up and timers; boxes (the sub-arrays of data clauses);
+ * the device memory pool; the present table; host copies (the helpers that
+ * fill and drain staging buffers); the copy engine; the data, update and
+ * kernel API; the timing report.
  *
- * The runtime keeps process-wide state and is not thread-safe: call it from
- * one host thread (the one that runs the translated regions).
+ * Data movement (why it looks the way it does): copies from the user's
+ * pageable arrays run at a fraction of PCIe speed (an H100 host: 9.6 GB/s
+ * pageable, 55 GB/s pinned), and the driver's own staging of pageable memory
+ * uses one CPU thread.  So the runtime stages through two pinned buffers
+ * per host thread, filled or drained by several CPU threads, while the
+ * copy engine moves the other buffer; boxes with holes are packed on the
+ * host and unpacked on the device (one 2-D or 3-D copy) unless the span is
+ * barely larger than the box; device memory comes from a pool; and nothing
+ * waits for the device except where the host needs data back or must reuse
+ * a staging buffer (everything, with S2S_TIME, which times each step).
+ *
+ * Threads: the present table, the pool and the region statistics are
+ * guarded by one mutex (never held while waiting for the device); each host
+ * thread queues its copies and kernels on a stream of its own.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, posix_memalign */
@@ -28,10 +42,12 @@
 #include "s2s_rt.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <uthash.h>
 
@@ -46,6 +62,27 @@ typedef struct S2sKernelStat {
   struct S2sKernelStat *next; /* sorted by line */
 } S2sKernelStat;
 
+/* Copies made by one region's data clauses of one box (same host address
+ * and size), for the advice "copyin of 'th' repeated 150 times". */
+typedef struct S2sArrayStat {
+  char name[64];
+  uintptr_t host_first;
+  size_t bytes;
+  long copyins, copyouts;
+  double in_us, out_us;
+  struct S2sArrayStat *next;
+} S2sArrayStat;
+
+/* A block of device memory, in use or cached in the pool. */
+typedef struct S2sBlock {
+  uintptr_t dev;             /* key of rt.blocks_in_use */
+  size_t bytes;
+  cudaStream_t stream;       /* the stream that used it last */
+  cudaEvent_t released;      /* recorded on `stream` when it came back (NULL until then) */
+  struct S2sBlock *next_free; /* cached blocks, smallest first */
+  UT_hash_handle hh;
+} S2sBlock;
+
 /* One array (sub-array) on the device.  Key: host address of the first byte
  * the device copy covers.  Copies never overlap (s2s_rt_find refuses a box
  * that straddles one), so that address is unique even when two disjoint
@@ -54,13 +91,20 @@ typedef struct S2sKernelStat {
 typedef struct S2sPresent {
   uintptr_t host_first;      /* key */
   uintptr_t host_last;       /* last byte covered, inclusive */
-  char *dev;                 /* device allocation; dev[0] mirrors host_first */
+  char *dev;                 /* device allocation (a pool block); dev[0] mirrors host_first */
   size_t elem;               /* element size of the creating clause's array */
-  long refs;                 /* data_begin calls not yet matched by data_end */
+  long refs;                 /* data_begin calls not yet matched by data_end, plus updates running */
   S2sClause clause;          /* the clause that created it */
   const S2sRegion *region;   /* ... in this region, at this line */
   int line;
   char what[160];            /* the creating box, e.g. "a(1:10,2:5)" */
+  cudaStream_t stream;       /* the stream of the thread that created it */
+  cudaEvent_t ready;         /* recorded on `stream` after the copy-in */
+  int filling;               /* the creator is still queuing the copy-in */
+  int shared;                /* used from another thread's stream too */
+  int registered;            /* host span pinned with cudaHostRegister */
+  int register_failed;       /* tried once; not again */
+  long transfers;            /* box transfers so far (for registration) */
   UT_hash_handle hh;
 } S2sPresent;
 
@@ -75,15 +119,38 @@ typedef struct S2sBoxShape {
   long count[S2S_MAX_RANK + 1], stride[S2S_MAX_RANK + 1];
 } S2sBoxShape;
 
+typedef enum S2sRegisterMode { S2S_REGISTER_AUTO, S2S_REGISTER_ALWAYS, S2S_REGISTER_NEVER } S2sRegisterMode;
+
+/* Process-wide state.  `lock` guards present, regions, the statistics in
+ * S2sRegion, the pool and the cost estimates. */
 static struct {
-  int initialised;
+  _Atomic int initialised;
   int debug, timing;         /* S2S_DEBUG, S2S_TIME */
   int device;
   char device_name[256];
-  cudaEvent_t ev_start, ev_stop;
   S2sPresent *present;       /* uthash head */
   S2sRegion *regions;        /* registered regions, newest first */
+  /* data movement settings, read once (see rt/README.md) */
+  size_t chunk;              /* S2S_STAGE_CHUNK: bytes per staging buffer */
+  double span_ratio;         /* S2S_SPAN_RATIO: move a holey box's span when span <= ratio * box */
+  int copy_threads;          /* S2S_COPY_THREADS: CPU threads filling one staging buffer */
+  int pool_enabled;          /* S2S_POOL (default on) */
+  S2sRegisterMode register_mode; /* S2S_REGISTER */
+  /* the pool */
+  S2sBlock *blocks_in_use;   /* uthash by device address */
+  S2sBlock *cached;          /* free list, smallest first */
+  size_t cached_bytes;
+  long pool_reused, pool_allocated, pool_trims;
+  /* measured costs, microseconds per MB (1e6 bytes): staged transfer,
+   * transfer from pinned memory, cudaHostRegister + cudaHostUnregister */
+  double staged_us_mb, pinned_us_mb, register_us_mb;
 } rt;
+
+static pthread_mutex_t s2s_rt_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t s2s_rt_fill_cond = PTHREAD_COND_INITIALIZER; /* a copy-in was queued */
+
+static void s2s_rt_lock_take(void) { pthread_mutex_lock(&s2s_rt_lock); }
+static void s2s_rt_lock_give(void) { pthread_mutex_unlock(&s2s_rt_lock); }
 
 /* ---- errors and clocks ------------------------------------------------ */
 
@@ -143,10 +210,64 @@ static double s2s_rt_now_us(void) {
 _Thread_local uint3 threadIdx, blockIdx;
 _Thread_local dim3 blockDim, gridDim;
 
-struct S2sEmuEvent { double us; };
+/* Streams are queues of operations that run when something waits for them
+ * (see s2s_emu.h).  One mutex guards every queue, the allocation table and
+ * the registered ranges, since any thread may run another thread's stream
+ * (cudaStreamWaitEvent, a synchronous call).  Operations only move bytes,
+ * so running them under the mutex cannot deadlock. */
+typedef enum S2sEmuOpKind { S2S_EMU_OP_COPY, S2S_EMU_OP_SET, S2S_EMU_OP_RECORD, S2S_EMU_OP_WAIT } S2sEmuOpKind;
 
-static cudaError_t s2s_emu_last_error = cudaSuccess;
-static long s2s_emu_copies;
+/* Read only the members `kind` names: COPY all geometry; SET dst, width,
+ * value; RECORD/WAIT event and seq. */
+typedef struct S2sEmuOp {
+  S2sEmuOpKind kind;
+  char *dst;
+  const char *src;
+  size_t width, height, depth;           /* bytes per row, rows, planes */
+  size_t dpitch, spitch, dslice, sslice; /* bytes between rows and planes */
+  int value;
+  struct S2sEmuEvent *event;
+  unsigned long long seq;                /* WAIT: the event's count on `waited` */
+  struct S2sEmuStream *waited;           /* WAIT: the stream the event was recorded on */
+  struct S2sEmuOp *next;
+} S2sEmuOp;
+
+struct S2sEmuStream {
+  S2sEmuOp *head, *tail;
+  unsigned long long queued, done;       /* operations ever queued / run */
+  struct S2sEmuStream *next;             /* all streams */
+};
+
+struct S2sEmuEvent {
+  double us;
+  struct S2sEmuStream *stream;           /* where it was last recorded (NULL: complete) */
+  unsigned long long seq;                /* complete once stream->done reaches it */
+};
+
+/* A device allocation, so that cudaFree can refuse a wrong pointer and a
+ * test can set how much memory the "device" has. */
+typedef struct S2sEmuAlloc {
+  uintptr_t ptr;
+  size_t bytes;
+  UT_hash_handle hh;
+} S2sEmuAlloc;
+
+typedef struct S2sEmuRange {
+  uintptr_t first;
+  size_t bytes;
+  struct S2sEmuRange *next;
+} S2sEmuRange;
+
+static pthread_mutex_t s2s_emu_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct S2sEmuStream *s2s_emu_streams;
+static S2sEmuAlloc *s2s_emu_allocs;
+static S2sEmuRange *s2s_emu_registered;
+static size_t s2s_emu_alloc_bytes, s2s_emu_alloc_limit, s2s_emu_reg_bytes;
+static long s2s_emu_pending, s2s_emu_mallocs, s2s_emu_frees;
+static _Atomic long s2s_emu_copies, s2s_emu_transfers;
+static _Atomic long long s2s_emu_transfer_byte_count;
+static _Thread_local cudaError_t s2s_emu_last_error = cudaSuccess; /* per thread, as CUDA's */
+static _Thread_local cudaError_t s2s_emu_wait_error = cudaSuccess;
 
 /* Failing calls leave their error for cudaGetLastError, as CUDA's do. */
 static cudaError_t s2s_emu_result(cudaError_t err) {
@@ -156,6 +277,126 @@ static cudaError_t s2s_emu_result(cudaError_t err) {
 
 void s2s_emu_set_error(cudaError_t err) { s2s_emu_result(err); }
 long s2s_emu_copy_calls(void) { return s2s_emu_copies; }
+long s2s_emu_transfer_calls(void) { return s2s_emu_transfers; }
+long long s2s_emu_transfer_bytes(void) { return s2s_emu_transfer_byte_count; }
+void s2s_emu_fail_next_wait(cudaError_t err) { s2s_emu_wait_error = err; }
+
+static long s2s_emu_locked_long(const long *v) {
+  long n;
+  pthread_mutex_lock(&s2s_emu_lock);
+  n = *v;
+  pthread_mutex_unlock(&s2s_emu_lock);
+  return n;
+}
+
+long s2s_emu_malloc_calls(void) { return s2s_emu_locked_long(&s2s_emu_mallocs); }
+long s2s_emu_free_calls(void) { return s2s_emu_locked_long(&s2s_emu_frees); }
+long s2s_emu_pending_ops(void) { return s2s_emu_locked_long(&s2s_emu_pending); }
+
+size_t s2s_emu_device_bytes(void) {
+  size_t n;
+  pthread_mutex_lock(&s2s_emu_lock);
+  n = s2s_emu_alloc_bytes;
+  pthread_mutex_unlock(&s2s_emu_lock);
+  return n;
+}
+
+size_t s2s_emu_registered_bytes(void) {
+  size_t n;
+  pthread_mutex_lock(&s2s_emu_lock);
+  n = s2s_emu_reg_bytes;
+  pthread_mutex_unlock(&s2s_emu_lock);
+  return n;
+}
+
+void s2s_emu_set_device_limit(size_t bytes) {
+  pthread_mutex_lock(&s2s_emu_lock);
+  s2s_emu_alloc_limit = bytes;
+  pthread_mutex_unlock(&s2s_emu_lock);
+}
+
+/* The error the next wait of this thread reports (test hook), once. */
+static cudaError_t s2s_emu_wait_result(void) {
+  cudaError_t err = s2s_emu_wait_error;
+  s2s_emu_wait_error = cudaSuccess;
+  return s2s_emu_result(err);
+}
+
+static int s2s_emu_deferred(void) {
+  const char *v = getenv("S2S_EMU_ASYNC");
+  return !(v && !strcmp(v, "immediate"));
+}
+
+static void s2s_emu_run_until(struct S2sEmuStream *st, unsigned long long seq);
+
+static void s2s_emu_run_op(S2sEmuOp *op) {
+  switch (op->kind) {
+  case S2S_EMU_OP_COPY:
+    for (size_t z = 0; z < op->depth; z++)
+      for (size_t y = 0; y < op->height; y++)
+        memmove(op->dst + z * op->dslice + y * op->dpitch,
+                op->src + z * op->sslice + y * op->spitch, op->width);
+    break;
+  case S2S_EMU_OP_SET: memset(op->dst, op->value, op->width); break;
+  case S2S_EMU_OP_RECORD: op->event->us = s2s_rt_now_us(); break;
+  case S2S_EMU_OP_WAIT: s2s_emu_run_until(op->waited, op->seq); break;
+  }
+}
+
+/* Run the operations of `st` up to its seq-th (lock held). */
+static void s2s_emu_run_until(struct S2sEmuStream *st, unsigned long long seq) {
+  while (st && st->head && st->done < seq) {
+    S2sEmuOp *op = st->head;
+    st->head = op->next;
+    if (!st->head) st->tail = NULL;
+    st->done++;
+    s2s_emu_pending--;
+    s2s_emu_run_op(op);
+    free(op);
+  }
+}
+
+static void s2s_emu_drain_all_locked(void) {
+  for (struct S2sEmuStream *st = s2s_emu_streams; st; st = st->next)
+    s2s_emu_run_until(st, st->queued);
+}
+
+/* What a synchronous call does first: wait for every stream. */
+static void s2s_emu_drain_all(void) {
+  pthread_mutex_lock(&s2s_emu_lock);
+  s2s_emu_drain_all_locked();
+  pthread_mutex_unlock(&s2s_emu_lock);
+}
+
+/* Queue `op` (a copy of *proto) on `st`; stream 0 is the legacy default
+ * stream: it waits for every stream and runs at once. */
+static cudaError_t s2s_emu_enqueue(struct S2sEmuStream *st, const S2sEmuOp *proto) {
+  S2sEmuOp *op = malloc(sizeof *op);
+  if (!op) return s2s_emu_result(cudaErrorMemoryAllocation);
+  *op = *proto;
+  op->next = NULL;
+  pthread_mutex_lock(&s2s_emu_lock);
+  if (op->kind == S2S_EMU_OP_RECORD) {
+    op->event->stream = st;
+    op->event->seq = st ? st->queued + 1 : 0;
+  }
+  if (!st) {
+    s2s_emu_drain_all_locked();
+    s2s_emu_run_op(op);
+    free(op);
+  } else {
+    if (st->tail) st->tail->next = op; else st->head = op;
+    st->tail = op;
+    st->queued++;
+    s2s_emu_pending++;
+    /* An event recorded on an idle stream is complete at once; everything
+     * else waits for a synchronisation unless asked not to. */
+    if ((op->kind == S2S_EMU_OP_RECORD && st->head == op) || !s2s_emu_deferred())
+      s2s_emu_run_until(st, st->queued);
+  }
+  pthread_mutex_unlock(&s2s_emu_lock);
+  return cudaSuccess;
+}
 
 const char *cudaGetErrorString(cudaError_t err) {
   switch (err) {
@@ -168,6 +409,12 @@ const char *cudaGetErrorString(cudaError_t err) {
   case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
   case cudaErrorNoDevice: return "no CUDA-capable device is detected";
   case cudaErrorInvalidDevice: return "invalid device ordinal";
+  case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+  case cudaErrorNotReady: return "device not ready";
+  case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+  case cudaErrorHostMemoryAlreadyRegistered:
+    return "part or all of the requested memory range is already mapped";
+  case cudaErrorHostMemoryNotRegistered: return "pointer does not correspond to a registered memory region";
   case cudaErrorLaunchFailure: return "unspecified launch failure";
   }
   return "unrecognized error code";
@@ -184,6 +431,11 @@ const char *cudaGetErrorName(cudaError_t err) {
   case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
   case cudaErrorNoDevice: return "cudaErrorNoDevice";
   case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+  case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+  case cudaErrorNotReady: return "cudaErrorNotReady";
+  case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+  case cudaErrorHostMemoryAlreadyRegistered: return "cudaErrorHostMemoryAlreadyRegistered";
+  case cudaErrorHostMemoryNotRegistered: return "cudaErrorHostMemoryNotRegistered";
   case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
   }
   return "cudaErrorUnknown";
@@ -222,65 +474,301 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   return cudaSuccess;
 }
 
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) {
+  s2s_emu_drain_all();
+  return s2s_emu_wait_result();
+}
 
 cudaError_t cudaMalloc(void **ptr, size_t bytes) {
   void *p = NULL;
+  S2sEmuAlloc *a;
+  int full;
   if (!ptr) return s2s_emu_result(cudaErrorInvalidValue);
   *ptr = NULL;
+  pthread_mutex_lock(&s2s_emu_lock);
+  s2s_emu_mallocs++;
+  full = s2s_emu_alloc_limit && s2s_emu_alloc_bytes + bytes > s2s_emu_alloc_limit;
+  pthread_mutex_unlock(&s2s_emu_lock);
   /* 256-byte aligned like cudaMalloc; exact size so ASan sees overruns. */
-  if (posix_memalign(&p, 256, bytes ? bytes : 1) != 0)
+  if (full || posix_memalign(&p, 256, bytes ? bytes : 1) != 0)
     return s2s_emu_result(cudaErrorMemoryAllocation);
+  a = malloc(sizeof *a);
+  if (!a) {
+    free(p);
+    return s2s_emu_result(cudaErrorMemoryAllocation);
+  }
   memset(p, 0xFF, bytes);
+  a->ptr = (uintptr_t)p;
+  a->bytes = bytes;
+  pthread_mutex_lock(&s2s_emu_lock);
+  HASH_ADD(hh, s2s_emu_allocs, ptr, sizeof a->ptr, a);
+  s2s_emu_alloc_bytes += bytes;
+  pthread_mutex_unlock(&s2s_emu_lock);
   *ptr = p;
   return cudaSuccess;
 }
 
+/* Like CUDA's, waits for the device first: queued copies may target it. */
 cudaError_t cudaFree(void *ptr) {
+  uintptr_t key = (uintptr_t)ptr;
+  S2sEmuAlloc *a;
+  if (!ptr) return cudaSuccess;
+  pthread_mutex_lock(&s2s_emu_lock);
+  s2s_emu_drain_all_locked();
+  HASH_FIND(hh, s2s_emu_allocs, &key, sizeof key, a);
+  if (a) {
+    HASH_DEL(s2s_emu_allocs, a);
+    s2s_emu_alloc_bytes -= a->bytes;
+    s2s_emu_frees++;
+  }
+  pthread_mutex_unlock(&s2s_emu_lock);
+  if (!a) return s2s_emu_result(cudaErrorInvalidDevicePointer);
+  free(a);
   free(ptr);
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind) {
+static cudaError_t s2s_emu_check_copy(const void *dst, const void *src, size_t width,
+                                      size_t height, size_t depth, enum cudaMemcpyKind kind) {
   if ((unsigned)kind > cudaMemcpyDefault) return s2s_emu_result(cudaErrorInvalidMemcpyDirection);
-  if (bytes && (!dst || !src)) return s2s_emu_result(cudaErrorInvalidValue);
+  if (width && height && depth && (!dst || !src)) return s2s_emu_result(cudaErrorInvalidValue);
   s2s_emu_copies++;
-  if (bytes) memmove(dst, src, bytes);
+  if (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost) {
+    s2s_emu_transfers++;
+    s2s_emu_transfer_byte_count += (long long)(width * height * depth);
+  }
   return cudaSuccess;
+}
+
+static S2sEmuOp s2s_emu_copy_op(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                size_t width, size_t height) {
+  S2sEmuOp op;
+  memset(&op, 0, sizeof op);
+  op.kind = S2S_EMU_OP_COPY;
+  op.dst = dst;
+  op.src = src;
+  op.width = width;
+  op.height = height;
+  op.depth = 1;
+  op.dpitch = dpitch;
+  op.spitch = spitch;
+  return op;
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
+                            cudaStream_t stream) {
+  cudaError_t err = s2s_emu_check_copy(dst, src, bytes, 1, 1, kind);
+  S2sEmuOp op = s2s_emu_copy_op(dst, bytes, src, bytes, bytes, bytes ? 1 : 0);
+  return err != cudaSuccess ? err : s2s_emu_enqueue(stream, &op);
+}
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, enum cudaMemcpyKind kind,
+                              cudaStream_t stream) {
+  cudaError_t err;
+  S2sEmuOp op = s2s_emu_copy_op(dst, dpitch, src, spitch, width, height);
+  if (width > dpitch || width > spitch) return s2s_emu_result(cudaErrorInvalidPitchValue);
+  err = s2s_emu_check_copy(dst, src, width, height, 1, kind);
+  return err != cudaSuccess ? err : s2s_emu_enqueue(stream, &op);
+}
+
+/* Linear memory only, as the runtime uses it. */
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
+  const struct cudaPitchedPtr *s, *d;
+  const struct cudaExtent *e;
+  cudaError_t err;
+  S2sEmuOp op;
+  if (!p || p->srcArray || p->dstArray) return s2s_emu_result(cudaErrorInvalidValue);
+  s = &p->srcPtr;
+  d = &p->dstPtr;
+  e = &p->extent;
+  if (e->width + p->srcPos.x > s->pitch || e->width + p->dstPos.x > d->pitch ||
+      e->height + p->srcPos.y > s->ysize || e->height + p->dstPos.y > d->ysize)
+    return s2s_emu_result(cudaErrorInvalidPitchValue);
+  err = s2s_emu_check_copy(d->ptr, s->ptr, e->width, e->height, e->depth, p->kind);
+  if (err != cudaSuccess) return err;
+  op = s2s_emu_copy_op((char *)d->ptr + p->dstPos.x + d->pitch * (p->dstPos.y + d->ysize * p->dstPos.z),
+                       d->pitch,
+                       (const char *)s->ptr + p->srcPos.x + s->pitch * (p->srcPos.y + s->ysize * p->srcPos.z),
+                       s->pitch, e->width, e->height);
+  op.depth = e->depth;
+  op.dslice = d->pitch * d->ysize;
+  op.sslice = s->pitch * s->ysize;
+  return s2s_emu_enqueue(stream, &op);
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind) {
+  return cudaMemcpyAsync(dst, src, bytes, kind, 0);
 }
 
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                          size_t width, size_t height, enum cudaMemcpyKind kind) {
-  if ((unsigned)kind > cudaMemcpyDefault) return s2s_emu_result(cudaErrorInvalidMemcpyDirection);
-  if (width > dpitch || width > spitch) return s2s_emu_result(cudaErrorInvalidPitchValue);
-  if (width && height && (!dst || !src)) return s2s_emu_result(cudaErrorInvalidValue);
-  s2s_emu_copies++;
-  for (size_t row = 0; row < height && width; row++)
-    memmove((char *)dst + row * dpitch, (const char *)src + row * spitch, width);
-  return cudaSuccess;
+  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, 0);
+}
+
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t bytes, cudaStream_t stream) {
+  S2sEmuOp op;
+  if (bytes && !ptr) return s2s_emu_result(cudaErrorInvalidValue);
+  memset(&op, 0, sizeof op);
+  op.kind = S2S_EMU_OP_SET;
+  op.dst = ptr;
+  op.width = bytes;
+  op.value = value;
+  return s2s_emu_enqueue(stream, &op);
 }
 
 cudaError_t cudaMemset(void *ptr, int value, size_t bytes) {
-  if (bytes && !ptr) return s2s_emu_result(cudaErrorInvalidValue);
-  if (bytes) memset(ptr, value, bytes);
+  return cudaMemsetAsync(ptr, value, bytes, 0);
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t bytes) {
+  void *p = NULL;
+  if (!ptr) return s2s_emu_result(cudaErrorInvalidValue);
+  if (posix_memalign(&p, 4096, bytes ? bytes : 1) != 0)
+    return s2s_emu_result(cudaErrorMemoryAllocation);
+  *ptr = p;
   return cudaSuccess;
 }
 
-cudaError_t cudaEventCreate(cudaEvent_t *event) {
+cudaError_t cudaFreeHost(void *ptr) {
+  s2s_emu_drain_all();
+  free(ptr);
+  return cudaSuccess;
+}
+
+/* CUDA refuses a range that overlaps one already registered. */
+cudaError_t cudaHostRegister(void *ptr, size_t bytes, unsigned int flags) {
+  uintptr_t first = (uintptr_t)ptr;
+  S2sEmuRange *r;
+  (void)flags;
+  if (!ptr || !bytes) return s2s_emu_result(cudaErrorInvalidValue);
+  pthread_mutex_lock(&s2s_emu_lock);
+  for (r = s2s_emu_registered; r; r = r->next)
+    if (first < r->first + r->bytes && r->first < first + bytes) break;
+  pthread_mutex_unlock(&s2s_emu_lock);
+  if (r) return s2s_emu_result(cudaErrorHostMemoryAlreadyRegistered);
+  r = malloc(sizeof *r);
+  if (!r) return s2s_emu_result(cudaErrorMemoryAllocation);
+  r->first = first;
+  r->bytes = bytes;
+  pthread_mutex_lock(&s2s_emu_lock);
+  r->next = s2s_emu_registered;
+  s2s_emu_registered = r;
+  s2s_emu_reg_bytes += bytes;
+  pthread_mutex_unlock(&s2s_emu_lock);
+  return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void *ptr) {
+  S2sEmuRange **p, *r = NULL;
+  pthread_mutex_lock(&s2s_emu_lock);
+  s2s_emu_drain_all_locked();
+  for (p = &s2s_emu_registered; *p; p = &(*p)->next)
+    if ((*p)->first == (uintptr_t)ptr) {
+      r = *p;
+      *p = r->next;
+      s2s_emu_reg_bytes -= r->bytes;
+      break;
+    }
+  pthread_mutex_unlock(&s2s_emu_lock);
+  if (!r) return s2s_emu_result(cudaErrorHostMemoryNotRegistered);
+  free(r);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags) {
+  struct S2sEmuStream *st;
+  (void)flags;
+  if (!stream) return s2s_emu_result(cudaErrorInvalidValue);
+  st = calloc(1, sizeof *st);
+  if (!st) return s2s_emu_result(cudaErrorMemoryAllocation);
+  pthread_mutex_lock(&s2s_emu_lock);
+  st->next = s2s_emu_streams;
+  s2s_emu_streams = st;
+  pthread_mutex_unlock(&s2s_emu_lock);
+  *stream = st;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *stream) {
+  return cudaStreamCreateWithFlags(stream, cudaStreamDefault);
+}
+
+/* Queued work still runs, as on a GPU.  The stream's memory is kept (a
+ * few bytes per thread that ever ran a region): events recorded on it may
+ * still be waited for, and they point at it. */
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  if (!stream) return s2s_emu_result(cudaErrorInvalidResourceHandle);
+  pthread_mutex_lock(&s2s_emu_lock);
+  s2s_emu_run_until(stream, stream->queued);
+  pthread_mutex_unlock(&s2s_emu_lock);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  pthread_mutex_lock(&s2s_emu_lock);
+  if (stream) s2s_emu_run_until(stream, stream->queued); else s2s_emu_drain_all_locked();
+  pthread_mutex_unlock(&s2s_emu_lock);
+  return s2s_emu_wait_result();
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  int idle;
+  pthread_mutex_lock(&s2s_emu_lock);
+  idle = !stream || !stream->head;
+  pthread_mutex_unlock(&s2s_emu_lock);
+  return idle ? cudaSuccess : cudaErrorNotReady;
+}
+
+/* Work queued on `stream` after this waits for `event`'s work. */
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  S2sEmuOp op;
+  (void)flags;
+  if (!event) return s2s_emu_result(cudaErrorInvalidResourceHandle);
+  memset(&op, 0, sizeof op);
+  op.kind = S2S_EMU_OP_WAIT;
+  pthread_mutex_lock(&s2s_emu_lock);
+  op.waited = event->stream;
+  op.seq = event->seq;
+  pthread_mutex_unlock(&s2s_emu_lock);
+  return s2s_emu_enqueue(stream, &op);
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
+  (void)flags;
   if (!event) return s2s_emu_result(cudaErrorInvalidValue);
   *event = calloc(1, sizeof **event);
   return *event ? cudaSuccess : s2s_emu_result(cudaErrorMemoryAllocation);
 }
 
+cudaError_t cudaEventCreate(cudaEvent_t *event) {
+  return cudaEventCreateWithFlags(event, cudaEventDefault);
+}
+
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
-  (void)stream; /* one implicit stream: everything is synchronous */
+  S2sEmuOp op;
   if (!event) return s2s_emu_result(cudaErrorInvalidValue);
-  event->us = s2s_rt_now_us();
-  return cudaSuccess;
+  memset(&op, 0, sizeof op);
+  op.kind = S2S_EMU_OP_RECORD;
+  op.event = event;
+  return s2s_emu_enqueue(stream, &op);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-  return event ? cudaSuccess : s2s_emu_result(cudaErrorInvalidValue);
+  if (!event) return s2s_emu_result(cudaErrorInvalidValue);
+  pthread_mutex_lock(&s2s_emu_lock);
+  s2s_emu_run_until(event->stream, event->seq);
+  pthread_mutex_unlock(&s2s_emu_lock);
+  return s2s_emu_wait_result();
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  int done;
+  if (!event) return s2s_emu_result(cudaErrorInvalidValue);
+  pthread_mutex_lock(&s2s_emu_lock);
+  done = !event->stream || event->stream->done >= event->seq;
+  pthread_mutex_unlock(&s2s_emu_lock);
+  return done ? cudaSuccess : cudaErrorNotReady;
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop) {
@@ -289,7 +777,12 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop)
   return cudaSuccess;
 }
 
+/* Destroying an event whose work is queued is allowed: waits that name it
+ * keep their own copy of the stream and count. */
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  pthread_mutex_lock(&s2s_emu_lock);
+  if (event && event->stream) s2s_emu_run_until(event->stream, event->seq);
+  pthread_mutex_unlock(&s2s_emu_lock);
   free(event);
   return cudaSuccess;
 }
@@ -371,6 +864,141 @@ static void s2s_emu_check_env(const S2sRegion *r, int line) {
 
 #endif /* S2S_EMULATE */
 
+/* ---- host threads, streams and waits ----------------------------------
+ *
+ * Each host thread that calls the runtime gets an S2sThread: its stream
+ * (copies and kernels of its regions, in order), its two pinned staging
+ * buffers, and the kernels it queued since it last waited for its stream,
+ * so that an error that shows at a later wait still names the kernel's
+ * region and line.  Streams are created with the default flags: CUDA's
+ * legacy default stream (a plain cudaMemcpy in generated code, e.g. of a
+ * reduction's result) then waits for them, and they for it.
+ */
+
+#define S2S_RT_QUEUED_KERNELS 8
+
+typedef struct S2sQueuedKernel {
+  const S2sRegion *region;
+  int line;
+} S2sQueuedKernel;
+
+typedef struct S2sThread {
+  cudaStream_t stream;
+  cudaEvent_t ev_start, ev_stop;   /* timers (S2S_TIME, S2S_DEBUG) */
+  char *stage[2];                  /* staging buffers of rt.chunk bytes, pinned when possible */
+  int stage_pinned;
+  cudaEvent_t stage_done[2];       /* recorded after the last copy that reads or writes stage[i] */
+  S2sQueuedKernel queued[S2S_RT_QUEUED_KERNELS]; /* the oldest kernels not waited for */
+  long nqueued;
+} S2sThread;
+
+static _Thread_local S2sThread *s2s_rt_self;
+static pthread_key_t s2s_rt_thread_key;  /* frees a thread's S2sThread when it exits */
+static pthread_once_t s2s_rt_key_once = PTHREAD_ONCE_INIT;
+
+/* At thread exit (an OpenMP pool shrinking, a pthread ending): wait for
+ * its work, then give back its stream and buffers.  Errors are ignored:
+ * nothing can name a region any more, and the process goes on. */
+static void s2s_rt_thread_free(void *p) {
+  S2sThread *t = p;
+  if (!t) return;
+  (void)cudaStreamSynchronize(t->stream);
+  for (int i = 0; i < 2; i++) {
+    if (t->stage_pinned) (void)cudaFreeHost(t->stage[i]); else free(t->stage[i]);
+    if (t->stage_done[i]) (void)cudaEventDestroy(t->stage_done[i]);
+  }
+  (void)cudaEventDestroy(t->ev_start);
+  (void)cudaEventDestroy(t->ev_stop);
+  (void)cudaStreamDestroy(t->stream);
+  (void)cudaGetLastError();
+  free(t);
+}
+
+static void s2s_rt_make_key(void) { (void)pthread_key_create(&s2s_rt_thread_key, s2s_rt_thread_free); }
+
+/* The calling thread's state, made on its first call (device selected). */
+static S2sThread *s2s_rt_thread(const S2sRegion *r, int line) {
+  S2sThread *t = s2s_rt_self;
+  if (t) return t;
+  t = calloc(1, sizeof *t);
+  if (!t) s2s_rt_fail(r, line, "out of host memory for the thread's runtime state");
+  s2s_rt_cuda(cudaStreamCreate(&t->stream), r, line, "cudaStreamCreate");
+  s2s_rt_cuda(cudaEventCreate(&t->ev_start), r, line, "cudaEventCreate");
+  s2s_rt_cuda(cudaEventCreate(&t->ev_stop), r, line, "cudaEventCreate");
+  for (int i = 0; i < 2; i++)
+    s2s_rt_cuda(cudaEventCreateWithFlags(&t->stage_done[i], cudaEventDisableTiming), r, line,
+                "cudaEventCreateWithFlags");
+  pthread_once(&s2s_rt_key_once, s2s_rt_make_key);
+  (void)pthread_setspecific(s2s_rt_thread_key, t);
+  s2s_rt_self = t;
+  return t;
+}
+
+/* A kernel queued and not yet waited for: remembered (the oldest few) so
+ * that an error seen later names it. */
+static void s2s_rt_note_kernel(S2sThread *t, const S2sRegion *r, int line) {
+  if (t->nqueued < S2S_RT_QUEUED_KERNELS) {
+    t->queued[t->nqueued].region = r;
+    t->queued[t->nqueued].line = line;
+  }
+  t->nqueued++;
+}
+
+/* An error returned by a wait belongs to work queued earlier: a kernel
+ * (most often) or a copy.  Name the oldest kernel not waited for, in the
+ * usual form, and say where the error was seen; with several candidates,
+ * list them and say how to pin the culprit down. */
+static _Noreturn void s2s_rt_fail_async(const S2sThread *t, const S2sRegion *r, int line,
+                                        cudaError_t err) {
+  char note[1024];
+  size_t n = 0;
+  const S2sQueuedKernel *k = &t->queued[0];
+  if (t->nqueued == 0)
+    s2s_rt_fail(r, line, "CUDA error '%s' while waiting for the device", cudaGetErrorString(err));
+  if (k->region == r && k->line == line && t->nqueued == 1)
+    s2s_rt_fail_hint(r, line, "kernel of region", NULL, "CUDA error '%s'", cudaGetErrorString(err));
+  n += (size_t)snprintf(note + n, sizeof note - n, "seen when region %s (%s:%d) waited for the device",
+                        s2s_rt_str(r->name), s2s_rt_str(r->file), line);
+  if (t->nqueued > 1) {
+    n += (size_t)snprintf(note + n, sizeof note - n,
+                          "; %ld kernels were queued since the previous wait, the failing one is "
+                          "this or a later one:", t->nqueued);
+    for (long i = 1; i < t->nqueued && i < S2S_RT_QUEUED_KERNELS && n < sizeof note; i++)
+      n += (size_t)snprintf(note + n, sizeof note - n, " %s (%s:%d)",
+                            s2s_rt_str(t->queued[i].region->name),
+                            s2s_rt_str(t->queued[i].region->file), t->queued[i].line);
+    if (n < sizeof note)
+      snprintf(note + n, sizeof note - n, "; S2S_TIME=1 waits after every kernel and names the one");
+  }
+  s2s_rt_fail_hint(k->region, k->line, "kernel of region", note, "CUDA error '%s'",
+                   cudaGetErrorString(err));
+}
+
+/* Wait for `ev` (NULL: everything queued on the thread's stream).  `last`:
+ * nothing was queued after `ev`, so every kernel noted has finished. */
+static void s2s_rt_wait_event(S2sThread *t, const S2sRegion *r, int line, cudaEvent_t ev, int last) {
+  cudaError_t err = ev ? cudaEventSynchronize(ev) : cudaStreamSynchronize(t->stream);
+  if (err != cudaSuccess) s2s_rt_fail_async(t, r, line, err);
+  if (!ev || last) t->nqueued = 0;
+}
+
+static void s2s_rt_wait(S2sThread *t, const S2sRegion *r, int line) {
+  s2s_rt_wait_event(t, r, line, NULL, 1);
+}
+
+cudaStream_t s2s_stream(void) { return s2s_rt_self ? s2s_rt_self->stream : (cudaStream_t)0; }
+
+#ifdef S2S_EMULATE
+/* A kernel runs on the host at its launch: first the work queued before
+ * it on the thread's stream, as the GPU would order them. */
+void s2s_emu_launch_begin(void) {
+  if (!s2s_rt_self) return;
+  pthread_mutex_lock(&s2s_emu_lock);
+  s2s_emu_run_until(s2s_rt_self->stream, s2s_rt_self->stream->queued);
+  pthread_mutex_unlock(&s2s_emu_lock);
+}
+#endif
+
 /* ---- device set-up and timers ----------------------------------------- */
 
 static int s2s_rt_env_flag(const char *name) {
@@ -389,6 +1017,62 @@ static int s2s_rt_env_device(const S2sRegion *r, int line) {
   return (int)dev;
 }
 
+/* A size such as 8M, 512k or 65536 (bytes); `fallback` when unset. */
+static size_t s2s_rt_env_bytes(const S2sRegion *r, int line, const char *name, size_t fallback) {
+  const char *v = getenv(name);
+  char *end;
+  double n;
+  if (!v || !*v) return fallback;
+  n = strtod(v, &end);
+  if (*end == 'k' || *end == 'K') n *= 1024.0, end++;
+  else if (*end == 'm' || *end == 'M') n *= 1024.0 * 1024.0, end++;
+  if (*end != '\0' || n < 1.0 || n > 1e12)
+    s2s_rt_fail(r, line, "%s='%s' is not a size in bytes (such as 8M)", name, v);
+  return (size_t)n;
+}
+
+static double s2s_rt_env_number(const S2sRegion *r, int line, const char *name, double fallback,
+                                double lo, double hi) {
+  const char *v = getenv(name);
+  char *end;
+  double n;
+  if (!v || !*v) return fallback;
+  n = strtod(v, &end);
+  if (*end != '\0' || n < lo || n > hi)
+    s2s_rt_fail(r, line, "%s='%s' is not a number from %g to %g", name, v, lo, hi);
+  return n;
+}
+
+static S2sRegisterMode s2s_rt_env_register(const S2sRegion *r, int line) {
+  const char *v = getenv("S2S_REGISTER");
+  if (!v || !*v || !strcmp(v, "auto")) return S2S_REGISTER_AUTO;
+  if (!strcmp(v, "always")) return S2S_REGISTER_ALWAYS;
+  if (!strcmp(v, "never")) return S2S_REGISTER_NEVER;
+  s2s_rt_fail_hint(r, line, "region", "use auto, always or never",
+                   "S2S_REGISTER='%s' is not a registration policy", v);
+}
+
+/* CPU threads that fill or drain one staging buffer: one core copies about
+ * 10 GB/s, PCIe 5 moves 55, so several; at most half the cores. */
+static int s2s_rt_default_copy_threads(void) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores >= 16 ? 8 : cores >= 8 ? 4 : cores >= 4 ? 2 : 1;
+}
+
+static void s2s_rt_read_settings(const S2sRegion *r, int line) {
+  rt.chunk = s2s_rt_env_bytes(r, line, "S2S_STAGE_CHUNK", (size_t)8 << 20);
+  rt.span_ratio = s2s_rt_env_number(r, line, "S2S_SPAN_RATIO", 1.25, 1.0, 1e9);
+  rt.copy_threads = (int)s2s_rt_env_number(r, line, "S2S_COPY_THREADS",
+                                           s2s_rt_default_copy_threads(), 1, 64);
+  rt.pool_enabled = !getenv("S2S_POOL") || s2s_rt_env_flag("S2S_POOL");
+  rt.register_mode = s2s_rt_env_register(r, line);
+  /* Until measured: staging at about 20 GB/s, pinned at 50 GB/s, and
+   * registering plus unregistering at about 4 GB/s (Linux pins page by page). */
+  rt.staged_us_mb = 50.0;
+  rt.pinned_us_mb = 20.0;
+  rt.register_us_mb = 250.0;
+}
+
 static void s2s_rt_select_device(const S2sRegion *r, int line) {
   int count = 0, dev = s2s_rt_env_device(r, line);
   struct cudaDeviceProp prop; /* C spelling: CUDA has no typedef for C */
@@ -404,44 +1088,51 @@ static void s2s_rt_select_device(const S2sRegion *r, int line) {
 }
 
 static void s2s_rt_report_at_exit(void) { s2s_timing_report(stderr); }
+static void s2s_rt_release_at_exit(void);
 
-/* On first use: choose the device, make the timing events, and arrange the
- * report.  Lazy, so a program that never reaches a region needs no GPU. */
+/* On first use: choose the device, read the settings, and arrange the
+ * report and the pool's release at exit.  Lazy, so a program that never
+ * reaches a region needs no GPU. */
 static void s2s_rt_init(const S2sRegion *r, int line) {
   if (rt.initialised) return;
-  rt.initialised = 1;
-  rt.debug = s2s_rt_env_flag("S2S_DEBUG");
-  rt.timing = s2s_rt_env_flag("S2S_TIME");
-  s2s_rt_select_device(r, line);
-  s2s_rt_cuda(cudaEventCreate(&rt.ev_start), r, line, "cudaEventCreate");
-  s2s_rt_cuda(cudaEventCreate(&rt.ev_stop), r, line, "cudaEventCreate");
-  if (rt.timing) atexit(s2s_rt_report_at_exit);
+  s2s_rt_lock_take();
+  if (!rt.initialised) {
+    rt.debug = s2s_rt_env_flag("S2S_DEBUG");
+    rt.timing = s2s_rt_env_flag("S2S_TIME");
+    s2s_rt_read_settings(r, line);
+    s2s_rt_select_device(r, line);
+    atexit(s2s_rt_release_at_exit);
+    if (rt.timing) atexit(s2s_rt_report_at_exit); /* runs first: the report, then the release */
+    rt.initialised = 1;
+  }
+  s2s_rt_lock_give();
 }
 
 /* Every entry point that touches the device starts here. */
-static void s2s_rt_enter(S2sRegion *r, int line) {
+static S2sThread *s2s_rt_enter(S2sRegion *r, int line) {
   s2s_rt_init(r, line);
+  s2s_rt_lock_take();
   if (!r->registered) {
     r->registered = 1;
     r->next = rt.regions;
     rt.regions = r;
   }
+  s2s_rt_lock_give();
+  return s2s_rt_thread(r, line);
 }
 
 /* Device time of the work issued between start and stop.  Events time the
  * GPU itself, and waiting on the stop event is also what surfaces a
  * kernel's asynchronous errors; in emulation they read the host clock. */
-static void s2s_rt_timer_start(const S2sRegion *r, int line) {
-  s2s_rt_cuda(cudaEventRecord(rt.ev_start, 0), r, line, "cudaEventRecord");
+static void s2s_rt_timer_start(S2sThread *t, const S2sRegion *r, int line) {
+  s2s_rt_cuda(cudaEventRecord(t->ev_start, t->stream), r, line, "cudaEventRecord");
 }
 
-static double s2s_rt_timer_stop_us(const S2sRegion *r, int line, const char *where) {
+static double s2s_rt_timer_stop_us(S2sThread *t, const S2sRegion *r, int line) {
   float ms = 0.0f;
-  cudaError_t err = cudaEventRecord(rt.ev_stop, 0);
-  if (err == cudaSuccess) err = cudaEventSynchronize(rt.ev_stop);
-  if (err == cudaSuccess) err = cudaEventElapsedTime(&ms, rt.ev_start, rt.ev_stop);
-  if (err != cudaSuccess)
-    s2s_rt_fail_hint(r, line, where, NULL, "CUDA error '%s'", cudaGetErrorString(err));
+  s2s_rt_cuda(cudaEventRecord(t->ev_stop, t->stream), r, line, "cudaEventRecord");
+  s2s_rt_wait_event(t, r, line, t->ev_stop, 1);
+  s2s_rt_cuda(cudaEventElapsedTime(&ms, t->ev_start, t->ev_stop), r, line, "cudaEventElapsedTime");
   return (double)ms * 1e3;
 }
 
@@ -554,7 +1245,156 @@ static uintptr_t s2s_rt_host_last(const S2sArray *a, const S2sBoxShape *s) {
   return (uintptr_t)a->host + (uintptr_t)(s->last + 1) * a->elem - 1;
 }
 
-/* ---- the present table ------------------------------------------------ */
+/* ---- the device memory pool -------------------------------------------
+ *
+ * cudaMalloc and cudaFree cost tens of microseconds to milliseconds each,
+ * and cudaFree waits for the whole device: a region entered every time
+ * step must not pay them.  Blocks come back to a free list instead, sorted
+ * by size, and a request takes the smallest cached block that fits and is
+ * at most a quarter larger (so a scalar does not pin a gigabyte).  Sizes
+ * are rounded up to classes (at most 1/8 larger) so that nearly equal
+ * requests share blocks.  A block records an event on the stream that gave
+ * it back; a thread with another stream waits for that event before using
+ * it.  The cache is released at exit, by s2s_pool_release, and when a
+ * cudaMalloc fails (then the allocation is tried once more).
+ * Called with the lock held.
+ */
+
+/* Eight classes per power of two (steps of 1/8 of it, at least 512 bytes). */
+static size_t s2s_rt_pool_class(size_t bytes) {
+  size_t step = 512;
+  while (step * 16 <= bytes) step *= 2;
+  return (bytes + step - 1) / step * step;
+}
+
+static S2sBlock *s2s_rt_pool_take_cached(size_t want) {
+  S2sBlock **p = &rt.cached, *b;
+  while (*p && (*p)->bytes < want) p = &(*p)->next_free;
+  b = *p;
+  if (!b || b->bytes > want + want / 4) return NULL;
+  *p = b->next_free;
+  rt.cached_bytes -= b->bytes;
+  return b;
+}
+
+static void s2s_rt_pool_free_block(S2sBlock *b) {
+  (void)cudaFree((void *)b->dev);
+  if (b->released) (void)cudaEventDestroy(b->released);
+  free(b);
+}
+
+/* Give every cached block back to CUDA; the number released. */
+static long s2s_rt_pool_trim(void) {
+  long n = 0;
+  while (rt.cached) {
+    S2sBlock *b = rt.cached;
+    rt.cached = b->next_free;
+    s2s_rt_pool_free_block(b);
+    n++;
+  }
+  rt.cached_bytes = 0;
+  if (n) rt.pool_trims++;
+  return n;
+}
+
+static S2sBlock *s2s_rt_pool_new(const S2sRegion *r, int line, size_t bytes) {
+  void *dev = NULL;
+  cudaError_t err = cudaMalloc(&dev, bytes);
+  S2sBlock *b;
+  if (err == cudaErrorMemoryAllocation && rt.cached) { /* memory runs short: drop the cache */
+    (void)cudaGetLastError();
+    s2s_rt_debug(r, line, "cudaMalloc of %zu bytes failed; released %ld cached blocks and retried",
+                 bytes, s2s_rt_pool_trim());
+    err = cudaMalloc(&dev, bytes);
+  }
+  if (err != cudaSuccess)
+    s2s_rt_fail_hint(r, line, "region",
+                     err == cudaErrorMemoryAllocation
+                         ? "the arrays present at once do not fit in device memory; end data "
+                           "regions earlier or move smaller sub-arrays"
+                         : NULL,
+                     "CUDA error '%s' in cudaMalloc of %zu bytes", cudaGetErrorString(err), bytes);
+  b = calloc(1, sizeof *b);
+  if (!b) s2s_rt_fail(r, line, "out of host memory for the device memory pool");
+  b->dev = (uintptr_t)dev;
+  b->bytes = bytes;
+  rt.pool_allocated++;
+  return b;
+}
+
+/* `bytes` of device memory, usable in stream order on `t`'s stream. */
+static char *s2s_rt_pool_get(S2sThread *t, const S2sRegion *r, int line, size_t bytes) {
+  size_t want = rt.pool_enabled ? s2s_rt_pool_class(bytes) : bytes;
+  S2sBlock *b = rt.pool_enabled ? s2s_rt_pool_take_cached(want) : NULL;
+  if (b) {
+    rt.pool_reused++;
+    if (b->stream != t->stream && b->released)
+      s2s_rt_cuda(cudaStreamWaitEvent(t->stream, b->released, 0), r, line, "cudaStreamWaitEvent");
+#ifdef S2S_EMULATE
+    /* Stale bytes would hide a kernel that reads what was never copied in:
+     * refill, as fresh emulated memory is. */
+    s2s_rt_cuda(cudaMemsetAsync((void *)b->dev, 0xFF, b->bytes, t->stream), r, line, "cudaMemsetAsync");
+#endif
+  } else {
+    b = s2s_rt_pool_new(r, line, want);
+  }
+  b->stream = t->stream;
+  HASH_ADD(hh, rt.blocks_in_use, dev, sizeof b->dev, b);
+  return (char *)b->dev;
+}
+
+/* Give `dev` back: cached until reused, released or the end. */
+static void s2s_rt_pool_put(S2sThread *t, const S2sRegion *r, int line, char *dev) {
+  uintptr_t key = (uintptr_t)dev;
+  S2sBlock *b, **p;
+  HASH_FIND(hh, rt.blocks_in_use, &key, sizeof key, b);
+  if (!b) s2s_rt_fail(r, line, "device memory %p was not allocated by the runtime", (void *)dev);
+  HASH_DEL(rt.blocks_in_use, b);
+  if (!rt.pool_enabled) {
+    s2s_rt_pool_free_block(b);
+    return;
+  }
+  if (!b->released)
+    s2s_rt_cuda(cudaEventCreateWithFlags(&b->released, cudaEventDisableTiming), r, line,
+                "cudaEventCreateWithFlags");
+  b->stream = t->stream;
+  s2s_rt_cuda(cudaEventRecord(b->released, t->stream), r, line, "cudaEventRecord");
+  for (p = &rt.cached; *p && (*p)->bytes < b->bytes; p = &(*p)->next_free) {}
+  b->next_free = *p;
+  *p = b;
+  rt.cached_bytes += b->bytes;
+}
+
+static void s2s_rt_release_at_exit(void) {
+  /* A thread that stopped the program may hold the lock: then leave the
+   * memory to the driver, which frees it with the process. */
+  if (pthread_mutex_trylock(&s2s_rt_lock) != 0) return;
+  s2s_rt_pool_trim();
+  s2s_rt_lock_give();
+}
+
+long s2s_pool_release(void) {
+  long n;
+  s2s_rt_lock_take();
+  n = s2s_rt_pool_trim();
+  s2s_rt_lock_give();
+  return n;
+}
+
+void s2s_pool_stats(S2sPoolStats *st) {
+  s2s_rt_lock_take();
+  st->cached_blocks = 0;
+  for (S2sBlock *b = rt.cached; b; b = b->next_free) st->cached_blocks++;
+  st->cached_bytes = rt.cached_bytes;
+  st->in_use_blocks = (long)HASH_COUNT(rt.blocks_in_use);
+  st->reused = rt.pool_reused;
+  st->allocated = rt.pool_allocated;
+  st->trims = rt.pool_trims;
+  s2s_rt_lock_give();
+}
+
+/* ---- the present table ------------------------------------------------
+ * Called with the lock held. */
 
 static _Noreturn void s2s_rt_fail_partial(const S2sRegion *r, int line, const S2sArray *a,
                                           const S2sPresent *e) {
@@ -595,80 +1435,436 @@ static void *s2s_rt_dev_pointer(const S2sPresent *e, const S2sArray *a) {
   return (void *)((uintptr_t)e->dev + ((uintptr_t)a->host - e->host_first));
 }
 
-/* Allocate the device copy of [first, last] for `a`; the caller copies in. */
-static S2sPresent *s2s_rt_create(const S2sRegion *r, int line, const S2sArray *a,
+/* Allocate the device copy of [first, last] for `a`; the caller copies in
+ * and then calls s2s_rt_filled. */
+static S2sPresent *s2s_rt_create(S2sThread *t, const S2sRegion *r, int line, const S2sArray *a,
                                  S2sClause clause, uintptr_t first, uintptr_t last) {
   S2sPresent *e = calloc(1, sizeof *e);
-  void *dev = NULL;
   if (!e) s2s_rt_fail(r, line, "out of host memory for the present table");
-  s2s_rt_cuda(cudaMalloc(&dev, last - first + 1), r, line, "cudaMalloc");
+  e->dev = s2s_rt_pool_get(t, r, line, last - first + 1);
   e->host_first = first;
   e->host_last = last;
-  e->dev = dev;
   e->elem = a->elem;
   e->refs = 1;
   e->clause = clause;
   e->region = r;
   e->line = line;
+  e->stream = t->stream;
+  e->filling = 1;
   s2s_rt_box_text(r, a, e->what, sizeof e->what);
   HASH_ADD(hh, rt.present, host_first, sizeof e->host_first, e);
   s2s_rt_debug(r, line, "allocated %zu device bytes for %s", (size_t)(last - first + 1), e->what);
   return e;
 }
 
-static void s2s_rt_destroy(const S2sRegion *r, int line, S2sPresent *e) {
+/* The creator queued its copy-in: other threads may use the copy once
+ * their stream has waited for `ready`. */
+static void s2s_rt_filled(S2sThread *t, const S2sRegion *r, int line, S2sPresent *e) {
+  if (!e->ready)
+    s2s_rt_cuda(cudaEventCreateWithFlags(&e->ready, cudaEventDisableTiming), r, line,
+                "cudaEventCreateWithFlags");
+  s2s_rt_cuda(cudaEventRecord(e->ready, t->stream), r, line, "cudaEventRecord");
+  e->filling = 0;
+  pthread_cond_broadcast(&s2s_rt_fill_cond);
+}
+
+/* One more reference from thread `t`: wait (host) until the creator has
+ * queued the copy-in, and (device) until it has happened when `t` is
+ * another thread. */
+static void s2s_rt_borrow(S2sThread *t, const S2sRegion *r, int line, S2sPresent *e) {
+  e->refs++;
+  while (e->filling) pthread_cond_wait(&s2s_rt_fill_cond, &s2s_rt_lock);
+  if (e->stream != t->stream) {
+    e->shared = 1;
+    s2s_rt_cuda(cudaStreamWaitEvent(t->stream, e->ready, 0), r, line, "cudaStreamWaitEvent");
+  }
+}
+
+static void s2s_rt_destroy(S2sThread *t, const S2sRegion *r, int line, S2sPresent *e) {
   s2s_rt_debug(r, line, "freed the device copy of %s", e->what);
   HASH_DEL(rt.present, e);
-  s2s_rt_cuda(cudaFree(e->dev), r, line, "cudaFree");
+  if (e->registered)
+    s2s_rt_cuda(cudaHostUnregister((void *)e->host_first), r, line, "cudaHostUnregister");
+  s2s_rt_pool_put(t, r, line, e->dev);
+  if (e->ready) (void)cudaEventDestroy(e->ready);
   free(e);
 }
 
-/* ---- the copy engine -------------------------------------------------- */
+/* ---- host copies --------------------------------------------------------
+ *
+ * The host side of a staged transfer moves bytes between the user's array
+ * and a staging buffer that holds a window [off, off + n) of the transfer.
+ * S2sRows says where each row of the box lies on both sides: in the user's
+ * array at its offset in the box's layout; in the transfer either packed
+ * (row k at k * width) or at its offset in the span (the span moves whole
+ * and only the rows are copied on the host).  A contiguous box is one row.
+ */
 
-/* `height` rows of `width` bytes, `pitch` apart on both sides (the device
- * copy has the host's layout).  cudaMemcpy2D refuses pitches beyond the
- * device's limit (2^31-1 bytes), so huge strides go row by row. */
-static void s2s_rt_copy_rows(const S2sRegion *r, int line, char *dst, const char *src,
-                             size_t width, size_t height, size_t pitch, enum cudaMemcpyKind kind) {
-  if (height == 1) {
-    s2s_rt_cuda(cudaMemcpy(dst, src, width, kind), r, line, "cudaMemcpy");
-  } else if (pitch <= (size_t)INT_MAX) {
-    s2s_rt_cuda(cudaMemcpy2D(dst, pitch, src, pitch, width, height, kind), r, line,
-                "cudaMemcpy2D");
-  } else {
-    for (size_t row = 0; row < height; row++)
-      s2s_rt_cuda(cudaMemcpy(dst + row * pitch, src + row * pitch, width, kind), r, line,
-                  "cudaMemcpy");
+typedef struct S2sRows {
+  char *host;                /* the box's first element in the user's array */
+  size_t elem, width;        /* bytes per element, per row */
+  long nrows;
+  int packed;                /* row k at k * width in the transfer; else at its host offset */
+  int nouter;                /* runs beyond the first: row k's index in each */
+  long count[S2S_MAX_RANK], stride[S2S_MAX_RANK]; /* of those runs, in elements */
+} S2sRows;
+
+static void s2s_rt_rows_flat(S2sRows *w, char *host, size_t bytes) {
+  memset(w, 0, sizeof *w);
+  w->host = host;
+  w->elem = 1;
+  w->width = bytes;
+  w->nrows = 1;
+  w->packed = 1;
+}
+
+static void s2s_rt_rows_box(S2sRows *w, const S2sBoxShape *s, size_t elem, char *host, int packed) {
+  memset(w, 0, sizeof *w);
+  w->host = host;
+  w->elem = elem;
+  w->width = (size_t)s->count[0] * elem;
+  w->packed = packed;
+  w->nrows = 1;
+  w->nouter = s->nruns - 1;
+  for (int d = 1; d < s->nruns; d++) {
+    w->count[d - 1] = s->count[d];
+    w->stride[d - 1] = s->stride[d];
+    w->nrows *= s->count[d];
   }
 }
 
-/* Copy every element of the box and nothing else: one cudaMemcpy when the
- * box is contiguous, else one 2-D copy (runs 0 and 1) per index of the
- * outer runs.  `host` and `dev` address the box's first element. */
-static void s2s_rt_copy_shape(const S2sRegion *r, int line, const S2sBoxShape *s, size_t elem,
-                              char *host, char *dev, int to_device) {
-  long idx[S2S_MAX_RANK + 1] = {0};
-  size_t width = (size_t)s->count[0] * elem;
-  size_t height = s->nruns > 1 ? (size_t)s->count[1] : 1;
-  size_t pitch = s->nruns > 1 ? (size_t)s->stride[1] * elem : width;
-  enum cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-  for (;;) {
-    size_t off = 0;
-    int d;
-    for (d = 2; d < s->nruns; d++) off += (size_t)(idx[d] * s->stride[d]) * elem;
-    if (to_device)
-      s2s_rt_copy_rows(r, line, dev + off, host + off, width, height, pitch, kind);
+/* Byte offset of row k from the box's first element, in the user's array. */
+static size_t s2s_rt_row_host(const S2sRows *w, long k) {
+  size_t off = 0;
+  for (int d = 0; d < w->nouter; d++) {
+    off += (size_t)(k % w->count[d]) * (size_t)w->stride[d];
+    k /= w->count[d];
+  }
+  return off * w->elem;
+}
+
+static size_t s2s_rt_row_linear(const S2sRows *w, long k) {
+  return w->packed ? (size_t)k * w->width : s2s_rt_row_host(w, k);
+}
+
+/* The first row that ends after transfer offset `at` (rows ascend). */
+static long s2s_rt_row_at(const S2sRows *w, size_t at) {
+  long lo = 0, hi = w->nrows;
+  if (w->packed) return (long)(at / w->width);
+  while (lo < hi) {
+    long mid = lo + (hi - lo) / 2;
+    if (s2s_rt_row_linear(w, mid) + w->width <= at) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/* Copy the box bytes of transfer window [off, off + n) between the user's
+ * array and `buf` (which holds that window): to `buf` when `to_buf`. */
+static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, int to_buf) {
+  for (long k = s2s_rt_row_at(w, off); k < w->nrows; k++) {
+    size_t at = s2s_rt_row_linear(w, k), from, to;
+    if (at >= off + n) break;
+    from = at > off ? at : off;
+    to = at + w->width < off + n ? at + w->width : off + n;
+    if (to_buf)
+      memcpy(buf + (from - off), w->host + s2s_rt_row_host(w, k) + (from - at), to - from);
     else
-      s2s_rt_copy_rows(r, line, host + off, dev + off, width, height, pitch, kind);
-    for (d = 2; d < s->nruns && ++idx[d] == s->count[d]; d++) idx[d] = 0;
-    if (d >= s->nruns) break;
+      memcpy(w->host + s2s_rt_row_host(w, k) + (from - at), buf + (from - off), to - from);
   }
 }
+
+/* Several CPU threads share the host side of a window: helpers wait on a
+ * condition variable for a job, take pieces of it in turn with the caller,
+ * and the caller waits until every piece is done.  One job at a time; a
+ * host thread that finds the helpers busy copies alone. */
+typedef struct S2sCopyJob {
+  const S2sRows *rows;
+  char *buf;
+  size_t off, n, piece;
+  int to_buf;
+  int pieces, next, done;
+} S2sCopyJob;
+
+static struct {
+  pthread_mutex_t lock, busy;
+  pthread_cond_t work, finished;
+  int started;               /* helpers running; -1 in a child of fork() */
+  unsigned long generation;  /* bumped per job */
+  S2sCopyJob job;
+} s2s_copiers = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+                 PTHREAD_COND_INITIALIZER, 0, 0, {0}};
+
+/* Take and copy pieces of the current job until none is left (lock held
+ * on entry and exit). */
+static void s2s_rt_copy_pieces(void) {
+  S2sCopyJob *j = &s2s_copiers.job;
+  while (j->next < j->pieces) {
+    size_t from = (size_t)j->next++ * j->piece, n;
+    n = from >= j->n ? 0 : from + j->piece < j->n ? j->piece : j->n - from;
+    pthread_mutex_unlock(&s2s_copiers.lock);
+    s2s_rt_rows_move(j->rows, j->buf + from, j->off + from, n, j->to_buf);
+    pthread_mutex_lock(&s2s_copiers.lock);
+    if (++j->done == j->pieces) pthread_cond_broadcast(&s2s_copiers.finished);
+  }
+}
+
+static void *s2s_rt_copier(void *arg) {
+  unsigned long seen = 0;
+  (void)arg;
+  pthread_mutex_lock(&s2s_copiers.lock);
+  for (;;) {
+    while (s2s_copiers.generation == seen) pthread_cond_wait(&s2s_copiers.work, &s2s_copiers.lock);
+    seen = s2s_copiers.generation;
+    s2s_rt_copy_pieces();
+  }
+  return NULL;
+}
+
+/* A child of fork() has none of the helpers: it copies alone. */
+static void s2s_rt_copiers_forget(void) { s2s_copiers.started = -1; }
+
+/* Start the helpers once (rt.copy_threads - 1 of them: the caller is one). */
+static void s2s_rt_copiers_start(void) {
+  pthread_attr_t attr;
+  (void)pthread_atfork(NULL, NULL, s2s_rt_copiers_forget);
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  for (int i = 1; i < rt.copy_threads; i++) {
+    pthread_t id;
+    if (pthread_create(&id, &attr, s2s_rt_copier, NULL) == 0) s2s_copiers.started++;
+  }
+  pthread_attr_destroy(&attr);
+}
+
+/* Windows below this are copied by the caller alone: waking helpers costs
+ * more than they save. */
+#define S2S_RT_PARALLEL_MIN ((size_t)1 << 20)
+
+static void s2s_rt_host_move(const S2sRows *w, char *buf, size_t off, size_t n, int to_buf) {
+  S2sCopyJob *j = &s2s_copiers.job;
+  if (rt.copy_threads < 2 || n < S2S_RT_PARALLEL_MIN || s2s_copiers.started < 0 ||
+      pthread_mutex_trylock(&s2s_copiers.busy) != 0) {
+    s2s_rt_rows_move(w, buf, off, n, to_buf);
+    return;
+  }
+  pthread_mutex_lock(&s2s_copiers.lock);
+  if (!s2s_copiers.started) s2s_rt_copiers_start();
+  j->rows = w;
+  j->buf = buf;
+  j->off = off;
+  j->n = n;
+  j->to_buf = to_buf;
+  j->pieces = s2s_copiers.started + 1;
+  j->piece = (n + (size_t)j->pieces - 1) / (size_t)j->pieces;
+  j->next = j->done = 0;
+  s2s_copiers.generation++;
+  pthread_cond_broadcast(&s2s_copiers.work);
+  s2s_rt_copy_pieces();
+  while (j->done < j->pieces) pthread_cond_wait(&s2s_copiers.finished, &s2s_copiers.lock);
+  pthread_mutex_unlock(&s2s_copiers.lock);
+  pthread_mutex_unlock(&s2s_copiers.busy);
+}
+
+/* ---- the copy engine ----------------------------------------------------
+ *
+ * A transfer between the user's array and the device copy takes one of
+ * four ways (S2S_DEBUG names it):
+ *   contiguous  the box is one run: staged in windows of rt.chunk bytes;
+ *   span        a box with holes whose span is at most rt.span_ratio times
+ *               its size: the whole span crosses the bus, as one run; the
+ *               host copies only the box's rows out of the staging buffer,
+ *               so no host element outside the box is written.  A copy-in
+ *               does this only into a fresh device copy, whose holes hold
+ *               nothing yet (an update must not overwrite them);
+ *   packed      other boxes with holes: the host packs rows into the
+ *               staging buffer (or unpacks them from it), the packed bytes
+ *               cross the bus into (out of) a scratch block, and the device
+ *               unpacks (packs) them with one 2-D or 3-D copy per index of
+ *               the runs beyond the third: never one bus transfer per row;
+ *   registered  the host span was pinned with cudaHostRegister (see
+ *               s2s_rt_registered): one copy straight from (to) the array.
+ * Staging is double-buffered: while the copy engine moves one buffer the
+ * host fills (drains) the other; an event per buffer says when the engine
+ * is done with it, which is the only wait of a copy-in.
+ */
+
+typedef enum S2sMove { S2S_MOVE_CONTIGUOUS, S2S_MOVE_SPAN, S2S_MOVE_PACKED, S2S_MOVE_REGISTERED } S2sMove;
+
+static const char *const s2s_rt_move_name[] = {"contiguous", "span", "packed", "registered"};
 
 static size_t s2s_rt_shape_bytes(const S2sBoxShape *s, size_t elem) {
   size_t n = elem;
   for (int d = 0; d < s->nruns; d++) n *= (size_t)s->count[d];
   return n;
+}
+
+/* How a box moves.  `fresh`: the device copy was just made, so a copy-in
+ * may write its holes. */
+static S2sMove s2s_rt_move_kind(const S2sBoxShape *s, int to_device, int fresh, int registered) {
+  double span = (double)(s->last - s->first + 1), box = (double)s2s_rt_shape_bytes(s, 1);
+  if (s->nruns == 1) return registered ? S2S_MOVE_REGISTERED : S2S_MOVE_CONTIGUOUS;
+  if ((fresh || !to_device) && span <= rt.span_ratio * box) return S2S_MOVE_SPAN;
+  return S2S_MOVE_PACKED;
+}
+
+/* The thread's staging buffers, made at its first transfer: pinned, or
+ * ordinary memory when pinned memory runs out (slower, still correct). */
+static void s2s_rt_stage_buffers(S2sThread *t, const S2sRegion *r, int line) {
+  if (t->stage[0]) return;
+  t->stage_pinned = cudaMallocHost((void **)&t->stage[0], rt.chunk) == cudaSuccess &&
+                    cudaMallocHost((void **)&t->stage[1], rt.chunk) == cudaSuccess;
+  if (t->stage_pinned) return;
+  (void)cudaGetLastError();
+  if (t->stage[0]) (void)cudaFreeHost(t->stage[0]);
+  t->stage[0] = malloc(rt.chunk);
+  t->stage[1] = malloc(rt.chunk);
+  if (!t->stage[0] || !t->stage[1]) s2s_rt_fail(r, line, "out of host memory for staging buffers");
+  s2s_rt_debug(r, line, "no pinned memory for staging: copies go through pageable buffers");
+}
+
+/* Host to device: `total` transfer bytes described by `w` into `dst`. */
+static void s2s_rt_stage_in(S2sThread *t, const S2sRegion *r, int line, const S2sRows *w,
+                            char *dst, size_t total) {
+  size_t off = 0;
+  for (int c = 0; off < total; c++, off += rt.chunk) {
+    size_t n = total - off < rt.chunk ? total - off : rt.chunk;
+    int i = c & 1;
+    s2s_rt_wait_event(t, r, line, t->stage_done[i], 0); /* the engine has read it */
+    s2s_rt_host_move(w, t->stage[i], off, n, 1);
+    s2s_rt_cuda(cudaMemcpyAsync(dst + off, t->stage[i], n, cudaMemcpyHostToDevice, t->stream), r,
+                line, "cudaMemcpyAsync");
+    s2s_rt_cuda(cudaEventRecord(t->stage_done[i], t->stream), r, line, "cudaEventRecord");
+  }
+}
+
+static void s2s_rt_stage_queue_out(S2sThread *t, const S2sRegion *r, int line, const char *src,
+                                   size_t total, size_t c) {
+  size_t off = c * rt.chunk, n = total - off < rt.chunk ? total - off : rt.chunk;
+  int i = (int)(c & 1);
+  s2s_rt_cuda(cudaMemcpyAsync(t->stage[i], src + off, n, cudaMemcpyDeviceToHost, t->stream), r,
+              line, "cudaMemcpyAsync");
+  s2s_rt_cuda(cudaEventRecord(t->stage_done[i], t->stream), r, line, "cudaEventRecord");
+}
+
+/* Device to host: two windows in flight; the host drains one while the
+ * engine fills the other. */
+static void s2s_rt_stage_out(S2sThread *t, const S2sRegion *r, int line, const S2sRows *w,
+                             const char *src, size_t total) {
+  size_t nchunks = (total + rt.chunk - 1) / rt.chunk;
+  for (size_t c = 0; c < 2 && c < nchunks; c++) s2s_rt_stage_queue_out(t, r, line, src, total, c);
+  for (size_t c = 0; c < nchunks; c++) {
+    size_t off = c * rt.chunk, n = total - off < rt.chunk ? total - off : rt.chunk;
+    s2s_rt_wait_event(t, r, line, t->stage_done[c & 1], c + 1 == nchunks);
+    s2s_rt_host_move(w, t->stage[c & 1], off, n, 0);
+    if (c + 2 < nchunks) s2s_rt_stage_queue_out(t, r, line, src, total, c + 2);
+  }
+}
+
+/* Device to device between the box (the array's layout, `box` at its first
+ * element) and `packed` (its rows back to back), to `packed` when
+ * `to_packed`: one 2-D copy for two runs, one 3-D copy per index of the
+ * runs beyond the third.  A row pitch beyond CUDA's limit (2^31-1 bytes)
+ * goes row by row, still on the device. */
+static void s2s_rt_device_pack(S2sThread *t, const S2sRegion *r, int line, const S2sBoxShape *s,
+                               size_t elem, char *box, char *packed, int to_packed) {
+  long idx[S2S_MAX_RANK + 1] = {0};
+  size_t width = (size_t)s->count[0] * elem, height = (size_t)s->count[1];
+  size_t pitch = (size_t)s->stride[1] * elem, planes = s->nruns > 2 ? (size_t)s->count[2] : 1;
+  size_t per_call = width * height * planes, done = 0;
+  enum cudaMemcpyKind d2d = cudaMemcpyDeviceToDevice;
+  for (;;) {
+    size_t boff = 0;
+    char *b, *p = packed + done;
+    int d;
+    for (d = 3; d < s->nruns; d++) boff += (size_t)(idx[d] * s->stride[d]) * elem;
+    b = box + boff;
+    if (pitch > (size_t)INT_MAX) {
+      for (size_t row = 0; row < height * planes; row++) {
+        size_t bo = (row % height) * pitch + (row / height) * (s->nruns > 2 ? (size_t)s->stride[2] * elem : 0);
+        s2s_rt_cuda(cudaMemcpyAsync(to_packed ? p + row * width : b + bo, to_packed ? b + bo : p + row * width,
+                                    width, d2d, t->stream), r, line, "cudaMemcpyAsync");
+      }
+    } else if (planes == 1) {
+      s2s_rt_cuda(cudaMemcpy2DAsync(to_packed ? p : b, to_packed ? width : pitch, to_packed ? b : p,
+                                    to_packed ? pitch : width, width, height, d2d, t->stream),
+                  r, line, "cudaMemcpy2DAsync");
+    } else {
+      struct cudaMemcpy3DParms m;
+      struct cudaPitchedPtr bp = {b, pitch, pitch, (size_t)(s->stride[2] / s->stride[1])};
+      struct cudaPitchedPtr pp = {p, width, width, height};
+      memset(&m, 0, sizeof m);
+      m.srcPtr = to_packed ? bp : pp;
+      m.dstPtr = to_packed ? pp : bp;
+      m.extent.width = width;
+      m.extent.height = height;
+      m.extent.depth = planes;
+      m.kind = d2d;
+      s2s_rt_cuda(cudaMemcpy3DAsync(&m, t->stream), r, line, "cudaMemcpy3DAsync");
+    }
+    done += per_call;
+    for (d = 3; d < s->nruns && ++idx[d] == s->count[d]; d++) idx[d] = 0;
+    if (d >= s->nruns) break;
+  }
+}
+
+/* Pin the host span of `e` with cudaHostRegister when that pays: it costs
+ * about as much as several staged copies (measured at each registration),
+ * and saves the difference between a staged and a pinned copy at every
+ * transfer.  Not knowing how often a copy will move, register once the
+ * transfers so far, this one included, would have paid for it (the ski
+ * rental rule: never more than twice the best choice in hindsight).  Only
+ * present copies that move more than once can reach that, i.e. arrays in
+ * data regions with updates.  Returns whether the span is registered. */
+#define S2S_RT_REGISTER_MIN ((size_t)16 << 20)
+
+static int s2s_rt_registered(const S2sRegion *r, int line, S2sPresent *e) {
+  size_t span = e->host_last - e->host_first + 1;
+  double mb = (double)span * 1e-6, t0, us;
+  int want;
+  cudaError_t err;
+  if (e->registered || e->register_failed || rt.register_mode == S2S_REGISTER_NEVER)
+    return e->registered;
+  s2s_rt_lock_take();
+  want = rt.register_mode == S2S_REGISTER_ALWAYS ||
+         (span >= S2S_RT_REGISTER_MIN &&
+          (double)(e->transfers + 1) * (rt.staged_us_mb - rt.pinned_us_mb) >= rt.register_us_mb);
+  s2s_rt_lock_give();
+  if (!want) return 0;
+  t0 = s2s_rt_now_us();
+  err = cudaHostRegister((void *)e->host_first, span, cudaHostRegisterDefault);
+  us = s2s_rt_now_us() - t0;
+  if (err != cudaSuccess) { /* e.g. a page shared with another registered copy */
+    (void)cudaGetLastError();
+    e->register_failed = 1;
+    s2s_rt_debug(r, line, "cudaHostRegister of %s failed ('%s'): staged copies", e->what,
+                 cudaGetErrorString(err));
+    return 0;
+  }
+  e->registered = 1;
+  s2s_rt_lock_take();
+  if (mb >= 1.0) rt.register_us_mb = 0.5 * rt.register_us_mb + 0.5 * (2.0 * us / mb); /* + unregister */
+  s2s_rt_lock_give();
+  s2s_rt_debug(r, line, "registered the %zu host bytes of %s in %.1f us", span, e->what, us);
+  return 1;
+}
+
+/* The per-box statistics behind the repeated-copy advice (lock held). */
+static void s2s_rt_account_array(S2sRegion *r, const S2sArray *a, uintptr_t first, size_t bytes,
+                                 int to_device, double us) {
+  S2sArrayStat *st;
+  for (st = r->array_stats; st; st = st->next)
+    if (st->host_first == first && st->bytes == bytes) break;
+  if (!st) {
+    st = calloc(1, sizeof *st);
+    if (!st) return; /* statistics only */
+    snprintf(st->name, sizeof st->name, "%s", s2s_rt_str(a->name));
+    st->host_first = first;
+    st->bytes = bytes;
+    st->next = r->array_stats;
+    r->array_stats = st;
+  }
+  if (to_device) st->copyins++, st->in_us += us;
+  else st->copyouts++, st->out_us += us;
 }
 
 static void s2s_rt_account(S2sRegion *r, int to_device, size_t bytes, double us) {
@@ -684,25 +1880,93 @@ static void s2s_rt_account(S2sRegion *r, int to_device, size_t bytes, double us)
   }
 }
 
-/* Copy the box of `a` between the host and its present copy `e`. */
-static void s2s_rt_copy_box(S2sRegion *r, int line, const S2sArray *a, const S2sBoxShape *s,
-                            const S2sPresent *e, int to_device) {
+/* Running estimates of what a MB costs each way (lock held). */
+static void s2s_rt_learn_cost(S2sMove how, size_t bytes, double us) {
+  double mb = (double)bytes * 1e-6;
+  if (mb < 4.0) return; /* small copies measure latency, not bandwidth */
+  if (how == S2S_MOVE_REGISTERED) rt.pinned_us_mb = 0.7 * rt.pinned_us_mb + 0.3 * us / mb;
+  else rt.staged_us_mb = 0.7 * rt.staged_us_mb + 0.3 * us / mb;
+}
+
+/* Move `bytes` of a contiguous box straight between the registered array
+ * and the device, and wait: the host may change (read) the array as soon
+ * as the call returns. */
+static void s2s_rt_move_registered(S2sThread *t, const S2sRegion *r, int line, char *host,
+                                   char *dev, size_t bytes, int to_device) {
+  s2s_rt_cuda(cudaMemcpyAsync(to_device ? dev : host, to_device ? host : dev, bytes,
+                              to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost,
+                              t->stream), r, line, "cudaMemcpyAsync");
+  s2s_rt_wait(t, r, line);
+}
+
+/* Holey box the packed way: through a scratch block of the box's size. */
+static void s2s_rt_move_packed(S2sThread *t, const S2sRegion *r, int line, const S2sBoxShape *s,
+                               size_t elem, char *host, char *dev, int to_device) {
+  size_t bytes = s2s_rt_shape_bytes(s, elem);
+  S2sRows w;
+  char *scratch;
+  s2s_rt_lock_take();
+  scratch = s2s_rt_pool_get(t, r, line, bytes);
+  s2s_rt_lock_give();
+  s2s_rt_rows_box(&w, s, elem, host, 1);
+  if (to_device) {
+    s2s_rt_stage_in(t, r, line, &w, scratch, bytes);
+    s2s_rt_device_pack(t, r, line, s, elem, dev, scratch, 0);
+  } else {
+    s2s_rt_device_pack(t, r, line, s, elem, dev, scratch, 1);
+    s2s_rt_stage_out(t, r, line, &w, scratch, bytes);
+  }
+  s2s_rt_lock_take();
+  s2s_rt_pool_put(t, r, line, scratch); /* stream order keeps it until the copies are done */
+  s2s_rt_lock_give();
+}
+
+/* Copy the box of `a` between the host and its present copy `e`.  `fresh`:
+ * e was made for this copy-in; `by_clause`: a data clause's copy (counted
+ * for the repeated-copy advice), not an update. */
+static void s2s_rt_copy_box(S2sThread *t, S2sRegion *r, int line, const S2sArray *a,
+                            const S2sBoxShape *s, S2sPresent *e, int to_device, int fresh,
+                            int by_clause) {
   uintptr_t first = s2s_rt_host_first(a, s);
-  char *host = (char *)first;
-  char *dev = e->dev + (first - e->host_first);
-  size_t bytes = s2s_rt_shape_bytes(s, a->elem);
-  double us;
-  s2s_rt_timer_start(r, line);
-  s2s_rt_copy_shape(r, line, s, a->elem, host, dev, to_device);
-  us = s2s_rt_timer_stop_us(r, line, "region");
+  char *host = (char *)first, *dev = e->dev + (first - e->host_first);
+  size_t bytes = s2s_rt_shape_bytes(s, a->elem), span = (size_t)(s->last - s->first + 1) * a->elem;
+  int timed = rt.timing || rt.debug;
+  double t0 = s2s_rt_now_us(), us;
+  S2sMove how = s2s_rt_move_kind(s, to_device, fresh, s->nruns == 1 && s2s_rt_registered(r, line, e));
+  S2sRows w;
+  s2s_rt_stage_buffers(t, r, line);
+  if (timed) s2s_rt_timer_start(t, r, line);
+  switch (how) {
+  case S2S_MOVE_REGISTERED: s2s_rt_move_registered(t, r, line, host, dev, bytes, to_device); break;
+  case S2S_MOVE_CONTIGUOUS:
+    s2s_rt_rows_flat(&w, host, bytes);
+    if (to_device) s2s_rt_stage_in(t, r, line, &w, dev, bytes);
+    else s2s_rt_stage_out(t, r, line, &w, dev, bytes);
+    break;
+  case S2S_MOVE_SPAN:
+    if (to_device) {
+      s2s_rt_rows_flat(&w, host, span);
+      s2s_rt_stage_in(t, r, line, &w, dev, span);
+    } else {
+      s2s_rt_rows_box(&w, s, a->elem, host, 0);
+      s2s_rt_stage_out(t, r, line, &w, dev, span);
+    }
+    break;
+  case S2S_MOVE_PACKED: s2s_rt_move_packed(t, r, line, s, a->elem, host, dev, to_device); break;
+  }
+  us = timed ? s2s_rt_timer_stop_us(t, r, line) : s2s_rt_now_us() - t0;
+  s2s_rt_lock_take();
+  e->transfers++;
   s2s_rt_account(r, to_device, bytes, us);
+  if (by_clause) s2s_rt_account_array(r, a, first, bytes, to_device, us);
+  s2s_rt_learn_cost(how, how == S2S_MOVE_SPAN ? span : bytes, us);
+  s2s_rt_lock_give();
   if (rt.debug) {
     char box[160];
-    long calls = 1;
-    for (int d = 2; d < s->nruns; d++) calls *= s->count[d];
-    s2s_rt_debug(r, line, "%s %s: %zu bytes, %ld %s, %.1f us", to_device ? "copyin" : "copyout",
-                 (s2s_rt_box_text(r, a, box, sizeof box), box), bytes, calls,
-                 s->nruns == 1 ? "cudaMemcpy" : "cudaMemcpy2D", us);
+    s2s_rt_box_text(r, a, box, sizeof box);
+    s2s_rt_debug(r, line, "%s %s: %zu bytes (%s, %zu bus bytes, %zu-byte windows), %.1f us",
+                 to_device ? "copyin" : "copyout", box, bytes, s2s_rt_move_name[how],
+                 how == S2S_MOVE_SPAN ? span : bytes, rt.chunk, us);
   }
 }
 
@@ -710,13 +1974,19 @@ static void s2s_rt_copy_box(S2sRegion *r, int line, const S2sArray *a, const S2s
 
 void s2s_region_begin(S2sRegion *r) {
   s2s_rt_enter(r, r->line);
+  s2s_rt_lock_take();
   r->entered++;
+  /* Several threads may be inside at once (OpenMP tiles): the region's
+   * time runs from the first begin to the last end. */
   if (r->depth++ == 0) r->region_t0 = s2s_rt_now_us();
+  s2s_rt_lock_give();
 }
 
 void s2s_region_end(S2sRegion *r) {
+  s2s_rt_lock_take();
   if (r->depth <= 0) s2s_rt_fail(r, r->line, "region ended without being begun");
   if (--r->depth == 0) r->region_us += s2s_rt_now_us() - r->region_t0;
+  s2s_rt_lock_give();
 }
 
 static _Noreturn void s2s_rt_fail_absent(const S2sRegion *r, int line, const S2sArray *a,
@@ -729,51 +1999,75 @@ static _Noreturn void s2s_rt_fail_absent(const S2sRegion *r, int line, const S2s
 void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   S2sBoxShape s;
   S2sPresent *e;
-  s2s_rt_enter(r, line);
+  S2sThread *t = s2s_rt_enter(r, line);
+  void *dev;
   if ((unsigned)clause > S2S_PRESENT) s2s_rt_fail(r, line, "unknown data clause %d", (int)clause);
   if (!s2s_rt_box(r, line, a, &s)) return NULL;
+  s2s_rt_lock_take();
   e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
   if (e) { /* present-or: use the copy an enclosing data region made */
-    e->refs++;
+    s2s_rt_borrow(t, r, line, e);
     s2s_rt_debug(r, line, "%s is present (copy of %s), %ld references", s2s_rt_str(a->name),
                  e->what, e->refs);
-    return s2s_rt_dev_pointer(e, a);
+    dev = s2s_rt_dev_pointer(e, a);
+    s2s_rt_lock_give();
+    return dev;
   }
   if (clause == S2S_PRESENT)
     s2s_rt_fail_absent(r, line, a, "present clause",
                        "copy it in with an enclosing data region, or use copyin or copy");
-  e = s2s_rt_create(r, line, a, clause, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s));
-  if (clause == S2S_COPYIN || clause == S2S_COPY) s2s_rt_copy_box(r, line, a, &s, e, 1);
-  return s2s_rt_dev_pointer(e, a);
+  e = s2s_rt_create(t, r, line, a, clause, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s));
+  s2s_rt_lock_give();
+  if (clause == S2S_COPYIN || clause == S2S_COPY) s2s_rt_copy_box(t, r, line, a, &s, e, 1, 1, 1);
+  s2s_rt_lock_take();
+  s2s_rt_filled(t, r, line, e);
+  dev = s2s_rt_dev_pointer(e, a);
+  s2s_rt_lock_give();
+  return dev;
 }
 
-/* References are released in the reverse order of s2s_data_begin (data
- * clauses are structured), so the call that drops the last reference is the
- * one that created the copy, and the creating clause decides the copy-out;
- * `clause` of inner, present-or references changes nothing. */
+/* The reference that created a copy is released last when one thread uses
+ * it (data clauses are structured); with several threads, whichever
+ * releases last copies out, under the creating clause.  `clause` of inner,
+ * present-or references changes nothing.  A thread that shared the copy
+ * with another first waits for its own stream, so that the last one's copy
+ * out and release come after every thread's kernels. */
 void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   S2sBoxShape s;
   S2sPresent *e;
+  S2sThread *t = s2s_rt_enter(r, line);
+  int shared, copy_out;
   (void)clause;
-  s2s_rt_enter(r, line);
   if (!s2s_rt_box(r, line, a, &s)) return;
+  s2s_rt_lock_take();
   e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
   if (!e) s2s_rt_fail_absent(r, line, a, "at the end of its data clause", NULL);
-  if (e->refs == 1 && (e->clause == S2S_COPY || e->clause == S2S_COPYOUT))
-    s2s_rt_copy_box(r, line, a, &s, e, 0);
-  if (--e->refs == 0) s2s_rt_destroy(r, line, e);
+  shared = e->shared;
+  copy_out = e->refs == 1 && (e->clause == S2S_COPY || e->clause == S2S_COPYOUT);
+  s2s_rt_lock_give();
+  if (shared && !copy_out) s2s_rt_wait(t, r, line);
+  if (copy_out) s2s_rt_copy_box(t, r, line, a, &s, e, 0, 0, 1); /* the reference held keeps e */
+  s2s_rt_lock_take();
+  if (--e->refs == 0) s2s_rt_destroy(t, r, line, e);
+  s2s_rt_lock_give();
 }
 
 static void s2s_rt_update(S2sRegion *r, int line, const S2sArray *a, int to_device) {
   S2sBoxShape s;
   S2sPresent *e;
-  s2s_rt_enter(r, line);
+  S2sThread *t = s2s_rt_enter(r, line);
   if (!s2s_rt_box(r, line, a, &s)) return;
+  s2s_rt_lock_take();
   e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
   if (!e)
     s2s_rt_fail_absent(r, line, a, to_device ? "update device" : "update host",
                        "update needs an enclosing data region that holds the array");
-  s2s_rt_copy_box(r, line, a, &s, e, to_device);
+  s2s_rt_borrow(t, r, line, e); /* held while copying */
+  s2s_rt_lock_give();
+  s2s_rt_copy_box(t, r, line, a, &s, e, to_device, 0, 0);
+  s2s_rt_lock_take();
+  if (--e->refs == 0) s2s_rt_destroy(t, r, line, e);
+  s2s_rt_lock_give();
 }
 
 void s2s_update_host(S2sRegion *r, int line, const S2sArray *a) { s2s_rt_update(r, line, a, 0); }
@@ -787,20 +2081,28 @@ void s2s_check(cudaError_t err, S2sRegion *r, int line, const char *what) {
 }
 
 /* Device memory for the per-thread copies of privatized arrays whose size is
- * known only at run time.  In emulation it is filled with 0xFF bytes (NaN
- * for reals), so a read before the thread's own write shows up in tests. */
+ * known only at run time, from the pool.  In emulation it is filled with
+ * 0xFF bytes (NaN for reals), so a read before the thread's own write shows
+ * up in tests. */
 void *s2s_scratch_alloc(S2sRegion *r, int line, size_t bytes) {
-  void *p = NULL;
+  S2sThread *t;
+  void *p;
   if (bytes == 0) return NULL;
-  s2s_rt_cuda(cudaMalloc(&p, bytes), r, line, "cudaMalloc of privatized arrays");
-#ifdef S2S_EMULATE
-  s2s_rt_cuda(cudaMemset(p, 0xFF, bytes), r, line, "cudaMemset of privatized arrays");
-#endif
+  t = s2s_rt_enter(r, line);
+  s2s_rt_lock_take();
+  p = s2s_rt_pool_get(t, r, line, bytes);
+  s2s_rt_lock_give();
   return p;
 }
 
+/* Back to the pool in stream order: kernels queued before still use it. */
 void s2s_scratch_free(S2sRegion *r, int line, void *p) {
-  if (p) s2s_rt_cuda(cudaFree(p), r, line, "cudaFree of privatized arrays");
+  S2sThread *t;
+  if (!p) return;
+  t = s2s_rt_enter(r, line);
+  s2s_rt_lock_take();
+  s2s_rt_pool_put(t, r, line, p);
+  s2s_rt_lock_give();
 }
 
 static S2sKernelStat *s2s_rt_kernel_stat(S2sRegion *r, int line) {
@@ -818,7 +2120,7 @@ static S2sKernelStat *s2s_rt_kernel_stat(S2sRegion *r, int line) {
 void s2s_kernel_begin(S2sRegion *r, int line, dim3 grid, dim3 block) {
   cudaError_t stale;
   S2sKernelStat *k;
-  s2s_rt_enter(r, line);
+  S2sThread *t = s2s_rt_enter(r, line);
 #ifdef S2S_EMULATE
   s2s_emu_check_env(r, line);
 #endif
@@ -827,6 +2129,7 @@ void s2s_kernel_begin(S2sRegion *r, int line, dim3 grid, dim3 block) {
   if (stale != cudaSuccess)
     s2s_rt_fail_hint(r, line, "kernel of region", "the error comes from an earlier CUDA call",
                      "CUDA error '%s' before launch", cudaGetErrorString(stale));
+  s2s_rt_lock_take();
   k = s2s_rt_kernel_stat(r, line);
   r->grid[0] = k->grid[0] = grid.x;
   r->grid[1] = k->grid[1] = grid.y;
@@ -835,16 +2138,23 @@ void s2s_kernel_begin(S2sRegion *r, int line, dim3 grid, dim3 block) {
   r->block[1] = k->block[1] = block.y;
   r->block[2] = k->block[2] = block.z;
   r->kernel_line = line;
-  s2s_rt_timer_start(r, line);
+  s2s_rt_lock_give();
+  if (rt.timing || rt.debug) s2s_rt_timer_start(t, r, line);
 }
 
+/* Launch errors (configuration, resources) show at once; a fault while the
+ * kernel runs shows at the next wait, which names this kernel (see
+ * s2s_rt_fail_async).  Only S2S_TIME and S2S_DEBUG wait here, to time it. */
 void s2s_kernel_end(S2sRegion *r, int line) {
-  cudaError_t err = cudaGetLastError(); /* launch errors: configuration, resources */
+  cudaError_t err = cudaGetLastError();
+  S2sThread *t = s2s_rt_enter(r, line);
   S2sKernelStat *k;
-  double us;
+  double us = 0.0;
   if (err != cudaSuccess)
     s2s_rt_fail_hint(r, line, "kernel of region", NULL, "CUDA error '%s'", cudaGetErrorString(err));
-  us = s2s_rt_timer_stop_us(r, line, "kernel of region"); /* waits: faults show here */
+  s2s_rt_note_kernel(t, r, line);
+  if (rt.timing || rt.debug) us = s2s_rt_timer_stop_us(t, r, line);
+  s2s_rt_lock_take();
   k = s2s_rt_kernel_stat(r, line);
   k->max_us = k->launches == 0 || us > k->max_us ? us : k->max_us;
   k->min_us = k->launches == 0 || us < k->min_us ? us : k->min_us;
@@ -852,9 +2162,12 @@ void s2s_kernel_end(S2sRegion *r, int line) {
   k->launches++;
   r->kernel_us += us;
   r->kernels_launched++;
+  s2s_rt_lock_give();
   s2s_rt_debug(r, line, "kernel [%ux%ux%u] x [%ux%ux%u]: %.1f us", k->grid[0], k->grid[1],
                k->grid[2], k->block[0], k->block[1], k->block[2], us);
 }
+
+void s2s_wait(S2sRegion *r, int line) { s2s_rt_wait(s2s_rt_enter(r, line), r, line); }
 
 unsigned s2s_grid_dim(S2sRegion *r, int line, long iterations, unsigned block, int axis) {
   long blocks, limit = axis == 0 ? 2147483647L : 65535L;
@@ -886,14 +2199,24 @@ void s2s_assume(S2sRegion *r, int line, int holds, const char *assumption, const
                    "the translation assumed %s (%s), but %s", assumption, why, values);
 }
 
-long s2s_present_count(void) { return (long)HASH_COUNT(rt.present); }
+long s2s_present_count(void) {
+  long n;
+  s2s_rt_lock_take();
+  n = (long)HASH_COUNT(rt.present);
+  s2s_rt_lock_give();
+  return n;
+}
 
 long s2s_present_refs(const S2sArray *a) {
   S2sBoxShape s;
   S2sPresent *e;
+  long refs;
   if (!s2s_rt_box(NULL, 0, a, &s)) return 0;
+  s2s_rt_lock_take();
   e = s2s_rt_find(NULL, 0, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 0);
-  return e ? e->refs : 0;
+  refs = e ? e->refs : 0;
+  s2s_rt_lock_give();
+  return refs;
 }
 
 /* ---- the timing report -------------------------------------------------
@@ -922,6 +2245,18 @@ long s2s_present_refs(const S2sArray *a) {
  * launch's), data "reached" counts box transfers (data clauses and
  * updates) in that direction.  Bandwidth is bytes / device time, 1 GB =
  * 1e9 bytes.  Lines of copies that never happened are left out.
+ *
+ * After a region's copies, advice for each array its data clauses copied
+ * in three or more times (the three costliest, most time first; the boxes
+ * of one name together):
+ *
+ *         21: advice: copyin of 'th' repeated 150 times (3.1 s): wrap the calls in !$stencil data copy(th)
+ *             (copied once instead, saves about 3.0 s)
+ *
+ * copy(...) when the region also copied it out at least as often,
+ * copyin(...) otherwise; `#pragma stencil data` for C files.  The time is
+ * the copies' device time (in and out), in s or ms; the saving, all but
+ * one of them.
  */
 
 static const char *s2s_rt_commas(double v, char buf[32]) {
@@ -974,6 +2309,60 @@ static void s2s_rt_report_data(FILE *out, int line, const char *dir, long count,
     fprintf(out, "- GB/s\n");
 }
 
+#define S2S_RT_ADVICE_MIN_REPEATS 3
+#define S2S_RT_ADVICE_MAX 3
+
+/* One array's copies by a region's clauses, all its boxes together: a
+ * program that swaps two buffers between calls (u and unew of a Jacobi
+ * sweep) passes the region two host addresses under one name. */
+typedef struct S2sAdvice {
+  const char *name;
+  long copyins, copyouts;
+  double us;              /* copy-in time, plus copy-out time when it is copied out as often */
+} S2sAdvice;
+
+static int s2s_rt_advice_order(const void *pa, const void *pb) {
+  const S2sAdvice *a = pa, *b = pb;
+  if (a->us != b->us) return a->us < b->us ? 1 : -1;
+  return strcmp(a->name, b->name);
+}
+
+static const char *s2s_rt_seconds(double us, char buf[32]) {
+  if (us >= 1e6) snprintf(buf, 32, "%.1f s", us * 1e-6);
+  else snprintf(buf, 32, "%.1f ms", us * 1e-3);
+  return buf;
+}
+
+static void s2s_rt_report_advice(FILE *out, const S2sRegion *r) {
+  S2sAdvice adv[64];
+  int n = 0;
+  for (const S2sArrayStat *st = r->array_stats; st; st = st->next) {
+    int i;
+    for (i = 0; i < n && strcmp(adv[i].name, st->name); i++) {}
+    if (i == n) {
+      if (n == (int)(sizeof adv / sizeof adv[0])) continue;
+      memset(&adv[n++], 0, sizeof adv[0]);
+      adv[i].name = st->name;
+    }
+    adv[i].copyins += st->copyins;
+    adv[i].copyouts += st->copyouts;
+    adv[i].us += st->in_us + (st->copyouts >= st->copyins ? st->out_us : 0.0);
+  }
+  qsort(adv, (size_t)n, sizeof adv[0], s2s_rt_advice_order);
+  for (int i = 0, shown = 0; i < n && shown < S2S_RT_ADVICE_MAX; i++) {
+    char total[32], saved[32];
+    if (adv[i].copyins < S2S_RT_ADVICE_MIN_REPEATS) continue;
+    shown++;
+    fprintf(out, "        %d: advice: copyin of '%s' repeated %ld times (%s): wrap the calls in "
+                 "%s data %s(%s)\n",
+            r->line, adv[i].name, adv[i].copyins, s2s_rt_seconds(adv[i].us, total),
+            s2s_rt_is_c_file(r->file) ? "#pragma stencil" : "!$stencil",
+            adv[i].copyouts >= adv[i].copyins ? "copy" : "copyin", adv[i].name);
+    fprintf(out, "            (copied once instead, saves about %s)\n",
+            s2s_rt_seconds(adv[i].us * (double)(adv[i].copyins - 1) / (double)adv[i].copyins, saved));
+  }
+}
+
 static void s2s_rt_report_region(FILE *out, const S2sRegion *r) {
   char t[32], k[32], d[32];
   fprintf(out, "    %d: region %s reached %ld times\n", r->line, s2s_rt_str(r->name), r->entered);
@@ -982,6 +2371,7 @@ static void s2s_rt_report_region(FILE *out, const S2sRegion *r) {
   for (const S2sKernelStat *ks = r->kernel_stats; ks; ks = ks->next) s2s_rt_report_kernel(out, ks);
   s2s_rt_report_data(out, r->line, "copyin", r->copies_in, r->bytes_in, r->data_in_us);
   s2s_rt_report_data(out, r->line, "copyout", r->copies_out, r->bytes_out, r->data_out_us);
+  s2s_rt_report_advice(out, r);
 }
 
 static void s2s_rt_report_header(FILE *out) {
@@ -998,10 +2388,16 @@ static void s2s_rt_report_header(FILE *out) {
 void s2s_timing_report(FILE *out) {
   size_t n = 0, i = 0;
   const S2sRegion **sorted;
+  /* At exit after a stop the lock may be held by the thread that stopped:
+   * report anyway rather than hang. */
+  int locked = pthread_mutex_trylock(&s2s_rt_lock) == 0;
   s2s_rt_report_header(out);
   for (const S2sRegion *r = rt.regions; r; r = r->next) n++;
   sorted = malloc((n ? n : 1) * sizeof *sorted);
-  if (!sorted) return; /* at exit: no report rather than a crash */
+  if (!sorted) { /* at exit: no report rather than a crash */
+    if (locked) s2s_rt_lock_give();
+    return;
+  }
   for (const S2sRegion *r = rt.regions; r; r = r->next) sorted[i++] = r;
   qsort(sorted, n, sizeof *sorted, s2s_rt_region_order);
   for (i = 0; i < n; i++) {
@@ -1014,4 +2410,5 @@ void s2s_timing_report(FILE *out) {
   }
   fflush(out);
   free(sorted);
+  if (locked) s2s_rt_lock_give();
 }

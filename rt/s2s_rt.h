@@ -12,8 +12,12 @@
  *   - a present table (uthash, keyed by host address) of the arrays that are
  *     on the device, with reference counts, so that `data` regions keep arrays
  *     on the device across the regions and calls inside them;
+ *   - a pool of device memory, pinned staging buffers, and a stream per host
+ *     thread on which that thread's copies and kernels are queued (the host
+ *     waits only where it needs data back);
  *   - per-region timing (S2S_TIME=1 prints a report at exit);
  *   - error checks that name the region and the user's source line.
+ * It may be called from several host threads at once.
  *
  * Arrays are described by S2sArray: dimensions are listed fastest-varying
  * first (Fortran order; C arrays are reversed by the translator), with the
@@ -40,7 +44,9 @@
 /* Kernel launch and host/device helpers in the real (nvcc) build; s2s_emu.h
  * gives the emulated S2S_LAUNCH and an empty S2S_HD. */
 #if !defined(S2S_EMULATE) && defined(__CUDACC__)
-#define S2S_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
+/* On the calling thread's stream, after its queued copies. */
+#define S2S_LAUNCH(kernel, grid, block, ...) \
+  kernel<<<(grid), (block), 0, s2s_stream()>>>(__VA_ARGS__)
 #ifndef S2S_HD
 #define S2S_HD __host__ __device__
 #endif
@@ -75,6 +81,7 @@ typedef struct S2sRegion {
   double data_in_us, data_out_us;   /* data_us split by direction */
   long copies_in, copies_out;       /* box transfers per direction */
   struct S2sKernelStat *kernel_stats; /* per kernel line; owned by the runtime */
+  struct S2sArrayStat *array_stats;   /* per box copied by its clauses; owned by the runtime */
 } S2sRegion;
 
 /* Initialiser for a region, valid C and C++ and quiet under
@@ -82,7 +89,7 @@ typedef struct S2sRegion {
  *   static S2sRegion diffuse_r1 = S2S_REGION("diffuse_r1", "diffuse", "diffusion.f90", 21); */
 #define S2S_REGION(name, routine, file, line) \
   { (name), (routine), (file), (line), 0, 0.0, 0.0, 0.0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, \
-    0, 0, 0, 0, 0.0, 0.0, 0.0, 0, 0, 0 }
+    0, 0, 0, 0, 0.0, 0.0, 0.0, 0, 0, 0, 0 }
 
 typedef enum S2sClause {
   S2S_COPYIN, S2S_COPYOUT, S2S_COPY, S2S_CREATE, S2S_PRESENT
@@ -127,6 +134,14 @@ void s2s_update_device(S2sRegion *r, int line, const S2sArray *a);
 void s2s_kernel_begin(S2sRegion *r, int line, dim3 grid, dim3 block);
 void s2s_kernel_end(S2sRegion *r, int line);
 
+/* The calling thread's stream: kernels and copies of its regions are
+ * queued there in order (0 before the thread's first region). */
+cudaStream_t s2s_stream(void);
+
+/* Wait until everything the calling thread queued has finished; an error
+ * names the kernel that caused it (or the region and line given). */
+void s2s_wait(S2sRegion *r, int line);
+
 /* Check a CUDA runtime call made by generated code. */
 void s2s_check(cudaError_t err, S2sRegion *r, int line, const char *what);
 
@@ -156,6 +171,20 @@ void s2s_timing_report(FILE *out);
  * (0 when there is none). */
 long s2s_present_count(void);
 long s2s_present_refs(const S2sArray *a);
+
+/* The device memory pool: blocks cached for reuse (not in use), in use,
+ * requests served from the cache and by cudaMalloc, and how many times the
+ * cache was released (a failed cudaMalloc, s2s_pool_release). */
+typedef struct S2sPoolStats {
+  long cached_blocks, in_use_blocks;
+  size_t cached_bytes;
+  long reused, allocated, trims;
+} S2sPoolStats;
+void s2s_pool_stats(S2sPoolStats *st);
+
+/* Give the cached device memory back to CUDA (e.g. before a library of
+ * the user's own allocates a lot); returns the number of blocks freed. */
+long s2s_pool_release(void);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@
 
 #include <check.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -211,18 +212,26 @@ END_TEST
 
 /* ---- boxes with holes --------------------------------------------------- */
 
-/* Boxes of a(6,5,4) (lower bounds 1) and how many copy calls each needs. */
-typedef struct BoxCase { Dim dims[3]; long calls; } BoxCase;
+/* Boxes of a(6,5,4) (lower bounds 1) and how each moves: one contiguous
+ * run; the whole span when it is at most 1.25 times the box (S2S_SPAN_RATIO's
+ * default); otherwise packed on the host and unpacked on the device by one
+ * 2-D or 3-D copy.  Each crosses the bus in one transfer (one staging
+ * window) and never row by row. */
+typedef enum Move { CONTIGUOUS, SPAN, PACKED } Move;
+typedef struct BoxCase { Dim dims[3]; Move move; } BoxCase;
 static const BoxCase box_cases[] = {
-    {{{1, 6, 1, 6}, {1, 5, 1, 5}, {1, 4, 1, 4}}, 1}, /* whole array */
-    {{{1, 6, 1, 6}, {1, 5, 1, 5}, {1, 4, 2, 3}}, 1}, /* full leading dims: contiguous */
-    {{{1, 6, 1, 6}, {1, 5, 3, 3}, {1, 4, 2, 2}}, 1}, /* one column */
-    {{{1, 6, 2, 4}, {1, 5, 2, 3}, {1, 4, 2, 3}}, 2}, /* interior: one 2-D copy per k */
-    {{{1, 6, 2, 4}, {1, 5, 1, 5}, {1, 4, 2, 3}}, 1}, /* full j merges with k */
-    {{{1, 6, 3, 3}, {1, 5, 1, 5}, {1, 4, 2, 3}}, 1}, /* single i: strided elements */
-    {{{1, 6, 2, 5}, {1, 5, 2, 2}, {1, 4, 1, 4}}, 1}, /* single j */
-    {{{1, 6, 1, 6}, {1, 5, 2, 4}, {1, 4, 1, 4}}, 1}, /* full i merges into runs of 18 */
-    {{{1, 6, 2, 2}, {1, 5, 4, 4}, {1, 4, 3, 3}}, 1}, /* one element */
+    {{{1, 6, 1, 6}, {1, 5, 1, 5}, {1, 4, 1, 4}}, CONTIGUOUS}, /* whole array */
+    {{{1, 6, 1, 6}, {1, 5, 1, 5}, {1, 4, 2, 3}}, CONTIGUOUS}, /* full leading dims */
+    {{{1, 6, 1, 6}, {1, 5, 3, 3}, {1, 4, 2, 2}}, CONTIGUOUS}, /* one column */
+    {{{1, 6, 2, 4}, {1, 5, 2, 3}, {1, 4, 2, 3}}, PACKED},     /* interior: 3 runs, one 3-D copy */
+    {{{1, 6, 2, 4}, {1, 5, 1, 5}, {1, 4, 2, 3}}, PACKED},     /* full j merges with k: one 2-D copy */
+    {{{1, 6, 3, 3}, {1, 5, 1, 5}, {1, 4, 2, 3}}, PACKED},     /* single i: strided elements */
+    {{{1, 6, 2, 5}, {1, 5, 2, 2}, {1, 4, 1, 4}}, PACKED},     /* single j */
+    {{{1, 6, 1, 6}, {1, 5, 2, 4}, {1, 4, 1, 4}}, PACKED},     /* full i merges into runs of 18 */
+    {{{1, 6, 2, 2}, {1, 5, 4, 4}, {1, 4, 3, 3}}, CONTIGUOUS}, /* one element */
+    {{{1, 6, 1, 5}, {1, 5, 1, 5}, {1, 4, 2, 3}}, SPAN},       /* span 59 <= 1.25 * 50 */
+    {{{1, 6, 1, 5}, {1, 5, 2, 5}, {1, 4, 2, 2}}, SPAN},       /* span 23 <= 1.25 * 20 */
+    {{{1, 6, 2, 6}, {1, 5, 1, 5}, {1, 4, 1, 4}}, SPAN},       /* span 119 <= 1.25 * 100 */
 };
 
 static long offset3(long i, long j, long k) { return (i - 1) + 6 * (j - 1) + 30 * (k - 1); }
@@ -241,11 +250,41 @@ static long box_last(const BoxCase *c) {
   return offset3(c->dims[0].sub_hi, c->dims[1].sub_hi, c->dims[2].sub_hi);
 }
 
+static long box_size(const BoxCase *c) {
+  long n = 1;
+  for (int d = 0; d < 3; d++) n *= c->dims[d].sub_hi - c->dims[d].sub_lo + 1;
+  return n;
+}
+
+#ifdef S2S_EMULATE
+/* Copy calls, bus transfers and bus bytes since `mark`. */
+typedef struct Traffic { long calls, transfers; long long bytes; } Traffic;
+
+static Traffic traffic_now(void) {
+  Traffic t = {s2s_emu_copy_calls(), s2s_emu_transfer_calls(), s2s_emu_transfer_bytes()};
+  return t;
+}
+
+/* One window (the default is 8 MiB), and device copies only when packed. */
+static void check_traffic(const BoxCase *c, Traffic mark, int which) {
+  Traffic now = traffic_now();
+  long span = box_last(c) - box_first(c) + 1;
+  long long want_bytes = (long long)(c->move == SPAN ? span : box_size(c)) * (long long)sizeof(double);
+  ck_assert_msg(now.transfers - mark.transfers == 1, "case %d: %ld transfers", which,
+                now.transfers - mark.transfers);
+  ck_assert_msg(now.calls - now.transfers - (mark.calls - mark.transfers) == (c->move == PACKED),
+                "case %d: %ld device-side copies", which,
+                now.calls - now.transfers - (mark.calls - mark.transfers));
+  ck_assert_msg(now.bytes - mark.bytes == want_bytes, "case %d: %lld bus bytes, want %lld", which,
+                now.bytes - mark.bytes, want_bytes);
+}
+#endif
+
 START_TEST(test_copyout_box_with_holes) {
   const BoxCase *c = &box_cases[_i];
   double a[120], dev_vals[120];
   S2sArray d = make_array("a", a, sizeof(double), 3, c->dims);
-  long first = box_first(c), last = box_last(c), calls;
+  long first = box_first(c), last = box_last(c);
   double *p;
   for (int o = 0; o < 120; o++) a[o] = 1000.0 + o, dev_vals[o] = 5000.0 + o;
   p = s2s_data_begin(&kern_r, 21, &d, S2S_COPYOUT);
@@ -253,13 +292,12 @@ START_TEST(test_copyout_box_with_holes) {
   /* A kernel writes the whole span, holes included. */
   dev_write(p + first, dev_vals + first, (size_t)(last - first + 1) * sizeof(double));
 #ifdef S2S_EMULATE
-  calls = s2s_emu_copy_calls();
+  Traffic mark = traffic_now();
 #endif
   s2s_data_end(&kern_r, 21, &d, S2S_COPYOUT);
 #ifdef S2S_EMULATE
-  ck_assert_int_eq(s2s_emu_copy_calls() - calls, c->calls);
+  check_traffic(c, mark, _i);
 #endif
-  (void)calls;
   for (long k = 1; k <= 4; k++)
     for (long j = 1; j <= 5; j++)
       for (long i = 1; i <= 6; i++) {
@@ -275,24 +313,23 @@ START_TEST(test_copyin_box_with_holes) {
   const BoxCase *c = &box_cases[_i];
   double a[120], seen[120];
   S2sArray d = make_array("a", a, sizeof(double), 3, c->dims);
-  long first = box_first(c), last = box_last(c), calls;
+  long first = box_first(c), last = box_last(c);
   double *p;
   for (int o = 0; o < 120; o++) a[o] = o;
 #ifdef S2S_EMULATE
-  calls = s2s_emu_copy_calls();
+  Traffic mark = traffic_now();
 #endif
   p = s2s_data_begin(&kern_r, 21, &d, S2S_COPYIN);
 #ifdef S2S_EMULATE
-  ck_assert_int_eq(s2s_emu_copy_calls() - calls, c->calls);
+  check_traffic(c, mark, _i);
 #endif
-  (void)calls;
   dev_read(seen + first, p + first, (size_t)(last - first + 1) * sizeof(double));
   for (long k = 1; k <= 4; k++)
     for (long j = 1; j <= 5; j++)
       for (long i = 1; i <= 6; i++) {
         long o = offset3(i, j, k);
         if (o < first || o > last) continue;
-        if (in_box(c, i, j, k))
+        if (in_box(c, i, j, k) || c->move == SPAN) /* the span moves whole into a fresh copy */
           ck_assert_msg(seen[o] == (double)o, "case %d: element %ld", _i, o);
 #ifdef S2S_EMULATE
         else /* holes keep the signalling fill: 0xFF bytes, a NaN */
@@ -301,6 +338,106 @@ START_TEST(test_copyin_box_with_holes) {
       }
   s2s_data_end(&kern_r, 21, &d, S2S_COPYIN);
   ck_assert_int_eq(s2s_present_count(), 0);
+}
+END_TEST
+
+/* An update of a box inside a present copy never writes the device copy's
+ * elements outside the box, even when the span would qualify: those may
+ * hold results the host has not seen. */
+START_TEST(test_update_device_keeps_holes) {
+  const BoxCase *c = &box_cases[_i];
+  double a[120], seen[120];
+  Dim whole[3] = {{1, 6, 1, 6}, {1, 5, 1, 5}, {1, 4, 1, 4}};
+  S2sArray all = make_array("a", a, sizeof(double), 3, whole);
+  S2sArray box = make_array("a", a, sizeof(double), 3, c->dims);
+  double *p;
+  for (int o = 0; o < 120; o++) a[o] = -1.0 - o, seen[o] = 7.0;
+  p = s2s_data_begin(&data_r, 10, &all, S2S_CREATE);
+  dev_write(p, seen, sizeof seen); /* "results" the device computed */
+  for (int o = 0; o < 120; o++) a[o] = o;
+  s2s_update_device(&upd_r, 30, &box);
+  dev_read(seen, p, sizeof seen);
+  for (long k = 1; k <= 4; k++)
+    for (long j = 1; j <= 5; j++)
+      for (long i = 1; i <= 6; i++) {
+        long o = offset3(i, j, k);
+        ck_assert_msg(seen[o] == (in_box(c, i, j, k) ? (double)o : 7.0), "case %d: element %ld = %g",
+                      _i, o, seen[o]);
+      }
+  s2s_data_end(&data_r, 10, &all, S2S_CREATE);
+}
+END_TEST
+
+/* ---- staging windows ---------------------------------------------------- */
+
+/* Staging windows of `chunk` bytes (S2S_STAGE_CHUNK), boxes of a(37,11,5)
+ * (doubles): windows that split rows, end on row boundaries, or hold the
+ * whole box, each way of moving; the copy-in and copy-out must be exact in
+ * the emulation's deferred mode, where a missing wait for a window would
+ * send stale bytes. */
+typedef struct ChunkCase { const char *chunk; Dim dims[3]; long windows; } ChunkCase;
+static const ChunkCase chunk_cases[] = {
+    {"8", {{1, 37, 1, 37}, {1, 11, 1, 11}, {1, 5, 1, 5}}, 2035},     /* one element per window */
+    {"24", {{1, 37, 1, 37}, {1, 11, 1, 11}, {1, 5, 1, 5}}, 679},     /* 3 per window, last 2 */
+    {"296", {{1, 37, 1, 37}, {1, 11, 1, 11}, {1, 5, 1, 5}}, 55},     /* one column per window */
+    {"1000", {{1, 37, 1, 37}, {1, 11, 1, 11}, {1, 5, 2, 4}}, 10},    /* contiguous slab */
+    {"200", {{1, 37, 3, 30}, {1, 11, 2, 9}, {1, 5, 2, 4}}, 27},      /* packed, rows of 224 bytes split */
+    {"224", {{1, 37, 3, 30}, {1, 11, 2, 9}, {1, 5, 2, 4}}, 24},      /* packed, one row per window */
+    {"1M", {{1, 37, 3, 30}, {1, 11, 2, 9}, {1, 5, 2, 4}}, 1},        /* packed, one window */
+    {"96", {{1, 37, 2, 37}, {1, 11, 1, 11}, {1, 5, 1, 3}}, 102},     /* span: 1220 elements for 1188 */
+    {"4k", {{1, 37, 2, 37}, {1, 11, 1, 11}, {1, 5, 1, 3}}, 3},       /* span, few windows */
+};
+
+static long off37(long i, long j, long k) { return (i - 1) + 37 * (j - 1) + 407 * (k - 1); }
+
+static int in_dims(const Dim *d, long i, long j, long k) {
+  return i >= d[0].sub_lo && i <= d[0].sub_hi && j >= d[1].sub_lo && j <= d[1].sub_hi &&
+         k >= d[2].sub_lo && k <= d[2].sub_hi;
+}
+
+START_TEST(test_staging_windows) {
+  const ChunkCase *c = &chunk_cases[_i];
+  static double a[2035], dev_vals[2035];
+  S2sArray d = make_array("a", a, sizeof(double), 3, c->dims);
+  double *p, seen[2035];
+  long first;
+  size_t span;
+  setenv("S2S_STAGE_CHUNK", c->chunk, 1); /* read at the first call (each test forks) */
+  for (int o = 0; o < 2035; o++) a[o] = o, dev_vals[o] = 10000.0 + o;
+#ifdef S2S_EMULATE
+  long mark = s2s_emu_transfer_calls();
+#endif
+  p = s2s_data_begin(&kern_r, 21, &d, S2S_COPY);
+#ifdef S2S_EMULATE
+  ck_assert_msg(s2s_emu_transfer_calls() - mark == c->windows, "case %d: %ld windows in", _i,
+                s2s_emu_transfer_calls() - mark);
+#endif
+  /* The device copy covers the box's span only. */
+  first = off37(c->dims[0].sub_lo, c->dims[1].sub_lo, c->dims[2].sub_lo);
+  span = (size_t)(off37(c->dims[0].sub_hi, c->dims[1].sub_hi, c->dims[2].sub_hi) - first + 1);
+  dev_read(seen + first, p + first, span * sizeof(double));
+  for (long k = 1; k <= 5; k++)
+    for (long j = 1; j <= 11; j++)
+      for (long i = 1; i <= 37; i++) {
+        long o = off37(i, j, k);
+        if (in_dims(c->dims, i, j, k)) ck_assert_msg(seen[o] == (double)o, "case %d: in %ld", _i, o);
+      }
+  dev_write(p + first, dev_vals + first, span * sizeof(double));
+#ifdef S2S_EMULATE
+  mark = s2s_emu_transfer_calls();
+#endif
+  s2s_data_end(&kern_r, 21, &d, S2S_COPY);
+#ifdef S2S_EMULATE
+  ck_assert_msg(s2s_emu_transfer_calls() - mark == c->windows, "case %d: %ld windows out", _i,
+                s2s_emu_transfer_calls() - mark);
+#endif
+  for (long k = 1; k <= 5; k++)
+    for (long j = 1; j <= 11; j++)
+      for (long i = 1; i <= 37; i++) {
+        long o = off37(i, j, k);
+        double want = in_dims(c->dims, i, j, k) ? 10000.0 + o : (double)o;
+        ck_assert_msg(a[o] == want, "case %d: out %ld = %g, want %g", _i, o, a[o], want);
+      }
 }
 END_TEST
 
@@ -565,12 +702,478 @@ START_TEST(test_timing_report) {
 }
 END_TEST
 
+/* Several CPU threads fill and drain one window (S2S_COPY_THREADS) when it
+ * holds 1 MB or more: windows of 3 MB over a(200,100,40) (6.4 MB), a box of
+ * each kind; pieces split rows anywhere. */
+static const Dim big_boxes[][3] = {
+    {{1, 200, 1, 200}, {1, 100, 1, 100}, {1, 40, 1, 40}},   /* contiguous */
+    {{1, 200, 3, 170}, {1, 100, 2, 99}, {1, 40, 2, 39}},    /* packed: 3 runs */
+    {{1, 200, 2, 199}, {1, 100, 1, 100}, {1, 40, 1, 40}},   /* span */
+};
+
+START_TEST(test_copy_threads) {
+  const Dim *dims = big_boxes[_i];
+  const long n = 200L * 100 * 40;
+  double *a = malloc((size_t)n * sizeof *a), *v = malloc((size_t)n * sizeof *v);
+  S2sArray d = make_array("a", a, sizeof(double), 3, dims);
+  long first = (dims[0].sub_lo - 1) + 200 * (dims[1].sub_lo - 1) + 20000 * (dims[2].sub_lo - 1);
+  long last = (dims[0].sub_hi - 1) + 200 * (dims[1].sub_hi - 1) + 20000 * (dims[2].sub_hi - 1);
+  double *p;
+  long wrong = 0, bad = -1;
+  setenv("S2S_COPY_THREADS", "3", 1);
+  setenv("S2S_STAGE_CHUNK", "3M", 1);
+  for (long o = 0; o < n; o++) a[o] = (double)o;
+  p = s2s_data_begin(&kern_r, 21, &d, S2S_COPY);
+  dev_read(v + first, p + first, (size_t)(last - first + 1) * sizeof(double));
+  /* Counted, not asserted one by one: check marks every passing assertion
+   * in a pipe, which would make this test slow. */
+  for (long o = first; o <= last; o++) {
+    long i = o % 200 + 1, j = o / 200 % 100 + 1, k = o / 20000 + 1;
+    if (in_dims(dims, i, j, k) && v[o] != (double)o && wrong++ == 0) bad = o;
+    v[o] = -(double)o;
+  }
+  ck_assert_msg(wrong == 0, "case %d: %ld elements in wrong, the first %ld", _i, wrong, bad);
+  dev_write(p + first, v + first, (size_t)(last - first + 1) * sizeof(double));
+  s2s_data_end(&kern_r, 21, &d, S2S_COPY);
+  for (long o = 0; o < n; o++) {
+    long i = o % 200 + 1, j = o / 200 % 100 + 1, k = o / 20000 + 1;
+    double want = in_dims(dims, i, j, k) ? -(double)o : (double)o;
+    if (a[o] != want && wrong++ == 0) bad = o;
+  }
+  ck_assert_msg(wrong == 0, "case %d: %ld elements out wrong, the first %ld", _i, wrong, bad);
+  free(a);
+  free(v);
+}
+END_TEST
+
+/* ---- the device memory pool -------------------------------------------- */
+
+/* Sizes of consecutive regions' arrays (doubles) and whether the second
+ * reuses the first's block: the same size class, or a cached block at most
+ * a quarter larger; never a much larger block for a small array. */
+typedef struct PoolCase { long first, second; int reused; } PoolCase;
+static const PoolCase pool_cases[] = {
+    {1000, 1000, 1}, {1000, 990, 1}, {1000, 1100, 0}, {100000, 90000, 1},
+    {100000, 10, 0}, {10, 12, 1},   {(1 << 20) + 1, 1 << 20, 1}, {1 << 20, (1 << 20) + 1, 0},
+};
+
+START_TEST(test_pool_reuse) {
+  const PoolCase *c = &pool_cases[_i];
+  double *x = calloc((size_t)c->first, sizeof *x), *y = calloc((size_t)c->second, sizeof *y);
+  S2sArray a = vec("x", x, 1, c->first, 1, c->first), b = vec("y", y, 1, c->second, 1, c->second);
+  S2sPoolStats st;
+  s2s_data_begin(&kern_r, 21, &a, S2S_COPYIN);
+  s2s_data_end(&kern_r, 21, &a, S2S_COPYIN);
+  s2s_pool_stats(&st);
+  ck_assert_int_eq(st.cached_blocks, 1);
+  ck_assert_int_eq(st.in_use_blocks, 0);
+  s2s_data_begin(&kern_r, 21, &b, S2S_COPYIN);
+  s2s_pool_stats(&st);
+  ck_assert_msg(st.reused == c->reused, "case %d: reused %ld", _i, st.reused);
+  ck_assert_int_eq(st.allocated, 2 - c->reused);
+  ck_assert_int_eq(st.in_use_blocks, 1);
+  s2s_data_end(&kern_r, 21, &b, S2S_COPYIN);
+  ck_assert_int_eq(s2s_pool_release(), 2 - c->reused);
+  s2s_pool_stats(&st);
+  ck_assert_int_eq(st.cached_blocks, 0);
+  ck_assert_int_eq((long)st.cached_bytes, 0);
+  free(x);
+  free(y);
+}
+END_TEST
+
+/* A region entered a hundred times allocates once, and its reused block is
+ * refilled with the signalling pattern in emulation (so stale data cannot
+ * hide a missing copy-in). */
+START_TEST(test_pool_no_malloc_per_entry) {
+  double a[500];
+  S2sArray d = vec("a", a, 1, 500, 1, 500);
+  S2sPoolStats st;
+#ifdef S2S_EMULATE
+  long mallocs = s2s_emu_malloc_calls(), frees = s2s_emu_free_calls();
+#endif
+  for (int it = 0; it < 100; it++) {
+    for (int i = 0; i < 500; i++) a[i] = it + i;
+    double *p = s2s_data_begin(&kern_r, 21, &d, S2S_COPY);
+    double v;
+    dev_read(&v, p + 7, sizeof v);
+    ck_assert(v == it + 7);
+    s2s_data_end(&kern_r, 21, &d, S2S_COPY);
+  }
+  s2s_pool_stats(&st);
+  ck_assert_int_eq(st.allocated, 1);
+  ck_assert_int_eq(st.reused, 99);
+#ifdef S2S_EMULATE
+  ck_assert_int_eq(s2s_emu_malloc_calls() - mallocs, 1);
+  ck_assert_int_eq(s2s_emu_free_calls() - frees, 0);
+  {
+    int n[4], seen[4];
+    Dim dn = {1, 4, 1, 4};
+    S2sArray an = make_array("n", n, sizeof(int), 1, &dn);
+    s2s_data_begin(&kern_r, 21, &d, S2S_COPYIN); /* takes the cached block */
+    s2s_data_end(&kern_r, 21, &d, S2S_COPYIN);
+    int *p = s2s_data_begin(&kern_r, 21, &an, S2S_CREATE);
+    dev_read(seen, p, sizeof seen);
+    for (int i = 0; i < 4; i++) ck_assert_int_eq(seen[i], -1);
+    s2s_data_end(&kern_r, 21, &an, S2S_CREATE);
+  }
+#endif
+}
+END_TEST
+
+/* S2S_POOL=0: every device copy is allocated and freed. */
+START_TEST(test_pool_off) {
+  double a[500];
+  S2sArray d = vec("a", a, 1, 500, 1, 500);
+  S2sPoolStats st;
+  setenv("S2S_POOL", "0", 1);
+  for (int it = 0; it < 3; it++) {
+    s2s_data_begin(&kern_r, 21, &d, S2S_COPY);
+    s2s_data_end(&kern_r, 21, &d, S2S_COPY);
+  }
+  s2s_pool_stats(&st);
+  ck_assert_int_eq(st.allocated, 3);
+  ck_assert_int_eq(st.reused, 0);
+  ck_assert_int_eq(st.cached_blocks, 0);
+#ifdef S2S_EMULATE
+  ck_assert_int_eq((long)s2s_emu_device_bytes(), 0);
+#endif
+}
+END_TEST
+
+#ifdef S2S_EMULATE
+/* A device of 100 KB: a cached block that blocks a new allocation is
+ * released and the allocation retried once; what cannot fit at all stops
+ * with a message naming the region. */
+START_TEST(test_pool_releases_when_short) {
+  static double x[8000], y[9000];
+  S2sArray a = vec("x", x, 1, 8000, 1, 8000), b = vec("y", y, 1, 9000, 1, 9000);
+  S2sPoolStats st;
+  s2s_emu_set_device_limit(100000);
+  s2s_data_begin(&kern_r, 21, &a, S2S_COPYIN);
+  s2s_data_end(&kern_r, 21, &a, S2S_COPYIN); /* 64 KB cached */
+  s2s_data_begin(&kern_r, 21, &b, S2S_COPYIN); /* 72 KB: fits only without the cache */
+  s2s_pool_stats(&st);
+  ck_assert_int_eq(st.trims, 1);
+  ck_assert_int_eq(st.cached_blocks, 0);
+  ck_assert_int_eq(st.in_use_blocks, 1);
+  s2s_data_end(&kern_r, 21, &b, S2S_COPYIN);
+  s2s_emu_set_device_limit(0);
+}
+END_TEST
+
+static void does_not_fit(void) {
+  static double x[8000], y[9000];
+  S2sArray a = vec("x", x, 1, 8000, 1, 8000), b = vec("y", y, 1, 9000, 1, 9000);
+  s2s_emu_set_device_limit(100000);
+  s2s_data_begin(&data_r, 10, &a, S2S_COPYIN);
+  s2s_data_begin(&kern_r, 21, &b, S2S_COPYIN);
+}
+
+START_TEST(test_pool_out_of_memory_message) {
+  const char *want[] = {"CUDA error 'out of memory' in cudaMalloc of 73728 bytes in region "
+                        "diffuse_r1 (diffusion.f90:21)", "note: the arrays present at once", NULL};
+  expect_failure(does_not_fit, want);
+}
+END_TEST
+
+/* ---- asynchronous copies and kernels ------------------------------------ */
+
+/* The emulation defers asynchronous copies until waited for: a host that
+ * read a copy's destination without waiting would see the old bytes (the
+ * property that makes a missing wait in the runtime fail the tests). */
+START_TEST(test_emulation_defers_async_copies) {
+  double src[4] = {1, 2, 3, 4}, dst[4] = {0, 0, 0, 0};
+  cudaStream_t st;
+  cudaEvent_t ev;
+  ck_assert_int_eq(cudaStreamCreate(&st), cudaSuccess);
+  ck_assert_int_eq(cudaEventCreate(&ev), cudaSuccess);
+  ck_assert_int_eq(cudaMemcpyAsync(dst, src, sizeof src, cudaMemcpyHostToHost, st), cudaSuccess);
+  ck_assert_int_eq(cudaEventRecord(ev, st), cudaSuccess);
+  ck_assert(dst[3] == 0.0);
+  ck_assert_int_eq(cudaEventQuery(ev), cudaErrorNotReady);
+  ck_assert_int_eq(cudaEventSynchronize(ev), cudaSuccess);
+  ck_assert(dst[3] == 4.0);
+  setenv("S2S_EMU_ASYNC", "immediate", 1);
+  src[3] = 5.0;
+  ck_assert_int_eq(cudaMemcpyAsync(dst, src, sizeof src, cudaMemcpyHostToHost, st), cudaSuccess);
+  ck_assert(dst[3] == 5.0);
+  unsetenv("S2S_EMU_ASYNC");
+  cudaEventDestroy(ev);
+  cudaStreamDestroy(st);
+}
+END_TEST
+
+/* Without S2S_TIME a copy-in returns with its last window still queued and
+ * a kernel does not wait; copy-out waits (the host reads the array next). */
+START_TEST(test_copies_queued_not_waited) {
+  static double a[4096];
+  S2sArray d = vec("a", a, 1, 4096, 1, 4096);
+  dim3 one = {1, 1, 1};
+  double *p;
+  for (int i = 0; i < 4096; i++) a[i] = i;
+  p = s2s_data_begin(&kern_r, 21, &d, S2S_COPY);
+  ck_assert_int_gt(s2s_emu_pending_ops(), 0);
+  s2s_kernel_begin(&kern_r, 24, one, one);
+  s2s_kernel_end(&kern_r, 24);
+  ck_assert_int_gt(s2s_emu_pending_ops(), 0);
+  for (int i = 0; i < 4096; i++) a[i] = -1.0; /* the staged copy-in took its own snapshot */
+  {
+    double v;
+    dev_read(&v, p + 4095, sizeof v);
+    ck_assert(v == 4095.0);
+  }
+  s2s_data_end(&kern_r, 21, &d, S2S_COPY);
+  ck_assert(a[4095] == 4095.0);
+}
+END_TEST
+
+/* With S2S_TIME every copy and kernel is waited for, to be timed. */
+START_TEST(test_timing_waits) {
+  static double a[4096];
+  S2sArray d = vec("a", a, 1, 4096, 1, 4096);
+  quiet(); /* the report at exit */
+  setenv("S2S_TIME", "1", 1);
+  s2s_data_begin(&kern_r, 21, &d, S2S_COPYIN);
+  ck_assert_int_eq(s2s_emu_pending_ops(), 0);
+  s2s_data_end(&kern_r, 21, &d, S2S_COPYIN);
+  unsetenv("S2S_TIME");
+}
+END_TEST
+
+/* A kernel that faults shows at the next wait: the message names the
+ * kernel's region and line, and where the error was seen. */
+static void fault_seen_later(void) {
+  static double a[64];
+  S2sArray d = vec("a", a, 1, 64, 1, 64);
+  dim3 one = {1, 1, 1};
+  s2s_data_begin(&data_r, 10, &d, S2S_COPY);
+  s2s_kernel_begin(&kern_r, 24, one, one);
+  s2s_kernel_end(&kern_r, 24);
+  s2s_emu_fail_next_wait(cudaErrorIllegalAddress);
+  s2s_data_end(&data_r, 12, &d, S2S_COPY);
+}
+
+static void fault_among_several(void) {
+  static double a[64];
+  S2sArray d = vec("a", a, 1, 64, 1, 64);
+  dim3 one = {1, 1, 1};
+  s2s_data_begin(&data_r, 10, &d, S2S_COPY);
+  s2s_kernel_begin(&kern_r, 24, one, one);
+  s2s_kernel_end(&kern_r, 24);
+  s2s_kernel_begin(&kern_r, 27, one, one);
+  s2s_kernel_end(&kern_r, 27);
+  s2s_emu_fail_next_wait(cudaErrorIllegalAddress);
+  s2s_wait(&upd_r, 30);
+}
+
+static void fault_timed(void) {
+  dim3 one = {1, 1, 1};
+  setenv("S2S_TIME", "1", 1);
+  s2s_kernel_begin(&kern_r, 24, one, one);
+  s2s_emu_fail_next_wait(cudaErrorIllegalAddress);
+  s2s_kernel_end(&kern_r, 24);
+}
+
+START_TEST(test_async_errors_name_kernel) {
+  const char *later[] = {"s2s-cuda runtime: error: CUDA error 'an illegal memory access was "
+                         "encountered' in kernel of region diffuse_r1 (diffusion.f90:24)",
+                         "note: seen when region data_r1 (diffusion.f90:12) waited for the device",
+                         NULL};
+  const char *several[] = {"in kernel of region diffuse_r1 (diffusion.f90:24)",
+                           "2 kernels were queued since the previous wait",
+                           "diffuse_r1 (diffusion.f90:27)", "S2S_TIME=1", NULL};
+  const char *timed[] = {"CUDA error 'an illegal memory access was encountered' in kernel of "
+                         "region diffuse_r1 (diffusion.f90:24)\n", NULL};
+  expect_failure(fault_seen_later, later);
+  expect_failure(fault_among_several, several);
+  expect_failure(fault_timed, timed);
+}
+END_TEST
+#endif
+
+/* ---- registration ------------------------------------------------------ */
+
+#ifdef S2S_EMULATE
+/* S2S_REGISTER=always pins a contiguous present copy's host span at its
+ * first transfer, copies straight from it, and unpins it with the copy. */
+START_TEST(test_register_always) {
+  static double a[5000];
+  S2sArray d = vec("a", a, 1, 5000, 1, 5000);
+  double *p, v;
+  setenv("S2S_REGISTER", "always", 1);
+  for (int i = 0; i < 5000; i++) a[i] = i;
+  p = s2s_data_begin(&data_r, 10, &d, S2S_COPY);
+  ck_assert_int_eq((long)s2s_emu_registered_bytes(), 5000 * (long)sizeof(double));
+  dev_read(&v, p + 4999, sizeof v);
+  ck_assert(v == 4999.0);
+  a[10] = -5.0;
+  s2s_update_device(&upd_r, 30, &d);
+  dev_read(&v, p + 10, sizeof v);
+  ck_assert(v == -5.0);
+  v = 42.0;
+  dev_write(p + 3, &v, sizeof v);
+  s2s_data_end(&data_r, 10, &d, S2S_COPY);
+  ck_assert(a[3] == 42.0);
+  ck_assert_int_eq((long)s2s_emu_registered_bytes(), 0);
+}
+END_TEST
+
+/* auto: small arrays never; a registration that fails (the range is
+ * already registered) falls back to staging. */
+START_TEST(test_register_auto_and_fallback) {
+  static double a[5000];
+  S2sArray d = vec("a", a, 1, 5000, 1, 5000);
+  for (int it = 0; it < 20; it++) {
+    s2s_data_begin(&kern_r, 21, &d, S2S_COPY);
+    s2s_data_end(&kern_r, 21, &d, S2S_COPY);
+  }
+  ck_assert_int_eq((long)s2s_emu_registered_bytes(), 0);
+  setenv("S2S_REGISTER", "always", 1);
+  ck_assert_int_eq(cudaHostRegister(a, sizeof a, 0), cudaSuccess);
+  a[7] = 7.5;
+  double *p = s2s_data_begin(&kern_r, 21, &d, S2S_COPYIN), v;
+  dev_read(&v, p + 6, sizeof v);
+  s2s_data_end(&kern_r, 21, &d, S2S_COPYIN);
+  ck_assert_int_eq(cudaHostUnregister(a), cudaSuccess);
+  ck_assert_int_eq(cudaGetLastError(), cudaSuccess);
+  (void)v;
+}
+END_TEST
+#endif
+
+/* ---- threads ----------------------------------------------------------- */
+
+/* Each thread copies its own tile in and out through a region entered many
+ * times, and all share one read-only table and one data region's array. */
+#define NTHREADS 6
+#define TILE 3000
+static double tiles[NTHREADS][TILE], table[1000];
+
+static void *tile_worker(void *arg) {
+  long id = (long)arg;
+  S2sArray t = vec("tile", tiles[id], 1, TILE, 1, TILE), tab = vec("table", table, 1, 1000, 1, 1000);
+  for (int it = 0; it < 30; it++) {
+    double *p = s2s_data_begin(&kern_r, 21, &t, S2S_COPY), *q, v[TILE];
+    q = s2s_data_begin(&kern_r, 21, &tab, S2S_COPYIN);
+    dev_read(v, p, sizeof v);
+    for (int i = 0; i < TILE; i++) v[i] += 1.0;
+    dev_write(p, v, sizeof v);
+    dev_read(v, q + 999, sizeof(double));
+    if (v[0] != 999.0) return (void *)1;
+    s2s_data_end(&kern_r, 21, &tab, S2S_COPYIN);
+    s2s_data_end(&kern_r, 21, &t, S2S_COPY);
+  }
+  return NULL;
+}
+
+START_TEST(test_threads) {
+  pthread_t th[NTHREADS];
+  S2sArray tab = vec("table", table, 1, 1000, 1, 1000);
+  S2sPoolStats st;
+  for (int i = 0; i < 1000; i++) table[i] = i;
+  for (long id = 0; id < NTHREADS; id++)
+    for (int i = 0; i < TILE; i++) tiles[id][i] = id * 1000.0 + i;
+  s2s_data_begin(&data_r, 10, &tab, S2S_COPYIN); /* present for every thread */
+  for (long id = 0; id < NTHREADS; id++) ck_assert_int_eq(pthread_create(&th[id], NULL, tile_worker, (void *)id), 0);
+  for (long id = 0; id < NTHREADS; id++) {
+    void *ret;
+    pthread_join(th[id], &ret);
+    ck_assert_msg(ret == NULL, "thread %ld saw a wrong table", id);
+  }
+  s2s_data_end(&data_r, 10, &tab, S2S_COPYIN);
+  for (long id = 0; id < NTHREADS; id++)
+    for (int i = 0; i < TILE; i++)
+      ck_assert_msg(tiles[id][i] == id * 1000.0 + i + 30.0, "tile %ld element %d = %g", id, i, tiles[id][i]);
+  ck_assert_int_eq(s2s_present_count(), 0);
+  ck_assert_int_eq(kern_r.copies_in, NTHREADS * 30);
+  s2s_pool_stats(&st);
+  ck_assert_int_eq(st.in_use_blocks, 0);
+  ck_assert_int_le(st.allocated, NTHREADS + 1);
+}
+END_TEST
+
+/* Threads that copy in the same array at once: one device copy, made once,
+ * whichever comes first; the others wait until it is filled. */
+static double common[20000];
+static void *common_worker(void *arg) {
+  S2sArray c = vec("common", common, 1, 20000, 1, 20000);
+  (void)arg;
+  for (int it = 0; it < 20; it++) {
+    double *p = s2s_data_begin(&kern_r, 21, &c, S2S_COPYIN), v;
+    dev_read(&v, p + 19999, sizeof v);
+    if (v != 19999.0) return (void *)1;
+    s2s_data_end(&kern_r, 21, &c, S2S_COPYIN);
+  }
+  return NULL;
+}
+
+START_TEST(test_threads_share_a_copy) {
+  pthread_t th[NTHREADS];
+  setenv("S2S_STAGE_CHUNK", "4k", 1); /* many windows: a long fill to race with */
+  for (int i = 0; i < 20000; i++) common[i] = i;
+  for (long id = 0; id < NTHREADS; id++) ck_assert_int_eq(pthread_create(&th[id], NULL, common_worker, NULL), 0);
+  for (long id = 0; id < NTHREADS; id++) {
+    void *ret;
+    pthread_join(th[id], &ret);
+    ck_assert(ret == NULL);
+  }
+  ck_assert_int_eq(s2s_present_count(), 0);
+}
+END_TEST
+
+/* ---- advice ------------------------------------------------------------ */
+
+START_TEST(test_repeated_copy_advice) {
+  double th[64], q[32], once[8];
+  S2sArray d = vec("th", th, 1, 64, 1, 64), e = vec("q", q, 1, 32, 1, 32), f = vec("once", once, 1, 8, 1, 8);
+  static float g[10][20];
+  Dim gd[2] = {{0, 20, 0, 19}, {0, 10, 0, 9}};
+  static float g2[10][20];
+  S2sArray ga = make_array("g", g, sizeof(float), 2, gd), gb = make_array("g", g2, sizeof(float), 2, gd);
+  char text[4096];
+  FILE *out = tmpfile();
+  size_t n;
+  for (int it = 0; it < 5; it++) {
+    s2s_region_begin(&kern_r);
+    s2s_data_begin(&kern_r, 21, &d, S2S_COPY);
+    s2s_data_begin(&kern_r, 21, &e, S2S_COPYIN);
+    if (it == 0) s2s_data_begin(&kern_r, 21, &f, S2S_COPYIN);
+    if (it == 0) s2s_data_end(&kern_r, 21, &f, S2S_COPYIN);
+    s2s_data_end(&kern_r, 21, &e, S2S_COPYIN);
+    s2s_data_end(&kern_r, 21, &d, S2S_COPY);
+    s2s_region_end(&kern_r);
+    s2s_data_begin(&c_r, 7, &ga, S2S_COPYIN);
+    s2s_data_end(&c_r, 7, &ga, S2S_COPYIN);
+    s2s_data_begin(&c_r, 7, &gb, S2S_COPYIN); /* the other buffer of a swapped pair */
+    s2s_data_end(&c_r, 7, &gb, S2S_COPYIN);
+  }
+  s2s_timing_report(out);
+  rewind(out);
+  n = fread(text, 1, sizeof text - 1, out);
+  text[n] = '\0';
+  fclose(out);
+  ck_assert_msg(strstr(text, "        21: advice: copyin of 'th' repeated 5 times ("), "%s", text);
+  ck_assert_msg(strstr(text, "s): wrap the calls in !$stencil data copy(th)\n"
+                             "            (copied once instead, saves about "), "%s", text);
+  ck_assert_msg(strstr(text, "copyin of 'q' repeated 5 times"), "%s", text);
+  ck_assert_msg(strstr(text, "!$stencil data copyin(q)\n"), "%s", text);
+  ck_assert_msg(!strstr(text, "'once'"), "%s", text);
+  ck_assert_msg(strstr(text, "        7: advice: copyin of 'g' repeated 10 times"), "%s", text);
+  ck_assert_msg(strstr(text, "#pragma stencil data copyin(g)\n"), "%s", text);
+}
+END_TEST
+
 static Suite *rt_suite(void) {
   Suite *s = suite_create("s2s_rt");
   TCase *present = tcase_create("present"), *boxes = tcase_create("boxes");
   TCase *update = tcase_create("update"), *errors = tcase_create("errors");
   TCase *grid = tcase_create("grid"), *timing = tcase_create("timing");
+  TCase *pool = tcase_create("pool"), *async = tcase_create("async");
+  TCase *threads = tcase_create("threads");
   int nbox = (int)(sizeof box_cases / sizeof box_cases[0]);
+  int nchunk = (int)(sizeof chunk_cases / sizeof chunk_cases[0]);
+  int npool = (int)(sizeof pool_cases / sizeof pool_cases[0]);
   int ngrid = (int)(sizeof grid_cases / sizeof grid_cases[0]);
   tcase_add_test(present, test_data_begin_twice_refcounts);
   tcase_add_test(present, test_inner_region_copies_nothing);
@@ -581,10 +1184,27 @@ static Suite *rt_suite(void) {
   tcase_add_test(present, test_scalar_rank0);
   tcase_add_loop_test(boxes, test_copyout_box_with_holes, 0, nbox);
   tcase_add_loop_test(boxes, test_copyin_box_with_holes, 0, nbox);
+  tcase_add_loop_test(boxes, test_update_device_keeps_holes, 0, nbox);
+  tcase_add_loop_test(boxes, test_staging_windows, 0, nchunk);
+  tcase_add_loop_test(boxes, test_copy_threads, 0, 3);
   tcase_add_test(boxes, test_copy_bytes_counted);
+  tcase_add_loop_test(pool, test_pool_reuse, 0, npool);
+  tcase_add_test(pool, test_pool_no_malloc_per_entry);
+  tcase_add_test(pool, test_pool_off);
+  tcase_add_test(threads, test_threads);
+  tcase_add_test(threads, test_threads_share_a_copy);
+  tcase_add_test(timing, test_repeated_copy_advice);
 #ifdef S2S_EMULATE
   tcase_add_test(boxes, test_create_fills_signalling_pattern);
   tcase_add_test(errors, test_kernel_errors_name_kernel);
+  tcase_add_test(pool, test_pool_releases_when_short);
+  tcase_add_test(pool, test_pool_out_of_memory_message);
+  tcase_add_test(async, test_emulation_defers_async_copies);
+  tcase_add_test(async, test_copies_queued_not_waited);
+  tcase_add_test(async, test_timing_waits);
+  tcase_add_test(async, test_async_errors_name_kernel);
+  tcase_add_test(pool, test_register_always);
+  tcase_add_test(pool, test_register_auto_and_fallback);
 #endif
   tcase_add_test(update, test_update_device_and_host);
   tcase_add_exit_test(errors, test_present_absent_exits, 1);
@@ -602,6 +1222,9 @@ static Suite *rt_suite(void) {
   suite_add_tcase(s, errors);
   suite_add_tcase(s, grid);
   suite_add_tcase(s, timing);
+  suite_add_tcase(s, pool);
+  suite_add_tcase(s, async);
+  suite_add_tcase(s, threads);
   return s;
 }
 

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "s2s_rt.h"
@@ -125,6 +126,57 @@ static void test_region_end_to_end(void) {
   CHECK(saxpy_r.kernels_launched == 1);
 }
 
+static S2sArray vector_of(const char *name, float *host, int n) {
+  S2sArray a;
+  std::memset(&a, 0, sizeof a);
+  a.name = name;
+  a.host = host;
+  a.elem = sizeof(float);
+  a.rank = 1;
+  a.lo[0] = 1;
+  a.ext[0] = n;
+  a.sub_lo[0] = 1;
+  a.sub_hi[0] = n;
+  return a;
+}
+
+// The region above, entered `times` times on arrays of its own: copies are
+// queued (deferred in emulation) and the kernel must still see them, as it
+// would on the thread's stream.
+static int saxpy_times(int n, int times) {
+  std::vector<float> x(n), y(n);
+  S2sArray ax = vector_of("x", x.data(), n), ay = vector_of("y", y.data(), n);
+  int bad = 0;
+  for (int i = 0; i < n; i++) x[i] = (float)i, y[i] = 0.0f;
+  for (int t = 0; t < times; t++) {
+    s2s_region_begin(&saxpy_r);
+    float *dx = (float *)s2s_data_begin(&saxpy_r, 3, &ax, S2S_COPYIN);
+    float *dy = (float *)s2s_data_begin(&saxpy_r, 3, &ay, S2S_COPY);
+    dim3 block(128), grid(s2s_grid_dim(&saxpy_r, 4, n, block.x, 0));
+    s2s_kernel_begin(&saxpy_r, 4, grid, block);
+    S2S_LAUNCH(saxpy_k, grid, block, n, 1.0f, dx, dy);
+    s2s_kernel_end(&saxpy_r, 4);
+    s2s_data_end(&saxpy_r, 3, &ay, S2S_COPY);
+    s2s_data_end(&saxpy_r, 3, &ax, S2S_COPYIN);
+    s2s_region_end(&saxpy_r);
+  }
+  for (int i = 0; i < n; i++) bad += y[i] != (float)times * (float)i;
+  return bad;
+}
+
+// Several host threads run the region at once (OpenMP tiles in WRF), each
+// on its own stream; staging windows of 256 bytes make each copy many.
+static void test_threads_and_windows(void) {
+  std::vector<std::thread> pool;
+  std::vector<int> bad(4, 0);
+  CHECK(saxpy_times(3000, 3) == 0);
+  for (int t = 0; t < 4; t++)
+    pool.emplace_back([t, &bad]() { bad[t] = saxpy_times(1000 + 100 * t, 10); });
+  for (auto &th : pool) th.join();
+  for (int t = 0; t < 4; t++) CHECK(bad[t] == 0);
+  CHECK(s2s_present_count() == 0);
+}
+
 // Fortran semantics of the device helpers, as gfortran computes them.
 static void test_helpers(void) {
   CHECK(s2s_sign(3.0, -0.0) == -3.0);      // copysign: SIGN(a, -0.0) = -|a|
@@ -143,9 +195,11 @@ static void test_helpers(void) {
 }
 
 int main(void) {
+  setenv("S2S_STAGE_CHUNK", "256", 1);  // read at the runtime's first call: many windows
   test_orders();
   test_bad_configuration();
   test_region_end_to_end();
+  test_threads_and_windows();
   test_helpers();
   if (failures) std::fprintf(stderr, "check_rt_launch: %d check(s) failed\n", failures);
   else std::printf("check_rt_launch: all checks passed\n");
