@@ -10,7 +10,8 @@
 # call) / (STEPS - 1), both loops timed by the driver around its data region
 # (its end included).  The port queues a call's kernel and returns (the host
 # waits where it needs the data), so with the data resident only the loop
-# figure says how long a call takes.
+# figure says how long a call takes (it varies by a few ms from run to run:
+# the time of a whole loop includes its pageable copies).
 #   ./run.sh [--ncu] [NIxNJ[xNK[xSTEPS]] ...]   default 100x100 200x200 400x400,
 #                                               NK 40, 6 steps
 # --ncu: also profile the translation's and GCC's kernels at the largest size
@@ -129,8 +130,8 @@ for size in "${sizes[@]}"; do
   printf '%-44s %12s\n' "s2s-cuda data per call (S2S_TIME, copies)" "$data"
   # floors: the fields the kernel must read (9 3-D, 5 2-D) and write (6 3-D, 5 2-D)
   awk -v ni="$ni" -v nj="$nj" -v nk="$nk" -v dev="$bw_dev" -v up="$bw_up" -v down="$bw_down" \
-      -v kernel="$kernel" -v o3="${loop[ref_o3]:-}" -v copy="${loop[s2s_copy]:-}" -v acc="${loop[acc_res]:-}" \
-      -v res="${loop[s2s_res]:-}" -v accc="${loop[acc_copy]:-}" '
+      -v kernel="$kernel" -v o3="${med[ref_o3]:-}" -v copy="${med[s2s_copy]:-}" -v acc="${med[acc_res]:-}" \
+      -v res="${loop[s2s_res]:-}" -v accc="${med[acc_copy]:-}" '
     BEGIN {
       inb = (9 * nk + 5) * ni * nj * 4; outb = (6 * nk + 5) * ni * nj * 4
       printf "%-44s %12.1f %12.1f\n", "bytes per call in / out (MB)", inb / 1e6, outb / 1e6
@@ -140,7 +141,9 @@ for size in "${sizes[@]}"; do
         if (kernel != "-") printf "%-44s %12.1f x  (kernel %.2f ms: %.0f GB/s)\n", "  kernel / memory floor", kernel / mf, kernel, (inb + outb) / (kernel * 1e6)
       }
       if (up != "" && down != "") printf "%-44s %12.2f\n", "data floor per call, pinned (ms)", inb / (up * 1e6) + outb / (down * 1e6)
-      # ratios of the loop figures (side by side in this run)
+      # ratios (side by side in this run): the medians, but the loop figure
+      # for the port with its data resident (its calls return before the
+      # work is done); the loop figures vary by a few ms from run to run
       if (acc != "" && acc != "-" && kernel != "-") printf "%-44s %12.1f x  (target >= 5)\n", "GCC OpenACC resident / s2s kernel", acc / kernel
       if (acc != "" && acc != "-" && res != "" && res != "-") printf "%-44s %12.1f x\n", "GCC OpenACC resident / s2s resident", acc / res
       if (accc != "" && accc != "-" && copy != "" && copy != "-") printf "%-44s %12.1f x\n", "GCC OpenACC copies / s2s copies", accc / copy
