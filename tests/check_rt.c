@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "s2s_rt.h"
+#include "rt_array.h"
 
 /* ---- fixtures ------------------------------------------------------- */
 
@@ -31,25 +32,6 @@ static S2sRegion data_r = {.name = "data_r1", .routine = "diffuse", .file = "dif
 static S2sRegion kern_r = {.name = "diffuse_r1", .routine = "diffuse", .file = "diffusion.f90", .line = 21};
 static S2sRegion upd_r = {.name = "update_r2", .routine = "diffuse", .file = "diffusion.f90", .line = 30};
 static S2sRegion c_r = {.name = "smooth_r1", .routine = "smooth", .file = "smooth.c", .line = 7};
-
-/* One dimension of an array: declared lower bound and extent, then the box. */
-typedef struct Dim { long lo, ext, sub_lo, sub_hi; } Dim;
-
-static S2sArray make_array(const char *name, void *host, size_t elem, int rank, const Dim *dims) {
-  S2sArray a;
-  memset(&a, 0, sizeof a);
-  a.name = name;
-  a.host = host;
-  a.elem = elem;
-  a.rank = rank;
-  for (int d = 0; d < rank; d++) {
-    a.lo[d] = dims[d].lo;
-    a.ext[d] = dims[d].ext;
-    a.sub_lo[d] = dims[d].sub_lo;
-    a.sub_hi[d] = dims[d].sub_hi;
-  }
-  return a;
-}
 
 static S2sArray vec(const char *name, double *host, long lo, long ext, long sub_lo, long sub_hi) {
   Dim d = {lo, ext, sub_lo, sub_hi};

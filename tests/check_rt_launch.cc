@@ -17,6 +17,12 @@
 #include <vector>
 
 #include "s2s_rt.h"
+#include "rt_array.h"
+
+static S2sArray vector_of(const char *name, float *host, int n) {
+  long ext = n;
+  return whole_array(name, host, sizeof(float), 1, &ext);
+}
 
 static int failures;
 
@@ -95,19 +101,7 @@ static S2sRegion saxpy_r = S2S_REGION("saxpy_r1", "saxpy", "saxpy.f90", 3);
 static void test_region_end_to_end(void) {
   const int n = 1000;
   std::vector<float> x(n), y(n);
-  S2sArray ax, ay;
-  std::memset(&ax, 0, sizeof ax);
-  ax.name = "x";
-  ax.host = x.data();
-  ax.elem = sizeof(float);
-  ax.rank = 1;
-  ax.lo[0] = 1;
-  ax.ext[0] = n;
-  ax.sub_lo[0] = 1;
-  ax.sub_hi[0] = n;
-  ay = ax;
-  ay.name = "y";
-  ay.host = y.data();
+  S2sArray ax = vector_of("x", x.data(), n), ay = vector_of("y", y.data(), n);
   for (int i = 0; i < n; i++) x[i] = (float)i, y[i] = 1.0f;
   setenv("S2S_EMU_ORDER", "shuffle", 1);
   s2s_region_begin(&saxpy_r);
@@ -126,19 +120,6 @@ static void test_region_end_to_end(void) {
   CHECK(saxpy_r.kernels_launched == 1);
 }
 
-static S2sArray vector_of(const char *name, float *host, int n) {
-  S2sArray a;
-  std::memset(&a, 0, sizeof a);
-  a.name = name;
-  a.host = host;
-  a.elem = sizeof(float);
-  a.rank = 1;
-  a.lo[0] = 1;
-  a.ext[0] = n;
-  a.sub_lo[0] = 1;
-  a.sub_hi[0] = n;
-  return a;
-}
 
 // The region above, entered `times` times on arrays of its own: copies are
 // queued (deferred in emulation) and the kernel must still see them, as it

@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "s2s_rt.h"
+#include "../rt_array.h"
 
 /* samples/laplace/laplace.c twice: translated (its launcher does the data
  * movement) and the original, compiled with -Dlaplace3d=laplace3d_cpu. */
@@ -90,17 +91,7 @@ static double raw_copy_s(void *host, void *dev, size_t bytes, enum cudaMemcpyKin
 /* ---- through the runtime ------------------------------------------------ */
 
 static S2sArray vector_of(const char *name, void *host, long n) {
-  S2sArray a;
-  memset(&a, 0, sizeof a);
-  a.name = name;
-  a.host = host;
-  a.elem = sizeof(double);
-  a.rank = 1;
-  a.lo[0] = 1;
-  a.ext[0] = n;
-  a.sub_lo[0] = 1;
-  a.sub_hi[0] = n;
-  return a;
+  return whole_array(name, host, sizeof(double), 1, &n);
 }
 
 /* Best seconds of a region's copyin (data_begin, then waiting for the copy)
@@ -184,13 +175,8 @@ static void bench_holey(long max_mb, char *pinned, void *dev) {
       {"k column tile (3:n/4,3:n/4,:)", {3, 3, 1}, {n / 4, n / 4, n}},
   };
   char *host = host_alloc((size_t)n * n * n * sizeof(double));
-  S2sArray whole;
-  memset(&whole, 0, sizeof whole);
-  whole.name = "a";
-  whole.host = host;
-  whole.elem = sizeof(double);
-  whole.rank = 3;
-  for (int d = 0; d < 3; d++) whole.lo[d] = 1, whole.ext[d] = n, whole.sub_lo[d] = 1, whole.sub_hi[d] = n;
+  const long ext[3] = {n, n, n};
+  S2sArray whole = whole_array("a", host, sizeof(double), 3, ext);
   printf("\n== 2. boxes with holes of a(%ld,%ld,%ld), doubles: GB/s of box bytes, best of %d\n", n,
          n, n, reps);
   printf("%-30s %9s | %8s %8s %8s %6s | %8s %8s %8s %6s\n", "box", "MB", "pinned", "copyin",
