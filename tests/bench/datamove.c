@@ -216,7 +216,7 @@ static int bench_laplace(int nx, int ny, int nz) {
   size_t bytes = sizeof(double) * (size_t)nx * ny * nz;
   double (*u)[ny][nx] = host_alloc(bytes), (*cpu)[ny][nx] = host_alloc(bytes);
   double (*gpu)[ny][nx] = host_alloc(bytes);
-  double best_cpu = 1e30, best_gpu = 1e30, first_gpu, maxdiff = 0.0, scale = 0.0;
+  double best_cpu = 1e30, best_gpu = 1e30, first_gpu = 0.0, maxdiff = 0.0, scale = 0.0;
   laplace_fill(nx, ny, nz, u);
   memcpy(cpu, u, bytes);
   memcpy(gpu, u, bytes);

@@ -20,29 +20,12 @@
 # build/), CC, CXX, NVCC, CUDA_INCLUDE, CUDA_LIBDIR, NVCC_ARCH (default sm_90).
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-top_srcdir=$(cd "$here/../.." && pwd)
-top_builddir=$(cd "${top_builddir:-$top_srcdir/build}" && pwd)
-S2S=${S2S:-$top_builddir/s2s-cuda}
-CC=${CC:-gcc}
-CXX=${CXX:-g++}
-NVCC=${NVCC:-nvcc}
+# shellcheck source=bench_common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bench_common.sh"
 CUDA_HOME=${CUDA_HOME:-$(dirname "$(dirname "$(command -v "$NVCC" || echo /usr/local/cuda/bin/nvcc)")")}
 CUDA_INCLUDE=${CUDA_INCLUDE:-$CUDA_HOME/include}
 CUDA_LIBDIR=${CUDA_LIBDIR:-$CUDA_HOME/lib64}
-NVCC_ARCH=${NVCC_ARCH:-sm_90}
 RT=$top_srcdir/rt
-
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-
-mode= dir=
-case ${1:-} in
-  --build) [ $# -eq 2 ] || { usage >&2; exit 2; }; mode=build dir=$2 ;;
-  --emulate) mode=emulate ;;
-  -h | --help) usage; exit 0 ;;
-  *) usage >&2; exit 2 ;;
-esac
-[ -x "$S2S" ] || { echo "datamove.sh: no translator at $S2S (set S2S)" >&2; exit 2; }
 
 # Translate laplace.c and compile everything but the final link into $1.
 compile_parts() {

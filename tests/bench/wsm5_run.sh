@@ -21,7 +21,7 @@
 set -uo pipefail
 here=${WSM5_DIR:-$(cd "$(dirname "$0")" && pwd)}
 export LD_LIBRARY_PATH=$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-ncu=${WSM5_NCU-}
+ncu=
 sizes=()
 for a in "$@"; do
   case $a in
