@@ -977,10 +977,16 @@ typedef struct RangeCtx {
   IrStmt *first;
 } RangeCtx;
 
+/* min or max of two loop bounds; when they differ by a constant (its-1
+ * and its: fused loops over neighbouring ranges), the answer itself. */
 static IrExpr *minmax(IrIntrinsic fn, IrExpr *a, IrExpr *b)
 {
   if (same_expr(a, b))
     return a;
+  Affine fa, fb;
+  if ((fn == IR_FN_MIN || fn == IR_FN_MAX) && aff_build(a, &fa) && aff_build(b, &fb) &&
+      aff_same_terms(&fa, &fb))
+    return (fa.c < fb.c) == (fn == IR_FN_MIN) ? a : b;
   IrExpr *c = ir_expr_new(IR_E_CALL, a->type, a->loc);
   c->u.call.fn = fn;
   c->u.call.n = 2;

@@ -449,14 +449,19 @@ static const Dep *blocking_dep(const MapCtx *m, const DepGraph *dg, const IrStmt
   return NULL;
 }
 
-/* Count references whose fastest subscript moves with `iv` at unit stride. */
-static int stride1_refs(const DepGraph *dg, const IrSym *iv)
+/* Count references whose fastest subscript moves with `iv` at unit stride.
+ * With a plan, arrays it keeps in the threads do not count: their copies
+ * are registers or per-thread slices, not what coalescing is about. */
+static int stride1_refs(const DepGraph *dg, const IrSym *iv, const RegionPlan *plan)
 {
   int n = 0;
   for (int i = 0; i < dg->nacc; i++) {
     Affine f;
     const IrExpr *ref = dg->acc[i].ref;
-    if (ref->u.elem.n && aff_build(ref->u.elem.sub[0], &f)) {
+    bool in_threads = false;
+    for (int a = 0; plan && a < plan->nprivate_arrays; a++)
+      in_threads |= plan->private_arrays[a] == ref->u.elem.sym;
+    if (!in_threads && ref->u.elem.n && aff_build(ref->u.elem.sub[0], &f)) {
       const AffTerm *t = aff_term(&f, iv);
       n += t && !t->scale && (t->coef == 1 || t->coef == -1);
     }
@@ -481,11 +486,11 @@ static void trip_text(const IrStmt *loop, int block, char *buf, size_t size)
     snprintf(buf, size, "%s", n);
 }
 
-static void assign_axes(KernelPlan *k, const DepGraph *dg)
+static void assign_axes(const RegionPlan *p, KernelPlan *k, const DepGraph *dg)
 {
   int best = k->nmapped - 1, best_n = -1;
   for (int i = k->nmapped - 1; i >= 0; i--) {
-    int n = stride1_refs(dg, k->mapped[i]->u.loop.iv);
+    int n = stride1_refs(dg, k->mapped[i]->u.loop.iv, p);
     if (n > best_n) {
       best = i;
       best_n = n;
@@ -737,7 +742,7 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
     ok = bad == NULL;
   }
   if (ok) {
-    assign_axes(k, dg);
+    assign_axes(m->plan, k, dg);
     int threads = k->block[0] * k->block[1] * k->block[2];
     check_unused_advice(m, k);
     if (threads > 1024) {
@@ -855,14 +860,18 @@ static Group group_of(const MapCtx *m, IrStmtList *base, IrStmt *extra)
 }
 
 /* Would a kernel boundary before `next` lose a scalar that `next` reads
- * before assigning it (each kernel's threads have their own scalars)? */
-static bool scalar_flows_into(const MapCtx *m, IrStmt *next)
+ * before assigning it (each kernel's threads have their own scalars)?
+ * `dist_iv`: the index of the loop being distributed over next and its
+ * neighbours, or NULL: each part gets its own copy of that loop, which
+ * assigns the index. */
+static bool scalar_flows_into(const MapCtx *m, IrStmt *next, const IrSym *dist_iv)
 {
   IrStmtList one = { 1, 1, &next };
   IrSym **flow = ir_alloc(sizeof *flow * (size_t)(m->plan->nprivates + 1));
   int n = 0;
   for (int i = 0; i < m->plan->nprivates; i++)
-    if (!is_gpu_reduction(m, m->plan->privates[i]))  /* they flow through the device */
+    if (!is_gpu_reduction(m, m->plan->privates[i]) &&  /* they flow through the device */
+        m->plan->privates[i] != dist_iv)
       flow[n++] = m->plan->privates[i];
   return xf_first_exposed(&one, flow, n, NULL, 0) != NULL;
 }
@@ -892,7 +901,7 @@ static int pick_x(const MapCtx *m, const Group *g)
     accesses_of(m, &g->stmts, &dg);
   int best = g->nc - 1, best_n = -1;
   for (int i = g->nc - 1; i >= 0; i--) {
-    int n = g->run ? column_run_stride1(g->run, g->c[i]) : stride1_refs(&dg, g->c[i]);
+    int n = g->run ? column_run_stride1(g->run, g->c[i]) : stride1_refs(&dg, g->c[i], NULL);
     if (n > best_n) {
       best = i;
       best_n = n;
@@ -1051,8 +1060,9 @@ static void push_group(Group **v, int *n, int *cap, Group g)
  * Statements without loops join (unless they assign array elements).
  * The column indices of each candidate group come from the current
  * group's run (column_run_indices), in time proportional to the statement
- * tried, not to the group. */
-static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
+ * tried, not to the group.  `dist_iv`: the index of the loop whose body l
+ * is when distribute() asks, else NULL (see scalar_flows_into). */
+static int split_groups(const MapCtx *m, IrStmtList *l, const IrSym *dist_iv, Group **out)
 {
   Group *groups = NULL;
   int n = 0, cap = 0;
@@ -1066,7 +1076,7 @@ static int split_groups(const MapCtx *m, IrStmtList *l, Group **out)
     bool lone = !alone.loops && writes_array(s);
     bool result = cur.stmts.n && reads_reduction_result(m, &cur, s);
     bool join = !result && (!cur.stmts.n || (!alone.loops && !lone) || (!cur.loops && !writes_array(cur.stmts.v[0])) ||
-                scalar_flows_into(m, s) || private_array_shared(m, &cur, s) ||
+                scalar_flows_into(m, s, dist_iv) || private_array_shared(m, &cur, s) ||
                 merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc) ||
                 (merged.nc >= 2 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone)) ||
                 (merged.nc >= 1 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone) &&
@@ -1116,13 +1126,15 @@ static int distribute(const MapCtx *m, Group *g, Group **out)
   if (!is_column || loop->u.loop.body.n < 2)
     return 1;
   Group *parts;
-  int n = split_groups(m, &loop->u.loop.body, &parts);
+  int n = split_groups(m, &loop->u.loop.body, loop->u.loop.iv, &parts);
   if (n < 2)
     return 1;
   Group *wrapped = NULL;
   int nw = 0, cap = 0;
   for (int i = 0; i < n; i++) {
     Group w = group_of(m, NULL, wrap_loop(loop, &parts[i].stmts));
+    w.split_note = parts[i].split_note;
+    w.split_at = parts[i].split_at;
     push_group(&wrapped, &nw, &cap, w);
   }
   *out = wrapped;
@@ -1183,11 +1195,11 @@ static void report_sequential(const MapCtx *m, KernelPlan *k)
 
 /* The column index along which most references of kernel k move at unit
  * stride in their fastest dimension (coalesced): threadIdx.x's. */
-static int kernel_pick_x(const KernelPlan *k)
+static int kernel_pick_x(const RegionPlan *p, const KernelPlan *k)
 {
   int best = k->ncolumns - 1, best_n = -1;
   for (int i = k->ncolumns - 1; i >= 0; i--) {
-    int n = stride1_refs(&k->acc, k->columns[i]);
+    int n = stride1_refs(&k->acc, k->columns[i], p);
     if (n > best_n) {
       best = i;
       best_n = n;
@@ -1208,7 +1220,7 @@ static ArrayPlan *array_of(RegionPlan *p, const IrSym *s)
 static int plan_groups(MapCtx *m, Group **out)
 {
   Group *top, *groups = NULL;
-  int ntop = split_groups(m, &m->region->body, &top), n = 0, cap = 0;
+  int ntop = split_groups(m, &m->region->body, NULL, &top), n = 0, cap = 0;
   for (int i = 0; i < ntop; i++) {
     Group *parts;
     int np = distribute(m, &top[i], &parts);
@@ -1319,17 +1331,17 @@ static void group_accesses_free(GroupAccesses *ga, int n)
 /* Privatization and grouping depend on each other: private arrays do not
  * tie columns together (more column indices), and a private array must
  * live in one kernel with a shape that drops only column dimensions.  Start
- * from every privatizable array and drop those that break a condition until
+ * from the arrays `from` and drop those that break a condition until
  * nothing changes.  The accesses of the final groups are returned in *ga
  * (the kernels keep them). */
-static int plan_privatized(MapCtx *m, Group **groups, GroupAccesses **ga_out)
+static int privatize_fixed_point(MapCtx *m, IrSym *const *from, int nfrom, Group **groups,
+                                 GroupAccesses **ga_out)
 {
   RegionPlan *p = m->plan;
   p->private_arrays = NULL;
   p->nprivate_arrays = 0;
-  for (int i = 0; i < p->narrays; i++)
-    if (p->arrays[i].privatizable)
-      IR_PUSH(p->private_arrays, p->nprivate_arrays, p->arrays[i].sym);
+  for (int i = 0; i < nfrom; i++)
+    IR_PUSH(p->private_arrays, p->nprivate_arrays, from[i]);
   for (;;) {
     int n = plan_groups(m, groups), keep = 0;
     GroupAccesses *ga = group_accesses(m, *groups, n);
@@ -1360,6 +1372,64 @@ static int plan_privatized(MapCtx *m, Group **groups, GroupAccesses **ga_out)
     group_accesses_free(ga, n);
     p->nprivate_arrays = keep;
   }
+}
+
+/* The fewest loops any kernel with loops spreads over the grid. */
+static int least_parallel(const Group *groups, int n)
+{
+  int least = 3;
+  for (int i = 0; i < n; i++)
+    if (groups[i].loops && groups[i].nc < least)
+      least = groups[i].nc;
+  return least;
+}
+
+/* Which arrays live in the threads.  Privatizing every work array that
+ * allows it is right for column physics (w(k) per column, the k loops in
+ * the thread), but a stencil program's intermediate fields (lap(i,j,k)
+ * written by one nest and read at i+1 and j-1 by the next) privatized
+ * per column of the loop around the nests (k) tie the nests into one
+ * kernel parallel over k alone, each thread sweeping a whole level with
+ * strided accesses.  So when privatizing leaves some kernel fewer loops on
+ * the grid, the plan that keeps the work arrays shared on the device (no
+ * copy: they are created there) is tried too, and wins when its least
+ * parallel kernel spreads more loops.  Local arrays of inlined routines
+ * have no host variable and stay candidates in both plans. */
+static int plan_privatized(MapCtx *m, Group **groups, GroupAccesses **ga_out)
+{
+  RegionPlan *p = m->plan;
+  IrSym **all = NULL, **inlined = NULL;
+  int nall = 0, ninlined = 0;
+  for (int i = 0; i < p->narrays; i++)
+    if (p->arrays[i].privatizable) {
+      IR_PUSH(all, nall, p->arrays[i].sym);
+      if (p->arrays[i].sym->inlined_local)
+        IR_PUSH(inlined, ninlined, p->arrays[i].sym);
+    }
+  int n = privatize_fixed_point(m, all, nall, groups, ga_out);
+  if (p->nprivate_arrays == ninlined || least_parallel(*groups, n) >= 3)
+    return n;
+  IrSym **kept = p->private_arrays;
+  int nkept = p->nprivate_arrays, least = least_parallel(*groups, n);
+  Group *shared;
+  GroupAccesses *shared_ga;
+  int ns = privatize_fixed_point(m, inlined, ninlined, &shared, &shared_ga);
+  if (least_parallel(shared, ns) > least) {
+    for (int i = 0; i < nkept; i++) {
+      ArrayPlan *a = array_of(p, kept[i]);
+      if (!a->sym->inlined_local)
+        a->not_private_why = ir_printf("with a copy per thread the nests using it would share "
+                                       "one kernel with %d loop%s on the grid; kept on the "
+                                       "device, every kernel has %d", least,
+                                       least == 1 ? "" : "s", least_parallel(shared, ns));
+    }
+    group_accesses_free(*ga_out, n);
+    *groups = shared;
+    *ga_out = shared_ga;
+    return ns;
+  }
+  group_accesses_free(shared_ga, ns);
+  return privatize_fixed_point(m, all, nall, groups, ga_out);
 }
 
 /* private(w) of an array that is not kept per thread after all (a dummy,
@@ -1557,7 +1627,7 @@ static void report_kernel_reductions(const MapCtx *m, const KernelPlan *k)
 static bool map_columns(MapCtx *m, KernelPlan *k)
 {
   ColumnCtx cx = column_ctx(m);
-  int x = kernel_pick_x(k);
+  int x = kernel_pick_x(m->plan, k);
   /* loops: outermost first; x innermost, then in the order found */
   int order[3], no = 0;
   for (int i = 0; i < k->ncolumns; i++)
@@ -1619,7 +1689,7 @@ static bool map_columns(MapCtx *m, KernelPlan *k)
   for (int i = 0; i < k->ncolumns; i++)
     report_at(REPORT_INFO, routine_of(m), k->column_loop[i]->loc, "Loop is parallelizable");
   report_sequential(m, k);
-  assign_axes(k, &k->acc);
+  assign_axes(m->plan, k, &k->acc);
   int threads = k->block[0] * k->block[1] * k->block[2];
   if (threads > 1024) {
     diag_at(DIAG_ERROR, outer->loc, 1, "the vector lengths ask for %d threads per block; CUDA "
