@@ -204,6 +204,7 @@ typedef struct KernelPlan {
   IrStmt *mapped[3];         /* outermost first */
   int axis[3];               /* grid axis of each mapped loop: 0 = x, 1 = y, 2 = z */
   int block[3];              /* threads per block along x, y, z */
+  bool block_fixed;          /* the user chose it (vector(n)): S2S_TUNE leaves it */
   IrStmtList *body;          /* statements inside the innermost mapped loop */
   int nfirstprivate;
   IrSym **firstprivate;      /* privates that start from the host's value (or, for a

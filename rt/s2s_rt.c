@@ -40,6 +40,7 @@
 #endif
 
 #include "s2s_rt.h"
+#include "s2s_rt_internal.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -1086,6 +1087,8 @@ static void s2s_rt_select_device(const S2sRegion *r, int line) {
   rt.device = dev;
   snprintf(rt.device_name, sizeof rt.device_name, "%s", prop.name);
 }
+
+const char *s2s_rt_device_label(void) { return rt.device_name; }
 
 static void s2s_rt_report_at_exit(void) { s2s_timing_report(stderr); }
 static void s2s_rt_release_at_exit(void);
@@ -2139,7 +2142,7 @@ void s2s_kernel_begin(S2sRegion *r, int line, dim3 grid, dim3 block) {
   r->block[2] = k->block[2] = block.z;
   r->kernel_line = line;
   s2s_rt_lock_give();
-  if (rt.timing || rt.debug) s2s_rt_timer_start(t, r, line);
+  if (rt.timing || rt.debug || s2s_tune_timing()) s2s_rt_timer_start(t, r, line);
 }
 
 /* Launch errors (configuration, resources) show at once; a fault while the
@@ -2153,7 +2156,8 @@ void s2s_kernel_end(S2sRegion *r, int line) {
   if (err != cudaSuccess)
     s2s_rt_fail_hint(r, line, "kernel of region", NULL, "CUDA error '%s'", cudaGetErrorString(err));
   s2s_rt_note_kernel(t, r, line);
-  if (rt.timing || rt.debug) us = s2s_rt_timer_stop_us(t, r, line);
+  if (rt.timing || rt.debug || s2s_tune_timing()) us = s2s_rt_timer_stop_us(t, r, line);
+  s2s_tune_record(us);
   s2s_rt_lock_take();
   k = s2s_rt_kernel_stat(r, line);
   k->max_us = k->launches == 0 || us > k->max_us ? us : k->max_us;
@@ -2182,6 +2186,29 @@ unsigned s2s_grid_dim(S2sRegion *r, int line, long iterations, unsigned block, i
                      "more than the limit of %ld",
                      iterations, blocks, block, "xyz"[axis], limit);
   return (unsigned)blocks;
+}
+
+long s2s_array_span(const S2sArray *a) {
+  long span = 0, stride = 1;
+  for (int d = 0; d < a->rank; d++) {
+    long far = a->sub_hi[d] - a->lo[d];
+    if (far < 0) return 0;               /* an empty box: no element is touched */
+    if (far > 0 && stride > LONG_MAX / far) return LONG_MAX;
+    span += far * stride;
+    if (d + 1 < a->rank) {
+      if (a->ext[d] <= 0 || stride > LONG_MAX / a->ext[d]) return LONG_MAX;
+      stride *= a->ext[d];
+    }
+  }
+  return span + 1;
+}
+
+int s2s_index32(const long *spans, int n) {
+  const char *force64 = getenv("S2S_INDEX64");  /* per launch: cheap, and no shared state */
+  if (force64 && *force64 && strcmp(force64, "0") != 0) return 0;
+  for (int i = 0; i < n; i++)
+    if (spans[i] < 0 || spans[i] > INT_MAX) return 0;
+  return 1;
 }
 
 void s2s_assume(S2sRegion *r, int line, int holds, const char *assumption, const char *why,
@@ -2285,7 +2312,7 @@ static int s2s_rt_region_order(const void *pa, const void *pb) {
   return c;
 }
 
-static void s2s_rt_report_kernel(FILE *out, const S2sKernelStat *k) {
+static void s2s_rt_report_kernel(FILE *out, const S2sRegion *r, const S2sKernelStat *k) {
   char t[32], mx[32], mn[32], avg[32];
   fprintf(out, "        %d: kernel launched %ld times\n", k->line, k->launches);
   fprintf(out, "            grid: [%ux%ux%u]  block: [%ux%ux%u]\n", k->grid[0], k->grid[1],
@@ -2294,6 +2321,7 @@ static void s2s_rt_report_kernel(FILE *out, const S2sKernelStat *k) {
           s2s_rt_commas(k->total_us, t), s2s_rt_commas(k->max_us, mx),
           s2s_rt_commas(k->min_us, mn),
           s2s_rt_commas(k->launches ? k->total_us / (double)k->launches : 0.0, avg));
+  s2s_tune_report(out, r, k->line);
 }
 
 static void s2s_rt_report_data(FILE *out, int line, const char *dir, long count,
@@ -2368,7 +2396,7 @@ static void s2s_rt_report_region(FILE *out, const S2sRegion *r) {
   fprintf(out, "    %d: region %s reached %ld times\n", r->line, s2s_rt_str(r->name), r->entered);
   fprintf(out, "        time(us): total=%s kernels=%s data=%s\n", s2s_rt_commas(r->region_us, t),
           s2s_rt_commas(r->kernel_us, k), s2s_rt_commas(r->data_us, d));
-  for (const S2sKernelStat *ks = r->kernel_stats; ks; ks = ks->next) s2s_rt_report_kernel(out, ks);
+  for (const S2sKernelStat *ks = r->kernel_stats; ks; ks = ks->next) s2s_rt_report_kernel(out, r, ks);
   s2s_rt_report_data(out, r->line, "copyin", r->copies_in, r->bytes_in, r->data_in_us);
   s2s_rt_report_data(out, r->line, "copyout", r->copies_out, r->bytes_out, r->data_out_us);
   s2s_rt_report_advice(out, r);

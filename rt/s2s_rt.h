@@ -149,6 +149,26 @@ void s2s_check(cudaError_t err, S2sRegion *r, int line, const char *what);
  * region and line when a loop is too long for the dimension it maps to. */
 unsigned s2s_grid_dim(S2sRegion *r, int line, long iterations, unsigned block, int axis);
 
+/* 32-bit indexing.  Kernels are templates over their index type s2s_idx;
+ * the launcher runs the int instance when every element offset the kernel
+ * can compute fits in an int (32-bit arithmetic, fewer registers, smaller
+ * parameters), the long instance otherwise.
+ * s2s_array_span: one past the largest offset, from the element at the
+ * declared lower bounds, of an element of a's box (the box holds every
+ * element the region touches; the last extent may be unknown).
+ * s2s_index32: nonzero when every span in spans[0..n) fits in an int and
+ * S2S_INDEX64 is not set to a nonzero value (which forces the long
+ * instances, to test them or to rule them out). */
+/* The block shape of one launch of `kernel` (region r, source line line)
+ * over trip[0..2] iterations: the translator's (bx, by, bz), or with
+ * S2S_TUNE a measured one (rt/s2s_tune.c).  fixed: the user chose it
+ * (vector(n)); it is used as is. */
+dim3 s2s_block_shape(S2sRegion *r, int line, const char *kernel, const long trip[3], unsigned bx,
+                     unsigned by, unsigned bz, int fixed);
+
+long s2s_array_span(const S2sArray *a);
+int s2s_index32(const long *spans, int n);
+
 /* A fact the translation assumed (an inlined helper's reach inside the
  * declared bounds, e.g. its >= ims): when `holds` is 0, stop before any
  * data movement, naming the assumption, why it was needed and the values

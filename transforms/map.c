@@ -504,6 +504,7 @@ static void assign_axes(const RegionPlan *p, KernelPlan *k, const DepGraph *dg)
   for (int i = 0; i < k->nmapped; i++) {
     Directive *adv = k->mapped[i]->u.loop.advice;
     k->block[k->axis[i]] = adv && adv->vector ? adv->vector : (k->axis[i] == 0 ? 128 : 1);
+    k->block_fixed |= adv && adv->vector;
   }
 }
 

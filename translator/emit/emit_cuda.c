@@ -763,16 +763,16 @@ static void emit_private_macro(Emit *e, const ArrayPlan *a)
       long lo = 0, hi = 0;
       if (st == ARRAY_THREAD_LOCAL && ir_eval_const(s->lo[prev], &lo) &&
           ir_eval_const(s->hi[prev], &hi))
-        out(e, " + %ldL * (", hi - lo + 1);
+        out(e, " + %ld * (", hi - lo + 1);
       else
         out(e, " + s2s_%s_n%d * (", s->name, prev);
       open++;
     }
     long lo = 0;
     if (st == ARRAY_THREAD_LOCAL && ir_eval_const(s->lo[d], &lo))
-      out(e, "((long)(i%d) - %ldL)", d, lo);
+      out(e, "((s2s_idx)(i%d) - %ld)", d, lo);
     else
-      out(e, "((long)(i%d) - s2s_%s_lo%d)", d, s->name, d);
+      out(e, "((s2s_idx)(i%d) - s2s_%s_lo%d)", d, s->name, d);
     prev = d;
   }
   for (int i = 0; i < open; i++)
@@ -810,7 +810,9 @@ static void emit_constant_array(Emit *e, const ArrayPlan *p)
   out(e, "]\n");
 }
 
-/* The indexing macro of array a: fastest dimension first, column-major. */
+/* The indexing macro of array a: fastest dimension first, column-major, in
+ * the kernel's index type s2s_idx (the macros are expanded inside the
+ * kernel templates). */
 static void emit_index_macro(Emit *e, const IrSym *a)
 {
   const char *n = a->name;
@@ -822,7 +824,7 @@ static void emit_index_macro(Emit *e, const IrSym *a)
   for (int d = 0; d < a->rank; d++) {
     if (d)
       out(e, " + s2s_%s_n%d * (", n, d - 1);
-    out(e, "((long)(i%d) - s2s_%s_lo%d)", d, n, d);
+    out(e, "((s2s_idx)(i%d) - s2s_%s_lo%d)", d, n, d);
   }
   for (int d = 1; d < a->rank; d++)
     out(e, ")");
@@ -892,18 +894,23 @@ static const char *launch_arg(const Param *a)
   S2S_BUG("kernel parameter in host-only role %d", (int)a->role);
 }
 
+/* Bounds, extents and trip counts are passed in the kernel's index type. */
 static void emit_kernel_params(Emit *e, const KernelPlan *k)
 {
   for (int i = 0; i < k->params.n; i++) {
+    const Param *a = &k->params.v[i];
     out(e, "%s", param_separator(&k->params, i, ",\n    "));
-    emit_param_decl(e, &k->params.v[i], kernel_param_name(&k->params.v[i]));
+    if (a->role == PARAM_LOWER_BOUND || a->role == PARAM_EXTENT || a->role == PARAM_TRIP)
+      out(e, "s2s_idx %s", kernel_param_name(a));
+    else
+      emit_param_decl(e, a, kernel_param_name(a));
   }
 }
 
-static void emit_launch_args(Emit *e, const KernelPlan *k)
+static void emit_launch_args(Emit *e, const KernelPlan *k, const char *newline)
 {
   for (int i = 0; i < k->params.n; i++)
-    out(e, "%s%s", param_separator(&k->params, i, ",\n      "), launch_arg(&k->params.v[i]));
+    out(e, "%s%s", param_separator(&k->params, i, newline), launch_arg(&k->params.v[i]));
 }
 
 /* The thread's own copies of the privatized arrays it uses. */
@@ -921,8 +928,8 @@ static void emit_private_storage(Emit *e, const KernelPlan *k, const char *ind)
     scratch |= a->storage == ARRAY_SCRATCH_SLICE;
   }
   if (scratch)
-    out(e, "%sconst long s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);\n"
-           "%sconst long s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;\n", ind, ind);
+    out(e, "%sconst s2s_idx s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);\n"
+           "%sconst s2s_idx s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;\n", ind, ind);
 }
 
 /* The runtime's combining operator of a GPU reduction (s2s_rt.h). */
@@ -956,16 +963,16 @@ static bool is_mapped(const KernelPlan *k, const IrSym *s)
 static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
 {
   static const char *const axis[] = { "x", "y", "z" };
-  out(e, "/* %s: the loop nest at %s:%d */\n__global__ void %s(", k->name,
-      diag_user_file(k->nest->loc), diag_user_line(k->nest->loc), k->name);
+  out(e, "/* %s: the loop nest at %s:%d */\ntemplate <typename s2s_idx>\n__global__ void %s(",
+      k->name, diag_user_file(k->nest->loc), diag_user_line(k->nest->loc), k->name);
   emit_kernel_params(e, k);
   out(e, ")\n{\n");
   char *text;
   size_t len;
   FILE *real = body_begin(e, &text, &len);
   for (int a = 0; a < 3; a++)
-    out(e, "  const long s2s_%s = (long)blockIdx.%s * blockDim.%s + threadIdx.%s;\n", axis[a],
-        axis[a], axis[a], axis[a]);
+    out(e, "  const s2s_idx s2s_%s = (s2s_idx)blockIdx.%s * (s2s_idx)blockDim.%s + "
+        "(s2s_idx)threadIdx.%s;\n", axis[a], axis[a], axis[a], axis[a]);
   /* A kernel that reduces keeps every thread of its blocks to the end:
    * they all take part in combining the partial results. */
   const char *ind = k->nreductions ? "    " : "  ";
@@ -1166,6 +1173,28 @@ static void emit_scratch(Emit *e, const KernelPlan *k, int line, bool alloc)
   }
 }
 
+/* What the choice of the kernel's index type looks at (s2s_index32): the
+ * span of every array it indexes (scratch slices: their whole size) and its
+ * thread count.  Returns how many. */
+static int emit_spans(Emit *e, const KernelPlan *k)
+{
+  int n = 0;
+  out(e, "      const long s2s_spans[] = {");
+  for (int i = 0; i < k->params.n; i++) {
+    const Param *a = &k->params.v[i];
+    const char *sep = n ? ", " : " ";
+    if (a->role == PARAM_ARRAY && a->sym->rank) {
+      out(e, "%ss2s_array_span(&s2s_%s)", sep, a->sym->name);
+      n++;
+    } else if (a->role == PARAM_SCRATCH_BASE) {
+      out(e, "%s(long)(s2s_%s_bytes / sizeof(%s))", sep, a->sym->name, elem_ctype(a->sym));
+      n++;
+    }
+  }
+  out(e, "%ss2s_trip[0] * s2s_trip[1] * s2s_trip[2] };\n", n ? ", " : " ");
+  return n + 1;
+}
+
 /* Trip counts and grid of one kernel; Fortran: max(0, (hi - lo + step) / step). */
 static void emit_launch(Emit *e, const KernelPlan *k)
 {
@@ -1176,23 +1205,43 @@ static void emit_launch(Emit *e, const KernelPlan *k)
     long step = 1;
     if (l->u.loop.step)
       ir_eval_const(l->u.loop.step, &step);
-    out(e, "    s2s_trip[%d] = s2s_max<long>(0, ((long)(", k->axis[i]);
+    long lo;
+    out(e, "    s2s_trip[%d] = s2s_max<long>(0, ", k->axis[i]);
+    if (step != 1)
+      out(e, "(");
+    out(e, "(long)(");
     emit_expr(e, l->u.loop.hi);
-    out(e, ") - (long)(");
+    out(e, ")");
+    if (step == 1 && ir_eval_const(l->u.loop.lo, &lo)) {  /* do i = 1, n: n iterations */
+      if (lo != 1)
+        out(e, " %c %ld", lo < 1 ? '+' : '-', lo < 1 ? 1 - lo : lo - 1);
+      out(e, ");\n");
+      continue;
+    }
+    out(e, " - (long)(");
     emit_expr(e, l->u.loop.lo);
-    out(e, ") + %ld) / %ld);\n", step, step);
+    if (step != 1)
+      out(e, ") + %ld) / %ld);\n", step, step);
+    else
+      out(e, ") + 1);\n");
   }
-  out(e, "    dim3 s2s_block(%d, %d, %d);\n", k->block[0], k->block[1], k->block[2]);
-  out(e, "    dim3 s2s_grid(s2s_grid_dim(&s2s_region, %d, s2s_trip[0], %d, 0),\n"
-         "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[1], %d, 1),\n"
-         "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[2], %d, 2));\n",
-      line, k->block[0], line, k->block[1], line, k->block[2]);
+  out(e, "    dim3 s2s_block = s2s_block_shape(&s2s_region, %d, \"%s\", s2s_trip, %d, %d, %d, %d);\n",
+      line, k->name, k->block[0], k->block[1], k->block[2], k->block_fixed);
+  out(e, "    dim3 s2s_grid(s2s_grid_dim(&s2s_region, %d, s2s_trip[0], s2s_block.x, 0),\n"
+         "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[1], s2s_block.y, 1),\n"
+         "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[2], s2s_block.z, 2));\n",
+      line, line, line);
   out(e, "    if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {\n");
   emit_scratch(e, k, line, true);
   out(e, "      s2s_kernel_begin(&s2s_region, %d, s2s_grid, s2s_block);\n", line);
-  out(e, "      S2S_LAUNCH(%s, s2s_grid, s2s_block,\n      ", k->name);
-  emit_launch_args(e, k);
-  out(e, ");\n      s2s_kernel_end(&s2s_region, %d);\n", line);
+  int nspans = emit_spans(e, k);
+  for (int wide = 0; wide < 2; wide++) {
+    out(e, wide ? "      else\n" : "      if (s2s_index32(s2s_spans, %d))\n", nspans);
+    out(e, "        S2S_LAUNCH(%s<%s>, s2s_grid, s2s_block,\n        ", k->name, wide ? "long" : "int");
+    emit_launch_args(e, k, ",\n        ");
+    out(e, ");\n");
+  }
+  out(e, "      s2s_kernel_end(&s2s_region, %d);\n", line);
   emit_scratch(e, k, line, false);
   out(e, "    }\n  }\n");
 }
@@ -1475,7 +1524,9 @@ bool emit_cuda(Program *p, FILE *f, HostCalls *calls)
   Emit e = { .prog = p, .out = f, .calls = calls, .ok = true };
   out(&e, "/* Generated by s2s-cuda from %s; edit the source and translate again rather than\n"
           " * editing this file.  Builds with nvcc for a GPU, or with g++ -DS2S_EMULATE for the\n"
-          " * CPU emulation. */\n#include \"s2s_rt.h\"\n\n", p->path);
+          " * CPU emulation.  Kernels are templates over their index type s2s_idx: each\n"
+          " * launch runs the int instance when every offset fits in 32 bits (s2s_index32),\n"
+          " * the long one otherwise. */\n#include \"s2s_rt.h\"\n\n", p->path);
   emit_device_functions(&e);
   for (int r = 0; r < p->nroutines; r++) {
     IrRoutine *rt = p->routines[r];

@@ -1,0 +1,28 @@
+/* s2s_rt_internal.h — what the runtime's source files share (not
+ * installed: generated code sees only s2s_rt.h). */
+#ifndef S2S_RT_INTERNAL_H
+#define S2S_RT_INTERNAL_H
+
+#include <stdio.h>
+#include "s2s_rt.h"
+
+/* dim3 from its parts, in C as in C++. */
+static inline dim3 dim3_of(unsigned x, unsigned y, unsigned z) {
+  dim3 d;
+  d.x = x;
+  d.y = y;
+  d.z = z;
+  return d;
+}
+
+/* The device the runtime uses, as its name (s2s_rt.c; the runtime is
+ * initialised by then: s2s_block_shape runs after the region's data). */
+const char *s2s_rt_device_label(void);
+
+/* Block-shape tuning (s2s_tune.c): is this thread's kernel launch a timed
+ * trial; its device time once it ends; the report lines of a kernel. */
+int s2s_tune_timing(void);
+void s2s_tune_record(double us);
+void s2s_tune_report(FILE *out, const S2sRegion *r, int line);
+
+#endif
