@@ -9,7 +9,10 @@ program stencil_program_hdiff
   implicit none
   character(len=*), parameter :: name = 'stencil-program-hdiff'
   integer, parameter :: ni = 67, nj = 23, nk = 9, halo = 2
-  real, parameter :: sentinel = -1.0, tolerance = 1.0e-5
+  ! outp is about 280: one unit in the last place of a real is 3.05e-5, and a
+  ! GPU build contracts inp - coeff*(...) into an FMA (measured on an H100:
+  ! 3.05e-5 off).  A few units in the last place.
+  real, parameter :: sentinel = -1.0, tolerance = 1.5e-4
 
   integer :: ims, ime, jms, jme, kms, kme, its, ite, jts, jte, kts, kte
   integer :: i, j, k
