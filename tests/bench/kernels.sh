@@ -163,8 +163,20 @@ case $mode in
     [ -n "${KERNELS_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
     build_all "$work" --emulate
     # the OpenACC builds run on the host here (libgomp's host fallback)
-    ACC_DEVICE_TYPE=host KERNELS_DIR=$work OUT=$work bash "$here/kernels_run.sh" --no-wsm5 \
-      ${KERNELS_EMU_SIZES:-laplace:40x36x20x2 hdiff:37x29x6x2 thomas:33x27x12x2}
+    sizes=${KERNELS_EMU_SIZES:-laplace:40x36x20x2 hdiff:37x29x6x2 thomas:33x27x12x2}
+    # shellcheck disable=SC2086
+    ACC_DEVICE_TYPE=host KERNELS_DIR=$work OUT=$work bash "$here/kernels_run.sh" --no-wsm5 $sizes
+    # the emulated threads in other orders: a result that changes with the
+    # order would mean a loop run in parallel that must not be
+    for s in $sizes; do
+      c=${s%%:*}
+      for order in reverse shuffle; do
+        # shellcheck disable=SC2046
+        S2S_EMU_ORDER=$order "$work/${c}_s2s" $(tr x ' ' <<<"${s#*:}") >"$work/$c-$order.log" 2>&1 ||
+          { echo "kernels.sh: ${c}_s2s with S2S_EMU_ORDER=$order:" >&2; tail -5 "$work/$c-$order.log" >&2; exit 1; }
+      done
+    done
+    echo "kernels.sh --emulate: s2s-cuda builds agree in forward, reverse and shuffled thread order"
     echo "kernels.sh --emulate: every variant agrees with its one-core build (wsm5: tests/bench/wsm5.sh --emulate)"
     ;;
 esac
