@@ -84,14 +84,19 @@ kernel_time() {
 # the OpenACC builds' kernels per call (for ncu)
 acc_kernels() { case $1 in hdiff) echo 4 ;; *) echo 1 ;; esac; }
 
+# ncu_sum LOG: "ms read_GB write_GB regs(max)" summed over the kernels of
+# an ncu log (lines "metric unit value", the value with thousands commas).
 ncu_sum() {
-  # ncu_sum LOG: "ms read_GB write_GB regs(max)" summed over the kernels
-  awk '{ gsub(/,/, "") }
-       /gpu__time_duration.sum/ { t += $NF }
-       /dram__bytes_read.sum/ { r += $NF }
-       /dram__bytes_write.sum/ { w += $NF }
+  awk 'function scale(u) {
+         if (u ~ /^nsecond/) return 1e-6; if (u ~ /^usecond/) return 1e-3; if (u ~ /^msecond/) return 1
+         if (u ~ /^second/) return 1e3; if (u ~ /^byte/) return 1e-9; if (u ~ /^Kbyte/) return 1e-6
+         if (u ~ /^Mbyte/) return 1e-3; if (u ~ /^Gbyte/) return 1; return 1 }
+       { gsub(/,/, "") }
+       /gpu__time_duration.sum/ { t += $NF * scale($(NF - 1)) }
+       /dram__bytes_read.sum/ { r += $NF * scale($(NF - 1)) }
+       /dram__bytes_write.sum/ { w += $NF * scale($(NF - 1)) }
        /launch__registers_per_thread/ { if ($NF > g) g = $NF }
-       END { printf "%.4f %.3f %.3f %d\n", t / 1e6, r / 1e9, w / 1e9, g }' "$1"
+       END { printf "%.4f %.3f %.3f %d\n", t, r, w, g }' "$1"
 }
 
 rows=()
@@ -171,7 +176,7 @@ for spec in "${specs[@]}"; do
         printf "%-46s %10s %10s\n", "ncu, one call", "s2s-cuda", "GCC"
         printf "%-46s %10.3f %10.3f\n", "  kernel time (ms)", s[1], a[1]
         printf "%-46s %10.3f %10.3f\n", "  DRAM read + write (GB)", s[2] + s[3], a[2] + a[3]
-        if (s[1] > 0 && a[1] > 0) printf "%-46s %10.0f %10.0f\n", "  DRAM GB/s", (s[2] + s[3]) / s[1], (a[2] + a[3]) / a[1]
+        if (s[1] > 0 && a[1] > 0) printf "%-46s %10.0f %10.0f\n", "  DRAM GB/s", 1e3 * (s[2] + s[3]) / s[1], 1e3 * (a[2] + a[3]) / a[1]
         if (s[1] > 0 && a[1] > 0) printf "%-46s %10.0f %10.0f\n", "  compulsory GB/s", bytes / (s[1] * 1e6), bytes / (a[1] * 1e6)
         printf "%-46s %10d %10d\n", "  registers per thread (max)", s[4], a[4]
         if (s[1] > 0) printf "%-46s %10.2f x   [target >= 2: %s]\n", "  GCC / s2s-cuda kernel time", a[1] / s[1], verdict(a[1] / s[1] >= 2)
