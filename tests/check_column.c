@@ -343,15 +343,22 @@ static const SplitCase split_cases[] = {
   { "distribution-not-needed",
     "do j = 1, n\n do i = 1, n\n  c2(i,j) = b(i)\n end do\n do i = 1, n\n  d2(i,j) = c2(i,j)\n"
     " end do\nend do\n", "j i", NULL, "Region split" },
-  /* distribution not taken: the second i loop reads the neighbour c2(i-1,j), so apart the
-   * parts would each have i, but the second part reads the outer index j, which
-   * split_groups counts as a scalar flowing into it (scalar_flows_into): one kernel over j,
-   * i sequential in each thread */
+  /* distribution taken: the second i loop reads the neighbour c2(i-1,j), so together only j
+   * stays on the grid (i sequential in each thread, strided accesses); apart, each part has
+   * (j, i) with i along threadIdx.x.  The j each part reads is its own copy of the loop's
+   * index, not a scalar flowing between the parts */
   { "distribution-outer-index-read",
     "do j = 1, n\n do i = 1, n\n  c2(i,j) = b(i)\n end do\n do i = 2, n\n  d2(i,j) = c2(i-1,j)\n"
-    " end do\nend do\n", "j",
-    "Loop 'i' runs sequentially in each thread: c2(i-1,j) reads another iteration's element",
-    "Region split" },
+    " end do\nend do\n", "j i | j i",
+    "Kernel split before line 11: in one kernel, loop 'i' could not run in parallel: c2(i-1,j) "
+    "reads another iteration's element of 'c2'", NULL },
+  /* distribution not taken: the loop around the nests is already the stride-1 one (i around
+   * a k recurrence and a k loop using it); apart, the second part would gain k on the grid
+   * but re-read c2 from memory: one kernel over i, the k loops fused in the thread */
+  { "distribution-stride1-outer",
+    "do i = 1, n\n do k = 2, n\n  c2(i,k) = c2(i,k-1) + b(k)\n end do\n"
+    " do k = 2, n\n  d2(i,k) = c2(i,k) * 2.0\n end do\nend do\n", "i",
+    "Loops at lines 8,11 fused (loop k, inside each thread)", "Region split" },
 };
 
 /* The mapped loops of each kernel: "j i | i". */

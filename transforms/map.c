@@ -1132,12 +1132,22 @@ static int distribute(const MapCtx *m, Group *g, Group **out)
     return 1;
   Group *wrapped = NULL;
   int nw = 0, cap = 0;
+  bool gains_stride1 = false;
   for (int i = 0; i < n; i++) {
     Group w = group_of(m, NULL, wrap_loop(loop, &parts[i].stmts));
     w.split_note = parts[i].split_note;
     w.split_at = parts[i].split_at;
+    gains_stride1 |= !keeps_stride1(m, g, &w);
     push_group(&wrapped, &nw, &cap, w);
   }
+  /* As in split_groups, loops are not split off just to run in parallel
+   * when the undistributed loop is already the one most references move
+   * along at unit stride (a column loop around k sweeps that fuse in the
+   * thread): distributing would only re-read the first part's results
+   * from memory.  A loop around nests whose stride-1 index it is not
+   * (k around (j,i) stencil nests) is distributed. */
+  if (!gains_stride1)
+    return 1;
   *out = wrapped;
   return nw;
 }
