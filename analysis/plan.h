@@ -215,6 +215,10 @@ typedef struct KernelPlan {
   int nprivate_arrays;
   ArrayPlan **private_arrays; /* privatized arrays the body uses, in region order */
   ParamList params;          /* the __global__ function's parameters, in order */
+  /* pass "kcache": the registers it introduced (scalars of the routine with no
+   * host variable), declared at the top of the kernel */
+  int nlocals;
+  IrSym **locals;
 } KernelPlan;
 
 typedef struct RegionPlan {

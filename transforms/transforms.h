@@ -21,6 +21,8 @@
  *              legal (column.c)
  *   map        the loops on the grid, the block shape, firstprivate
  *              scalars; or the refusal, naming the dependence (map.c)
+ *   kcache     values a sequential loop reads at neighbouring iterations
+ *              kept in registers: recurrences and windows along k (kcache.c)
  *
  * and last the region pass "storage" (storage.h): where each array lives
  * and the parameter lists of the kernels and the launcher.
@@ -49,6 +51,9 @@ int xf_kernel_count(const IrRegion *g);
 bool xf_pass_columnize(Program *p, IrRegion *g, int kernel);
 bool xf_pass_fuse(Program *p, IrRegion *g, int kernel);
 bool xf_pass_map(Program *p, IrRegion *g, int kernel);
+/* Values a sequential loop of a thread reads at neighbouring iterations
+ * kept in registers (kcache.c). */
+bool xf_pass_kcache(Program *p, IrRegion *g, int kernel);
 
 /* --dump-ir=NAME after a region pass: the region's IR and the plan state
  * (arrays and their storage, scalars, kernels so far); kernel >= 0: after a

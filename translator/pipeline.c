@@ -17,6 +17,8 @@
  *   columnize  the thread body of a column kernel (transforms/column.c)
  *   fuse       loops of the thread body fused where legal (transforms/column.c)
  *   map        loops on the grid, block shape, firstprivates (transforms/map.c)
+ *   kcache     values read at neighbouring iterations of a sequential loop kept in
+ *              registers (rolling scalars: k-caching) (transforms/kcache.c)
  *   -- (each region) --
  *   storage    where each array lives, kernel and launcher parameters (transforms/storage.c)
  *   --
@@ -120,6 +122,7 @@ static const Pass passes[] = {
   { "columnize", SCOPE_KERNEL,  .kernel = xf_pass_columnize },
   { "fuse",      SCOPE_KERNEL,  .kernel = xf_pass_fuse },
   { "map",       SCOPE_KERNEL,  .kernel = xf_pass_map },
+  { "kcache",    SCOPE_KERNEL,  .kernel = xf_pass_kcache },
   { "storage",   SCOPE_REGION,  .region = pass_storage },
   { "emit-cuda", SCOPE_PROGRAM, .program = pass_emit_cuda },
   { "emit-host", SCOPE_PROGRAM, .program = pass_emit_host },

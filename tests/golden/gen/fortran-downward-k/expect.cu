@@ -22,12 +22,19 @@ __global__ void sweep_r1(float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   int k;
+  float s2s_q_k; /* k-caching register */
+  float s2s_q_kp1; /* k-caching register */
   const int j = 1 + (int)s2s_y; /* in.f90:10 */
   const int i = 1 + (int)s2s_x; /* in.f90:11 */
+  if (((km - 1) >= 1)) { /* line 12 */
+    s2s_q_kp1 = S2S_q(i, km, j); /* line 12 */
+  }
   { /* in.f90:12 */
     const int s2s_last_k = 1;
     for (k = (km - 1); k >= s2s_last_k; k += -1) {
-      S2S_q(i, k, j) = (S2S_q(i, k, j) + (0.5f * (S2S_q(i, (k + 1), j) - S2S_flux(i, k, j)))); /* line 13 */
+      s2s_q_k = (S2S_q(i, k, j) + (0.5f * (s2s_q_kp1 - S2S_flux(i, k, j)))); /* line 13 */
+      S2S_q(i, k, j) = s2s_q_k; /* line 13 */
+      s2s_q_kp1 = s2s_q_k; /* line 12 */
     }
   }
 }

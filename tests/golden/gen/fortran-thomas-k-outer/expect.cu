@@ -33,23 +33,42 @@ __global__ void tri_r1(const float *__restrict__ c, s2s_idx s2s_c_lo0, s2s_idx s
     return;
   int k;
   float m;
+  float s2s_cp_k; /* k-caching register */
+  float s2s_cp_km1; /* k-caching register */
+  float s2s_dp_k; /* k-caching register */
+  float s2s_dp_km1; /* k-caching register */
+  float s2s_x_k; /* k-caching register */
+  float s2s_x_kp1; /* k-caching register */
   const int j = 1 + (int)s2s_y; /* in.f90:11 */
   const int i = 1 + (int)s2s_x; /* in.f90:12 */
   S2S_cp(i, 1, j) = (S2S_c(i, 1, j) / S2S_b(i, 1, j)); /* line 13 */
   S2S_dp(i, 1, j) = (S2S_d(i, 1, j) / S2S_b(i, 1, j)); /* line 14 */
+  if ((2 <= km)) { /* line 17 */
+    s2s_cp_km1 = S2S_cp(i, 1, j); /* line 17 */
+    s2s_dp_km1 = S2S_dp(i, 1, j); /* line 17 */
+  }
   { /* in.f90:17 */
     const int s2s_last_k = km;
     for (k = 2; k <= s2s_last_k; k += 1) {
-      m = (1.0f / (S2S_b(i, k, j) - (S2S_a(i, k, j) * S2S_cp(i, (k - 1), j)))); /* line 20 */
-      S2S_cp(i, k, j) = (S2S_c(i, k, j) * m); /* line 21 */
-      S2S_dp(i, k, j) = ((S2S_d(i, k, j) - (S2S_a(i, k, j) * S2S_dp(i, (k - 1), j))) * m); /* line 22 */
+      m = (1.0f / (S2S_b(i, k, j) - (S2S_a(i, k, j) * s2s_cp_km1))); /* line 20 */
+      s2s_cp_k = (S2S_c(i, k, j) * m); /* line 21 */
+      S2S_cp(i, k, j) = s2s_cp_k; /* line 21 */
+      s2s_dp_k = ((S2S_d(i, k, j) - (S2S_a(i, k, j) * s2s_dp_km1)) * m); /* line 22 */
+      S2S_dp(i, k, j) = s2s_dp_k; /* line 22 */
+      s2s_cp_km1 = s2s_cp_k; /* line 17 */
+      s2s_dp_km1 = s2s_dp_k; /* line 17 */
     }
   }
   S2S_x(i, km, j) = S2S_dp(i, km, j); /* line 28 */
+  if (((km - 1) >= 1)) { /* line 31 */
+    s2s_x_kp1 = S2S_x(i, km, j); /* line 31 */
+  }
   { /* in.f90:31 */
     const int s2s_last_k = 1;
     for (k = (km - 1); k >= s2s_last_k; k += -1) {
-      S2S_x(i, k, j) = (S2S_dp(i, k, j) - (S2S_cp(i, k, j) * S2S_x(i, (k + 1), j))); /* line 34 */
+      s2s_x_k = (S2S_dp(i, k, j) - (S2S_cp(i, k, j) * s2s_x_kp1)); /* line 34 */
+      S2S_x(i, k, j) = s2s_x_k; /* line 34 */
+      s2s_x_kp1 = s2s_x_k; /* line 31 */
     }
   }
 }
