@@ -87,10 +87,13 @@ acc_kernels() { case $1 in hdiff) echo 4 ;; *) echo 1 ;; esac; }
 # ncu_sum LOG: "ms read_GB write_GB regs(max)" summed over the kernels of
 # an ncu log (lines "metric unit value", the value with thousands commas).
 ncu_sum() {
+  # units as ncu prints them: ns us ms s (older: nsecond usecond msecond second),
+  # byte Kbyte Mbyte Gbyte; times to ms, bytes to GB
   awk 'function scale(u) {
-         if (u ~ /^nsecond/) return 1e-6; if (u ~ /^usecond/) return 1e-3; if (u ~ /^msecond/) return 1
-         if (u ~ /^second/) return 1e3; if (u ~ /^byte/) return 1e-9; if (u ~ /^Kbyte/) return 1e-6
-         if (u ~ /^Mbyte/) return 1e-3; if (u ~ /^Gbyte/) return 1; return 1 }
+         if (u ~ /^(ns|nsecond)$/) return 1e-6; if (u ~ /^(us|usecond)$/) return 1e-3
+         if (u ~ /^(ms|msecond)$/) return 1; if (u ~ /^(s|second)$/) return 1e3
+         if (u ~ /^byte$/) return 1e-9; if (u ~ /^Kbyte$/) return 1e-6
+         if (u ~ /^Mbyte$/) return 1e-3; if (u ~ /^Gbyte$/) return 1; return 1 }
        { gsub(/,/, "") }
        /gpu__time_duration.sum/ { t += $NF * scale($(NF - 1)) }
        /dram__bytes_read.sum/ { r += $NF * scale($(NF - 1)) }
