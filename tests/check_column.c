@@ -229,23 +229,44 @@ static const FusionCase fusion_cases[] = {
     " do k = 2, n\n  if (b(k) > 0.0) exit\n  d2(i,k) = c2(i,k) * 2.0\n end do\nend do\n", 0,
     "Loops at lines 8,11 not fused: a CYCLE or EXIT in one of them would also skip the other's "
     "statements" },
-  /* both loops assign the scalar x: kept apart */
-  { "shared-scalar",
+  /* both loops assign the scalar x before reading it, the second at every iteration: a
+   * temporary of each iteration, and the value left after the loops is the second's last,
+   * fused or not: fused */
+  { "shared-scalar-temporary",
     "do i = 1, n\n do k = 2, n\n  x = b(k)\n  c2(i,k) = c2(i,k-1) + x\n end do\n"
-    " do k = 2, n\n  x = c2(i,k)\n  d2(i,k) = x * 2.0\n end do\nend do\n", 0,
-    "Loops at lines 8,12 not fused: a scalar assigned in one loop is used in the other" },
-  /* different bounds: not a candidate, no decision reported */
-  { "different-bounds",
-    "do i = 1, n\n do k = 2, n\n  c2(i,k) = c2(i,k-1) + b(k)\n end do\n"
-    " do k = 3, n\n  d2(i,k) = c2(i,k) * 2.0\n end do\nend do\n", 0, NULL },
-  /* a chain: the second and third fuse into the first; fused with the fourth, the first's
-   * read of c2(i,k-1) would see the fourth's write of it: backward, refused */
-  { "chain-then-backward",
-    "do i = 1, n\n do k = 2, n\n  c2(i,k) = c2(i,k-1) + b(k)\n end do\n"
-    " do k = 2, n\n  d2(i,k) = c2(i,k) * 2.0\n end do\n"
-    " do k = 2, n\n  e2(i,k) = d2(i,k) + c2(i,k)\n end do\n"
-    " do k = 2, n\n  c2(i,k) = c2(i,k) + e2(i,k) + d2(i,k)\n end do\nend do\n", 2,
-    "Loops at lines 8,17 not fused: a dependence between them would run backwards" },
+    " do k = 2, n\n  x = c2(i,k)\n  d2(i,k) = x * 2.0\n end do\nend do\n", 1, NULL },
+  /* the first loop leaves x for the second, which reads it without assigning it: the
+   * second would see each iteration's x instead of the last: kept apart, x named */
+  { "scalar-flows-between",
+    "do i = 1, n\n x = 0.0\n do k = 2, n\n  x = b(k)\n  c2(i,k) = c2(i,k-1) + x\n end do\n"
+    " do k = 2, n\n  d2(i,k) = x * 2.0\n end do\nend do\n", 0,
+    "not fused: a scalar assigned in one loop is used in the other ('x')" },
+  /* the second loop reads x before assigning it (the previous iteration's value, or the
+   * first loop's last): kept apart */
+  { "scalar-read-before-assigned",
+    "do i = 1, n\n x = 0.0\n do k = 2, n\n  x = b(k)\n  c2(i,k) = c2(i,k-1) + x\n end do\n"
+    " do k = 2, n\n  d2(i,k) = x * 2.0\n  x = c2(i,k)\n end do\nend do\n", 0,
+    "not fused: a scalar assigned in one loop is used in the other ('x')" },
+  /* both loops assign x under an IF and read it under the same IF (WSM5's coeres); nothing
+   * reads x after them: fused */
+  { "scalar-temporary-under-if-dead",
+    "do i = 1, n\n do k = 2, n\n  if (b(k) > 0.0) then\n   x = b(k)\n   c2(i,k) = c2(i,k-1) + x\n"
+    "  end if\n end do\n do k = 2, n\n  if (c2(i,k) > 0.0) then\n   x = c2(i,k)\n"
+    "   d2(i,k) = x * 2.0\n  end if\n end do\nend do\n", 1, NULL },
+  /* the same, but x is read after the loops: which loop assigned it last would change */
+  { "scalar-temporary-under-if-live",
+    "do i = 1, n\n x = 0.0\n do k = 2, n\n  if (b(k) > 0.0) then\n   x = b(k)\n"
+    "   c2(i,k) = c2(i,k-1) + x\n  end if\n end do\n do k = 2, n\n  if (c2(i,k) > 0.0) then\n"
+    "   x = c2(i,k)\n   d2(i,k) = x * 2.0\n  end if\n end do\n c2(i,1) = x\nend do\n", 0,
+    "not fused: a scalar assigned in one loop is used in the other ('x')" },
+  /* the same, x read at the top of the next iteration of a sequential loop around them (j),
+   * before it is assigned there: live, kept apart */
+  { "scalar-temporary-under-if-next-iteration",
+    "do i = 1, n\n x = 0.0\n do j = 1, 3\n  e2(i,j) = x\n  do k = 2, n\n   if (b(k) > 0.0) then\n"
+    "    x = b(k)\n    c2(i,k) = c2(i,k-1) + x\n   end if\n  end do\n  do k = 2, n\n"
+    "   if (c2(i,k) > 0.0) then\n    x = c2(i,k)\n    d2(i,k) = x * 2.0\n   end if\n  end do\n"
+    " end do\nend do\n", 0,
+    "not fused: a scalar assigned in one loop is used in the other ('x')" },
 };
 
 START_TEST(test_fusion_case)

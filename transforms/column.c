@@ -1138,10 +1138,81 @@ static bool same_header(const IrStmt *a, const IrStmt *b)
          same_expr(a->u.loop.hi, b->u.loop.hi);
 }
 
-/* Scalars assigned in one body and used in the other: the value one loop
- * leaves behind would change if the loops ran interleaved. */
-static bool share_scalars(const ColumnCtx *cx, const IrStmtList *a, const IrStmtList *b,
-                          const IrSym *iv)
+/* Where a statement list of the thread body sits, for asking whether a
+ * scalar is read after a statement of it: the list, whether it is a DO
+ * loop's body (run again from its top), and the statement of the enclosing
+ * list whose body or branch it is (`at` in up->list; up NULL: the thread
+ * body itself). */
+typedef struct ListPlace {
+  IrStmtList *list;
+  bool loop_body;
+  int at;
+  const struct ListPlace *up;
+} ListPlace;
+
+/* Where two loops of a list are tried for fusion: x at list[head_end],
+ * y's successors from list[tail_from] on (fuse_list compacts the list as
+ * it goes: what lies between is x's and y's). */
+typedef struct FusePlace {
+  const ListPlace *place;
+  int head_end, tail_from;
+} FusePlace;
+
+static IrExpr *exposed_range(IrSym *s, IrStmtList *l, int from, int to, IrSymSet *d)
+{
+  IrStmtList r = { to - from, to - from, l->v + from };
+  return from < to ? exposed_list(&s, 1, &r, d) : NULL;
+}
+
+/* Is scalar s never read, after the two loops of fp, before it is assigned
+ * again?  The statements after them, the rest of each enclosing list, and
+ * the start of the next iteration of each enclosing loop are searched.  A
+ * private scalar is dead at the end of the thread body: one that the host
+ * reads after the region is refused before (access.c). */
+static bool dead_after(IrSym *s, const FusePlace *fp)
+{
+  const ListPlace *p = fp->place;
+  int head_end = fp->head_end, tail_from = fp->tail_from;
+  for (;;) {
+    IrSymSet d = { 0 };
+    if (exposed_range(s, p->list, tail_from, p->list->n, &d))
+      return false;
+    if (ir_symset_has(&d, s))
+      return true;
+    if (p->loop_body && exposed_range(s, p->list, 0, head_end, &d))
+      return false;
+    if (!p->up)
+      return true;
+    head_end = p->at;
+    tail_from = p->at + 1;
+    p = p->up;
+  }
+}
+
+/* May scalar s, assigned in one of the bodies a (first) and b and
+ * mentioned in the other, stay as it is when they run as one loop?  Yes
+ * when each body assigns it before any read of it in an iteration (every
+ * iteration's value is its own, as in the unfused loops), and what the
+ * fused loop leaves in it either does not matter (nothing reads it after
+ * the loops before assigning it) or is b's last value as before (b surely
+ * assigns it in every iteration).  Temporaries set in two loops under
+ * IFs (`coeres` in WSM5's microphysics) are what this allows; a value one
+ * loop leaves for the other is not. */
+static bool scalar_private_to_iterations(IrStmtList *a, IrStmtList *b, IrSym *s,
+                                         const FusePlace *fp)
+{
+  IrSymSet da = { 0 }, db = { 0 };
+  if (exposed_list(&s, 1, a, &da) || exposed_list(&s, 1, b, &db))
+    return false;
+  return ir_symset_has(&db, s) || (fp && dead_after(s, fp));
+}
+
+/* A scalar assigned in one body and used in the other, other than the
+ * temporaries of each iteration (scalar_private_to_iterations): the value
+ * one loop leaves behind would change if the loops ran interleaved.  NULL:
+ * none. */
+static IrSym *shared_scalar(const ColumnCtx *cx, IrStmtList *a, IrStmtList *b, const IrSym *iv,
+                            const FusePlace *fp)
 {
   for (int i = 0; i < cx->nwritten; i++) {
     IrSym *s = cx->written[i];
@@ -1151,20 +1222,27 @@ static bool share_scalars(const ColumnCtx *cx, const IrStmtList *a, const IrStmt
     if (!in_a && !in_b)
       continue;
     Mention m = { &cx->written[i], 1, false };
-    ir_walk_exprs((IrStmtList *)(in_a ? b : a), mention_visit, &m);
-    if (m.found || (in_a && in_b))
-      return true;
+    ir_walk_exprs(in_a ? b : a, mention_visit, &m);
+    if ((m.found || (in_a && in_b)) && !scalar_private_to_iterations(a, b, s, fp))
+      return s;
   }
-  return false;
+  return NULL;
+}
+
+static const char *shared_scalar_why(const IrSym *s)
+{
+  return ir_printf("a scalar assigned in one loop is used in the other ('%s')", s->name);
 }
 
 /* May loops x and y (x first, same header) run as one loop?  Every
  * dependence from x's body to y's body must go forward or stay in one
  * iteration of the fused loop (then x's statements still come first). */
-static bool fusion_legal(const ColumnCtx *cx, IrStmt *x, IrStmt *y, const char **why)
+static bool fusion_legal(const ColumnCtx *cx, IrStmt *x, IrStmt *y, const FusePlace *fp,
+                         const char **why)
 {
-  if (share_scalars(cx, &x->u.loop.body, &y->u.loop.body, x->u.loop.iv)) {
-    *why = "a scalar assigned in one loop is used in the other";
+  IrSym *shared = shared_scalar(cx, &x->u.loop.body, &y->u.loop.body, x->u.loop.iv, fp);
+  if (shared) {
+    *why = shared_scalar_why(shared);
     return false;
   }
   IrStmt *fused = ir_stmt(IR_S_DO, x->loc);
@@ -1309,17 +1387,22 @@ static void body_scalars(const FuseChain *ch, IrStmtList *body, const IrSym *iv,
   ir_walk_exprs(body, mentioned_visit, &m);
 }
 
-/* share_scalars(x's body, y's body): a scalar assigned in one, used in the other. */
-static bool chain_shares(const FuseChain *ch)
+/* shared_scalar(x's body, y's body) from the chain's sets. */
+static IrSym *chain_shares(const FuseChain *ch, IrStmt *x, IrStmt *y, const FusePlace *fp)
 {
-  for (int i = 0; i < ch->y_assigned.n; i++)
-    if (ir_symset_has(&ch->assigned, ch->y_assigned.syms[i]) ||
-        ir_symset_has(&ch->mentioned, ch->y_assigned.syms[i]))
-      return true;
-  for (int i = 0; i < ch->y_mentioned.n; i++)
-    if (ir_symset_has(&ch->assigned, ch->y_mentioned.syms[i]))
-      return true;
-  return false;
+  for (int i = 0; i < ch->y_assigned.n; i++) {
+    IrSym *s = ch->y_assigned.syms[i];
+    if ((ir_symset_has(&ch->assigned, s) || ir_symset_has(&ch->mentioned, s)) &&
+        !scalar_private_to_iterations(&x->u.loop.body, &y->u.loop.body, s, fp))
+      return s;
+  }
+  for (int i = 0; i < ch->y_mentioned.n; i++) {
+    IrSym *s = ch->y_mentioned.syms[i];
+    if (ir_symset_has(&ch->assigned, s) &&
+        !scalar_private_to_iterations(&x->u.loop.body, &y->u.loop.body, s, fp))
+      return s;
+  }
+  return NULL;
 }
 
 static void chain_start(FuseChain *ch, IrStmt *x)
@@ -1387,19 +1470,21 @@ static bool chain_forward(const FuseChain *ch)
 }
 
 /* fusion_legal(x, y), x the chain's loop (the chain starts there if not). */
-static bool chain_fusion_legal(FuseChain *ch, IrStmt *x, IrStmt *y, const char **why)
+static bool chain_fusion_legal(FuseChain *ch, IrStmt *x, IrStmt *y, const FusePlace *fp,
+                               const char **why)
 {
   if (ch->loop != x)
     chain_start(ch, x);
   ch->g.nacc = ch->nx;
   ch->y_assigned = ch->y_mentioned = (IrSymSet){ 0 };
   body_scalars(ch, &y->u.loop.body, x->u.loop.iv, &ch->y_assigned, &ch->y_mentioned);
-  if (chain_shares(ch)) {
-    *why = "a scalar assigned in one loop is used in the other";
+  IrSym *shared = chain_shares(ch, x, y, fp);
+  if (shared) {
+    *why = shared_scalar_why(shared);
     return false;
   }
   if (!chain_add_y(ch, y))
-    return fusion_legal(ch->cx, x, y, why);
+    return fusion_legal(ch->cx, x, y, fp, why);
   if (ch->bound_dep || !chain_forward(ch)) {
     *why = "a dependence between them would run backwards";
     return false;
@@ -1423,15 +1508,20 @@ static void chain_absorb(FuseChain *ch, IrStmt *f, IrStmt *y)
 
 /* Not on the visitor: it rewrites each statement list, after the lists
  * nested in it. */
-static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, IrStmtList *l)
+static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, const ListPlace *place)
 {
+  IrStmtList *l = place->list;
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
-    if (s->kind == IR_S_DO)
-      fuse_list(cx, written, &s->u.loop.body);
+    if (s->kind == IR_S_DO) {
+      ListPlace body = { &s->u.loop.body, true, i, place };
+      fuse_list(cx, written, &body);
+    }
     if (s->kind == IR_S_IF) {
-      fuse_list(cx, written, &s->u.cond.then);
-      fuse_list(cx, written, &s->u.cond.els);
+      ListPlace then = { &s->u.cond.then, false, i, place };
+      ListPlace els = { &s->u.cond.els, false, i, place };
+      fuse_list(cx, written, &then);
+      fuse_list(cx, written, &els);
     }
   }
   FuseChain chain = { .cx = cx, .written = written };
@@ -1457,7 +1547,7 @@ static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, IrStmtList *
       }
       if (prev_exits || s_exits)
         why = "a CYCLE or EXIT in one of them would also skip the other's statements";
-      else if (chain_fusion_legal(&chain, prev, s, &why)) {
+      else if (chain_fusion_legal(&chain, prev, s, &(FusePlace){ place, k - 1, i + 1 }, &why)) {
         IrStmt *f = ir_stmt(IR_S_DO, prev->loc);
         f->u.loop = prev->u.loop;  /* and prev's body list: prev is replaced, s's body goes on its end */
         for (int t = 0; t < s->u.loop.body.n; t++)
@@ -1486,7 +1576,8 @@ void column_fuse(const ColumnCtx *cx, IrStmtList *body)
   IrSymSet written = { 0 };
   for (int i = 0; i < cx->nwritten; i++)
     ir_symset_add(&written, cx->written[i]);
-  fuse_list(cx, &written, body);
+  ListPlace top = { body, false, 0, NULL };
+  fuse_list(cx, &written, &top);
 }
 
 /* ---- column indices of a growing run of statements ---------------------------- */
