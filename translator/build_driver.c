@@ -445,11 +445,14 @@ static bool user_asks_resource_usage(const ArgList *flags) {
   return false;
 }
 
-/* The nvcc command for `cu`; returns true when it added -Xptxas -v for the
- * resource report (-Minfo or --report=json), whose lines the driver then
- * takes out of what it prints. */
-static bool compile_cuda(const Driver *d, const char *cu, const char *obj, ArgList *cmd) {
+/* The nvcc command for `cu`; returns true when ptxas's resource lines are
+ * wanted for the report (-Minfo or --report=json), with *added set when
+ * this added -Xptxas -v for them (then the driver keeps them out of what it
+ * prints; asked for in NVCCFLAGS, they are printed too). */
+static bool compile_cuda(const Driver *d, const char *cu, const char *obj, ArgList *cmd,
+                         bool *added) {
   bool resource_lines = false;
+  *added = false;
   if (d->gpu) {
     push_all(cmd, &d->nvcc);
     ArgList flags = { 0 };
@@ -460,10 +463,11 @@ static bool compile_cuda(const Driver *d, const char *cu, const char *obj, ArgLi
     }
     arglist_push(cmd, "-O3");
     if (d->o->relaxed_fp) arglist_push(cmd, "--use_fast_math");
-    if ((d->o->minfo || d->o->report_json) && !user_asks_resource_usage(&flags)) {
+    resource_lines = d->o->minfo || d->o->report_json;
+    if (resource_lines && !user_asks_resource_usage(&flags)) {
       arglist_push(cmd, "-Xptxas");
       arglist_push(cmd, "-v");
-      resource_lines = true;
+      *added = true;
     }
     push_cat(cmd, "-I", d->rt_include);
     push_all(cmd, &flags);
@@ -497,18 +501,20 @@ static void print_filtered(const char *text, bool drop_info) {
   fflush(stderr);
 }
 
-/* Compile the .cu.  With -Xptxas -v added, nvcc's standard error is read:
- * the resource lines of the translation's kernels go to the report, the
- * rest (warnings) is printed; after a failure all of it is printed. */
+/* Compile the .cu.  When the report wants resources, nvcc's standard error
+ * is read: the resource lines of the translation's kernels go to the
+ * report, the rest (warnings) is printed; the ptxas lines too when the
+ * user's NVCCFLAGS asked for them, and all of it after a failure. */
 static bool build_cuda(const Driver *d, const Translated *tr, const char *obj) {
   ArgList cmd = { 0 };
-  if (!compile_cuda(d, tr->cu_path, obj, &cmd)) return run(d, &cmd);
+  bool added;
+  if (!compile_cuda(d, tr->cu_path, obj, &cmd, &added)) return run(d, &cmd);
   char *err = NULL;
   size_t len = 0;
   int status = build_run_stderr(arglist_argv(&cmd), d->o->verbose, &err, &len);
   bool ok = status == 0;
   if (err) {
-    print_filtered(err, ok);
+    print_filtered(err, ok && added);
     if (ok) res_report(err, &tr->kernels);
   }
   ok = check_status(cmd.v[0], status);
