@@ -11,6 +11,8 @@
  * What it provides:
  *   - the CUDA keywords (__global__, __device__, ...) as nothing, so kernels
  *     become ordinary functions;
+ *   - the fast math intrinsics of -Mfprelaxed kernels (__expf, __fdividef,
+ *     ...) as the standard functions;
  *   - dim3/uint3 and the built-ins threadIdx, blockIdx, blockDim, gridDim as
  *     thread-local globals (defined once, with C linkage, in s2s_rt.c);
  *   - the handful of CUDA runtime calls the runtime and generated code use,
@@ -62,6 +64,19 @@
 #define __launch_bounds__(...)
 #define S2S_HD
 #define __ldg(p) (*(p))
+
+/* CUDA's fast single-precision intrinsics, which -Mfprelaxed kernels call,
+ * as the standard functions: emulation checks the translation, not the
+ * last bits of the GPU's approximations.  Macros, not functions: glibc's
+ * <math.h> (included above) declares __expf and friends itself. */
+#define __expf(x) expf(x)
+#define __logf(x) logf(x)
+#define __log10f(x) log10f(x)
+#define __powf(x, y) powf(x, y)
+#define __sinf(x) sinf(x)
+#define __cosf(x) cosf(x)
+#define __tanf(x) tanf(x)
+#define __fdividef(x, y) ((x) / (y))
 #ifdef __cplusplus
 /* A barrier cannot be kept when threads run one after another to completion. */
 #define __syncthreads() \

@@ -64,6 +64,7 @@ START_TEST(test_defaults) {
   ck_assert(!opts.inputs[0].cpp);
   ck_assert(!opts.driver);
   ck_assert(!opts.minfo);
+  ck_assert(!opts.relaxed_fp);  /* IEEE unless asked */
   ck_assert_ptr_null(opts.output);
   ck_assert_ptr_null(opts.dump_ir);
   ck_assert_str_eq(errors(), "");
@@ -185,6 +186,31 @@ START_TEST(test_double_dash) {
 }
 END_TEST
 
+/* Relaxed floating point: PGI's spelling and gcc's, in either mode. */
+static const struct {
+  const char *args[4];
+  bool relaxed, driver;
+} relaxed_spellings[] = {
+  { { "-Mfprelaxed", "x.f90" }, true, false },
+  { { "--fast-math", "x.f90" }, true, false },
+  { { "-Minfo", "x.f90", "-Mfprelaxed" }, true, false },
+  { { "-c", "--fast-math", "x.f90" }, true, true },
+  { { "-Minfo", "x.f90" }, false, false },
+};
+
+START_TEST(test_relaxed_fp) {
+  const char *argv[5];
+  int n = 0;
+  for (; n < 4 && relaxed_spellings[_i].args[n]; n++) argv[n] = relaxed_spellings[_i].args[n];
+  argv[n] = NULL;
+  ck_assert_int_eq(parse_v(argv), OPTIONS_OK);
+  ck_assert_int_eq(opts.relaxed_fp, relaxed_spellings[_i].relaxed);
+  ck_assert_int_eq(opts.driver, relaxed_spellings[_i].driver);
+  ck_assert_int_eq(opts.compiler_args.n, 0); /* not mistaken for a host compiler flag */
+  ck_assert_str_eq(errors(), "");
+}
+END_TEST
+
 /* ---- the mode ------------------------------------------------------------------ */
 
 START_TEST(test_mode) {
@@ -261,6 +287,7 @@ static const struct {
   { { "--lang=cobol", "x.f90" }, "unknown language 'cobol' in --lang (known: fortran, c)" },
   { { "--dump-ir=cuda", "x.f90" }, "unknown pass 'cuda' in --dump-ir (--dump-ir=list prints them)" },
   { { "-Minfo=inline", "x.f90" }, "unknown -Minfo category 'inline'" },
+  { { "-Mfprelaxed=div", "x.f90" }, "-Mfprelaxed takes no sub-options in s2s-cuda" },
   { { "--report=xml", "r", "x.f90" }, "unknown report format in '--report=xml'" },
   { { "x.f90", "--report=json" }, "missing file name after '--report=json'" },
   { { "-o", "a", "-o", "b", "x.f90" }, "-o given more than once" },
@@ -364,6 +391,8 @@ static Suite *options_suite(void) {
   tcase_add_test(good, test_fixed_form_flag);
   tcase_add_test(good, test_passthrough);
   tcase_add_test(good, test_double_dash);
+  tcase_add_loop_test(good, test_relaxed_fp, 0,
+                      (int)(sizeof relaxed_spellings / sizeof *relaxed_spellings));
   tcase_add_test(good, test_mode);
   tcase_add_test(good, test_help);
   tcase_add_test(good, test_dump_list);

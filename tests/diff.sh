@@ -36,6 +36,8 @@
 #                            `translate`, or a refusal (exit 1 with an error
 #                            message and no program built)
 #   compare                  optional: more s2s_compare options (one line)
+#   flags                    optional: more s2s-cuda options for the translation
+#                            (one line), e.g. -Mfprelaxed
 #   feedback                 optional, for `translate`: one extended regular
 #                            expression (grep -E) per line that must match a
 #                            line of the -Minfo report (the shape the case is
@@ -181,7 +183,7 @@ build_for_gpu() {
     log "-- not a translate case: nothing to build for the GPU"
     return 0
   fi
-  run_logged "translate and build for the GPU" "$S2S" -Minfo -O2 "${srcs[@]}" "${libs[@]}" -o prog
+  run_logged "translate and build for the GPU" "$S2S" -Minfo -O2 "${flags[@]}" "${srcs[@]}" "${libs[@]}" -o prog
   if [ $rc -ne 0 ]; then
     why="GPU build failed (exit $rc): $(grep -m 1 -E 'error' step.out || tail -n 1 step.out)"
     return 1
@@ -256,11 +258,13 @@ run_case() {
     why="no 'files' or 'expect' in $src"
     return 1
   fi
-  local files expect extra
+  local files expect extra flags=()
   files=$(first_line "$src/files")
   expect=$(first_line "$src/expect")
   extra=
   [ -f "$src/compare" ] && extra=$(first_line "$src/compare")
+  # shellcheck disable=SC2207
+  [ -f "$src/flags" ] && flags=($(first_line "$src/flags"))
   log "case $name: $src"
   log "files: $files"
   log "expect: $expect"
@@ -306,7 +310,7 @@ run_case() {
     return
   fi
 
-  local prog_cmd=("$S2S" --emulate -Minfo -O2 "${srcs[@]}" "${libs[@]}" -o prog)
+  local prog_cmd=("$S2S" --emulate -Minfo -O2 "${flags[@]}" "${srcs[@]}" "${libs[@]}" -o prog)
   case $expect in
     translate | either)
       run_logged "translate and build (feedback report)" "${prog_cmd[@]}"
@@ -380,7 +384,7 @@ run_case() {
       mkdir translate-only
       local tsrcs=()
       for f in "${srcs[@]}"; do tsrcs+=("../$f"); done
-      (cd translate-only && { run_logged "translate only (must refuse)" "$S2S" -Minfo -o . "${tsrcs[@]}"; exit $rc; })
+      (cd translate-only && { run_logged "translate only (must refuse)" "$S2S" -Minfo "${flags[@]}" -o . "${tsrcs[@]}"; exit $rc; })
       rc=$?
       if [ $rc -ne 1 ]; then why="s2s-cuda (translation only) exited $rc, expected 1"; return 1; fi
       if ! grep -qF -- "$text" translate-only/step.out; then

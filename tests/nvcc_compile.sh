@@ -4,6 +4,12 @@
 # with the user's compiler.  Inputs: the samples and the golden generation
 # cases (tests/golden/gen/*/in.*).  Exits 77 (skip) when there is no nvcc
 # (the emulation builds are then still covered by samples.sh).
+#
+# Then compiler-driver mode with -Minfo: `s2s-cuda -Minfo -c` of a sample
+# kernel must report ptxas's resources per kernel instance (resources.h),
+# keep the ptxas lines it asked for out of its output, and pass them through
+# (besides the report) when NVCCFLAGS asks for them itself; with -Mfprelaxed nvcc gets
+# --use_fast_math.
 set -uo pipefail
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -80,4 +86,28 @@ done
 
 echo "nvcc_compile: $count generated files checked"
 [ "$count" -gt 0 ] || { echo "nvcc_compile: nothing was translated"; exit 1; }
+
+# ---- compiler-driver mode: the resource lines of -Minfo ----
+rdir=$work/driver-resources
+mkdir -p "$rdir"
+cp "$top_srcdir/tests/golden/gen/fortran-relaxed-fp/in.f90" "$rdir/relax.f90"
+resource_re='^relax\.f90:13: info: Kernel relax_r1 \(sm_[0-9]+[a-z]?, (int|long) index\): [0-9]+ registers, [0-9]+ bytes shared, [0-9]+ bytes local \(stack [0-9]+, spill stores [0-9]+, spill loads [0-9]+\); theoretical occupancy [0-9]+% \([0-9]+ of [0-9]+ warps per SM at block 128, limited by [a-z ]+\)$'
+if ! (cd "$rdir" && "$S2S" -Minfo -Mfprelaxed -v -c relax.f90 -o relax.o >out.log 2>err.log); then
+  echo "FAIL driver-resources: s2s-cuda -Minfo -c failed"; sed 's/^/  /' "$rdir/err.log" | head -30; fail=1
+elif [ "$(grep -cE "$resource_re" "$rdir/err.log")" != 2 ]; then
+  echo "FAIL driver-resources: no resource line for each instance of relax_r1"; sed 's/^/  /' "$rdir/err.log"; fail=1
+elif grep -q '^ptxas info' "$rdir/err.log"; then
+  echo "FAIL driver-resources: ptxas's own lines leaked into the output"; sed 's/^/  /' "$rdir/err.log"; fail=1
+elif ! grep -qE '(^| )--use_fast_math( |$)' "$rdir/err.log" || ! grep -qE ' -Xptxas -v( |$)' "$rdir/err.log"; then
+  echo "FAIL driver-resources: nvcc not run with --use_fast_math -Xptxas -v"; sed 's/^/  /' "$rdir/err.log"; fail=1
+elif ! grep -q "^relax\.f90:13: info: Relaxed floating point (-Mfprelaxed): fast intrinsics __expf, __logf, __powf, __fdividef in kernel relax_r1" "$rdir/err.log"; then
+  echo "FAIL driver-resources: no -Mfprelaxed report line"; sed 's/^/  /' "$rdir/err.log"; fail=1
+fi
+# asked for by the user: ptxas's lines are theirs, as they come
+if ! (cd "$rdir" && NVCCFLAGS="-Xptxas -v" "$S2S" -Minfo -c relax.f90 -o relax2.o >out2.log 2>err2.log); then
+  echo "FAIL driver-resources: s2s-cuda -c with NVCCFLAGS='-Xptxas -v' failed"; sed 's/^/  /' "$rdir/err2.log" | head -30; fail=1
+elif ! grep -q "^ptxas info *: Used [0-9]* registers" "$rdir/err2.log" || [ "$(grep -cE "$resource_re" "$rdir/err2.log")" != 2 ]; then
+  echo "FAIL driver-resources: with NVCCFLAGS='-Xptxas -v', ptxas's lines must pass through, and the report keep its resource lines"
+  sed 's/^/  /' "$rdir/err2.log"; fail=1
+fi
 exit $fail

@@ -5,7 +5,10 @@
  *   translate x.f90             -> W/1/x.s2s.f90, W/1/x.s2s.cu, and M.s2smod for each
  *                                  module M of x.f90 in the -J directory or here
  *   $S2S_FC|$FC FLAGS -I<dir of x.f90> -D.. -I.. -c W/1/x.s2s.f90 -o W/1/host.o
- *   $NVCC -arch=sm_90 -O3 -I<rt include> $NVCCFLAGS -c W/1/x.s2s.cu -o W/1/cuda.o
+ *   $NVCC -arch=sm_90 -O3 [--use_fast_math] [-Xptxas -v] -I<rt include> $NVCCFLAGS
+ *         -c W/1/x.s2s.cu -o W/1/cuda.o
+ *     (--use_fast_math with -Mfprelaxed; -Xptxas -v with -Minfo or --report=json:
+ *      ptxas's lines become the report's resource lines, resources.h)
  *     or, for emulation: $CXX -x c++ -std=c++14 -O2 -DS2S_EMULATE -I<rt include> -c ...
  *   ld -r -o x.o W/1/host.o W/1/cuda.o       (-c; otherwise into W, then linked)
  *   $FC|$CC FLAGS -o prog OBJECTS -l.. -L.. <libdir>/libs2srt[_emu].a LIBS
@@ -146,15 +149,18 @@ static int wait_status(pid_t pid) {
   return -1;
 }
 
-int build_run(char *const argv[], bool echo, char **output, size_t *output_len) {
+/* Run argv, capturing file descriptor `fd` (standard output or error) into
+ * *output when output is not NULL. */
+static int spawn(char *const argv[], bool echo, int fd, char **output, size_t *output_len) {
   if (echo) echo_command(argv);
   fflush(stdout);
+  fflush(stderr);
   int fds[2] = { -1, -1 };
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   if (output) {
     if (pipe(fds) != 0) S2S_BUG("pipe: %s", strerror(errno));
-    posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], fd);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     posix_spawn_file_actions_addclose(&fa, fds[1]);
   }
@@ -172,6 +178,14 @@ int build_run(char *const argv[], bool echo, char **output, size_t *output_len) 
     close(fds[0]);
   }
   return wait_status(pid);
+}
+
+int build_run(char *const argv[], bool echo, char **output, size_t *output_len) {
+  return spawn(argv, echo, STDOUT_FILENO, output, output_len);
+}
+
+int build_run_stderr(char *const argv[], bool echo, char **err, size_t *err_len) {
+  return spawn(argv, echo, STDERR_FILENO, err, err_len);
 }
 
 /* ---- tools ------------------------------------------------------------------- */
@@ -345,15 +359,21 @@ static void remove_tree(const char *path) {
   rmdir(path);
 }
 
-/* Run a command; a failure is reported as `<tool> failed with status N`. */
+/* A failure is reported as `<tool> failed with status N`. */
+static bool check_status(const char *tool, int status) {
+  if (status > 128 && status < 128 + 65)
+    diag_plain(DIAG_ERROR, "%s was killed by signal %d", base_name(tool), status - 128);
+  else if (status > 0)
+    diag_plain(DIAG_ERROR, "%s failed with status %d", base_name(tool), status);
+  return status == 0;
+}
+
+/* Run a command. */
 static bool run(const Driver *d, ArgList *cmd) {
   int status = build_run(arglist_argv(cmd), d->o->verbose, NULL, NULL);
-  if (status > 128 && status < 128 + 65)
-    diag_plain(DIAG_ERROR, "%s was killed by signal %d", base_name(cmd->v[0]), status - 128);
-  else if (status > 0)
-    diag_plain(DIAG_ERROR, "%s failed with status %d", base_name(cmd->v[0]), status);
+  bool ok = check_status(cmd->v[0], status);
   arglist_free(cmd);
-  return status == 0;
+  return ok;
 }
 
 /* The directory part of a path, "." when there is none. */
@@ -409,7 +429,30 @@ static bool has_arch_flag(const ArgList *flags) {
   return false;
 }
 
-static void compile_cuda(const Driver *d, const char *cu, const char *obj, ArgList *cmd) {
+/* Does NVCCFLAGS ask for ptxas's resource usage itself (-Xptxas -v,
+ * --resource-usage)?  Then the lines are the user's to read, as they are. */
+static bool user_asks_resource_usage(const ArgList *flags) {
+  for (int i = 0; i < flags->n; i++) {
+    const char *f = flags->v[i];
+    if (!strcmp(f, "--resource-usage") || !strcmp(f, "-res-usage") ||
+        !strcmp(f, "-Xptxas=-v") || !strcmp(f, "--ptxas-options=-v") ||
+        !strcmp(f, "--ptxas-options=--verbose") || !strcmp(f, "-Xptxas=--verbose"))
+      return true;
+    if ((!strcmp(f, "-Xptxas") || !strcmp(f, "--ptxas-options")) && i + 1 < flags->n &&
+        (!strcmp(flags->v[i + 1], "-v") || !strcmp(flags->v[i + 1], "--verbose")))
+      return true;
+  }
+  return false;
+}
+
+/* The nvcc command for `cu`; returns true when ptxas's resource lines are
+ * wanted for the report (-Minfo or --report=json), with *added set when
+ * this added -Xptxas -v for them (then the driver keeps them out of what it
+ * prints; asked for in NVCCFLAGS, they are printed too). */
+static bool compile_cuda(const Driver *d, const char *cu, const char *obj, ArgList *cmd,
+                         bool *added) {
+  bool resource_lines = false;
+  *added = false;
   if (d->gpu) {
     push_all(cmd, &d->nvcc);
     ArgList flags = { 0 };
@@ -419,6 +462,13 @@ static void compile_cuda(const Driver *d, const char *cu, const char *obj, ArgLi
       push_cat(cmd, "-arch=", arch && *arch ? arch : DEFAULT_CUDA_ARCH);
     }
     arglist_push(cmd, "-O3");
+    if (d->o->relaxed_fp) arglist_push(cmd, "--use_fast_math");
+    resource_lines = d->o->minfo || d->o->report_json;
+    if (resource_lines && !user_asks_resource_usage(&flags)) {
+      arglist_push(cmd, "-Xptxas");
+      arglist_push(cmd, "-v");
+      *added = true;
+    }
     push_cat(cmd, "-I", d->rt_include);
     push_all(cmd, &flags);
     arglist_free(&flags);
@@ -435,6 +485,42 @@ static void compile_cuda(const Driver *d, const char *cu, const char *obj, ArgLi
   arglist_push(cmd, cu);
   arglist_push(cmd, "-o");
   arglist_push(cmd, obj);
+  return resource_lines;
+}
+
+/* Print nvcc's standard error as it would have come, less the lines that
+ * -Xptxas -v added (`drop_info`). */
+static void print_filtered(const char *text, bool drop_info) {
+  for (const char *p = text; *p;) {
+    size_t n = strcspn(p, "\n");
+    char *line = xstrndup(p, n);
+    if (!drop_info || !res_is_ptxas_info(line)) fprintf(stderr, "%s\n", line);
+    free(line);
+    p += n + (p[n] == '\n');
+  }
+  fflush(stderr);
+}
+
+/* Compile the .cu.  When the report wants resources, nvcc's standard error
+ * is read: the resource lines of the translation's kernels go to the
+ * report, the rest (warnings) is printed; the ptxas lines too when the
+ * user's NVCCFLAGS asked for them, and all of it after a failure. */
+static bool build_cuda(const Driver *d, const Translated *tr, const char *obj) {
+  ArgList cmd = { 0 };
+  bool added;
+  if (!compile_cuda(d, tr->cu_path, obj, &cmd, &added)) return run(d, &cmd);
+  char *err = NULL;
+  size_t len = 0;
+  int status = build_run_stderr(arglist_argv(&cmd), d->o->verbose, &err, &len);
+  bool ok = status == 0;
+  if (err) {
+    print_filtered(err, ok && added);
+    if (ok) res_report(err, &tr->kernels);
+  }
+  ok = check_status(cmd.v[0], status);
+  free(err);
+  arglist_free(&cmd);
+  return ok;
 }
 
 /* Translate and compile input i into object `obj`. */
@@ -457,7 +543,7 @@ static bool build_source(Driver *d, int i, const char *obj) {
     char *host_obj = xasprintf("%s/host.o", dir), *cu_obj = xasprintf("%s/cuda.o", dir);
     compile_host(d, in, tr.host_path, true, in->cpp || tr.preprocessed, host_obj, &cmd);
     ok = run(d, &cmd);
-    if (ok) compile_cuda(d, tr.cu_path, cu_obj, &cmd), ok = run(d, &cmd);
+    if (ok) ok = build_cuda(d, &tr, cu_obj);
     if (ok) {
       build_tool_words(&cmd, "LD", "ld");
       arglist_push(&cmd, "-r");
@@ -472,6 +558,7 @@ static bool build_source(Driver *d, int i, const char *obj) {
   }
   free(tr.host_path);
   free(tr.cu_path);
+  res_sites_free(&tr.kernels);
   free(dir);
   return ok;
 }

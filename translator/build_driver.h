@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "options.h"
+#include "resources.h"
 
 /* The compilers used when FC, CC and CXX are not set (config.h has the
  * configured ones; these fallbacks let the file compile on its own). */
@@ -41,6 +42,9 @@ typedef struct Translated {
   char *host_path;    /* NAME.s2s.EXT in the output directory, or NULL: no directives */
   char *cu_path;      /* NAME.s2s.cu, or NULL */
   bool preprocessed;  /* the input needed cpp: compile the host file with -cpp too */
+  ResKernelSites kernels; /* the kernels of cu_path with their source lines and default
+                          blocks (emit_cuda), for the resource report; free with
+                          res_sites_free */
 } Translated;
 
 /* Translate `in` into directory `outdir` (main.c).  Returns 0, or 1 after
@@ -64,6 +68,10 @@ int build_driver(const Options *o, TranslateFn translate);
  * status, 128 + N when killed by signal N, or -1 when the command could not
  * be started (then the reason has been printed). */
 int build_run(char *const argv[], bool echo, char **output, size_t *output_len);
+
+/* The same, capturing the command's standard error (its standard output
+ * goes to ours). */
+int build_run_stderr(char *const argv[], bool echo, char **err, size_t *err_len);
 
 /* Split an environment variable's value into words at blanks (CC="gcc -m64")
  * and append them to `l`; when the variable is unset or empty append the

@@ -200,6 +200,8 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   output_names(in, outdir, u.src.preprocessed, &names[0], &names[1]);
   bool ok = !overwrites_input(o, names[0]) && !overwrites_input(o, names[1]);
 
+  u.emit.relaxed_fp = o->relaxed_fp;
+  u.emit.sites = &res->kernels;
   u.cu = mem_open(&u.cu_text, &u.cu_len);
   u.host = mem_open(&u.host_text, &u.host_len);
   ok = ok && pipeline_run(&u, o->dump_ir, stdout) && diag_error_count() == errors;
@@ -217,7 +219,7 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   if (ok && u.src.fortran) ok = fe_write_summaries(u.src.file, summary_dir(o, outdir), o->verbose);
   fe_modules_input_done(in->path, ok);
   if (ok) res->host_path = names[0], res->cu_path = names[1];
-  else free(names[0]), free(names[1]);
+  else free(names[0]), free(names[1]), res_sites_free(&res->kernels);
   free(u.host_text);
   free(u.cu_text);
   ir_arena_free();
@@ -281,6 +283,7 @@ static int translate_all(const Options *o) {
     if (translate(o, &o->inputs[order[k]], outdir, &res) != 0) status = 1;
     free(res.host_path);
     free(res.cu_path);
+    res_sites_free(&res.kernels);
   }
   free(order);
   free(outdir);

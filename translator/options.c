@@ -47,6 +47,10 @@ static const char usage_text[] =
     "NAME.s2sproc is written, that translations of the files using them read.\n"
     "  -o DIR              write the outputs into DIR (default: the current directory)\n"
     "  -Minfo[=accel]      print the feedback report on stderr\n"
+    "  -Mfprelaxed, --fast-math\n"
+    "                      relaxed floating point: single-precision exp, log, power,\n"
+    "                      sin, cos, tan and division in kernels use CUDA's fast\n"
+    "                      intrinsics (__expf, __fdividef, ...); nvcc gets --use_fast_math\n"
     "  --report=json FILE  write the feedback report as JSON (FILE '-': stdout);\n"
     "                      also spelled --report-json=FILE\n"
     "  --dump-ir=PASS      print the IR after PASS on stdout (--dump-ir=list: the passes;\n"
@@ -323,6 +327,8 @@ static bool long_option(Parser *p, const char *arg, OptionsResult *done, FILE *o
     dump_option(p, arg + 10, done, out);
   } else if (strncmp(arg, "--report", 8) == 0) {
     report_option(p, arg);
+  } else if (strcmp(arg, "--fast-math") == 0) {
+    o->relaxed_fp = true;
   } else if (strcmp(arg, "--emulate") == 0) {
     o->emulate = true;
   } else if (strcmp(arg, "--keep") == 0 || strcmp(arg, "-save-temps") == 0) {
@@ -346,6 +352,11 @@ static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *ou
   else if (strncmp(arg, "-U", 2) == 0) preprocessor_option(p, "-U");
   else if (strncmp(arg, "-I", 2) == 0) preprocessor_option(p, "-I");
   else if (strcmp(arg, "-Minfo") == 0 || strncmp(arg, "-Minfo=", 7) == 0) minfo_option(p, arg);
+  else if (strcmp(arg, "-Mfprelaxed") == 0) o->relaxed_fp = true;
+  else if (strncmp(arg, "-Mfprelaxed=", 12) == 0)
+    /* PGI's sub-options pick operations (div, rsqrt, ...); here the option is all or nothing */
+    usage_error(p, "-Mfprelaxed takes no sub-options in s2s-cuda (it relaxes exp, log, power, "
+                "sin, cos, tan and division together)");
   else if (long_option(p, arg, done, out)) return;
   else if (compiler_option(p, arg)) return;
   else usage_error(p, "unknown option '%s'", arg);

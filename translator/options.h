@@ -57,6 +57,9 @@ typedef struct Options {
   bool minfo;              /* -Minfo, -Minfo=accel|all: feedback report on stderr */
   const char *dump_ir;     /* --dump-ir=PASS: IR on stdout after that pass (pipeline.h); NULL */
   const char *report_json; /* --report=json FILE / --report-json=FILE ("-": stdout) */
+  bool relaxed_fp;         /* -Mfprelaxed, --fast-math: single-precision math in kernels through
+                              CUDA's fast intrinsics (__expf, __fdividef, ...), and nvcc
+                              --use_fast_math in compiler-driver mode; default: IEEE */
   bool emulate;            /* --emulate: build the .cu for CPU emulation */
   bool verbose;            /* -v: print every command run */
   bool keep;               /* --keep / -save-temps: keep the driver's work directory */

@@ -94,7 +94,7 @@ static bool pass_storage(Program *p, IrRegion *g)
   return true;
 }
 
-static bool pass_emit_cuda(Unit *u) { return emit_cuda(u->prog, u->cu, &u->calls); }
+static bool pass_emit_cuda(Unit *u) { return emit_cuda_with(u->prog, u->cu, &u->calls, &u->emit); }
 
 static bool pass_emit_host(Unit *u)
 {

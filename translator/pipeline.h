@@ -19,6 +19,8 @@ typedef struct Unit {
   Program *prog;        /* from the front end; arena-owned */
   HostCalls calls;      /* recorded by emit_cuda; arena-owned */
   FILE *cu, *host;      /* the two outputs, in memory (open_memstream) */
+  EmitCudaConfig emit;  /* how emit-cuda writes kernels (-Mfprelaxed), and its side table of
+                           kernels for compiler-driver mode's resource report */
   char *cu_text, *host_text;
   size_t cu_len, host_len;
 } Unit;

@@ -80,6 +80,14 @@ void report_at(ReportKind kind, const char *routine, Loc parsed, const char *fmt
   va_end(ap);
 }
 
+void report_add_file(ReportKind kind, const char *routine, const char *file, int line,
+                     const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report_vadd(kind, routine, file, line, fmt, ap);
+  va_end(ap);
+}
+
 static bool same_str(const char *a, const char *b) {
   return a == b || (a && b && strcmp(a, b) == 0);
 }

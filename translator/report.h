@@ -27,6 +27,12 @@ void report_add(ReportKind kind, const char *routine, Loc loc, const char *fmt, 
 void report_at(ReportKind kind, const char *routine, Loc parsed, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The same for a place known by the user's file name and line (the
+ * resource lines of compiler-driver mode, recorded after the translation's
+ * line maps are gone). */
+void report_add_file(ReportKind kind, const char *routine, const char *file, int line,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* Print the collected lines to `out` grouped by routine:
  *   file.f90: In routine 'name':
  *   file.f90:21: info: Generating copyin(t(its-1:ite+1,kts:kte,jts-1:jte+1))

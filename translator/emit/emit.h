@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include "ir.h"
 #include "plan.h"
+#include "resources.h"
 
 typedef enum HostCallKind {
   HOST_CALL_REGION,      /* replaces lines first..last (the whole region) */
@@ -50,6 +51,19 @@ typedef struct HostCalls {
  * reporting) if something could not be translated; then no output file may
  * be kept. */
 bool emit_cuda(Program *p, FILE *out, HostCalls *calls);
+
+/* How emit_cuda_with writes the kernels, and what it tells the driver. */
+typedef struct EmitCudaConfig {
+  bool relaxed_fp;          /* -Mfprelaxed: single-precision exp, log, log10, power, sin, cos,
+                               tan and division in kernels through CUDA's fast intrinsics
+                               (__expf, ..., __fdividef), one report line per kernel; the
+                               __host__ __device__ functions keep the standard ones */
+  ResKernelSites *sites;    /* when not NULL: one entry appended per kernel written (name,
+                               source line, default block), for the resource report */
+} EmitCudaConfig;
+
+/* emit_cuda with a configuration (NULL: IEEE math, no sites, as emit_cuda). */
+bool emit_cuda_with(Program *p, FILE *out, HostCalls *calls, const EmitCudaConfig *cfg);
 
 /* Write the host file: the user's original text (`orig`, `len` bytes, as read
  * from p->path, before any preprocessing) with the calls applied. */

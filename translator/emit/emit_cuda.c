@@ -24,6 +24,16 @@
  * launcher is passed (KernelPlan.params, RegionPlan.launcher) were decided
  * by the storage pass (transforms/storage.c): this file spells them and
  * decides nothing about them.
+ *
+ * Relaxed floating point (-Mfprelaxed, EmitCudaConfig.relaxed_fp): inside
+ * kernels, single-precision exp, log, log10, ** and SIN/COS/TAN become
+ * CUDA's intrinsics (__expf, __logf, __log10f, __powf, __sinf, __cosf,
+ * __tanf) and a real(4) division __fdividef: faster, a few ulp off IEEE
+ * (and __powf is NaN for a negative base).  Double precision is untouched;
+ * so are the launchers (host code) and the __host__ __device__ functions,
+ * where the intrinsics do not exist on the host side (nvcc's
+ * --use_fast_math, which the driver adds, relaxes those on the device).
+ * s2s_emu.h maps the intrinsics back to the standard functions.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,6 +43,7 @@
 #include "access.h"
 #include "column.h"
 #include "present.h"
+#include "report.h"
 #include "storage.h"
 #include "visit.h"
 
@@ -63,7 +74,21 @@ typedef struct Emit {
   /* While a __device__ function is written: the named constants it
    * declares at its top, by their own names. */
   IrSymSet device_consts;
+  const EmitCudaConfig *cfg; /* never NULL */
+  bool fast;            /* in a kernel with relaxed_fp: the fast intrinsics apply */
+  unsigned fast_used;   /* the FastIntrinsic bits the kernel being written used */
 } Emit;
+
+/* CUDA's fast single-precision intrinsics (-Mfprelaxed), as bits of
+ * Emit.fast_used, in the order the report lists them. */
+typedef enum FastIntrinsic {
+  FAST_EXPF, FAST_LOGF, FAST_LOG10F, FAST_POWF, FAST_SINF, FAST_COSF, FAST_TANF, FAST_FDIVIDEF,
+  NFAST
+} FastIntrinsic;
+
+static const char *const fast_names[NFAST] = {
+  "__expf", "__logf", "__log10f", "__powf", "__sinf", "__cosf", "__tanf", "__fdividef",
+};
 
 static void out(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void out(Emit *e, const char *fmt, ...)
@@ -121,6 +146,21 @@ static const char *math_name(IrIntrinsic fn, IrType t)
     [IR_FN_PRESENT] = "present",
   };
   return ir_printf("%s%s", names[fn], t == IR_T_REAL4 ? "f" : "");
+}
+
+/* The fast intrinsic for a real(4) intrinsic call in a relaxed kernel (its
+ * use recorded), or NULL: the standard function stays. */
+static const char *fast_name(Emit *e, IrIntrinsic fn, IrType t)
+{
+  static const int fast_of[] = {
+    [IR_FN_EXP] = FAST_EXPF + 1, [IR_FN_LOG] = FAST_LOGF + 1, [IR_FN_LOG10] = FAST_LOG10F + 1,
+    [IR_FN_POW] = FAST_POWF + 1, [IR_FN_SIN] = FAST_SINF + 1, [IR_FN_COS] = FAST_COSF + 1,
+    [IR_FN_TAN] = FAST_TANF + 1,
+  };
+  if (!e->fast || t != IR_T_REAL4 || (size_t)fn >= sizeof fast_of / sizeof *fast_of || !fast_of[fn])
+    return NULL;
+  e->fast_used |= 1u << (fast_of[fn] - 1);
+  return fast_names[fast_of[fn] - 1];
 }
 
 static void emit_args(Emit *e, const IrExpr *x, int from)
@@ -199,9 +239,11 @@ static void emit_call(Emit *e, const IrExpr *x)
     /* Fortran NINT rounds half away from zero, as C round() does (not rint) */
     out(e, "(%s)%s(", ir_type_c(x->type), math_name(x->u.call.fn, at));
     break;
-  default:
-    out(e, "%s(", math_name(x->u.call.fn, at));
+  default: {
+    const char *fast = fast_name(e, x->u.call.fn, at);
+    out(e, "%s(", fast ? fast : math_name(x->u.call.fn, at));
     break;
+  }
   }
   emit_args(e, x, 0);
   out(e, ")");
@@ -216,12 +258,29 @@ static void emit_pow(Emit *e, const IrExpr *x)
     out(e, ", (int)");
     emit_expr(e, p);
   } else {
-    out(e, "%s(", x->type == IR_T_REAL4 ? "powf" : "pow");
+    const char *fast = fast_name(e, IR_FN_POW, x->type);
+    out(e, "%s(", fast ? fast : x->type == IR_T_REAL4 ? "powf" : "pow");
     emit_expr(e, b);
     out(e, ", ");
     emit_expr(e, p);
   }
   out(e, ")");
+}
+
+/* A real(4) division in a relaxed kernel: __fdividef(x, y). */
+static bool emit_fast_division(Emit *e, const IrExpr *x)
+{
+  const IrExpr *l = x->u.binary.lhs, *r = x->u.binary.rhs;
+  if (!e->fast || x->u.binary.op != IR_OP_DIV || x->type != IR_T_REAL4 || l->type != IR_T_REAL4 ||
+      r->type != IR_T_REAL4)
+    return false;
+  e->fast_used |= 1u << FAST_FDIVIDEF;
+  out(e, "%s(", fast_names[FAST_FDIVIDEF]);
+  emit_expr(e, l);
+  out(e, ", ");
+  emit_expr(e, r);
+  out(e, ")");
+  return true;
 }
 
 static void emit_binary(Emit *e, const IrExpr *x)
@@ -231,6 +290,8 @@ static void emit_binary(Emit *e, const IrExpr *x)
     emit_pow(e, x);
     return;
   }
+  if (emit_fast_division(e, x))
+    return;
   out(e, "(");
   if (op == IR_OP_EQV || op == IR_OP_NEQV) {
     out(e, "(");
@@ -536,6 +597,8 @@ static void body_end(Emit *e, FILE *real, char **textp, size_t *lenp)
   size_t len = *lenp;
   e->out = real;
   const RegionPlan *p = e->region->analysis;
+  bool fast = e->fast;
+  e->fast = false;          /* a constexpr value cannot call an intrinsic */
   for (int i = p->nconsts - 1; i >= 0; i--)   /* a constant's value uses earlier ones only */
     if (ir_symset_has(&e->consts_used, p->consts[i].sym))
       ir_walk_expr(p->consts[i].sym->init, NULL, mark_const_uses, e);
@@ -555,6 +618,7 @@ static void body_end(Emit *e, FILE *real, char **textp, size_t *lenp)
       out(e, ";\n");
   }
   e->naming_consts = false;
+  e->fast = fast;
   fwrite(text, 1, len, e->out);
   free(text);
 }
@@ -960,9 +1024,40 @@ static bool is_mapped(const KernelPlan *k, const IrSym *s)
   return false;
 }
 
+/* The report line of a relaxed kernel: the intrinsics it uses, or that it
+ * had nothing to relax. */
+static void report_relaxed(const Emit *e, const KernelPlan *k)
+{
+  char used[160] = "";
+  for (int i = 0; i < NFAST; i++)
+    if (e->fast_used & (1u << i))
+      snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s", used[0] ? ", " : "",
+               fast_names[i]);
+  const char *routine = e->region->routine->name;
+  if (used[0])
+    report_at(REPORT_INFO, routine, k->nest->loc, "Relaxed floating point (-Mfprelaxed): fast "
+              "intrinsics %s in kernel %s; results differ from IEEE in the last bits", used,
+              k->name);
+  else
+    report_at(REPORT_INFO, routine, k->nest->loc, "Relaxed floating point (-Mfprelaxed): no "
+              "single-precision exp, log, power, sin, cos, tan or division in kernel %s; its "
+              "code is unchanged", k->name);
+}
+
+/* The kernel's entry in the driver's side table (resources.h). */
+static void record_site(const Emit *e, const KernelPlan *k)
+{
+  if (e->cfg->sites)
+    res_sites_add(e->cfg->sites, k->name, e->region->routine->name, diag_user_file(k->nest->loc),
+                  diag_user_line(k->nest->loc), k->block, k->block_fixed);
+}
+
 static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
 {
   static const char *const axis[] = { "x", "y", "z" };
+  record_site(e, k);
+  e->fast = e->cfg->relaxed_fp;
+  e->fast_used = 0;
   out(e, "/* %s: the loop nest at %s:%d */\ntemplate <typename s2s_idx>\n__global__ void %s(",
       k->name, diag_user_file(k->nest->loc), diag_user_line(k->nest->loc), k->name);
   emit_kernel_params(e, k);
@@ -1020,6 +1115,9 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
         k->reductions[i]->sym->name, cname(k->reductions[i]->sym));
   body_end(e, real, &text, &len);
   out(e, "}\n\n");
+  e->fast = false;
+  if (e->cfg->relaxed_fp)
+    report_relaxed(e, k);
 }
 
 /* ---- launchers ------------------------------------------------------------------ */
@@ -1524,7 +1622,13 @@ static void emit_host_directives(Emit *e, IrRoutine *r)
 
 bool emit_cuda(Program *p, FILE *f, HostCalls *calls)
 {
-  Emit e = { .prog = p, .out = f, .calls = calls, .ok = true };
+  return emit_cuda_with(p, f, calls, NULL);
+}
+
+bool emit_cuda_with(Program *p, FILE *f, HostCalls *calls, const EmitCudaConfig *cfg)
+{
+  static const EmitCudaConfig ieee = { 0 };
+  Emit e = { .prog = p, .out = f, .calls = calls, .ok = true, .cfg = cfg ? cfg : &ieee };
   out(&e, "/* Generated by s2s-cuda from %s; edit the source and translate again rather than\n"
           " * editing this file.  Builds with nvcc for a GPU, or with g++ -DS2S_EMULATE for the\n"
           " * CPU emulation.  Kernels are templates over their index type s2s_idx: each\n"
