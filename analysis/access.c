@@ -491,7 +491,7 @@ static bool special_local(const IrRoutine *r, const IrSym *a)
  * module variables: yes (the caller, other routines).  Locals: if the
  * routine's executable part mentions it outside g, or the declarations
  * let the values outlive the call or alias them. */
-static bool host_uses(const Program *prog, const IrRegion *g, const IrSym *a)
+bool an_host_uses_array(const Program *prog, const IrRegion *g, const IrSym *a)
 {
   const IrRoutine *r = g->routine;
   if (a->is_dummy || a->is_module || prog->lang == IR_C || special_local(r, a))
@@ -1462,7 +1462,7 @@ static const char *not_private_because(const Program *prog, const IrRegion *g, c
     return ir_printf("'%s' is a dummy argument: the caller sees its values", s->name);
   if (s->is_module)
     return ir_printf("'%s' is a module variable: other routines see its values", s->name);
-  if (host_uses(prog, g, s))
+  if (an_host_uses_array(prog, g, s))
     return ir_printf("the routine uses '%s' outside the region, or its declaration lets its "
                      "values outlive the call", s->name);
   const Access *r = uncovered_read(s, dg, all);
@@ -1704,7 +1704,7 @@ void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
       /* a work array of the routine (or of an inlined callee) that stays
        * shared: why, so the user sees what blocks one copy per thread */
       if (a->written && !a->user_clause && !a->sym->is_dummy && !a->sym->is_module &&
-          a->not_private_why && prog->lang == IR_FORTRAN && !host_uses(prog, g, a->sym))
+          a->not_private_why && prog->lang == IR_FORTRAN && !an_host_uses_array(prog, g, a->sym))
         report_add(REPORT_NOTE, g->routine->name, (Loc){ g->dir->loc.file, a->clause_line, 0 },
                    "Array '%s' not kept per thread: %s", a->sym->name, a->not_private_why);
       continue;
@@ -1757,7 +1757,7 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       infer_clause(a, &b, &one, lang);
       /* a local work array the host never touches: no copy back, and no
        * copy in either when the region writes every element before reading it */
-      if (a->written && !host_uses(prog, g, a->sym))
+      if (a->written && !an_host_uses_array(prog, g, a->sym))
         a->clause = a->clause == DIR_COPYOUT || written_before_read(a->sym, &one, &dg) ? DIR_CREATE
                                                                                  : DIR_COPYIN;
       if (!accessed_box(&b, &one, a->sym, a->box_lo, a->box_hi)) {

@@ -69,6 +69,13 @@ void an_report_module_data(const Program *prog, IrRegion *g, const RegionPlan *p
  * (`name = ...`) answers 0: the old value is dead there. */
 int an_host_use(const IrRoutine *r, const char *name, int from, int to, bool stop_at_assignment);
 
+/* Could the host use array a's values outside region g?  Dummies and
+ * module variables: yes (the caller, other routines).  Locals: if the
+ * routine's executable part mentions it outside g, or the declarations let
+ * the values outlive the call or alias them (SAVE, COMMON, EQUIVALENCE,
+ * DATA, an initializer).  C: always yes. */
+bool an_host_uses_array(const Program *prog, const IrRegion *g, const IrSym *a);
+
 /* Does a `!$stencil do private(...)` of region g name array s (the user's
  * word that every column stores what it reads of s first)? */
 bool an_user_private(IrRegion *g, const IrSym *s);

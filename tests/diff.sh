@@ -38,6 +38,9 @@
 #   compare                  optional: more s2s_compare options (one line)
 #   flags                    optional: more s2s-cuda options for the translation
 #                            (one line), e.g. -Mfprelaxed
+#   sources                  optional: the name of another case whose sources
+#                            (and `files`) this one uses, the same program
+#                            translated another way (with its own `flags`)
 #   feedback                 optional, for `translate`: one extended regular
 #                            expression (grep -E) per line that must match a
 #                            line of the -Minfo report (the shape the case is
@@ -272,8 +275,9 @@ run_case() {
   # Sources: the case's own; those files of the drivers' shared sources
   # ($common_dir, e.g. diff_util.f90) that `files` names; the dump writer from
   # samples/common.
-  local f c_lang=0
-  for f in "$src"/*; do
+  local f c_lang=0 from=$src
+  [ -f "$src/sources" ] && from=$(dirname "$src")/$(first_line "$src/sources")
+  for f in "$from"/*; do
     case $f in *.c | *.h | *.f90 | *.F90 | *.inc) cp "$f" "$dir/" ;; esac
   done
   cd "$dir" || return 1

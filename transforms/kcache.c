@@ -38,7 +38,7 @@
  *  - in C, an array that is not `restrict` (nor local to the region) is
  *    cached only when the loop writes no other array, which could alias it.
  * Memory is written exactly as before: only loads go.  S2S_KCACHE=0 turns
- * the pass off (for measuring what it gains).
+ * the pass off (for measuring what it gains), as does -Mnokcache.
  */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
@@ -246,65 +246,12 @@ static void collect_list(Kc *c, IrStmtList *l, bool sure)
 
 /* ---- building the new statements -------------------------------------------------- */
 
-/* A copy of e with every read of scalar v replaced by a copy of `by`. */
-static IrExpr *subst(const IrExpr *e, const IrSym *v, const IrExpr *by)
-{
-  IrExpr *copy = ir_expr_copy(e);
-  if (copy->kind == IR_E_VAR && copy->u.var == v)
-    return ir_expr_copy(by);
-  switch (copy->kind) {
-  case IR_E_ELEM:
-    for (int d = 0; d < copy->u.elem.n; d++)
-      copy->u.elem.sub[d] = subst(e->u.elem.sub[d], v, by);
-    break;
-  case IR_E_UNARY:
-    copy->u.unary.arg = subst(e->u.unary.arg, v, by);
-    break;
-  case IR_E_BINARY:
-    copy->u.binary.lhs = subst(e->u.binary.lhs, v, by);
-    copy->u.binary.rhs = subst(e->u.binary.rhs, v, by);
-    break;
-  case IR_E_CALL:
-    for (int i = 0; i < copy->u.call.n; i++)
-      copy->u.call.args[i] = subst(e->u.call.args[i], v, by);
-    break;
-  case IR_E_COND:
-    copy->u.cond.test = subst(e->u.cond.test, v, by);
-    copy->u.cond.then = subst(e->u.cond.then, v, by);
-    copy->u.cond.els = subst(e->u.cond.els, v, by);
-    break;
-  case IR_E_CONVERT:
-    copy->u.operand = subst(e->u.operand, v, by);
-    break;
-  default:
-    break;
-  }
-  return copy;
-}
-
-/* `base + delta`, folded where base ends in a constant (kts+1 - 1 is kts). */
-static IrExpr *plus(const IrExpr *base, long delta)
-{
-  IrExpr *b = ir_expr_copy(base);
-  long c;
-  if (b->kind == IR_E_INT)
-    return ir_int(b->u.ival + delta, b->loc);
-  if (b->kind == IR_E_BINARY && (b->u.binary.op == IR_OP_ADD || b->u.binary.op == IR_OP_SUB) &&
-      b->u.binary.rhs->kind == IR_E_INT && ir_eval_const(b->u.binary.rhs, &c)) {
-    delta += b->u.binary.op == IR_OP_ADD ? c : -c;
-    b = b->u.binary.lhs;
-  }
-  if (!delta)
-    return b;
-  return ir_binary(delta > 0 ? IR_OP_ADD : IR_OP_SUB, b, ir_int(labs(delta), b->loc), b->loc);
-}
-
 /* The element of reference r at offset `off` of iteration `at` (an
  * expression of the loop's index or its lower bound). */
 static IrExpr *element_at(const Kc *c, const KcRef *r, long off, const IrExpr *at)
 {
-  IrExpr *where = plus(at, off - r->off);
-  return subst(r->ref, c->loop->u.loop.iv, where);
+  IrExpr *where = ir_add_const(ir_expr_copy(at), off - r->off);
+  return ir_expr_subst(r->ref, c->loop->u.loop.iv, where);
 }
 
 /* A new scalar of the routine for a register: s2s_<array>_<index><offset>
@@ -562,7 +509,7 @@ bool xf_pass_kcache(Program *prog, IrRegion *g, int kernel)
 {
   const char *env = getenv("S2S_KCACHE");
   KernelPlan *k = &((RegionPlan *)g->analysis)->kernels[kernel];
-  if ((env && !strcmp(env, "0")) || !k->body)
+  if (!xf_config.kcache || (env && !strcmp(env, "0")) || !k->body)
     return true;
   kcache_list(prog, g->routine, k, k->body);
   return true;

@@ -12,6 +12,10 @@
  *   group      the kernels (runs of the region's statements; column.c says
  *              which loop indices can be spread over the grid for each)
  *              and the arrays privatized per thread, settled together
+ *   recompute  a producer nest of a work array left in device memory
+ *              inlined into the nests that read it at neighbouring points,
+ *              where legal and cheap; then accesses and group again
+ *              (recompute.c)
  *
  * then, for each kernel in turn, the kernel passes:
  *
@@ -38,6 +42,15 @@
 #include <stdio.h>
 #include "ir.h"
 
+/* Which optional transforms run (command-line options, set once before
+ * the passes; S2S_RECOMPUTE=0 and S2S_KCACHE=0 in the environment turn
+ * them off too). */
+typedef struct XfConfig {
+  bool recompute;      /* pass "recompute" (-Mnorecompute: off) */
+  bool kcache;         /* pass "kcache" (-Mnokcache: off) */
+} XfConfig;
+extern XfConfig xf_config;
+
 /* Every planning pass of the table (those between parse and emit-cuda),
  * on a parsed program: what the unit tests call.  Defined in
  * translator/pipeline.c, with the table. */
@@ -45,6 +58,10 @@ bool xf_plan_program(Program *p);
 
 bool xf_pass_accesses(Program *p, IrRegion *g);
 bool xf_pass_group(Program *p, IrRegion *g);
+/* Work arrays the group pass left in device memory, of a stencil program,
+ * computed where they are read instead; the region planned again when one
+ * was (recompute.c). */
+bool xf_pass_recompute(Program *p, IrRegion *g);
 
 /* Kernel passes: `kernel` indexes the kernels the group pass made. */
 int xf_kernel_count(const IrRegion *g);

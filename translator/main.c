@@ -50,6 +50,7 @@
 #include "report.h"
 #include "source.h"
 #include "pipeline.h"
+#include "transforms.h"
 
 /* ---- output names ---------------------------------------------------------- */
 
@@ -201,6 +202,8 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   bool ok = !overwrites_input(o, names[0]) && !overwrites_input(o, names[1]);
 
   u.emit.relaxed_fp = o->relaxed_fp;
+  xf_config.recompute = !o->no_recompute;
+  xf_config.kcache = !o->no_kcache;
   u.emit.sites = &res->kernels;
   u.cu = mem_open(&u.cu_text, &u.cu_len);
   u.host = mem_open(&u.host_text, &u.host_len);

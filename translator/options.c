@@ -353,6 +353,8 @@ static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *ou
   else if (strncmp(arg, "-I", 2) == 0) preprocessor_option(p, "-I");
   else if (strcmp(arg, "-Minfo") == 0 || strncmp(arg, "-Minfo=", 7) == 0) minfo_option(p, arg);
   else if (strcmp(arg, "-Mfprelaxed") == 0) o->relaxed_fp = true;
+  else if (strcmp(arg, "-Mnorecompute") == 0) o->no_recompute = true;
+  else if (strcmp(arg, "-Mnokcache") == 0) o->no_kcache = true;
   else if (strncmp(arg, "-Mfprelaxed=", 12) == 0)
     /* PGI's sub-options pick operations (div, rsqrt, ...); here the option is all or nothing */
     usage_error(p, "-Mfprelaxed takes no sub-options in s2s-cuda (it relaxes exp, log, power, "

@@ -57,6 +57,8 @@ typedef struct Options {
   bool minfo;              /* -Minfo, -Minfo=accel|all: feedback report on stderr */
   const char *dump_ir;     /* --dump-ir=PASS: IR on stdout after that pass (pipeline.h); NULL */
   const char *report_json; /* --report=json FILE / --report-json=FILE ("-": stdout) */
+  bool no_recompute;       /* -Mnorecompute: stencil work arrays stay stored (pass recompute off) */
+  bool no_kcache;          /* -Mnokcache: no registers across iterations (pass kcache off) */
   bool relaxed_fp;         /* -Mfprelaxed, --fast-math: single-precision math in kernels through
                               CUDA's fast intrinsics (__expf, __fdividef, ...), and nvcc
                               --use_fast_math in compiler-driver mode; default: IEEE */

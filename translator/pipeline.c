@@ -13,6 +13,9 @@
  *   -- for each region --
  *   accesses   data clauses, boxes, private scalars; the access list kept (analysis/access.c)
  *   group      kernels and arrays privatized per thread (transforms/map.c, column.c)
+ *   recompute  a stencil program's work arrays that stay in device memory computed where
+ *              they are read instead (their producer nests inlined into the nests that read
+ *              them) where legal and cheap; then accesses and group again (recompute.c)
  *   -- for each kernel of the region --
  *   columnize  the thread body of a column kernel (transforms/column.c)
  *   fuse       loops of the thread body fused where legal (transforms/column.c)
@@ -60,12 +63,15 @@
 #include "inline.h"
 #include "normalize.h"
 #include "pipeline.h"
+#include "report.h"
 #include "invariant.h"
 #include "present.h"
 #include "tripcount.h"
 #include "storage.h"
 #include "transforms.h"
 #include "verify.h"
+
+XfConfig xf_config = { .recompute = true, .kcache = true };
 
 typedef enum PassScope { SCOPE_PROGRAM, SCOPE_REGION, SCOPE_KERNEL } PassScope;
 
@@ -119,6 +125,7 @@ static const Pass passes[] = {
   { "present",   SCOPE_PROGRAM, .program = pass_present },
   { "accesses",  SCOPE_REGION,  .region = xf_pass_accesses },
   { "group",     SCOPE_REGION,  .region = xf_pass_group },
+  { "recompute", SCOPE_REGION,  .region = xf_pass_recompute },
   { "columnize", SCOPE_KERNEL,  .kernel = xf_pass_columnize },
   { "fuse",      SCOPE_KERNEL,  .kernel = xf_pass_fuse },
   { "map",       SCOPE_KERNEL,  .kernel = xf_pass_map },
@@ -268,6 +275,7 @@ static void run_regions(const Run *r, int first, int end)
       if (g->variant && g->variant->index > 1 && variant_failed)
         continue;
       nregions_seen++;
+      g->report_start = report_count();
       bool ok = run_region(r, g, first, end);
       variant_failed = g->variant && !ok;
     }

@@ -63,6 +63,19 @@ static void report_vadd(ReportKind kind, const char *routine, const char *file, 
   va_end(ap2);
 }
 
+int report_count(void) { return nentries; }
+
+void report_drop(int from, int to) {
+  if (from < 0 || to > nentries || from >= to) return;
+  for (int i = from; i < to; i++) {
+    free(entries[i].file);
+    free(entries[i].routine);
+    free(entries[i].message);
+  }
+  memmove(&entries[from], &entries[to], sizeof *entries * (size_t)(nentries - to));
+  nentries -= to - from;
+}
+
 void report_add(ReportKind kind, const char *routine, Loc loc, const char *fmt, ...) {
   /* loc is already in the user's terms (report.h): loc.line is the user's
    * line and loc.file names the input it is in. */

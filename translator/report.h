@@ -33,6 +33,11 @@ void report_at(ReportKind kind, const char *routine, Loc parsed, const char *fmt
 void report_add_file(ReportKind kind, const char *routine, const char *file, int line,
                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* How many lines have been recorded; and dropping the lines [from, to)
+ * (a pass that plans a region again drops what the first planning said). */
+int report_count(void);
+void report_drop(int from, int to);
+
 /* Print the collected lines to `out` grouped by routine:
  *   file.f90: In routine 'name':
  *   file.f90:21: info: Generating copyin(t(its-1:ite+1,kts:kte,jts-1:jte+1))

@@ -362,6 +362,81 @@ IrExpr *ir_expr_copy(const IrExpr *e)
   return c;
 }
 
+IrExpr *ir_expr_map(const IrExpr *e, IrExprMap fn, void *ctx)
+{
+  if (!e)
+    return NULL;
+  IrExpr *r = fn(e, ctx);
+  if (r)
+    return r;
+  IrExpr *c = ir_alloc(sizeof *c);
+  *c = *e;
+  switch (e->kind) {
+  case IR_E_ELEM:
+    for (int i = 0; i < e->u.elem.n; i++)
+      c->u.elem.sub[i] = ir_expr_map(e->u.elem.sub[i], fn, ctx);
+    break;
+  case IR_E_UNARY: c->u.unary.arg = ir_expr_map(e->u.unary.arg, fn, ctx); break;
+  case IR_E_BINARY:
+    c->u.binary.lhs = ir_expr_map(e->u.binary.lhs, fn, ctx);
+    c->u.binary.rhs = ir_expr_map(e->u.binary.rhs, fn, ctx);
+    break;
+  case IR_E_CALL:
+    c->u.call.args = ir_alloc(sizeof *c->u.call.args * (size_t)(e->u.call.n ? e->u.call.n : 1));
+    for (int i = 0; i < e->u.call.n; i++)
+      c->u.call.args[i] = ir_expr_map(e->u.call.args[i], fn, ctx);
+    break;
+  case IR_E_COND:
+    c->u.cond.test = ir_expr_map(e->u.cond.test, fn, ctx);
+    c->u.cond.then = ir_expr_map(e->u.cond.then, fn, ctx);
+    c->u.cond.els = ir_expr_map(e->u.cond.els, fn, ctx);
+    break;
+  case IR_E_CONVERT: c->u.operand = ir_expr_map(e->u.operand, fn, ctx); break;
+  case IR_E_SECTION: S2S_BUG("array section left after pass normalize");
+  default:
+    break;
+  }
+  return c;
+}
+
+IrExpr *ir_add_const(IrExpr *e, long delta)
+{
+  long c;
+  if (e->kind == IR_E_INT)
+    return ir_int(e->u.ival + delta, e->loc);
+  if (e->kind == IR_E_BINARY && (e->u.binary.op == IR_OP_ADD || e->u.binary.op == IR_OP_SUB) &&
+      e->u.binary.rhs->kind == IR_E_INT && ir_eval_const(e->u.binary.rhs, &c)) {
+    delta += e->u.binary.op == IR_OP_ADD ? c : -c;
+    e = e->u.binary.lhs;
+  }
+  if (!delta)
+    return e;
+  return ir_binary(delta > 0 ? IR_OP_ADD : IR_OP_SUB, e, ir_int(delta > 0 ? delta : -delta, e->loc),
+                   e->loc);
+}
+
+IrExpr *ir_fold_offsets(IrExpr *e)
+{
+  long c;
+  if (e->kind == IR_E_BINARY && (e->u.binary.op == IR_OP_ADD || e->u.binary.op == IR_OP_SUB) &&
+      e->u.binary.rhs->kind == IR_E_INT && ir_eval_const(e->u.binary.rhs, &c))
+    return ir_add_const(ir_fold_offsets(e->u.binary.lhs), e->u.binary.op == IR_OP_ADD ? c : -c);
+  return e;
+}
+
+static IrExpr *subst_node(const IrExpr *e, void *ctx)
+{
+  const IrExpr *const *vb = ctx;   /* { the variable (as IR_E_VAR), its replacement } */
+  return e->kind == IR_E_VAR && e->u.var == vb[0]->u.var ? ir_expr_copy(vb[1]) : NULL;
+}
+
+IrExpr *ir_expr_subst(const IrExpr *e, IrSym *v, const IrExpr *by)
+{
+  IrExpr var = { .kind = IR_E_VAR, .u.var = v };
+  const IrExpr *vb[2] = { &var, by };
+  return ir_expr_map(e, subst_node, vb);
+}
+
 const IrExpr *ir_strip_converts(const IrExpr *e)
 {
   while (e->kind == IR_E_CONVERT)

@@ -330,6 +330,8 @@ typedef struct IrRegion {
   void *analysis;               /* RegionPlan (analysis/plan.h), owned by the arena */
   int nassumptions, assumptions_cap;
   IrAssumption *assumptions;    /* checked by the launcher (inline.c adds them) */
+  int report_start;             /* report_count() when its planning began (pipeline.c): a
+                                   pass that plans it again drops the lines from there */
   const IrVariant *variant;     /* NULL, or which variant of its region this is: the
                                    variants of a region follow one another in
                                    IrRoutine.regions and share its lines */
@@ -516,6 +518,19 @@ bool ir_is_reduction(const IrExpr *e);
  * expression in several places and later passes rewrite it in place. */
 IrExpr *ir_expr_copy(const IrExpr *e);
 
+/* A copy of e made node by node, where fn(node, ctx) may answer a
+ * replacement for a node (used as it is, its children not visited) or NULL
+ * (the node is copied and its children mapped). */
+typedef IrExpr *(*IrExprMap)(const IrExpr *node, void *ctx);
+IrExpr *ir_expr_map(const IrExpr *e, IrExprMap fn, void *ctx);
+/* A copy of e with every read of scalar v replaced by a copy of `by`. */
+IrExpr *ir_expr_subst(const IrExpr *e, IrSym *v, const IrExpr *by);
+/* e + delta, folded into e's own constant where e is `x + c` or `x - c`
+ * (`kts + 1` - 1 is `kts`); e itself when delta is 0.  May share nodes of e. */
+IrExpr *ir_add_const(IrExpr *e, long delta);
+/* `(i - 1) + 1` as `i`, `((j - 1) + 1) + 1` as `j + 1`: chains of integer
+ * constants added and subtracted folded into one.  May share nodes of e. */
+IrExpr *ir_fold_offsets(IrExpr *e);
 /* e without the type conversions around it. */
 const IrExpr *ir_strip_converts(const IrExpr *e);
 

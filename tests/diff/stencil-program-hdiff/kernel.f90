@@ -8,9 +8,12 @@
 ! neighbouring threads of the nest before wrote: one kernel per column of
 ! (i, j) would need a barrier across the grid.  Keeping lap, flx, fly per
 ! thread would tie the nests into one kernel parallel over k alone, each
-! thread sweeping a whole level.  The tool must distribute the k loop over
-! the nests and make kernels parallel over (i, j, k), with the work arrays
-! created on the device (never copied).
+! thread sweeping a whole level.  By default the tool computes lap, flx and
+! fly where they are read (stencil inlining: one kernel over (i, j, k) that
+! reads inp with its halo and writes outp); with -Mnorecompute (the case
+! stencil-program-hdiff-stored) it distributes the k loop over the nests and
+! makes kernels parallel over (i, j, k), with the work arrays created on the
+! device (never copied).
 module hdiff_kernel
   implicit none
   private
