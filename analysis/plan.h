@@ -237,6 +237,8 @@ typedef struct RegionPlan {
   IrSym **private_arrays;
   int nkernels;
   KernelPlan *kernels;
+  const IrStmt *lost_scalar_at; /* pass "group": a statement that must start a kernel that a
+                                   scalar assigned before it would not reach (reported once) */
   int narrays, arrays_cap;
   ArrayPlan *arrays;
   int ninputs;

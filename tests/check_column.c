@@ -364,6 +364,14 @@ static const SplitCase split_cases[] = {
   { "distribution-not-needed",
     "do j = 1, n\n do i = 1, n\n  c2(i,j) = b(i)\n end do\n do i = 1, n\n  d2(i,j) = c2(i,j)\n"
     " end do\nend do\n", "j i", NULL, "Region split" },
+  /* a scalar set between two nests (by an IF) and read by a later nest, the region split
+   * before the nest after it: the IF starts the second kernel, which reads x (ending the
+   * first kernel, x would reach the reader as the host's value: a miscompile found by
+   * testing); no firstprivate */
+  { "scalar-set-between-kernels",
+    "do i = 1, n\n a(i) = b(i)\nend do\nif (n > 2) then\n x = 3.0\nelse\n x = 1.0\nend if\n"
+    "do i = 2, n-1\n c(i) = a(i-1) + a(i+1)\nend do\ndo i = 1, n\n b(i) = x\nend do\n", "i | i",
+    "Kernel split before line", "firstprivate" },
   /* distribution taken: the second i loop reads the neighbour c2(i-1,j), so together only j
    * stays on the grid (i sequential in each thread, strided accesses); apart, each part has
    * (j, i) with i along threadIdx.x.  The j each part reads is its own copy of the loop's

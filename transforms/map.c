@@ -860,21 +860,90 @@ static Group group_of(const MapCtx *m, IrStmtList *base, IrStmt *extra)
   return g;
 }
 
-/* Would a kernel boundary before `next` lose a scalar that `next` reads
- * before assigning it (each kernel's threads have their own scalars)?
- * `dist_iv`: the index of the loop being distributed over next and its
- * neighbours, or NULL: each part gets its own copy of that loop, which
- * assigns the index. */
-static bool scalar_flows_into(const MapCtx *m, IrStmt *next, const IrSym *dist_iv)
+/* Which scalars a kernel boundary in statement list l would lose.  Each
+ * kernel's threads have their own scalars, so a boundary before statement
+ * b loses scalar x when a statement before b assigns x and a statement from
+ * b on reads it before a statement between surely assigns it again (a
+ * scalar that no statement before b assigns is the host's value at region
+ * entry in every kernel: firstprivate).  Computed once per list, per
+ * statement and scalar (the scalars: the region's private scalars but the
+ * GPU reductions, which flow through the device, and the index of a loop
+ * being distributed over l, which each part's copy of the loop assigns):
+ *   need[j][x]      x is read, from statement j on, before it is surely assigned
+ *   assigned[j][x]  some statement before j assigns x
+ * so that a boundary anywhere costs a lookup. */
+typedef struct ScalarFlow {
+  int nvars, nstmts;
+  IrSym **vars;
+  unsigned char *need, *assigned;   /* [(nstmts + 1) * nvars] */
+} ScalarFlow;
+
+/* Does statement s surely assign x (a top-level assignment or a DO over it)? */
+static bool surely_assigns(const IrStmt *s, const IrSym *x)
 {
-  IrStmtList one = { 1, 1, &next };
-  IrSym **flow = ir_alloc(sizeof *flow * (size_t)(m->plan->nprivates + 1));
-  int n = 0;
+  return (s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR &&
+          s->u.assign.lhs->u.var == x) || (s->kind == IR_S_DO && s->u.loop.iv == x);
+}
+
+static ScalarFlow scalar_flow(const MapCtx *m, IrStmtList *l, const IrSym *dist_iv)
+{
+  ScalarFlow f = { 0, l->n, NULL, NULL, NULL };
+  f.vars = ir_alloc(sizeof *f.vars * (size_t)(m->plan->nprivates + 1));
   for (int i = 0; i < m->plan->nprivates; i++)
-    if (!is_gpu_reduction(m, m->plan->privates[i]) &&  /* they flow through the device */
-        m->plan->privates[i] != dist_iv)
-      flow[n++] = m->plan->privates[i];
-  return xf_first_exposed(&one, flow, n, NULL, 0) != NULL;
+    if (!is_gpu_reduction(m, m->plan->privates[i]) && m->plan->privates[i] != dist_iv)
+      f.vars[f.nvars++] = m->plan->privates[i];
+  size_t size = (size_t)(l->n + 1) * (size_t)(f.nvars ? f.nvars : 1);
+  f.need = ir_alloc(size);
+  f.assigned = ir_alloc(size);
+  for (int j = l->n - 1; j >= 0; j--) {
+    IrStmtList one = { 1, 1, &l->v[j] };
+    IrSymSet *mentioned = ir_list_symbols(&one);
+    for (int x = 0; x < f.nvars; x++) {
+      IrSym *v = f.vars[x];
+      bool read_first = ir_symset_has(mentioned, v) && xf_first_exposed(&one, &v, 1, NULL, 0);
+      f.need[(size_t)j * f.nvars + x] =
+          read_first || (!surely_assigns(l->v[j], v) && f.need[(size_t)(j + 1) * f.nvars + x]);
+    }
+  }
+  for (int j = 0; j < l->n; j++) {
+    IrStmtList one = { 1, 1, &l->v[j] };
+    IrSymSet a = { 0 };
+    ir_assigned_scalars(&one, &a);
+    for (int x = 0; x < f.nvars; x++)
+      f.assigned[(size_t)(j + 1) * f.nvars + x] =
+          f.assigned[(size_t)j * f.nvars + x] || ir_symset_has(&a, f.vars[x]);
+  }
+  return f;
+}
+
+/* The scalar a kernel boundary before statement b would lose, or NULL. */
+static IrSym *scalar_lost_at(const ScalarFlow *f, int b)
+{
+  for (int x = 0; x < f->nvars; x++)
+    if (f->assigned[(size_t)b * f->nvars + x] && f->need[(size_t)b * f->nvars + x])
+      return f->vars[x];
+  return NULL;
+}
+
+static bool scalar_only_list(const IrStmtList *l);
+
+/* A statement that only gives scalars values (an assignment, or an IF of
+ * such): at the end of a kernel it may as well start the next one, where
+ * what it computes is read (it reads what the kernel before left in memory,
+ * as in program order). */
+static bool scalar_only(const IrStmt *s)
+{
+  if (s->kind == IR_S_IF)
+    return scalar_only_list(&s->u.cond.then) && scalar_only_list(&s->u.cond.els);
+  return s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR;
+}
+
+static bool scalar_only_list(const IrStmtList *l)
+{
+  for (int i = 0; i < l->n; i++)
+    if (!scalar_only(l->v[i]))
+      return false;
+  return true;
 }
 
 /* Does s read the result of a GPU reduction that the group updates?  The
@@ -1062,13 +1131,25 @@ static void push_group(Group **v, int *n, int *cap, Group g)
  * The column indices of each candidate group come from the current
  * group's run (column_run_indices), in time proportional to the statement
  * tried, not to the group.  `dist_iv`: the index of the loop whose body l
- * is when distribute() asks, else NULL (see scalar_flows_into). */
+ * is when distribute() asks, else NULL (see ScalarFlow). */
+/* The group of statements l->v[from..to), with a run of its own. */
+static Group group_range(const MapCtx *m, ColumnScope *scope, IrStmtList *l, int from, int to)
+{
+  IrStmtList part = { to - from, to - from, l->v + from };
+  Group g = group_of(m, &part, NULL);
+  g.run = column_run_new(scope);
+  for (int i = from; i < to; i++)
+    column_run_push(g.run, l->v[i]);
+  return g;
+}
+
 static int split_groups(const MapCtx *m, IrStmtList *l, const IrSym *dist_iv, Group **out)
 {
   Group *groups = NULL;
   int n = 0, cap = 0;
   ColumnCtx cx = column_ctx(m);
   ColumnScope *scope = column_scope_new(&cx);
+  ScalarFlow flow = scalar_flow(m, l, dist_iv);
   Group cur = { { 0, 0, NULL }, 0, { NULL }, false, NULL, { 0, 0, 0 }, column_run_new(scope) };
   for (int i = 0; i < l->n; i++) {
     IrStmt *s = l->v[i];
@@ -1077,11 +1158,33 @@ static int split_groups(const MapCtx *m, IrStmtList *l, const IrSym *dist_iv, Gr
     bool lone = !alone.loops && writes_array(s);
     bool result = cur.stmts.n && reads_reduction_result(m, &cur, s);
     bool join = !result && (!cur.stmts.n || (!alone.loops && !lone) || (!cur.loops && !writes_array(cur.stmts.v[0])) ||
-                scalar_flows_into(m, s, dist_iv) || private_array_shared(m, &cur, s) ||
+                private_array_shared(m, &cur, s) ||
                 merged.nc >= (alone.nc > cur.nc ? alone.nc : cur.nc) ||
                 (merged.nc >= 2 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone)) ||
                 (merged.nc >= 1 && keeps_stride1(m, &merged, &cur) && keeps_stride1(m, &merged, &alone) &&
                  !loses_to_dependence(m, &cur, &alone, &merged)));
+    /* A boundary before s must not lose a scalar: the scalar-only
+     * statements that end cur (`x = 3.0` between two nests) start the next
+     * kernel instead when that is enough; otherwise s stays in cur. */
+    int start = i - cur.stmts.n, at = i;
+    if (!join && cur.stmts.n) {
+      while (at > start + 1 && scalar_only(l->v[at - 1]))
+        at--;
+      if (scalar_lost_at(&flow, at))
+        at = i;
+      IrSym *lost = scalar_lost_at(&flow, at);
+      if (lost && result) {
+        if (!m->plan->lost_scalar_at) {   /* planning may split the list more than once */
+          diag_at(DIAG_ERROR, s->loc, 1, "this statement reads the result of a reduction, so "
+                  "it starts a new kernel, but scalar '%s' assigned before it in the region "
+                  "would not reach that kernel (each kernel's threads have their own "
+                  "scalars); assign '%s' after the reduction's loops", lost->name, lost->name);
+          m->plan->lost_scalar_at = s;
+        }
+      } else if (lost) {
+        join = true;
+      }
+    }
     if (join) {
       ColumnRun *run = cur.run;
       column_run_push(run, s);
@@ -1093,6 +1196,15 @@ static int split_groups(const MapCtx *m, IrStmtList *l, const IrSym *dist_iv, Gr
       note_result_split(m, &alone, s);
     else
       note_split(m, &cur, &alone, &merged, s);
+    if (at < i) {            /* cur's trailing scalar statements go with s */
+      Group before = cur, after = alone;   /* their split notes stay */
+      cur = group_range(m, scope, l, start, at);
+      alone = group_range(m, scope, l, at, i + 1);
+      cur.split_note = before.split_note;
+      cur.split_at = before.split_at;
+      alone.split_note = after.split_note;
+      alone.split_at = after.split_at;
+    }
     push_group(&groups, &n, &cap, cur);
     cur = alone;
   }
@@ -1516,6 +1628,8 @@ bool xf_pass_group(Program *prog, IrRegion *g)
   Group *groups;
   GroupAccesses *ga;
   int n = plan_privatized(&m, &groups, &ga);
+  if (p->lost_scalar_at)
+    return false;
   for (int i = 0; i < p->nprivate_arrays; i++)
     array_of(p, p->private_arrays[i])->privatized = true;
   warn_unfollowed_private(&m);

@@ -11,10 +11,31 @@
 #define S2S_a(i0, i1) a[((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1))]
 #define S2S_amax(i0) amax[((s2s_idx)(i0) - s2s_amax_lo0)]
 
-/* tend_r1: the loop nest at in.f90:10 */
+/* tend_r1_k1: the loop nest at in.f90:10 */
 template <typename s2s_idx>
-__global__ void tend_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
+__global__ void tend_r1_k1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
     float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
+    const float *__restrict__ amax, s2s_idx s2s_amax_lo0,
+    s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
+{
+  const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
+  const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
+  const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
+  if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
+    return;
+  float s2s_maxval;
+  const int j = 1 + (int)s2s_y; /* in.f90:10 */
+  const int s2s_i1 = 1 + (int)s2s_x; /* in.f90:11 */
+  S2S_a(s2s_i1, j) = S2S_b(s2s_i1, j); /* line 11 */
+  if ((S2S_a(s2s_i1, j) < 0.f)) { /* line 12 */
+    S2S_a(s2s_i1, j) = 0.f; /* line 12 */
+  }
+}
+
+/* tend_r1_k2: the loop nest at in.f90:10 */
+template <typename s2s_idx>
+__global__ void tend_r1_k2(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
+    const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
     float *__restrict__ amax, s2s_idx s2s_amax_lo0,
     int n, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -26,15 +47,6 @@ __global__ void tend_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx 
   int s2s_i1;
   float s2s_maxval;
   const int j = 1 + (int)s2s_x; /* in.f90:10 */
-  { /* in.f90:11 */
-    const int s2s_last_s2s_i1 = n;
-    for (s2s_i1 = 1; s2s_i1 <= s2s_last_s2s_i1; s2s_i1 += 1) {
-      S2S_a(s2s_i1, j) = S2S_b(s2s_i1, j); /* line 11 */
-      if ((S2S_a(s2s_i1, j) < 0.f)) { /* line 12 */
-        S2S_a(s2s_i1, j) = 0.f; /* line 12 */
-      }
-    }
-  }
   s2s_maxval = (-3.40282347e+38f); /* line 13 */
   { /* in.f90:13 */
     const int s2s_last_s2s_i1 = n;
@@ -59,8 +71,9 @@ extern "C" void s2s_tend_r1(float *b, float *a, float *amax, const int *s2s_p_m,
   float *d_amax = (float *)s2s_data_begin(&s2s_region, 9, &s2s_amax, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[0] = s2s_max<long>(0, (long)(m));
-    dim3 s2s_block = s2s_block_shape(&s2s_region, 10, "tend_r1", s2s_trip, 128, 1, 1, 0);
+    s2s_trip[1] = s2s_max<long>(0, (long)(m));
+    s2s_trip[0] = s2s_max<long>(0, (long)(n));
+    dim3 s2s_block = s2s_block_shape(&s2s_region, 10, "tend_r1_k1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 10, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 10, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 10, s2s_trip[2], s2s_block.z, 2));
@@ -68,13 +81,38 @@ extern "C" void s2s_tend_r1(float *b, float *a, float *amax, const int *s2s_p_m,
       s2s_kernel_begin(&s2s_region, 10, s2s_grid, s2s_block);
       const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_array_span(&s2s_amax), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
-        S2S_LAUNCH(tend_r1<int>, s2s_grid, s2s_block,
+        S2S_LAUNCH(tend_r1_k1<int>, s2s_grid, s2s_block,
+        d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.ext[0],
+        d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
+        d_amax, s2s_amax.lo[0],
+        s2s_trip[0], s2s_trip[1], s2s_trip[2]);
+      else
+        S2S_LAUNCH(tend_r1_k1<long>, s2s_grid, s2s_block,
+        d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.ext[0],
+        d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
+        d_amax, s2s_amax.lo[0],
+        s2s_trip[0], s2s_trip[1], s2s_trip[2]);
+      s2s_kernel_end(&s2s_region, 10);
+    }
+  }
+  {
+    long s2s_trip[3] = { 1, 1, 1 };
+    s2s_trip[0] = s2s_max<long>(0, (long)(m));
+    dim3 s2s_block = s2s_block_shape(&s2s_region, 10, "tend_r1_k2", s2s_trip, 128, 1, 1, 0);
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 10, s2s_trip[0], s2s_block.x, 0),
+                  s2s_grid_dim(&s2s_region, 10, s2s_trip[1], s2s_block.y, 1),
+                  s2s_grid_dim(&s2s_region, 10, s2s_trip[2], s2s_block.z, 2));
+    if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
+      s2s_kernel_begin(&s2s_region, 10, s2s_grid, s2s_block);
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_array_span(&s2s_amax), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      if (s2s_index32(s2s_spans, 4))
+        S2S_LAUNCH(tend_r1_k2<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.ext[0],
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
         d_amax, s2s_amax.lo[0],
         n, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
       else
-        S2S_LAUNCH(tend_r1<long>, s2s_grid, s2s_block,
+        S2S_LAUNCH(tend_r1_k2<long>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.ext[0],
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
         d_amax, s2s_amax.lo[0],
