@@ -390,20 +390,6 @@ static const SplitCase split_cases[] = {
     "Loops at lines 8,11 fused (loop k, inside each thread)", "Region split" },
 };
 
-/* The mapped loops of each kernel: "j i | i". */
-static char *kernels_text(const RegionPlan *plan)
-{
-  char *out = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&out, &len);
-  for (int k = 0; k < plan->nkernels; k++) {
-    fprintf(f, "%s", k ? " | " : "");
-    for (int i = 0; i < plan->kernels[k].nmapped; i++)
-      fprintf(f, "%s%s", i ? " " : "", plan->kernels[k].mapped[i]->u.loop.iv->name);
-  }
-  fclose(f);
-  return out;
-}
 
 START_TEST(test_split_case)
 {
@@ -413,7 +399,7 @@ START_TEST(test_split_case)
   bool ok = cu_plan_region(c->name, "real :: c3(100,100,100), d3(100,100,100), "
                            "e3(100,100,100), d2(100,100), e1(100), x\n", "", c->body, true, &p, &msgs);
   ck_assert_msg(ok, "case %s: planning failed:\n%s", c->name, msgs);
-  char *got = kernels_text(p->routines[0]->regions[0]->analysis);
+  char *got = cu_kernels_text(p->routines[0]->regions[0]->analysis);
   ck_assert_msg(!strcmp(got, c->kernels), "case %s: kernels '%s', expected '%s':\n%s", c->name,
                 got, c->kernels, msgs);
   if (c->message)

@@ -146,20 +146,6 @@ static const RecomputeCase cases[] = {
     0, "Region split into 2 kernels", "ecomputed", "i | i", NULL, false },
 };
 
-/* The mapped loops of each kernel: "j i | j i". */
-static char *kernels_text(const RegionPlan *plan)
-{
-  char *out = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&out, &len);
-  for (int k = 0; k < plan->nkernels; k++) {
-    fprintf(f, "%s", k ? " | " : "");
-    for (int i = 0; i < plan->kernels[k].nmapped; i++)
-      fprintf(f, "%s%s", i ? " " : "", plan->kernels[k].mapped[i]->u.loop.iv->name);
-  }
-  fclose(f);
-  return out;
-}
 
 START_TEST(test_recompute_case)
 {
@@ -183,7 +169,7 @@ START_TEST(test_recompute_case)
                   c->absent, msgs);
   IrRegion *g = cu_first_region(p);
   if (c->kernels) {
-    char *got = kernels_text(g->analysis);
+    char *got = cu_kernels_text(g->analysis);
     ck_assert_msg(!strcmp(got, c->kernels), "case %s: kernels '%s', expected '%s':\n%s",
                   c->name, got, c->kernels, msgs);
     free(got);

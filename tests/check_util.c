@@ -123,3 +123,17 @@ void cu_reset(void)
   ir_arena_free();
   diag_reset();
 }
+
+char *cu_kernels_text(const RegionPlan *plan)
+{
+  char *out = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&out, &len);
+  for (int k = 0; k < plan->nkernels; k++) {
+    fprintf(f, "%s", k ? " | " : "");
+    for (int i = 0; i < plan->kernels[k].nmapped; i++)
+      fprintf(f, "%s%s", i ? " " : "", plan->kernels[k].mapped[i]->u.loop.iv->name);
+  }
+  fclose(f);
+  return out;
+}

@@ -66,6 +66,10 @@ ArrayPlan *cu_array_plan(const RegionPlan *plan, const char *name);
  * order (loop bodies and both branches of IFs), or NULL. */
 IrStmt *cu_find_loop(const IrStmtList *l, const char *iv);
 
+/* The loops each kernel of plan maps to the grid, outermost first, kernels
+ * separated by " | ": "j i | i" (caller frees). */
+char *cu_kernels_text(const RegionPlan *plan);
+
 /* How many lines of `text` contain `fragment`. */
 int cu_count_lines(const char *text, const char *fragment);
 

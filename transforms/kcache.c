@@ -261,16 +261,7 @@ static IrSym *register_sym(Kc *c, const IrSym *a, long off)
   const char *iv = c->loop->u.loop.iv->name;
   const char *base = off ? ir_printf("s2s_%s_%s%s%ld", a->name, iv, off < 0 ? "m" : "p", labs(off))
                          : ir_printf("s2s_%s_%s", a->name, iv);
-  IrSym *s = ir_alloc(sizeof *s);
-  s->name = (char *)base;
-  for (int k = 2; ir_lookup(c->routine, s->name); k++)
-    s->name = ir_printf("%s_%d", base, k);
-  s->kind = IR_SYM_VAR;
-  s->type = a->type;
-  s->dummy_index = -1;
-  s->inlined_local = true;
-  s->loc = c->loop->loc;
-  HASH_ADD_KEYPTR(hh, c->routine->symbols, s->name, strlen(s->name), s);
+  IrSym *s = ir_new_local(c->routine, base, a->type, c->loop->loc);
   IR_PUSH(c->kernel->locals, c->kernel->nlocals, s);
   return s;
 }

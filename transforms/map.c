@@ -1552,6 +1552,7 @@ static int plan_privatized(MapCtx *m, Group **groups, GroupAccesses **ga_out)
     return ns;
   }
   group_accesses_free(shared_ga, ns);
+  group_accesses_free(*ga_out, n);      /* the first plan again: its accesses anew */
   return privatize_fixed_point(m, all, nall, groups, ga_out);
 }
 
@@ -1628,8 +1629,10 @@ bool xf_pass_group(Program *prog, IrRegion *g)
   Group *groups;
   GroupAccesses *ga;
   int n = plan_privatized(&m, &groups, &ga);
-  if (p->lost_scalar_at)
+  if (p->lost_scalar_at) {
+    group_accesses_free(ga, n);
     return false;
+  }
   for (int i = 0; i < p->nprivate_arrays; i++)
     array_of(p, p->private_arrays[i])->privatized = true;
   warn_unfollowed_private(&m);

@@ -299,17 +299,7 @@ XfOrder xf_read_order(const IrExpr *lhs, const IrExpr *ref, int *loop)
  * named `base` or base_2, base_3.. where that is taken. */
 static IrSym *new_scalar(Norm *nx, const char *base, IrType type, Loc loc)
 {
-  IrSym *s = ir_alloc(sizeof *s);
-  s->name = (char *)base;
-  for (int k = 2; ir_lookup(nx->routine, s->name); k++)
-    s->name = ir_printf("%s_%d", base, k);
-  s->kind = IR_SYM_VAR;
-  s->type = type;
-  s->dummy_index = -1;
-  s->inlined_local = true;
-  s->loc = loc;
-  HASH_ADD_KEYPTR(hh, nx->routine->symbols, s->name, strlen(s->name), s);
-  return s;
+  return ir_new_local(nx->routine, base, type, loc);
 }
 
 /* The index of loop j (0: the fastest dimension) of expanded statements

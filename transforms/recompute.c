@@ -429,23 +429,14 @@ typedef struct Copy {
  * s2s_ prefix and _N suffix of a name this pass made before. */
 static IrSym *new_scalar(Rc *rc, const IrSym *like, const char *base)
 {
-  IrSym *s = ir_alloc(sizeof *s);
   if (!strncmp(base, "s2s_", 4)) {
     base += 4;
     const char *u = strrchr(base, '_');
     if (u && u[1] && strspn(u + 1, "0123456789") == strlen(u + 1))
       base = ir_strndup(base, (size_t)(u - base));
   }
-  do
-    s->name = ir_printf("s2s_%s_%d", base, ++rc->counter);
-  while (ir_lookup(rc->routine, s->name));
-  s->kind = IR_SYM_VAR;
-  s->type = like->type;
-  s->dummy_index = -1;
-  s->inlined_local = true;
-  s->loc = like->loc;
-  HASH_ADD_KEYPTR(hh, rc->routine->symbols, s->name, strlen(s->name), s);
-  return s;
+  return ir_new_local(rc->routine, ir_printf("s2s_%s_%d", base, ++rc->counter), like->type,
+                      like->loc);
 }
 
 /* P's body at the point read: its indices the subscripts read, T at the

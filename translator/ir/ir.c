@@ -399,6 +399,21 @@ IrExpr *ir_expr_map(const IrExpr *e, IrExprMap fn, void *ctx)
   return c;
 }
 
+IrSym *ir_new_local(IrRoutine *r, const char *name, IrType type, Loc loc)
+{
+  IrSym *s = ir_alloc(sizeof *s);
+  s->name = (char *)name;
+  for (int k = 2; ir_lookup(r, s->name); k++)
+    s->name = ir_printf("%s_%d", name, k);
+  s->kind = IR_SYM_VAR;
+  s->type = type;
+  s->dummy_index = -1;
+  s->inlined_local = true;
+  s->loc = loc;
+  HASH_ADD_KEYPTR(hh, r->symbols, s->name, strlen(s->name), s);
+  return s;
+}
+
 IrExpr *ir_add_const(IrExpr *e, long delta)
 {
   long c;

@@ -493,6 +493,11 @@ IrStmt *ir_stmt(IrStmtKind kind, Loc loc);
 IrSym *ir_lookup(const IrRoutine *r, const char *name); /* routine, its module, ONLY and
                                                            renamed names, used modules */
 
+/* A new scalar of routine r that no host variable backs (a temporary of a
+ * pass, declared where the generated code needs it): named `name`, or
+ * name_2, name_3... where that is taken; `name` must live in the arena. */
+IrSym *ir_new_local(IrRoutine *r, const char *name, IrType type, Loc loc);
+
 /* ---- queries ------------------------------------------------------------ */
 
 bool ir_type_is_real(IrType t);
