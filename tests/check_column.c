@@ -235,6 +235,21 @@ static const FusionCase fusion_cases[] = {
   { "shared-scalar-temporary",
     "do i = 1, n\n do k = 2, n\n  x = b(k)\n  c2(i,k) = c2(i,k-1) + x\n end do\n"
     " do k = 2, n\n  x = c2(i,k)\n  d2(i,k) = x * 2.0\n end do\nend do\n", 1, NULL },
+  /* two sweeps over the same levels under different indices (as an array-syntax line's
+   * generated index before a `do k`), j dead after them: the first runs over k instead and
+   * they fuse (e2(i,k) is stored before the second part reads it in each iteration) */
+  { "renamed-index",
+    "do i = 1, n\n e2(i,1) = 0.0\n do j = 2, n\n  e2(i,j) = e2(i,j-1) + b(j)\n end do\n"
+    " do k = 2, n\n  c2(i,k) = c2(i,k-1) + e2(i,k)\n end do\nend do\n", 1, NULL },
+  /* the same with j read after them (its value when its loop ends): j keeps its loop */
+  { "renamed-index-live",
+    "do i = 1, n\n e2(i,1) = 0.0\n do j = 2, n\n  e2(i,j) = e2(i,j-1) + b(j)\n end do\n"
+    " do k = 2, n\n  c2(i,k) = c2(i,k-1) + e2(i,k)\n end do\n c2(i,1) = j\nend do\n", 0, NULL },
+  /* renamed, the second reads the first's element one level up: a dependence that would run
+   * backwards, so not fused (and no note: such pairs are not fusion's usual ones) */
+  { "renamed-index-backward",
+    "do i = 1, n\n e2(i,1) = 0.0\n do j = 2, n\n  e2(i,j) = e2(i,j-1) + b(j)\n end do\n"
+    " do k = 2, n - 1\n  c2(i,k) = c2(i,k-1) + e2(i,k+1)\n end do\nend do\n", 0, NULL },
   /* the first loop leaves x for the second, which reads it without assigning it: the
    * second would see each iteration's x instead of the last: kept apart, x named */
   { "scalar-flows-between",

@@ -1506,6 +1506,43 @@ static void chain_absorb(FuseChain *ch, IrStmt *f, IrStmt *y)
   ch->loop = f;
 }
 
+/* Loops x and y (x first) that run over the same values under different
+ * indices (an array-syntax statement's s2s_i2 loop before the user's
+ * `do k`): x's index may become y's when neither body names the other's
+ * index and nothing reads x's index after the loops (its value when they
+ * end), so that the two can be fused. */
+static bool renamable(IrStmt *x, IrStmt *y, const FusePlace *fp)
+{
+  long sx = 1, sy = 1;
+  if ((x->u.loop.step && !ir_eval_const(x->u.loop.step, &sx)) ||
+      (y->u.loop.step && !ir_eval_const(y->u.loop.step, &sy)))
+    return false;
+  return x->u.loop.iv != y->u.loop.iv && sx == sy && same_expr(x->u.loop.lo, y->u.loop.lo) &&
+         same_expr(x->u.loop.hi, y->u.loop.hi) && !ir_list_mentions(&x->u.loop.body, y->u.loop.iv) &&
+         !ir_list_mentions(&y->u.loop.body, x->u.loop.iv) && dead_after(x->u.loop.iv, fp);
+}
+
+typedef struct Rename {
+  const IrSym *from;
+  IrSym *to;
+} Rename;
+
+static void rename_visit(IrExpr *e, IrStmt *in, void *ctx)
+{
+  const Rename *r = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR && e->u.var == r->from)
+    e->u.var = r->to;
+}
+
+/* Loop x runs over index `to` instead of its own. */
+static void rename_index(IrStmt *x, IrSym *to)
+{
+  Rename r = { x->u.loop.iv, to };
+  ir_walk_exprs(&x->u.loop.body, rename_visit, &r);
+  x->u.loop.iv = to;
+}
+
 /* Not on the visitor: it rewrites each statement list, after the lists
  * nested in it. */
 static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, const ListPlace *place)
@@ -1534,6 +1571,14 @@ static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, const ListPl
     IrStmt *s = l->v[i];
     IrStmt *prev = k ? l->v[k - 1] : NULL;
     const char *why = NULL;
+    FusePlace fp = { place, k - 1, i + 1 };
+    IrSym *renamed_from = NULL;   /* prev's own index, while it runs over s's to be tried */
+    if (prev && prev->kind == IR_S_DO && s->kind == IR_S_DO && !same_header(prev, s) &&
+        renamable(prev, s, &fp)) {
+      renamed_from = prev->u.loop.iv;
+      rename_index(prev, s->u.loop.iv);
+      chain_clear(&chain);        /* its accesses were prev's under the old index */
+    }
     if (prev && prev->kind == IR_S_DO && s->kind == IR_S_DO && same_header(prev, s)) {
       /* a CYCLE or EXIT of either loop would, fused, also skip the other's
        * statements (found by random differential testing) */
@@ -1547,7 +1592,7 @@ static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, const ListPl
       }
       if (prev_exits || s_exits)
         why = "a CYCLE or EXIT in one of them would also skip the other's statements";
-      else if (chain_fusion_legal(&chain, prev, s, &(FusePlace){ place, k - 1, i + 1 }, &why)) {
+      else if (chain_fusion_legal(&chain, prev, s, &fp, &why)) {
         IrStmt *f = ir_stmt(IR_S_DO, prev->loc);
         f->u.loop = prev->u.loop;  /* and prev's body list: prev is replaced, s's body goes on its end */
         for (int t = 0; t < s->u.loop.body.n; t++)
@@ -1561,9 +1606,14 @@ static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, const ListPl
         checked_exits = false;
         continue;
       }
-      report_at(REPORT_NOTE, cx->routine, s->loc,
-                 "Loops at lines %d,%d not fused: %s", diag_user_line(prev->loc),
-                 diag_user_line(s->loc), why);
+      if (!renamed_from)          /* loops over other indices are not fusion's usual pairs */
+        report_at(REPORT_NOTE, cx->routine, s->loc,
+                   "Loops at lines %d,%d not fused: %s", diag_user_line(prev->loc),
+                   diag_user_line(s->loc), why);
+    }
+    if (renamed_from) {           /* not fused: prev keeps its own index */
+      rename_index(prev, renamed_from);
+      chain_clear(&chain);
     }
     l->v[k++] = s;
   }
