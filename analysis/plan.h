@@ -215,10 +215,12 @@ typedef struct KernelPlan {
   int nprivate_arrays;
   ArrayPlan **private_arrays; /* privatized arrays the body uses, in region order */
   ParamList params;          /* the __global__ function's parameters, in order */
-  /* pass "kcache": the registers it introduced (scalars of the routine with no
-   * host variable), declared at the top of the kernel */
+  /* passes "contract" and "kcache": the scalars they introduced (of the
+   * routine, with no host variable), declared at the top of the kernel */
   int nlocals;
   IrSym **locals;
+  int nlocal_notes;
+  const char **local_notes;  /* parallel to locals: what each is (a comment where declared) */
 } KernelPlan;
 
 typedef struct RegionPlan {

@@ -263,6 +263,7 @@ static IrSym *register_sym(Kc *c, const IrSym *a, long off)
                          : ir_printf("s2s_%s_%s", a->name, iv);
   IrSym *s = ir_new_local(c->routine, base, a->type, c->loop->loc);
   IR_PUSH(c->kernel->locals, c->kernel->nlocals, s);
+  IR_PUSH(c->kernel->local_notes, c->kernel->nlocal_notes, "k-caching register");
   return s;
 }
 

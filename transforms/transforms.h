@@ -23,6 +23,8 @@
  *              their bodies (column.c)
  *   fuse       adjacent sequential loops of the thread body fused where
  *              legal (column.c)
+ *   contract   work arrays kept per thread that one loop uses a level at a
+ *              time become scalars (contract.c)
  *   map        the loops on the grid, the block shape, firstprivate
  *              scalars; or the refusal, naming the dependence (map.c)
  *   kcache     values a sequential loop reads at neighbouring iterations
@@ -48,6 +50,7 @@
 typedef struct XfConfig {
   bool recompute;      /* pass "recompute" (-Mnorecompute: off) */
   bool kcache;         /* pass "kcache" (-Mnokcache: off) */
+  bool contract;       /* pass "contract" (-Mnocontract: off) */
 } XfConfig;
 extern XfConfig xf_config;
 
@@ -67,6 +70,9 @@ bool xf_pass_recompute(Program *p, IrRegion *g);
 int xf_kernel_count(const IrRegion *g);
 bool xf_pass_columnize(Program *p, IrRegion *g, int kernel);
 bool xf_pass_fuse(Program *p, IrRegion *g, int kernel);
+/* A work array kept per thread that one loop uses a level at a time made a
+ * scalar (contract.c). */
+bool xf_pass_contract(Program *p, IrRegion *g, int kernel);
 bool xf_pass_map(Program *p, IrRegion *g, int kernel);
 /* Values a sequential loop of a thread reads at neighbouring iterations
  * kept in registers (kcache.c). */

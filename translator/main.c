@@ -204,6 +204,7 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   u.emit.relaxed_fp = o->relaxed_fp;
   xf_config.recompute = !o->no_recompute;
   xf_config.kcache = !o->no_kcache;
+  xf_config.contract = !o->no_contract;
   u.emit.sites = &res->kernels;
   u.cu = mem_open(&u.cu_text, &u.cu_len);
   u.host = mem_open(&u.host_text, &u.host_len);

@@ -355,6 +355,7 @@ static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *ou
   else if (strcmp(arg, "-Mfprelaxed") == 0) o->relaxed_fp = true;
   else if (strcmp(arg, "-Mnorecompute") == 0) o->no_recompute = true;
   else if (strcmp(arg, "-Mnokcache") == 0) o->no_kcache = true;
+  else if (strcmp(arg, "-Mnocontract") == 0) o->no_contract = true;
   else if (strncmp(arg, "-Mfprelaxed=", 12) == 0)
     /* PGI's sub-options pick operations (div, rsqrt, ...); here the option is all or nothing */
     usage_error(p, "-Mfprelaxed takes no sub-options in s2s-cuda (it relaxes exp, log, power, "

@@ -59,6 +59,7 @@ typedef struct Options {
   const char *report_json; /* --report=json FILE / --report-json=FILE ("-": stdout) */
   bool no_recompute;       /* -Mnorecompute: stencil work arrays stay stored (pass recompute off) */
   bool no_kcache;          /* -Mnokcache: no registers across iterations (pass kcache off) */
+  bool no_contract;        /* -Mnocontract: work arrays stay arrays (pass contract off) */
   bool relaxed_fp;         /* -Mfprelaxed, --fast-math: single-precision math in kernels through
                               CUDA's fast intrinsics (__expf, __fdividef, ...), and nvcc
                               --use_fast_math in compiler-driver mode; default: IEEE */

@@ -19,6 +19,8 @@
  *   -- for each kernel of the region --
  *   columnize  the thread body of a column kernel (transforms/column.c)
  *   fuse       loops of the thread body fused where legal (transforms/column.c)
+ *   contract   a work array kept per thread that one loop uses a level at a time becomes
+ *              a scalar (transforms/contract.c)
  *   map        loops on the grid, block shape, firstprivates (transforms/map.c)
  *   kcache     values read at neighbouring iterations of a sequential loop kept in
  *              registers (rolling scalars: k-caching) (transforms/kcache.c)
@@ -71,7 +73,7 @@
 #include "transforms.h"
 #include "verify.h"
 
-XfConfig xf_config = { .recompute = true, .kcache = true };
+XfConfig xf_config = { .recompute = true, .kcache = true, .contract = true };
 
 typedef enum PassScope { SCOPE_PROGRAM, SCOPE_REGION, SCOPE_KERNEL } PassScope;
 
@@ -128,6 +130,7 @@ static const Pass passes[] = {
   { "recompute", SCOPE_REGION,  .region = xf_pass_recompute },
   { "columnize", SCOPE_KERNEL,  .kernel = xf_pass_columnize },
   { "fuse",      SCOPE_KERNEL,  .kernel = xf_pass_fuse },
+  { "contract",  SCOPE_KERNEL,  .kernel = xf_pass_contract },
   { "map",       SCOPE_KERNEL,  .kernel = xf_pass_map },
   { "kcache",    SCOPE_KERNEL,  .kernel = xf_pass_kcache },
   { "storage",   SCOPE_REGION,  .region = pass_storage },

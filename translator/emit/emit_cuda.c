@@ -1085,8 +1085,8 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
     if (!is_mapped(k, p->privates[i]) && !kernel_reduces(k, p->privates[i]))
       out(e, "%s%s %s;\n", ind, ir_type_c(p->privates[i]->type), cname(p->privates[i]));
   for (int i = 0; i < k->nlocals; i++)
-    out(e, "%s%s %s; /* k-caching register */\n", ind, ir_type_c(k->locals[i]->type),
-        cname(k->locals[i]));
+    out(e, "%s%s %s; /* %s */\n", ind, ir_type_c(k->locals[i]->type), cname(k->locals[i]),
+        k->local_notes[i]);
   emit_private_storage(e, k, ind);
   for (int i = 0; i < k->nfirstprivate; i++)
     out(e, "%s%s = s2s_in_%s; /* firstprivate */\n", ind, cname(k->firstprivate[i]),
