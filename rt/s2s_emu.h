@@ -12,7 +12,8 @@
  *   - the CUDA keywords (__global__, __device__, ...) as nothing, so kernels
  *     become ordinary functions;
  *   - the fast math intrinsics of -Mfprelaxed kernels (__expf, __fdividef,
- *     ...) as the standard functions;
+ *     ...) as the standard functions, the products of -Kieee kernels
+ *     (__fmul_rn, __dmul_rn) as plain products;
  *   - dim3/uint3 and the built-ins threadIdx, blockIdx, blockDim, gridDim as
  *     thread-local globals (defined once, with C linkage, in s2s_rt.c);
  *   - the handful of CUDA runtime calls the runtime and generated code use,
@@ -77,6 +78,10 @@
 #define __cosf(x) cosf(x)
 #define __tanf(x) tanf(x)
 #define __fdividef(x, y) ((x) / (y))
+/* The products of -Kieee kernels, which nvcc never contracts into an FMA:
+ * plain products (the emulation is built with -ffp-contract=off then). */
+#define __fmul_rn(x, y) ((x) * (y))
+#define __dmul_rn(x, y) ((x) * (y))
 #ifdef __cplusplus
 /* A barrier cannot be kept when threads run one after another to completion. */
 #define __syncthreads() \

@@ -218,6 +218,23 @@ long s2s_pool_release(void);
 #endif
 template <class T> S2S_HD static inline T s2s_min(T a, T b) { return b < a ? b : a; }
 template <class T> S2S_HD static inline T s2s_max(T a, T b) { return b > a ? b : a; }
+/* -Kieee products in __host__ __device__ functions: never contracted into
+ * an FMA on the device (kernels call __fmul_rn/__dmul_rn themselves); on
+ * the host a plain product. */
+S2S_HD static inline float s2s_fmul_rn(float a, float b) {
+#ifdef __CUDA_ARCH__
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+S2S_HD static inline double s2s_dmul_rn(double a, double b) {
+#ifdef __CUDA_ARCH__
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
 /* x**n for integer n, as Fortran computes it (exact repeated multiplication). */
 template <class T> S2S_HD static inline T s2s_powi(T x, int n) {
   if (n < 0) return (T)1 / s2s_powi(x, -n);

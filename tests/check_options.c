@@ -211,6 +211,37 @@ START_TEST(test_relaxed_fp) {
 }
 END_TEST
 
+/* Strict IEEE floating point: PGI's -Kieee and --strict-fp; -Knoieee, the
+ * default said explicitly, undoes -Kieee and goes with -Mfprelaxed. */
+static const struct {
+  const char *args[5];
+  bool strict, relaxed, driver;
+} strict_spellings[] = {
+  { { "-Kieee", "x.f90" }, true, false, false },
+  { { "--strict-fp", "x.f90" }, true, false, false },
+  { { "-Minfo", "x.f90", "-Kieee" }, true, false, false },
+  { { "-c", "--strict-fp", "x.f90" }, true, false, true },
+  { { "-Kieee", "--strict-fp", "x.f90" }, true, false, false },
+  { { "-Knoieee", "x.f90" }, false, false, false },
+  { { "-Kieee", "-Knoieee", "x.f90" }, false, false, false },
+  { { "-Knoieee", "-Mfprelaxed", "x.f90" }, false, true, false },
+  { { "-Minfo", "x.f90" }, false, false, false },
+};
+
+START_TEST(test_strict_fp) {
+  const char *argv[6];
+  int n = 0;
+  for (; n < 5 && strict_spellings[_i].args[n]; n++) argv[n] = strict_spellings[_i].args[n];
+  argv[n] = NULL;
+  ck_assert_int_eq(parse_v(argv), OPTIONS_OK);
+  ck_assert_int_eq(opts.strict_fp, strict_spellings[_i].strict);
+  ck_assert_int_eq(opts.relaxed_fp, strict_spellings[_i].relaxed);
+  ck_assert_int_eq(opts.driver, strict_spellings[_i].driver);
+  ck_assert_int_eq(opts.compiler_args.n, 0); /* not mistaken for a host compiler flag */
+  ck_assert_str_eq(errors(), "");
+}
+END_TEST
+
 /* ---- the mode ------------------------------------------------------------------ */
 
 START_TEST(test_mode) {
@@ -288,6 +319,10 @@ static const struct {
   { { "--dump-ir=cuda", "x.f90" }, "unknown pass 'cuda' in --dump-ir (--dump-ir=list prints them)" },
   { { "-Minfo=inline", "x.f90" }, "unknown -Minfo category 'inline'" },
   { { "-Mfprelaxed=div", "x.f90" }, "-Mfprelaxed takes no sub-options in s2s-cuda" },
+  { { "-Kieee", "-Mfprelaxed", "x.f90" },
+    "-Kieee and -Mfprelaxed contradict each other (relaxed and strict IEEE floating point); give one" },
+  { { "--fast-math", "x.f90", "--strict-fp" }, "--fast-math and --strict-fp contradict each other" },
+  { { "-Mfprelaxed", "-Knoieee", "-Kieee", "x.f90" }, "-Mfprelaxed and -Kieee contradict each other" },
   { { "--report=xml", "r", "x.f90" }, "unknown report format in '--report=xml'" },
   { { "x.f90", "--report=json" }, "missing file name after '--report=json'" },
   { { "-o", "a", "-o", "b", "x.f90" }, "-o given more than once" },
@@ -393,6 +428,8 @@ static Suite *options_suite(void) {
   tcase_add_test(good, test_double_dash);
   tcase_add_loop_test(good, test_relaxed_fp, 0,
                       (int)(sizeof relaxed_spellings / sizeof *relaxed_spellings));
+  tcase_add_loop_test(good, test_strict_fp, 0,
+                      (int)(sizeof strict_spellings / sizeof *strict_spellings));
   tcase_add_test(good, test_mode);
   tcase_add_test(good, test_help);
   tcase_add_test(good, test_dump_list);

@@ -52,7 +52,8 @@
 # stops with a nonzero status fails the case, whatever is expected).
 #
 # Steps of a case, in $top_builddir/tests/work/diff/<case>/ (log: case.log):
-#   $FC -O2 FILES -o ref   (C: $CC -O2 -std=c11 FILES -lm -o ref); ./ref ref.dat
+#   $FC -O2 FILES -o ref   (C: $CC -O2 -std=c11 FILES -lm -o ref; -ffp-contract=off
+#                          too when `flags` has -Kieee or --strict-fp); ./ref ref.dat
 #   translate: $S2S --emulate -Minfo -O2 FILES [-lm] -o prog, its feedback
 #              report in the log; ./prog out-ORDER.dat for each thread order;
 #              s2s_compare ref.dat out-ORDER.dat; then the `feedback` checks
@@ -294,15 +295,19 @@ run_case() {
     case $f in *.c) c_lang=1 ;; esac
   done
 
-  # The reference, and its own checks.
-  local ref_cmd libs=()
+  # The reference, and its own checks.  A strict floating-point case (-Kieee
+  # or --strict-fp in `flags`) compares with a CPU build that contracts
+  # nothing either: -ffp-contract=off (x86-64 gcc emits no FMA without -march
+  # anyway; aarch64 gcc would).
+  local ref_cmd libs=() ref_fp=()
+  case " ${flags[*]} " in *" -Kieee "* | *" --strict-fp "*) ref_fp=(-ffp-contract=off) ;; esac
   if [ $c_lang = 1 ]; then
     # shellcheck disable=SC2206
-    ref_cmd=($CC -O2 -std=c11 "${srcs[@]}" -lm -o ref)
+    ref_cmd=($CC -O2 -std=c11 "${ref_fp[@]}" "${srcs[@]}" -lm -o ref)
     libs=(-lm)
   else
     # shellcheck disable=SC2206
-    ref_cmd=($FC -O2 "${srcs[@]}" -o ref)
+    ref_cmd=($FC -O2 "${ref_fp[@]}" "${srcs[@]}" -o ref)
   fi
   run_logged "build reference" "${ref_cmd[@]}"
   [ $rc -eq 0 ] || { why="reference build failed (exit $rc)"; return 1; }

@@ -10,6 +10,12 @@
 # keep the ptxas lines it asked for out of its output, and pass them through
 # (besides the report) when NVCCFLAGS asks for them itself; with -Mfprelaxed nvcc gets
 # --use_fast_math.
+#
+# Strict floating point: `s2s-cuda -Kieee -v -c` runs nvcc with --fmad=false
+# --prec-div=true --prec-sqrt=true --ftz=false and reports each kernel; and the
+# .cu that -Kieee writes compiles for sm_90, with nvcc's default flags (FMA
+# contraction on), to PTX without a single fma instruction, where the default
+# translation of the same file has some.
 set -uo pipefail
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -103,6 +109,35 @@ elif ! grep -qE '(^| )--use_fast_math( |$)' "$rdir/err.log" || ! grep -qE ' -Xpt
 elif ! grep -q "^relax\.f90:13: info: Relaxed floating point (-Mfprelaxed): fast intrinsics __expf, __logf, __powf, __fdividef in kernel relax_r1" "$rdir/err.log"; then
   echo "FAIL driver-resources: no -Mfprelaxed report line"; sed 's/^/  /' "$rdir/err.log"; fail=1
 fi
+# ---- strict floating point (-Kieee) ----
+sdir=$work/driver-strict
+mkdir -p "$sdir"
+cp "$top_srcdir/tests/golden/gen/fortran-strict-fp/in.f90" "$sdir/strict.f90"
+if ! (cd "$sdir" && "$S2S" -Minfo -Kieee -v -c strict.f90 -o strict.o >out.log 2>err.log); then
+  echo "FAIL driver-strict: s2s-cuda -Minfo -Kieee -c failed"; sed 's/^/  /' "$sdir/err.log" | head -30; fail=1
+elif ! grep -E '(^| )-arch=' "$sdir/err.log" | grep -qE ' --fmad=false --prec-div=true --prec-sqrt=true --ftz=false( |$)'; then
+  echo "FAIL driver-strict: nvcc not run with --fmad=false --prec-div=true --prec-sqrt=true --ftz=false"
+  sed 's/^/  /' "$sdir/err.log"; fail=1
+elif grep -qE -- '--use_fast_math|--fmad=true' "$sdir/err.log"; then
+  echo "FAIL driver-strict: nvcc run with fast math"; sed 's/^/  /' "$sdir/err.log"; fail=1
+elif ! grep -q "^strict\.f90:19: info: Strict IEEE floating point (-Kieee): no FMA contraction, IEEE division and square root in kernel tendency_r1$" "$sdir/err.log"; then
+  echo "FAIL driver-strict: no -Kieee report line"; sed 's/^/  /' "$sdir/err.log"; fail=1
+fi
+for mode in strict default; do
+  mkdir -p "$sdir/$mode"
+  flag=(); [ $mode = strict ] && flag=(-Kieee)
+  if ! (cd "$sdir/$mode" && "$S2S" "${flag[@]}" ../strict.f90 2>translate.log &&
+        "$NVCC" -arch=sm_90 -O3 -I"$RT" -ptx strict.s2s.cu -o strict.ptx 2>nvcc.log); then
+    echo "FAIL driver-strict: $mode translation to PTX"; cat "$sdir/$mode"/*.log | sed 's/^/  /' | head -30; fail=1
+  fi
+done
+nfma_strict=$(grep -cE '^[[:space:]]*fma\.' "$sdir/strict/strict.ptx" 2>/dev/null)
+nfma_default=$(grep -cE '^[[:space:]]*fma\.' "$sdir/default/strict.ptx" 2>/dev/null)
+if [ "${nfma_strict:-x}" != 0 ] || [ "${nfma_default:-0}" = 0 ]; then
+  echo "FAIL driver-strict: PTX with nvcc's default --fmad=true: ${nfma_strict:-no} fma instructions from the -Kieee translation (want 0), ${nfma_default:-no} from the default one (want some)"
+  fail=1
+fi
+
 # asked for by the user: ptxas's lines are theirs, as they come
 if ! (cd "$rdir" && NVCCFLAGS="-Xptxas -v" "$S2S" -Minfo -c relax.f90 -o relax2.o >out2.log 2>err2.log); then
   echo "FAIL driver-resources: s2s-cuda -c with NVCCFLAGS='-Xptxas -v' failed"; sed 's/^/  /' "$rdir/err2.log" | head -30; fail=1

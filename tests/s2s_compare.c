@@ -1,6 +1,6 @@
 /* s2s_compare.c — compare two output dumps element by element.
  *
- *   s2s_compare REF OUT [--rtol [NAME=]R] [--atol [NAME=]A] [--exact]
+ *   s2s_compare REF OUT [--rtol [NAME=]R] [--atol [NAME=]A] [--scale [NAME=]MAG] [--exact]
  *
  * REF is the dump of the original program, OUT the dump of its translation
  * (samples/common/s2s_dump.h writes them).  Format, no file header; one
@@ -15,17 +15,32 @@
  * Both dumps must hold the same arrays in the same order with the same types
  * and counts.  Every element is compared:
  *
- *   ok  when  out == ref, both NaN, or |ref - out| <= atol + rtol * |ref|
+ *   ok  when  out == ref, both NaN, or |ref - out| <= atol + rtol * max(|ref|, m)
  *
  * Tolerances, for real arrays (integer arrays must match exactly):
  *   rtol  --rtol NAME=R for array NAME, else --rtol R, else $S2S_RTOL,
  *         else 1e-5 for real(4) and 1e-12 for real(8);
  *   atol  --atol NAME=A, else --atol A, else $S2S_ATOL,
- *         else rtol * max|ref| over the array.
+ *         else rtol * max|ref| over the array;
+ *   m     the magnitude of the values that entered the element (cancellation,
+ *         below): --scale NAME=MAG, else --scale MAG, else 0.  MAG is a
+ *         number, or the name of an array of REF with as many elements,
+ *         whose |element| at the same index is m.
  * The scaled default atol is there because rounding errors follow the size
  * of the operands, not of the result: a tendency that is the small
  * difference of 300 K temperatures can be off by far more than rtol times
- * itself while being right to the last bit of its inputs.  --exact sets
+ * itself while being right to the last bit of its inputs.  That default
+ * fails a field that is small everywhere: tend = kappa * (t(i+1) - 2 t(i) +
+ * t(i-1)) of temperatures near 300 K is off by about 1e-16 * 300 * kappa
+ * under FMA contraction while the whole field is of the order of 1e-5 *
+ * kappa, so rtol times its own maximum is far below the rounding of its
+ * operands.  --scale names those operands' size: the error of a difference
+ * is judged against the magnitude of the terms that cancelled, a number
+ * (--scale tend=300 for products of 300 K temperatures with a coefficient
+ * near 1) or, element by element, an array of the dump (--scale tend=t, or
+ * better a companion array the program writes with sum |term| per element,
+ * tend_mag).  A real error is still one beyond rtol of the operands.
+ * --exact sets
  * both to 0 (emulation of a translation that keeps the order of operations
  * should reproduce the original bit for bit).  NaN on one side only is a
  * mismatch wherever it is.
@@ -70,6 +85,7 @@ typedef struct TolSetting {
   const char *name;     /* NULL: every array */
   bool rtol_set, atol_set;
   double rtol, atol;
+  const char *scale;    /* --scale: a number or the name of an array of REF; NULL if not set */
 } TolSetting;
 
 enum { TOL_MAX = 64 };
@@ -93,6 +109,7 @@ typedef struct ArrayResult {
   double max_abs, max_rel;
   long long bad;              /* elements beyond tolerance */
   double rtol, atol;          /* the tolerance applied */
+  const char *scale;          /* --scale applied (a number or an array of REF), or NULL */
   Offender shown[SHOW_MAX];   /* the first min(bad, SHOW_MAX) of them */
 } ArrayResult;
 
@@ -199,6 +216,7 @@ static void tolerance_for(const Tolerance *tol, const char *name, int32_t type, 
 {
   bool rtol_set = false, atol_set = false;
   res->rtol = res->atol = 0.0;
+  res->scale = NULL;
   if (tol->exact || type == TYPE_INT32)
     return;
   for (int i = 0; i < tol->n; i++) {
@@ -212,6 +230,9 @@ static void tolerance_for(const Tolerance *tol, const char *name, int32_t type, 
   }
   if (!rtol_set)
     res->rtol = type == TYPE_REAL4 ? 1e-5 : 1e-12;
+  for (int i = 0; i < tol->n; i++)
+    if (tol->set[i].scale && (!tol->set[i].name || !strcmp(tol->set[i].name, name)))
+      res->scale = tol->set[i].scale;
   if (!atol_set)
     res->atol = res->rtol * scale;
 }
@@ -227,8 +248,9 @@ static double max_abs_finite(const void *a, int32_t type, int64_t n)
   return m;
 }
 
-/* Compare element i; returns true when it is within tolerance. */
-static bool element_ok(double r, double o, const ArrayResult *res, double *abs_err)
+/* Compare element i, whose operands had magnitude `mag`; returns true when it
+ * is within tolerance. */
+static bool element_ok(double r, double o, double mag, const ArrayResult *res, double *abs_err)
 {
   *abs_err = 0.0;
   if (r == o || (isnan(r) && isnan(o)))
@@ -236,18 +258,61 @@ static bool element_ok(double r, double o, const ArrayResult *res, double *abs_e
   *abs_err = fabs(r - o);
   if (!isfinite(r) || !isfinite(o)) /* NaN on one side, inf against another value */
     return false;
-  return *abs_err <= res->atol + res->rtol * fabs(r);
+  return *abs_err <= res->atol + res->rtol * fmax(fabs(r), mag);
+}
+
+/* The magnitudes of --scale MAG for an array of `count` elements: *number set
+ * and NULL returned when MAG is a number, else array MAG of REF (malloc'ed,
+ * its type in *type; the caller frees it).  A missing array, or one of
+ * another size, is a usage error. */
+static void *scale_values(const char *ref_path, const char *mag, int64_t count, double *number,
+                          int32_t *type)
+{
+  char *end;
+  errno = 0;
+  *number = strtod(mag, &end);
+  if (!errno && end != mag && !*end && *number >= 0.0 && isfinite(*number))
+    return NULL;
+  *number = 0.0;
+  Dump d;
+  Record r;
+  dump_open(&d, ref_path);
+  while (record_next(&d, &r)) {
+    if (strcmp(r.name, mag)) {
+      if (fseek(d.f, (long)(r.count * (int64_t)type_size(r.type)), SEEK_CUR) != 0)
+        malformed(&d, "truncated data");
+      d.pos += r.count * (int64_t)type_size(r.type);
+      continue;
+    }
+    if (r.count != count) {
+      fprintf(stderr, "s2s_compare: --scale %s: %s has %lld elements, the array judged %lld\n", mag,
+              mag, (long long)r.count, (long long)count);
+      exit(2);
+    }
+    *type = r.type;
+    void *v = record_data(&d, &r);
+    fclose(d.f);
+    return v;
+  }
+  fprintf(stderr, "s2s_compare: --scale %s: no array '%s' in %s (and not a number >= 0)\n", mag, mag,
+          ref_path);
+  exit(2);
 }
 
 static void compare_array(const Record *rec, const void *ref, const void *out, const Tolerance *tol,
-                          ArrayResult *res)
+                          const char *ref_path, ArrayResult *res)
 {
   res->max_abs = res->max_rel = 0.0;
   res->bad = 0;
   tolerance_for(tol, rec->name, rec->type, max_abs_finite(ref, rec->type, rec->count), res);
+  double mag = 0.0;
+  int32_t mag_type = TYPE_REAL8;
+  void *mags = res->scale ? scale_values(ref_path, res->scale, rec->count, &mag, &mag_type) : NULL;
   for (int64_t i = 0; i < rec->count; i++) {
     double r = element(ref, rec->type, i), o = element(out, rec->type, i), err;
-    bool ok = element_ok(r, o, res, &err);
+    if (mags)
+      mag = fabs(element(mags, mag_type, i));
+    bool ok = element_ok(r, o, isfinite(mag) ? mag : 0.0, res, &err);
     if (!ok && !isfinite(err))
       err = INFINITY;
     if (err > res->max_abs)
@@ -258,6 +323,7 @@ static void compare_array(const Record *rec, const void *ref, const void *out, c
       res->shown[res->bad] = (Offender){(long long)i, r, o, err};
     res->bad += !ok;
   }
+  free(mags);
 }
 
 /* The array's line, then its first offending elements. */
@@ -269,8 +335,9 @@ static void report_array(const Record *rec, const ArrayResult *res)
     printf("ok\n");
     return;
   }
-  printf("MISMATCH, %lld of %lld elements beyond tolerance (rtol %g, atol %g); first ones, 0-based:\n",
-         res->bad, (long long)rec->count, res->rtol, res->atol);
+  printf("MISMATCH, %lld of %lld elements beyond tolerance (rtol %g, atol %g%s%s); first ones, "
+         "0-based:\n", res->bad, (long long)rec->count, res->rtol, res->atol,
+         res->scale ? ", scale " : "", res->scale ? res->scale : "");
   for (long long k = 0; k < res->bad && k < SHOW_MAX; k++) {
     const Offender *e = &res->shown[k];
     printf("  %s[%lld]: ref ", rec->name, e->index);
@@ -307,10 +374,13 @@ static double parse_tol(const char *what, const char *s)
 static void usage(void)
 {
   fprintf(stderr,
-          "usage: s2s_compare REF OUT [--rtol [NAME=]R] [--atol [NAME=]A] [--exact]\n"
-          "  element ok when |ref-out| <= atol + rtol*|ref| (or both NaN)\n"
+          "usage: s2s_compare REF OUT [--rtol [NAME=]R] [--atol [NAME=]A] [--scale [NAME=]MAG]\n"
+          "                   [--exact]\n"
+          "  element ok when |ref-out| <= atol + rtol*max(|ref|, m) (or both NaN)\n"
           "  rtol: --rtol NAME=R, --rtol R, $S2S_RTOL, else 1e-5 (real4) / 1e-12 (real8)\n"
           "  atol: --atol NAME=A, --atol A, $S2S_ATOL, else rtol * max|ref| of the array\n"
+          "  m: the magnitude of the operands (cancellation): --scale NAME=MAG, --scale MAG,\n"
+          "     else 0; MAG a number, or an array of REF of the same size (|MAG[i]|)\n"
           "  integer arrays are compared exactly; --exact compares everything exactly\n"
           "  exit 0 passed, 1 failed, 2 usage or malformed file\n");
   exit(2);
@@ -333,6 +403,18 @@ static TolSetting *setting_for(Tolerance *tol, char *arg, char **value)
   *value = eq + 1;
   tol->set[tol->n].name = arg;
   return &tol->set[tol->n++];
+}
+
+/* `--scale [NAME=]MAG`: checked when an array uses it (MAG may name an array). */
+static void scale_option(Tolerance *tol, char *arg)
+{
+  char *value;
+  TolSetting *t = setting_for(tol, arg, &value);
+  if (!*value) {
+    fprintf(stderr, "s2s_compare: --scale needs a number or an array name\n");
+    exit(2);
+  }
+  t->scale = value;
 }
 
 /* `--rtol [NAME=]R` or `--atol [NAME=]A`, with `arg` the part after the option. */
@@ -365,6 +447,10 @@ static void parse_args(int argc, char **argv, const char **paths, Tolerance *tol
       i++;
     } else if (!strncmp(argv[i], "--rtol=", 7) || !strncmp(argv[i], "--atol=", 7))
       tol_option(tol, argv[i][2] == 'r', argv[i] + 7);
+    else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
+      scale_option(tol, argv[++i]);
+    else if (!strncmp(argv[i], "--scale=", 8))
+      scale_option(tol, argv[i] + 8);
     else if (!strcmp(argv[i], "--exact"))
       tol->exact = true;
     else if (argv[i][0] == '-' && argv[i][1])
@@ -407,7 +493,7 @@ int main(int argc, char **argv)
     }
     void *a = record_data(&ref, &rr), *b = record_data(&out, &ro);
     ArrayResult res;
-    compare_array(&rr, a, b, &tol, &res);
+    compare_array(&rr, a, b, &tol, paths[0], &res);
     free(a);
     free(b);
     report_array(&rr, &res);

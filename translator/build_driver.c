@@ -5,11 +5,13 @@
  *   translate x.f90             -> W/1/x.s2s.f90, W/1/x.s2s.cu, and M.s2smod for each
  *                                  module M of x.f90 in the -J directory or here
  *   $S2S_FC|$FC FLAGS -I<dir of x.f90> -D.. -I.. -c W/1/x.s2s.f90 -o W/1/host.o
- *   $NVCC -arch=sm_90 -O3 [--use_fast_math] [-Xptxas -v] -I<rt include> $NVCCFLAGS
+ *   $NVCC -arch=sm_90 -O3 [--use_fast_math | STRICT] [-Xptxas -v] -I<rt include> $NVCCFLAGS
  *         -c W/1/x.s2s.cu -o W/1/cuda.o
- *     (--use_fast_math with -Mfprelaxed; -Xptxas -v with -Minfo or --report=json:
- *      ptxas's lines become the report's resource lines, resources.h)
- *     or, for emulation: $CXX -x c++ -std=c++14 -O2 -DS2S_EMULATE -I<rt include> -c ...
+ *     (--use_fast_math with -Mfprelaxed; STRICT with -Kieee: --fmad=false
+ *      --prec-div=true --prec-sqrt=true --ftz=false; -Xptxas -v with -Minfo or
+ *      --report=json: ptxas's lines become the report's resource lines, resources.h)
+ *     or, for emulation: $CXX -x c++ -std=c++14 -O2 [-ffp-contract=off] -DS2S_EMULATE
+ *     -I<rt include> -c ...  (-ffp-contract=off with -Kieee)
  *   ld -r -o x.o W/1/host.o W/1/cuda.o       (-c; otherwise into W, then linked)
  *   $FC|$CC FLAGS -o prog OBJECTS -l.. -L.. <libdir>/libs2srt[_emu].a LIBS
  *
@@ -445,6 +447,15 @@ static bool user_asks_resource_usage(const ArgList *flags) {
   return false;
 }
 
+/* -Kieee: nvcc's defaults but for --fmad, said explicitly so that the
+ * command line shows the strict build (NVCCFLAGS come after them and could
+ * still undo them, as --use_fast_math would). */
+static void push_strict_nvcc(ArgList *cmd) {
+  static const char *const strict[] = { "--fmad=false", "--prec-div=true", "--prec-sqrt=true",
+                                        "--ftz=false" };
+  for (size_t i = 0; i < sizeof strict / sizeof *strict; i++) arglist_push(cmd, strict[i]);
+}
+
 /* The nvcc command for `cu`; returns true when ptxas's resource lines are
  * wanted for the report (-Minfo or --report=json), with *added set when
  * this added -Xptxas -v for them (then the driver keeps them out of what it
@@ -463,6 +474,7 @@ static bool compile_cuda(const Driver *d, const char *cu, const char *obj, ArgLi
     }
     arglist_push(cmd, "-O3");
     if (d->o->relaxed_fp) arglist_push(cmd, "--use_fast_math");
+    if (d->o->strict_fp) push_strict_nvcc(cmd);
     resource_lines = d->o->minfo || d->o->report_json;
     if (resource_lines && !user_asks_resource_usage(&flags)) {
       arglist_push(cmd, "-Xptxas");
@@ -478,6 +490,7 @@ static bool compile_cuda(const Driver *d, const char *cu, const char *obj, ArgLi
     arglist_push(cmd, "c++");
     arglist_push(cmd, "-std=c++14");
     arglist_push(cmd, "-O2");
+    if (d->o->strict_fp) arglist_push(cmd, "-ffp-contract=off"); /* also with -march=native */
     arglist_push(cmd, "-DS2S_EMULATE");
     push_cat(cmd, "-I", d->rt_include);
   }

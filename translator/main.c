@@ -202,6 +202,7 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   bool ok = !overwrites_input(o, names[0]) && !overwrites_input(o, names[1]);
 
   u.emit.relaxed_fp = o->relaxed_fp;
+  u.emit.strict_fp = o->strict_fp;
   xf_config.recompute = !o->no_recompute;
   xf_config.kcache = !o->no_kcache;
   xf_config.contract = !o->no_contract;

@@ -164,6 +164,7 @@ typedef struct Parser {
   FILE *err;
   const char *lang;     /* --lang value, NULL when not given */
   bool fixed_form_flag; /* -ffixed-form among the compiler flags */
+  const char *fp_relaxed_arg, *fp_strict_arg; /* how -Mfprelaxed and -Kieee were spelled */
   bool failed;
 } Parser;
 
@@ -250,6 +251,24 @@ static void report_option(Parser *p, const char *arg) {
   if (!*p->o->report_json) usage_error(p, "--report=json needs a file name");
 }
 
+/* -Mfprelaxed/--fast-math, -Kieee/--strict-fp and -Knoieee.  Relaxed and
+ * strict contradict each other whatever their order (an error naming both);
+ * -Knoieee is the default said explicitly, so it only undoes -Kieee.  The
+ * same mode twice is no error. */
+typedef enum FpMode { FP_DEFAULT, FP_RELAXED, FP_STRICT } FpMode;
+
+static void fp_mode_option(Parser *p, const char *arg, FpMode mode) {
+  Options *o = p->o;
+  if ((mode == FP_RELAXED && o->strict_fp) || (mode == FP_STRICT && o->relaxed_fp)) {
+    usage_error(p, "%s and %s contradict each other (relaxed and strict IEEE floating point); "
+                "give one", mode == FP_STRICT ? p->fp_relaxed_arg : p->fp_strict_arg, arg);
+    return;
+  }
+  if (mode == FP_RELAXED) o->relaxed_fp = true, p->fp_relaxed_arg = arg;
+  if (mode == FP_STRICT) o->strict_fp = true, p->fp_strict_arg = arg;
+  if (mode == FP_DEFAULT) o->strict_fp = false;
+}
+
 /* Flags for the host compilers and the linker.  Returns false if `arg` is
  * not one. */
 static bool compiler_option(Parser *p, const char *arg) {
@@ -328,7 +347,9 @@ static bool long_option(Parser *p, const char *arg, OptionsResult *done, FILE *o
   } else if (strncmp(arg, "--report", 8) == 0) {
     report_option(p, arg);
   } else if (strcmp(arg, "--fast-math") == 0) {
-    o->relaxed_fp = true;
+    fp_mode_option(p, arg, FP_RELAXED);
+  } else if (strcmp(arg, "--strict-fp") == 0) {
+    fp_mode_option(p, arg, FP_STRICT);
   } else if (strcmp(arg, "--emulate") == 0) {
     o->emulate = true;
   } else if (strcmp(arg, "--keep") == 0 || strcmp(arg, "-save-temps") == 0) {
@@ -352,7 +373,9 @@ static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *ou
   else if (strncmp(arg, "-U", 2) == 0) preprocessor_option(p, "-U");
   else if (strncmp(arg, "-I", 2) == 0) preprocessor_option(p, "-I");
   else if (strcmp(arg, "-Minfo") == 0 || strncmp(arg, "-Minfo=", 7) == 0) minfo_option(p, arg);
-  else if (strcmp(arg, "-Mfprelaxed") == 0) o->relaxed_fp = true;
+  else if (strcmp(arg, "-Mfprelaxed") == 0) fp_mode_option(p, arg, FP_RELAXED);
+  else if (strcmp(arg, "-Kieee") == 0) fp_mode_option(p, arg, FP_STRICT);
+  else if (strcmp(arg, "-Knoieee") == 0) fp_mode_option(p, arg, FP_DEFAULT);
   else if (strcmp(arg, "-Mnorecompute") == 0) o->no_recompute = true;
   else if (strcmp(arg, "-Mnokcache") == 0) o->no_kcache = true;
   else if (strcmp(arg, "-Mnocontract") == 0) o->no_contract = true;

@@ -63,6 +63,10 @@ typedef struct Options {
   bool relaxed_fp;         /* -Mfprelaxed, --fast-math: single-precision math in kernels through
                               CUDA's fast intrinsics (__expf, __fdividef, ...), and nvcc
                               --use_fast_math in compiler-driver mode; default: IEEE */
+  bool strict_fp;          /* -Kieee, --strict-fp: products in kernels through __fmul_rn and
+                              __dmul_rn (never contracted into FMAs), and nvcc --fmad=false
+                              --prec-div=true --prec-sqrt=true --ftz=false in compiler-driver
+                              mode; -Knoieee clears it; never together with relaxed_fp */
   bool emulate;            /* --emulate: build the .cu for CPU emulation */
   bool verbose;            /* -v: print every command run */
   bool keep;               /* --keep / -save-temps: keep the driver's work directory */

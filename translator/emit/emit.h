@@ -58,6 +58,10 @@ typedef struct EmitCudaConfig {
                                tan and division in kernels through CUDA's fast intrinsics
                                (__expf, ..., __fdividef), one report line per kernel; the
                                __host__ __device__ functions keep the standard ones */
+  bool strict_fp;           /* -Kieee: every real product in kernels and __device__ functions
+                               through __fmul_rn/__dmul_rn (s2s_fmul_rn/s2s_dmul_rn in the
+                               __host__ __device__ functions), which nvcc never contracts
+                               into an FMA; a banner note and one report line per kernel */
   ResKernelSites *sites;    /* when not NULL: one entry appended per kernel written (name,
                                source line, default block), for the resource report */
 } EmitCudaConfig;

@@ -34,6 +34,16 @@
  * where the intrinsics do not exist on the host side (nvcc's
  * --use_fast_math, which the driver adds, relaxes those on the device).
  * s2s_emu.h maps the intrinsics back to the standard functions.
+ *
+ * Strict IEEE floating point (-Kieee, EmitCudaConfig.strict_fp): every real
+ * product in kernels is __fmul_rn(x, y) or __dmul_rn(x, y), which nvcc
+ * never contracts with a following sum into an FMA, so a translation gives
+ * the bits of a CPU build without FMA even when the .cu is compiled by hand
+ * without --fmad=false (the driver passes it too).  The __host__ __device__
+ * functions call s2s_fmul_rn/s2s_dmul_rn (s2s_rt.h): __fmul_rn on the
+ * device, a plain product on the host.  Division and square root are IEEE
+ * by nvcc's default (--prec-div=true --prec-sqrt=true); the banner says not
+ * to compile with --use_fast_math.  In emulation the products are plain.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,6 +87,8 @@ typedef struct Emit {
   const EmitCudaConfig *cfg; /* never NULL */
   bool fast;            /* in a kernel with relaxed_fp: the fast intrinsics apply */
   unsigned fast_used;   /* the FastIntrinsic bits the kernel being written used */
+  const char *strict_mul; /* -Kieee, while a kernel ("__") or a __host__ __device__ function
+                             ("s2s_") is written: the prefix of fmul_rn/dmul_rn; else NULL */
 } Emit;
 
 /* CUDA's fast single-precision intrinsics (-Mfprelaxed), as bits of
@@ -283,6 +295,33 @@ static bool emit_fast_division(Emit *e, const IrExpr *x)
   return true;
 }
 
+/* Operand y of a strict product of type t, converted as C would. */
+static void emit_product_operand(Emit *e, const IrExpr *y, IrType t)
+{
+  if (y->type == t) {
+    emit_expr(e, y);
+    return;
+  }
+  out(e, "((%s)", ir_type_c(t));
+  emit_expr(e, y);
+  out(e, ")");
+}
+
+/* A real product in a strict (-Kieee) kernel: __fmul_rn(x, y) or
+ * __dmul_rn(x, y), never fused into an FMA. */
+static bool emit_strict_product(Emit *e, const IrExpr *x)
+{
+  if (!e->strict_mul || x->u.binary.op != IR_OP_MUL ||
+      (x->type != IR_T_REAL4 && x->type != IR_T_REAL8))
+    return false;
+  out(e, "%s%s(", e->strict_mul, x->type == IR_T_REAL4 ? "fmul_rn" : "dmul_rn");
+  emit_product_operand(e, x->u.binary.lhs, x->type);
+  out(e, ", ");
+  emit_product_operand(e, x->u.binary.rhs, x->type);
+  out(e, ")");
+  return true;
+}
+
 static void emit_binary(Emit *e, const IrExpr *x)
 {
   IrOp op = x->u.binary.op;
@@ -290,7 +329,7 @@ static void emit_binary(Emit *e, const IrExpr *x)
     emit_pow(e, x);
     return;
   }
-  if (emit_fast_division(e, x))
+  if (emit_fast_division(e, x) || emit_strict_product(e, x))
     return;
   out(e, "(");
   if (op == IR_OP_EQV || op == IR_OP_NEQV) {
@@ -598,7 +637,9 @@ static void body_end(Emit *e, FILE *real, char **textp, size_t *lenp)
   e->out = real;
   const RegionPlan *p = e->region->analysis;
   bool fast = e->fast;
+  const char *strict_mul = e->strict_mul;
   e->fast = false;          /* a constexpr value cannot call an intrinsic */
+  e->strict_mul = NULL;     /* (and is folded by the compiler, never contracted) */
   for (int i = p->nconsts - 1; i >= 0; i--)   /* a constant's value uses earlier ones only */
     if (ir_symset_has(&e->consts_used, p->consts[i].sym))
       ir_walk_expr(p->consts[i].sym->init, NULL, mark_const_uses, e);
@@ -619,6 +660,7 @@ static void body_end(Emit *e, FILE *real, char **textp, size_t *lenp)
   }
   e->naming_consts = false;
   e->fast = fast;
+  e->strict_mul = strict_mul;
   fwrite(text, 1, len, e->out);
   free(text);
 }
@@ -755,8 +797,10 @@ static void emit_device_function(Emit *e, IrRoutine *fn)
     if (device_local(fn, s, named))
       emit_device_local(e, s);
   /* emitted before any kernel: no region, no loop open around it */
+  e->strict_mul = e->cfg->strict_fp ? "s2s_" : NULL;
   emit_device_consts(e, fn, named);
   emit_stmts(e, &fn->body, 2);
+  e->strict_mul = NULL;
   e->device_consts = (IrSymSet){ 0 };
   if (fn->is_function)
     out(e, "  return %s;\n", cname(fn->result));
@@ -1058,6 +1102,7 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   record_site(e, k);
   e->fast = e->cfg->relaxed_fp;
   e->fast_used = 0;
+  e->strict_mul = e->cfg->strict_fp ? "__" : NULL;
   out(e, "/* %s: the loop nest at %s:%d */\ntemplate <typename s2s_idx>\n__global__ void %s(",
       k->name, diag_user_file(k->nest->loc), diag_user_line(k->nest->loc), k->name);
   emit_kernel_params(e, k);
@@ -1116,8 +1161,12 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   body_end(e, real, &text, &len);
   out(e, "}\n\n");
   e->fast = false;
+  e->strict_mul = NULL;
   if (e->cfg->relaxed_fp)
     report_relaxed(e, k);
+  if (e->cfg->strict_fp)
+    report_at(REPORT_INFO, e->region->routine->name, k->nest->loc, "Strict IEEE floating point "
+              "(-Kieee): no FMA contraction, IEEE division and square root in kernel %s", k->name);
 }
 
 /* ---- launchers ------------------------------------------------------------------ */
@@ -1633,7 +1682,13 @@ bool emit_cuda_with(Program *p, FILE *f, HostCalls *calls, const EmitCudaConfig 
           " * editing this file.  Builds with nvcc for a GPU, or with g++ -DS2S_EMULATE for the\n"
           " * CPU emulation.  Kernels are templates over their index type s2s_idx: each\n"
           " * launch runs the int instance when every offset fits in 32 bits (s2s_index32),\n"
-          " * the long one otherwise. */\n#include \"s2s_rt.h\"\n\n", p->path);
+          " * the long one otherwise.", p->path);
+  if (e.cfg->strict_fp)
+    out(&e, "\n *\n * Strict IEEE floating point (-Kieee): products are __fmul_rn/__dmul_rn, which\n"
+            " * nvcc never contracts into FMAs; compile without --use_fast_math, --prec-div=false,\n"
+            " * --prec-sqrt=false and --ftz=true (s2s-cuda's driver passes --fmad=false\n"
+            " * --prec-div=true --prec-sqrt=true --ftz=false).");
+  out(&e, " */\n#include \"s2s_rt.h\"\n\n");
   emit_device_functions(&e);
   for (int r = 0; r < p->nroutines; r++) {
     IrRoutine *rt = p->routines[r];
