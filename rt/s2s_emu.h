@@ -271,7 +271,7 @@ void s2s_emu_launch_begin(void);
  * array parameter, `off` the element's linear offset from the declared
  * lower bounds, `elem` its size in bytes. */
 extern S2S_EMU_TLS int s2s_emu_race_active;
-void s2s_emu_race_access(const void *base, long off, size_t elem, int write);
+void s2s_emu_race_access(const void *base, long off, size_t elem, int write) __attribute__((cold));
 
 #ifdef __cplusplus
 }
@@ -355,7 +355,7 @@ template <class T> struct S2sEmuElem {
   S2sEmuElem(T *p_, long off_) : p(p_), off(off_) {}
   S2sEmuElem(const S2sEmuElem &) = default;
   void note(int write) const {
-    if (s2s_emu_race_active) s2s_emu_race_access(p, off, sizeof(T), write);
+    if (__builtin_expect(s2s_emu_race_active, 0)) s2s_emu_race_access(p, off, sizeof(T), write);
   }
   operator T() const {
     note(0);
