@@ -269,6 +269,15 @@ void s2s_emu_fail_next_wait(cudaError_t err);
  * the work queued on the calling thread's stream, so that work runs first. */
 void s2s_emu_launch_begin(void);
 
+/* The race check (S2S_EMU_CHECK=race, rt/s2s_rt.c): nonzero on the calling
+ * thread while a kernel runs under the check.  Then every element of a
+ * global array the kernel reads or writes through its index macro
+ * (S2S_ELEM) is recorded by s2s_emu_race_access: `base` is the kernel's
+ * array parameter, `off` the element's linear offset from the declared
+ * lower bounds, `elem` its size in bytes. */
+extern S2S_EMU_TLS int s2s_emu_race_active;
+void s2s_emu_race_access(const void *base, long off, size_t elem, int write) __attribute__((cold));
+
 #ifdef __cplusplus
 }
 
@@ -337,6 +346,49 @@ template <class F> static inline void s2s_emu_launch(dim3 grid, dim3 block, F bo
  * receives its own copy of them. */
 #define S2S_LAUNCH(kernel, grid, block, ...) \
   s2s_emu_launch((grid), (block), [&]() { kernel(__VA_ARGS__); })
+
+/* An element of a global array, as a kernel's index macro names it
+ * (S2S_ELEM(p, off), see s2s_rt.h): a reference that tells the race check
+ * whether it is read (converted to its value) or written (assigned, or its
+ * address passed to a __device__ subroutine that may assign it).  With the
+ * check off it costs a test of a thread-local flag.  The helpers of
+ * s2s_rt.h that are templates (s2s_min, s2s_powi, ...) have overloads that
+ * take it, so generated code compiles unchanged. */
+template <class T> struct S2sEmuElem {
+  T *p;
+  long off;
+  S2sEmuElem(T *p_, long off_) : p(p_), off(off_) {}
+  S2sEmuElem(const S2sEmuElem &) = default;
+  void note(int write) const {
+    if (__builtin_expect(s2s_emu_race_active, 0)) s2s_emu_race_access(p, off, sizeof(T), write);
+  }
+  operator T() const {
+    note(0);
+    return p[off];
+  }
+  const S2sEmuElem &operator=(T v) const {
+    note(1);
+    p[off] = v;
+    return *this;
+  }
+  const S2sEmuElem &operator=(const S2sEmuElem &o) const { return *this = (T)o; }
+  const S2sEmuElem &operator+=(T v) const { return *this = (T)*this + v; }
+  const S2sEmuElem &operator-=(T v) const { return *this = (T)*this - v; }
+  const S2sEmuElem &operator*=(T v) const { return *this = (T)*this * v; }
+  const S2sEmuElem &operator/=(T v) const { return *this = (T)*this / v; }
+  T *operator&() const {
+    note(1);
+    return p + off;
+  }
+};
+template <class T> struct S2sEmuUnconst { typedef T type; };
+template <class T> struct S2sEmuUnconst<const T> { typedef T type; };
+template <class T>
+static inline S2sEmuElem<typename S2sEmuUnconst<T>::type> s2s_emu_elem(T *p, long off) {
+  return S2sEmuElem<typename S2sEmuUnconst<T>::type>(
+      const_cast<typename S2sEmuUnconst<T>::type *>(p), off);
+}
+#define S2S_ELEM(p, off) s2s_emu_elem((p), (long)(off))
 #endif /* __cplusplus */
 
 #endif

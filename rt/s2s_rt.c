@@ -850,6 +850,271 @@ void s2s_emu_permutation(unsigned long long *order, unsigned long long n) {
   }
 }
 
+/* ---- the race check (S2S_EMU_CHECK=race) --------------------------------
+ *
+ * While a kernel runs under the check, every element of a global array it
+ * reads or writes through its index macros (S2S_ELEM: an S2sEmuElem in
+ * emulation) comes here with the kernel's array parameter and the
+ * element's offset.  A table per host thread, keyed by the element's
+ * address, keeps for each element touched in this launch the first thread
+ * that wrote it and the first two threads that read it; an element written
+ * by one thread and read or written by another is a race: the kernel's
+ * result depends on the order its threads run in on the GPU.  Each such
+ * element is reported once (the first S2S_EMU_RACE_SHOWN of a launch in
+ * full), and the run stops with status 1 at the end of the launch.
+ *
+ * What it cannot see: privatized arrays (scalars, local arrays, scratch
+ * slices: each thread's own by construction), reduction accumulators
+ * (combined through s2s_reduce) and constant memory; none of them index
+ * through S2S_ELEM.  Threads are numbered as CUDA numbers them: block
+ * (blockIdx linear) times threads per block plus threadIdx linear, + 1 (0:
+ * none).
+ *
+ * The element is named in the user's index space through the descriptor
+ * the region's data clause passed to s2s_data_begin with the same device
+ * pointer (recorded per host thread while the check is on). */
+
+#define S2S_EMU_RACE_SHOWN 4
+#define S2S_RT_STR(x) #x
+#define S2S_RT_XSTR(x) S2S_RT_STR(x)
+
+typedef struct S2sRaceCell {
+  uintptr_t addr;
+  unsigned epoch;                  /* the launch that filled it; another: an empty cell */
+  unsigned reported;
+  unsigned long long writer, reader1, reader2; /* thread ids + 1, 0: none */
+} S2sRaceCell;
+
+typedef struct S2sRaceArray {
+  const char *dev;                 /* device pointer returned by s2s_data_begin */
+  S2sArray desc;                   /* a copy of the clause's descriptor */
+} S2sRaceArray;
+
+typedef struct S2sRace {
+  S2sRaceCell *cells;
+  size_t cap, used;                /* cap: a power of 2; used: cells of this launch */
+  unsigned epoch;
+  const S2sRegion *region;         /* the kernel that runs */
+  int line;
+  char kernel[128];
+  long conflicts;                  /* elements raced in this launch */
+  S2sRaceArray *arrays;            /* descriptors of the data clauses open on this thread */
+  int narrays, arrays_cap;
+} S2sRace;
+
+S2S_EMU_TLS int s2s_emu_race_active;
+static _Thread_local S2sRace s2s_race;
+static _Thread_local struct { const S2sRegion *r; int line; const char *name; } s2s_race_kernel;
+
+/* S2S_EMU_CHECK as a switch: 1 race, 0 unset or empty, -1 anything else. */
+static int s2s_emu_check_of(const char *s) {
+  if (!s || !*s) return 0;
+  return !strcmp(s, "race") ? 1 : -1;
+}
+
+static int s2s_emu_race_wanted(void) { return s2s_emu_check_of(getenv("S2S_EMU_CHECK")) > 0; }
+
+void s2s_rt_kernel_name(const S2sRegion *r, int line, const char *kernel) {
+  s2s_race_kernel.r = r;
+  s2s_race_kernel.line = line;
+  s2s_race_kernel.name = kernel;
+}
+
+/* s2s_data_begin returned `dev` for `a`: remember its descriptor. */
+static void s2s_race_note_array(const S2sRegion *r, int line, const S2sArray *a, void *dev) {
+  S2sRace *s = &s2s_race;
+  if (!dev || !s2s_emu_race_wanted()) return;
+  if (s->narrays == s->arrays_cap) {
+    int cap = s->arrays_cap ? 2 * s->arrays_cap : 16;
+    S2sRaceArray *v = realloc(s->arrays, (size_t)cap * sizeof *v);
+    if (!v) s2s_rt_fail(r, line, "out of host memory for the race check");
+    s->arrays = v;
+    s->arrays_cap = cap;
+  }
+  s->arrays[s->narrays].dev = dev;
+  s->arrays[s->narrays++].desc = *a;
+}
+
+/* s2s_data_end for `a`: forget the newest descriptor of the same array. */
+static void s2s_race_forget_array(const S2sArray *a) {
+  S2sRace *s = &s2s_race;
+  for (int i = s->narrays - 1; i >= 0; i--) {
+    const S2sArray *d = &s->arrays[i].desc;
+    if (d->host == a->host && d->name == a->name && !memcmp(d->sub_lo, a->sub_lo, sizeof d->sub_lo)) {
+      memmove(&s->arrays[i], &s->arrays[i + 1], (size_t)(s->narrays - i - 1) * sizeof *s->arrays);
+      s->narrays--;
+      return;
+    }
+  }
+}
+
+static void s2s_race_begin(const S2sRegion *r, int line) {
+  S2sRace *s = &s2s_race;
+  if (!s2s_emu_race_wanted()) return;
+  if (++s->epoch == 0) { /* wrapped: every cell would look filled by this launch */
+    if (s->cells) memset(s->cells, 0, s->cap * sizeof *s->cells);
+    s->epoch = 1;
+  }
+  s->used = 0;
+  s->conflicts = 0;
+  s->region = r;
+  s->line = line;
+  snprintf(s->kernel, sizeof s->kernel, "%s",
+           s2s_race_kernel.r == r && s2s_race_kernel.line == line && s2s_race_kernel.name
+               ? s2s_race_kernel.name : "");
+  s2s_emu_race_active = 1;
+}
+
+static size_t s2s_race_slot(const S2sRace *s, uintptr_t addr) {
+  return (size_t)(((uint64_t)addr * 0x9E3779B97F4A7C15ull) >> 20) & (s->cap - 1);
+}
+
+/* Twice the cells (at least 4096), this launch's moved over. */
+static void s2s_race_grow(S2sRace *s) {
+  size_t cap = s->cap ? 2 * s->cap : 4096;
+  S2sRaceCell *old = s->cells, *cells = calloc(cap, sizeof *cells);
+  size_t oldcap = s->cap;
+  if (!cells) s2s_rt_fail(s->region, s->line, "out of host memory for the race check");
+  s->cells = cells;
+  s->cap = cap;
+  for (size_t i = 0; i < oldcap; i++) {
+    size_t j;
+    if (old[i].epoch != s->epoch) continue;
+    for (j = s2s_race_slot(s, old[i].addr); cells[j].epoch == s->epoch; j = (j + 1) & (cap - 1)) {}
+    cells[j] = old[i];
+  }
+  free(old);
+}
+
+/* The cell of addr in this launch, made empty the first time.  Cells of
+ * earlier launches count as empty: within a launch a probe sequence only
+ * ever gains cells, so it still ends at the first empty one. */
+static S2sRaceCell *s2s_race_cell(S2sRace *s, uintptr_t addr) {
+  size_t i;
+  if (2 * (s->used + 1) > s->cap) s2s_race_grow(s);
+  for (i = s2s_race_slot(s, addr); s->cells[i].epoch == s->epoch; i = (i + 1) & (s->cap - 1))
+    if (s->cells[i].addr == addr) return &s->cells[i];
+  memset(&s->cells[i], 0, sizeof s->cells[i]);
+  s->cells[i].addr = addr;
+  s->cells[i].epoch = s->epoch;
+  s->used++;
+  return &s->cells[i];
+}
+
+static unsigned long long s2s_race_thread(void) {
+  unsigned long long b = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+  unsigned long long t = threadIdx.x + (unsigned long long)blockDim.x * (threadIdx.y + (unsigned long long)blockDim.y * threadIdx.z);
+  return b * ((unsigned long long)blockDim.x * blockDim.y * blockDim.z) + t + 1;
+}
+
+/* "block (bx,by,bz) thread (tx,ty,tz)" of thread id `id` (+ 1). */
+static void s2s_race_thread_text(unsigned long long id, char *buf, size_t size) {
+  unsigned long long per = (unsigned long long)blockDim.x * blockDim.y * blockDim.z;
+  unsigned long long b = (id - 1) / per, t = (id - 1) % per;
+  snprintf(buf, size, "block (%llu,%llu,%llu) thread (%llu,%llu,%llu)", b % gridDim.x,
+           b / gridDim.x % gridDim.y, b / gridDim.x / gridDim.y, t % blockDim.x,
+           t / blockDim.x % blockDim.y, t / blockDim.x / blockDim.y);
+}
+
+/* The element at `off` of the array whose kernel parameter is `base`, as
+ * the user writes it: a(12,3,5) in Fortran, a[5][3][12] in C. */
+static void s2s_race_element_text(const S2sRace *s, const void *base, long off, char *buf, size_t size) {
+  const S2sArray *a = NULL;
+  const char *file = s->region && s->region->file ? s->region->file : "";
+  size_t fl = strlen(file), n;
+  int c_lang = fl > 2 && file[fl - 2] == '.' && (file[fl - 1] == 'c' || file[fl - 1] == 'h');
+  long idx[S2S_MAX_RANK];
+  for (int i = s->narrays - 1; i >= 0 && !a; i--)
+    if (s->arrays[i].dev == (const char *)base) a = &s->arrays[i].desc;
+  if (!a || a->rank < 1) {
+    snprintf(buf, size, "element %ld of the array at %p", off, base);
+    return;
+  }
+  for (int d = 0; d < a->rank; d++) {
+    long ext = d + 1 < a->rank && a->ext[d] > 0 ? a->ext[d] : 0;
+    idx[d] = a->lo[d] + (ext ? off % ext : off);
+    off = ext ? off / ext : 0;
+  }
+  n = (size_t)snprintf(buf, size, "%s%s", s2s_rt_str(a->name), c_lang ? "" : "(");
+  for (int k = 0; k < a->rank && n < size; k++) {
+    int d = c_lang ? a->rank - 1 - k : k;
+    if (c_lang)
+      n += (size_t)snprintf(buf + n, size - n, "[%ld]", idx[d]);
+    else
+      n += (size_t)snprintf(buf + n, size - n, "%s%ld", k ? "," : "", idx[d]);
+  }
+  if (!c_lang && n < size) snprintf(buf + n, size - n, ")");
+}
+
+/* Where a race report ends: "kernel K of region" (K when known). */
+static void s2s_race_where(const S2sRace *s, char *buf, size_t size) {
+  if (s->kernel[0])
+    snprintf(buf, size, "kernel %s of region", s->kernel);
+  else
+    snprintf(buf, size, "kernel of region");
+}
+
+static void s2s_race_message(const S2sRegion *r, int line, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void s2s_race_message(const S2sRegion *r, int line, const char *where, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  s2s_rt_vmessage("error", r, line, where, fmt, ap);
+  va_end(ap);
+}
+
+/* Element `off` of `base` is raced: `first` (thread id) wrote it (`first_wrote`)
+ * or read it, the running thread now reads or writes it. */
+static void s2s_race_report(S2sRace *s, const void *base, long off, unsigned long long first,
+                            int first_wrote, int write) {
+  char elem[256], one[96], two[96], where[160];
+  if (++s->conflicts > S2S_EMU_RACE_SHOWN) return;
+  s2s_race_element_text(s, base, off, elem, sizeof elem);
+  s2s_race_thread_text(first, one, sizeof one);
+  s2s_race_thread_text(s2s_race_thread(), two, sizeof two);
+  s2s_race_where(s, where, sizeof where);
+  s2s_race_message(s->region, s->line, where, "race on %s: %s by %s, %s by %s", elem,
+                   first_wrote ? "written" : "read", one, write ? "written" : "read", two);
+}
+
+void s2s_emu_race_access(const void *base, long off, size_t elem, int write) {
+  S2sRace *s = &s2s_race;
+  S2sRaceCell *c = s2s_race_cell(s, (uintptr_t)base + (uintptr_t)(off * (long)elem));
+  unsigned long long me = s2s_race_thread();
+  if (c->reported) return;
+  if (c->writer && c->writer != me) {
+    c->reported = 1;
+    s2s_race_report(s, base, off, c->writer, 1, write);
+  } else if (write && ((c->reader1 && c->reader1 != me) || c->reader2)) {
+    c->reported = 1;
+    s2s_race_report(s, base, off, c->reader1 != me ? c->reader1 : c->reader2, 0, 1);
+  } else if (write) {
+    c->writer = me;
+  } else if (!c->reader1) {
+    c->reader1 = me;
+  } else if (c->reader1 != me && !c->reader2) {
+    c->reader2 = me;
+  }
+}
+
+/* The end of a launch under the check: stop when it raced. */
+static void s2s_race_end(const S2sRegion *r, int line) {
+  S2sRace *s = &s2s_race;
+  char where[160];
+  if (!s2s_emu_race_active) return;
+  s2s_emu_race_active = 0;
+  if (!s->conflicts) return;
+  s2s_race_where(s, where, sizeof where);
+  s2s_rt_fail_hint(r, line, where,
+                   "the kernel's threads share these elements: a loop run in parallel carries a "
+                   "dependence (check its independent or parallel clause, and private and "
+                   "reduction clauses)",
+                   "race check (S2S_EMU_CHECK=race): %ld element%s of global arrays written by "
+                   "one thread and read or written by another%s",
+                   s->conflicts, s->conflicts == 1 ? "" : "s",
+                   s->conflicts > S2S_EMU_RACE_SHOWN ? " (the first " S2S_RT_XSTR(S2S_EMU_RACE_SHOWN) " shown)" : "");
+}
+
 /* A misspelt S2S_EMU_ORDER would quietly test nothing: refuse it, naming
  * the kernel that would have run. */
 static void s2s_emu_check_env(const S2sRegion *r, int line) {
@@ -861,8 +1126,17 @@ static void s2s_emu_check_env(const S2sRegion *r, int line) {
   (void)s2s_emu_seed(&seed_ok);
   if (!seed_ok)
     s2s_rt_fail(r, line, "S2S_EMU_SEED='%s' is not a number", getenv("S2S_EMU_SEED"));
+  if (s2s_emu_check_of(getenv("S2S_EMU_CHECK")) < 0)
+    s2s_rt_fail_hint(r, line, "kernel of region", "the only check is race",
+                     "S2S_EMU_CHECK='%s' is not a check", getenv("S2S_EMU_CHECK"));
 }
 
+#else
+void s2s_rt_kernel_name(const S2sRegion *r, int line, const char *kernel) {
+  (void)r;
+  (void)line;
+  (void)kernel;
+}
 #endif /* S2S_EMULATE */
 
 /* ---- host threads, streams and waits ----------------------------------
@@ -2014,6 +2288,9 @@ void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause
                  e->what, e->refs);
     dev = s2s_rt_dev_pointer(e, a);
     s2s_rt_lock_give();
+#ifdef S2S_EMULATE
+    s2s_race_note_array(r, line, a, dev);
+#endif
     return dev;
   }
   if (clause == S2S_PRESENT)
@@ -2026,6 +2303,9 @@ void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause
   s2s_rt_filled(t, r, line, e);
   dev = s2s_rt_dev_pointer(e, a);
   s2s_rt_lock_give();
+#ifdef S2S_EMULATE
+  s2s_race_note_array(r, line, a, dev);
+#endif
   return dev;
 }
 
@@ -2042,6 +2322,9 @@ void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   int shared, copy_out;
   (void)clause;
   if (!s2s_rt_box(r, line, a, &s)) return;
+#ifdef S2S_EMULATE
+  s2s_race_forget_array(a);
+#endif
   s2s_rt_lock_take();
   e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
   if (!e) s2s_rt_fail_absent(r, line, a, "at the end of its data clause", NULL);
@@ -2143,6 +2426,9 @@ void s2s_kernel_begin(S2sRegion *r, int line, dim3 grid, dim3 block) {
   r->kernel_line = line;
   s2s_rt_lock_give();
   if (rt.timing || rt.debug || s2s_tune_timing()) s2s_rt_timer_start(t, r, line);
+#ifdef S2S_EMULATE
+  s2s_race_begin(r, line);
+#endif
 }
 
 /* Launch errors (configuration, resources) show at once; a fault while the
@@ -2155,6 +2441,9 @@ void s2s_kernel_end(S2sRegion *r, int line) {
   double us = 0.0;
   if (err != cudaSuccess)
     s2s_rt_fail_hint(r, line, "kernel of region", NULL, "CUDA error '%s'", cudaGetErrorString(err));
+#ifdef S2S_EMULATE
+  s2s_race_end(r, line);
+#endif
   s2s_rt_note_kernel(t, r, line);
   if (rt.timing || rt.debug || s2s_tune_timing()) us = s2s_rt_timer_stop_us(t, r, line);
   s2s_tune_record(us);

@@ -52,6 +52,14 @@
 #endif
 #endif
 
+/* An element of a global array in a kernel: the index macros of generated
+ * code are `#define S2S_t(i0, i1) S2S_ELEM(t, offset)`.  On the GPU it is
+ * the element itself; in emulation (s2s_emu.h) a reference the race check
+ * (S2S_EMU_CHECK=race) can see. */
+#ifndef S2S_ELEM
+#define S2S_ELEM(p, off) (p)[off]
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -277,6 +285,24 @@ S2S_HD static inline double s2s_modulo(double a, double p) {
   double m = fmod(a, p);
   return m != 0.0 ? ((m < 0.0) != (p < 0.0) ? m + p : m) : copysign(0.0, p);
 }
+
+#if defined(S2S_EMULATE)
+/* The helpers above that are templates, for elements of global arrays as
+ * the emulation's index macros name them (S2sEmuElem, s2s_emu.h): read the
+ * element, then as above.  More specialized than the templates above, so
+ * chosen over them; the GPU build has none of this. */
+#define S2S_EMU_ELEM_2(fn)                                                             \
+  template <class T> static inline T fn(S2sEmuElem<T> a, T b) { return fn((T)a, b); } \
+  template <class T> static inline T fn(T a, S2sEmuElem<T> b) { return fn(a, (T)b); } \
+  template <class T> static inline T fn(S2sEmuElem<T> a, S2sEmuElem<T> b) { return fn((T)a, (T)b); }
+S2S_EMU_ELEM_2(s2s_min)
+S2S_EMU_ELEM_2(s2s_max)
+S2S_EMU_ELEM_2(s2s_sign)
+S2S_EMU_ELEM_2(s2s_mod)
+S2S_EMU_ELEM_2(s2s_modulo)
+#undef S2S_EMU_ELEM_2
+template <class T> static inline T s2s_powi(S2sEmuElem<T> x, int n) { return s2s_powi((T)x, n); }
+#endif
 
 /* ---- reductions across threads ----
  * A kernel that reduces a scalar gives each thread a partial result that

@@ -19,6 +19,10 @@ static inline dim3 dim3_of(unsigned x, unsigned y, unsigned z) {
  * initialised by then: s2s_block_shape runs after the region's data). */
 const char *s2s_rt_device_label(void);
 
+/* The name of the kernel the calling thread launches next at (r, line),
+ * for the race check's reports (s2s_rt.c; s2s_block_shape tells it). */
+void s2s_rt_kernel_name(const S2sRegion *r, int line, const char *kernel);
+
 /* Block-shape tuning (s2s_tune.c): is this thread's kernel launch a timed
  * trial; its device time once it ends; the report lines of a kernel. */
 int s2s_tune_timing(void);

@@ -170,6 +170,7 @@ dim3 s2s_block_shape(S2sRegion *r, int line, const char *kernel, const long trip
                      unsigned by, unsigned bz, int fixed) {
   const unsigned deflt[3] = { bx, by, bz };
   dim3 use = dim3_of(bx, by, bz);
+  s2s_rt_kernel_name(r, line, kernel);
   s2s_tune_trial = NULL;
   if (fixed) return use;                /* the user's vector(n) */
   pthread_mutex_lock(&s2s_tune_lock);

@@ -13,8 +13,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "s2s_rt.h"
 #include "rt_array.h"
@@ -175,8 +179,176 @@ static void test_helpers(void) {
   CHECK(s2s_min(3, 4) == 3 && s2s_max(2.0, -1.0) == 2.0);
 }
 
+// ---- the race check (S2S_EMU_CHECK=race) ----------------------------------
+// Kernels written as the translator writes them: global arrays through
+// index macros over S2S_ELEM.  v(1:n) of a Fortran region; a[4][8] of a C
+// one (fastest dimension first: a(i0, i1) is a[i1][i0]).
+#define S2S_v(i0) S2S_ELEM(v, (long)(i0) - 1)
+#define S2S_w(i0) S2S_ELEM(w, (long)(i0) - 1)
+#define S2S_a(i0, i1) S2S_ELEM(a, (long)(i0) + 8L * (long)(i1))
+
+// v(i+1) = v(i) + 1: thread i writes what thread i+1 reads.
+__global__ void shift_k(int n, float *v) {
+  int i = (int)(blockIdx.x * blockDim.x + threadIdx.x) + 1;
+  if (i < n) S2S_v(i + 1) = S2S_v(i) + 1.0f;
+}
+
+// Every thread its own element, through the helpers that take S2sEmuElem
+// and a __device__ subroutine's pointer argument: no race.
+__device__ static void twice(float *x) { *x = 2.0f * *x; }
+__global__ void own_k(int n, float *v, const float *w) {
+  int i = (int)(blockIdx.x * blockDim.x + threadIdx.x) + 1;
+  if (i > n) return;
+  S2S_v(i) = s2s_max(S2S_v(i), S2S_w(i)) + s2s_powi(S2S_w(i), 2) + s2s_min(0.0f, S2S_w(i)) +
+             s2s_sign(S2S_w(i), S2S_w(i)) - fabsf(S2S_w(i));
+  S2S_v(i) = S2S_v(i);
+  twice(&S2S_v(i));
+}
+
+// Every thread stores v(1); through a pointer when `by_pointer`.
+__global__ void same_k(float *v, int by_pointer) {
+  if (by_pointer) twice(&S2S_v(1));
+  else S2S_v(1) = (float)threadIdx.x;
+}
+
+// C: a[2][i+1] = a[2][i].
+__global__ void shift_c_k(float *a) {
+  int i = (int)threadIdx.x;
+  if (i < 7) S2S_a(i + 1, 2) = S2S_a(i, 2);
+}
+
+static S2sRegion race_r = S2S_REGION("race_r1", "race", "race.f90", 10);
+static S2sRegion race_c_r = S2S_REGION("race_c_r1", "race_c", "race.c", 20);
+
+// Runs `body` in a child process with S2S_EMU_CHECK=race (and `order`);
+// returns its exit status, its stderr in *err.
+template <class F> static int run_checked(const char *order, F body, std::string *err) {
+  char path[] = "/tmp/check_rt_race_XXXXXX";
+  int fd = mkstemp(path), status = -1;
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd, 2);
+    setenv("S2S_EMU_CHECK", "race", 1);
+    setenv("S2S_EMU_ORDER", order, 1);
+    body();
+    std::fflush(stderr);
+    _exit(failures ? 3 : 0);
+  }
+  waitpid(pid, &status, 0);
+  err->clear();
+  char buf[4096];
+  ssize_t got;
+  lseek(fd, 0, SEEK_SET);
+  while ((got = read(fd, buf, sizeof buf)) > 0) err->append(buf, (size_t)got);
+  close(fd);
+  unlink(path);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// One launch of `kernel` over n threads in blocks of `bx` on v(1:n) (and w).
+template <class K, class... A>
+static void race_region(S2sRegion *r, S2sArray *av, int n, unsigned bx, const char *name, K kernel,
+                        A... args) {
+  s2s_region_begin(r);
+  float *v = (float *)s2s_data_begin(r, r->line, av, S2S_COPY);
+  long trip[3] = { n, 1, 1 };
+  dim3 block = s2s_block_shape(r, r->line + 1, name, trip, bx, 1, 1, 0);
+  dim3 grid(s2s_grid_dim(r, r->line + 1, n, block.x, 0));
+  s2s_kernel_begin(r, r->line + 1, grid, block);
+  S2S_LAUNCH(kernel, grid, block, v, args...);
+  s2s_kernel_end(r, r->line + 1);
+  s2s_data_end(r, r->line, av, S2S_COPY);
+  s2s_region_end(r);
+}
+
+static int count_of(const std::string &s, const char *what) {
+  int n = 0;
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) n++;
+  return n;
+}
+
+#define CHECK_HAS(text, what)                                                   \
+  do {                                                                          \
+    if ((text).find(what) == std::string::npos) {                               \
+      std::fprintf(stderr, "%s:%d: no '%s' in:\n%s\n", __FILE__, __LINE__, what, \
+                   (text).c_str());                                             \
+      failures++;                                                               \
+    }                                                                           \
+  } while (0)
+
+static void test_race_check(void) {
+  const int n = 100;
+  std::vector<float> x(n, 1.0f), y(n, 3.0f);
+  S2sArray av = vector_of("v", x.data(), n), aw = vector_of("w", y.data(), n);
+  std::string err;
+  // Read after write in forward order; write after read in reverse order.
+  auto shift = [&]() {
+    s2s_region_begin(&race_r);
+    float *v = (float *)s2s_data_begin(&race_r, 10, &av, S2S_COPY);
+    long trip[3] = { n - 1, 1, 1 };
+    dim3 block = s2s_block_shape(&race_r, 11, "shift_k", trip, 32, 1, 1, 0), grid(4);
+    s2s_kernel_begin(&race_r, 11, grid, block);
+    S2S_LAUNCH(shift_k, grid, block, n, v);
+    s2s_kernel_end(&race_r, 11);
+  };
+  CHECK(run_checked("forward", shift, &err) == 1);
+  CHECK_HAS(err, "s2s-cuda runtime: error: race on v(2): written by block (0,0,0) thread (0,0,0), "
+                 "read by block (0,0,0) thread (1,0,0) in kernel shift_k of region race_r1 (race.f90:11)");
+  CHECK(count_of(err, "race on") == 4);
+  CHECK_HAS(err, "error: race check (S2S_EMU_CHECK=race): 98 elements of global arrays written by "
+                 "one thread and read or written by another (the first 4 shown) in kernel shift_k "
+                 "of region race_r1 (race.f90:11)");
+  CHECK_HAS(err, "note: the kernel's threads share these elements");
+  CHECK(run_checked("reverse", shift, &err) == 1);
+  CHECK_HAS(err, "race on v(99): read by block (3,0,0) thread (2,0,0), written by block (3,0,0) thread (1,0,0)");
+  // Every thread writes v(1): written twice; through a pointer as well.
+  for (int by_pointer = 0; by_pointer < 2; by_pointer++) {
+    CHECK(run_checked("forward", [&]() { race_region(&race_r, &av, 2, 32, "same_k", same_k, by_pointer); }, &err) == 1);
+    CHECK_HAS(err, "race on v(1): written by block (0,0,0) thread (0,0,0), written by block (0,0,0) thread (1,0,0) in kernel same_k");
+    CHECK_HAS(err, "race check (S2S_EMU_CHECK=race): 1 element of global arrays written");
+  }
+  // A C region names the element a[i1][i0].
+  CHECK(run_checked("forward", [&]() {
+    std::vector<float> h(32, 0.0f);
+    Dim dims[2] = { { 0, 8, 0, 7 }, { 0, 4, 0, 3 } };
+    S2sArray aa = make_array("a", h.data(), sizeof(float), 2, dims);
+    s2s_region_begin(&race_c_r);
+    float *a = (float *)s2s_data_begin(&race_c_r, 20, &aa, S2S_COPY);
+    s2s_kernel_begin(&race_c_r, 21, dim3(1), dim3(8));
+    S2S_LAUNCH(shift_c_k, dim3(1), dim3(8), a);
+    s2s_kernel_end(&race_c_r, 21);
+  }, &err) == 1);
+  CHECK_HAS(err, "race on a[2][1]: written by block (0,0,0) thread (0,0,0), read by block (0,0,0) thread (1,0,0) in kernel of region race_c_r1 (race.c:21)");
+  // Each thread its own element, in every order: no report, the right values.
+  for (const char *order : { "forward", "reverse", "shuffle" }) {
+    CHECK(run_checked(order, [&]() {
+      s2s_region_begin(&race_r);
+      float *v = (float *)s2s_data_begin(&race_r, 10, &av, S2S_COPY);
+      float *w = (float *)s2s_data_begin(&race_r, 10, &aw, S2S_COPYIN);
+      s2s_kernel_begin(&race_r, 12, dim3(4), dim3(32));
+      S2S_LAUNCH(own_k, dim3(4), dim3(32), n, v, (const float *)w);
+      s2s_kernel_end(&race_r, 12);
+      s2s_data_end(&race_r, 10, &aw, S2S_COPYIN);
+      s2s_data_end(&race_r, 10, &av, S2S_COPY);
+      s2s_region_end(&race_r);
+      // v = 2*(max(1,3) + 9 + 0 + 3 - 3) = 24
+      for (int i = 0; i < n; i++) CHECK(x[i] == 24.0f);
+    }, &err) == 0);
+    CHECK(err.empty());
+  }
+  // A misspelt check stops at the first kernel.
+  CHECK(run_checked("forward", [&]() {
+    setenv("S2S_EMU_CHECK", "races", 1);
+    race_region(&race_r, &av, 2, 32, "same_k", same_k, 0);
+  }, &err) == 1);
+  CHECK_HAS(err, "S2S_EMU_CHECK='races' is not a check");
+}
+
 int main(void) {
   setenv("S2S_STAGE_CHUNK", "256", 1);  // read at the runtime's first call: many windows
+  test_race_check();  // first: it forks, before the runtime has started any thread
   test_orders();
   test_bad_configuration();
   test_region_end_to_end();

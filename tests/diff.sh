@@ -29,9 +29,14 @@
 #   expect                   `translate`: the translation must build, and its
 #                            output must match the original's with the threads
 #                            in forward, reverse and shuffled order
-#                            (S2S_EMU_ORDER unset, reverse, shuffle);
+#                            (S2S_EMU_ORDER unset, reverse, shuffle), and in
+#                            forward order under S2S_EMU_CHECK=race, which
+#                            must report no race;
 #                            `refuse: TEXT`: s2s-cuda must exit 1 with TEXT in
 #                            its stderr and write no output file;
+#                            `race: TEXT`: the translation must build (a wrong
+#                            one the directives ask for) and its run under
+#                            S2S_EMU_CHECK=race exit 1 with TEXT on stderr;
 #                            `either` (generated cases, tests/random.sh):
 #                            `translate`, or a refusal (exit 1 with an error
 #                            message and no program built)
@@ -55,8 +60,12 @@
 #   $FC -O2 FILES -o ref   (C: $CC -O2 -std=c11 FILES -lm -o ref; -ffp-contract=off
 #                          too when `flags` has -Kieee or --strict-fp); ./ref ref.dat
 #   translate: $S2S --emulate -Minfo -O2 FILES [-lm] -o prog, its feedback
-#              report in the log; ./prog out-ORDER.dat for each thread order;
+#              report in the log; ./prog out-ORDER.dat for each thread order
+#              (forward, reverse, shuffle) and once more in forward order
+#              with the race check (S2S_EMU_CHECK=race: no report, status 0);
 #              s2s_compare ref.dat out-ORDER.dat; then the `feedback` checks
+#   race:      the same translation; its run with S2S_EMU_CHECK=race exits 1
+#              with TEXT on stderr
 #   refuse:    the same s2s-cuda command, and `$S2S -Minfo FILES` (translation
 #              only) in an empty directory: both exit 1 with TEXT in stderr,
 #              no prog, no *.s2s.* file (the module summaries *.s2smod and
@@ -333,20 +342,23 @@ run_case() {
         why="translation failed (exit $rc): $(grep -m 1 -E 'error:' step.out || tail -n 1 step.out)"
         return 1
       fi
-      local order envs status=0 bad=()
-      for order in forward reverse shuffle; do
-        envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED)
+      local order envs label status=0 bad=()
+      for order in forward reverse shuffle race; do
+        envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED -u S2S_EMU_CHECK)
         case $order in
-          reverse) envs=(S2S_EMU_ORDER=reverse) ;;
-          shuffle) envs=(S2S_EMU_ORDER=shuffle S2S_EMU_SEED=1) ;;
+          reverse) envs=(-u S2S_EMU_CHECK S2S_EMU_ORDER=reverse) ;;
+          shuffle) envs=(-u S2S_EMU_CHECK S2S_EMU_ORDER=shuffle S2S_EMU_SEED=1) ;;
+          race) envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED S2S_EMU_CHECK=race) ;;
         esac
-        run_logged "run translation ($order thread order)" with_timeout env "${envs[@]}" ./prog "out-$order.dat"
+        label="$order thread order"
+        [ $order = race ] && label="race check, forward thread order"
+        run_logged "run translation ($label)" with_timeout env "${envs[@]}" ./prog "out-$order.dat"
         if [ $rc -ne 0 ]; then
-          status=1 bad+=("$order: run exit $rc")
+          status=1 bad+=("$order: run exit $rc$(grep -m 1 -o 'race on [^:]*' step.out | sed 's/^/: /')")
           continue
         fi
         # shellcheck disable=SC2086
-        run_logged "compare ($order thread order)" "$compare" ref.dat "out-$order.dat" $extra ${S2S_COMPARE_ARGS:-}
+        run_logged "compare ($label)" "$compare" ref.dat "out-$order.dat" $extra ${S2S_COMPARE_ARGS:-}
         if [ $rc -ne 0 ]; then status=1 bad+=("$order: outputs differ"); fi
       done
       if [ $status -ne 0 ]; then
@@ -374,6 +386,21 @@ run_case() {
         fi
         log "-- feedback checks ($src/feedback): ok"
       fi
+      ;;
+    race:*)
+      # A wrong translation the user asked for (a false `independent`): it
+      # builds, and the race check stops its run with TEXT.
+      local text=${expect#race:}
+      text=${text# }
+      run_logged "translate and build (feedback report)" "${prog_cmd[@]}"
+      cp step.out prog.build.log
+      if [ $rc -ne 0 ]; then
+        why="translation failed (exit $rc): $(grep -m 1 -E 'error:' step.out || tail -n 1 step.out)"
+        return 1
+      fi
+      run_logged "run translation (race check, must report)" with_timeout env -u S2S_EMU_ORDER -u S2S_EMU_SEED S2S_EMU_CHECK=race ./prog out-race.dat
+      if [ $rc -ne 1 ]; then why="the run under S2S_EMU_CHECK=race exited $rc, expected 1"; return 1; fi
+      if ! grep -qF -- "$text" step.out; then why="the race check does not say '$text'"; return 1; fi
       ;;
     refuse:*)
       local text=${expect#refuse:}
@@ -407,7 +434,7 @@ run_case() {
       fi
       ;;
     *)
-      why="unknown expectation '$expect' in $src/expect (want 'translate', 'refuse: TEXT' or 'either')"
+      why="unknown expectation '$expect' in $src/expect (want 'translate', 'refuse: TEXT', 'race: TEXT' or 'either')"
       return 1
       ;;
   esac

@@ -6,7 +6,9 @@
 # run in another order, is a wrong translation.
 #
 #   samples.sh              make check: emulation, threads in forward, reverse
-#                           and shuffled order (S2S_EMU_ORDER), every sample
+#                           and shuffled order (S2S_EMU_ORDER), then forward
+#                           under the race check (S2S_EMU_CHECK=race), every
+#                           sample
 #   samples.sh --selftest   no translator needed: reference builds, dumps, and
 #                           the compare tool's own checks
 #   samples.sh --gpu        GPU builds, run on the GPU (exit 77 without one);
@@ -280,7 +282,8 @@ check_s2s() {
 
 # ---- modes ------------------------------------------------------------------
 
-# make check: emulation, with the threads in forward, reverse and shuffled order.
+# make check: emulation, with the threads in forward, reverse and shuffled
+# order, and under the race check.
 check_sample() {
   local sample=$1 order
   prepare "$sample" || return 1
@@ -294,15 +297,21 @@ check_sample() {
   indent prog.build.log
   local status=0
   # Forward, reverse and shuffled thread order: a result that changes with
-  # the order of the threads is an illegal parallelization.
-  for order in forward reverse shuffle; do
-    local dat=out-$order.dat envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED) shown=
+  # the order of the threads is an illegal parallelization.  Then forward
+  # under the race check (S2S_EMU_CHECK=race), which must report nothing.
+  for order in forward reverse shuffle race; do
+    local dat=out-$order.dat envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED -u S2S_EMU_CHECK) shown=
+    local label="$order thread order"
     case $order in
-      reverse) envs=(S2S_EMU_ORDER=reverse) ;;
-      shuffle) envs=(S2S_EMU_ORDER=shuffle S2S_EMU_SEED=1) ;;
+      reverse) envs=(-u S2S_EMU_CHECK S2S_EMU_ORDER=reverse) ;;
+      shuffle) envs=(-u S2S_EMU_CHECK S2S_EMU_ORDER=shuffle S2S_EMU_SEED=1) ;;
+      race) envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED S2S_EMU_CHECK=race) label="race check, forward thread order" ;;
     esac
     [ $order = forward ] || shown="${envs[*]} "
-    step "$sample" "run translation (emulation, $order thread order): $shown./prog $dat" \
+    shown=${shown//-u S2S_EMU_ORDER /}
+    shown=${shown//-u S2S_EMU_SEED /}
+    shown=${shown//-u S2S_EMU_CHECK /}
+    step "$sample" "run translation (emulation, $label): $shown./prog $dat" \
       "run-$order.log" with_timeout env "${envs[@]}" ./prog "$dat" $(run_args "$sample" emu) ||
       { status=1; continue; }
     compare_step "$sample" "compare ref.dat $dat" "$dat" || status=1

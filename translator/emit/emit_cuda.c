@@ -920,14 +920,16 @@ static void emit_constant_array(Emit *e, const ArrayPlan *p)
 
 /* The indexing macro of array a: fastest dimension first, column-major, in
  * the kernel's index type s2s_idx (the macros are expanded inside the
- * kernel templates). */
+ * kernel templates).  The element goes through S2S_ELEM(array, offset)
+ * (s2s_rt.h): `array[offset]` on the GPU, a reference the race check sees
+ * in emulation (S2S_EMU_CHECK=race). */
 static void emit_index_macro(Emit *e, const IrSym *a)
 {
   const char *n = a->name;
   out(e, "#define S2S_%s(", n);
   for (int d = 0; d < a->rank; d++)
     out(e, "%si%d", d ? ", " : "", d);
-  out(e, ") %s[", cname(a));
+  out(e, ") S2S_ELEM(%s, ", cname(a));
   /* (i0-lo0) + n0*((i1-lo1) + n1*((i2-lo2) ...)) : column-major */
   for (int d = 0; d < a->rank; d++) {
     if (d)
@@ -936,7 +938,7 @@ static void emit_index_macro(Emit *e, const IrSym *a)
   }
   for (int d = 1; d < a->rank; d++)
     out(e, ")");
-  out(e, "]\n");
+  out(e, ")\n");
 }
 
 /* Parameters are listed one array (address and bounds) per line. */

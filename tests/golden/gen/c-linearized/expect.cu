@@ -7,9 +7,9 @@
 
 /* ==== region rowscale_r1: in.c lines 8-14 ==== */
 
-#define S2S_s(i0) s[((s2s_idx)(i0) - s2s_s_lo0)]
-#define S2S_w(i0) w[((s2s_idx)(i0) - s2s_w_lo0)]
-#define S2S_a(i0, i1) a[((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1))]
+#define S2S_s(i0) S2S_ELEM(s, ((s2s_idx)(i0) - s2s_s_lo0))
+#define S2S_w(i0) S2S_ELEM(w, ((s2s_idx)(i0) - s2s_w_lo0))
+#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 
 /* rowscale_r1: the loop nest at in.c:9 */
 template <typename s2s_idx>

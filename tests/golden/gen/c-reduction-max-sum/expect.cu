@@ -7,7 +7,7 @@
 
 /* ==== region stats_r1: in.c lines 5-10 ==== */
 
-#define S2S_a(i0, i1) a[((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1))]
+#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 
 /* stats_r1: the loop nest at in.c:6 */
 template <typename s2s_idx>

@@ -7,8 +7,8 @@
 
 /* ==== region f_r1: in.c lines 5-7 ==== */
 
-#define S2S_b(i0) b[((s2s_idx)(i0) - s2s_b_lo0)]
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
+#define S2S_b(i0) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0))
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
 
 /* f_r1: the loop nest at in.c:6 */
 template <typename s2s_idx>
@@ -66,8 +66,8 @@ extern "C" void s2s_f_r1(double *b, double *a, int n)
 
 /* ==== region f_r2: in.c lines 9-11 ==== */
 
-#define S2S_b(i0) b[((s2s_idx)(i0) - s2s_b_lo0)]
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
+#define S2S_b(i0) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0))
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
 
 /* f_r2: the loop nest at in.c:10 */
 template <typename s2s_idx>

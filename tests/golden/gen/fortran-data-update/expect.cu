@@ -7,8 +7,8 @@
 
 /* ==== region relax_r1: in.f90 lines 15-21 ==== */
 
-#define S2S_u(i0, i1) u[((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1))]
-#define S2S_v(i0, i1) v[((s2s_idx)(i0) - s2s_v_lo0) + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1))]
+#define S2S_u(i0, i1) S2S_ELEM(u, ((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1)))
+#define S2S_v(i0, i1) S2S_ELEM(v, ((s2s_idx)(i0) - s2s_v_lo0) + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1)))
 
 /* relax_r1: the loop nest at in.f90:16 */
 template <typename s2s_idx>
@@ -77,8 +77,8 @@ extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u, con
 
 /* ==== region relax_r2: in.f90 lines 22-28 ==== */
 
-#define S2S_v(i0, i1) v[((s2s_idx)(i0) - s2s_v_lo0) + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1))]
-#define S2S_u(i0, i1) u[((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1))]
+#define S2S_v(i0, i1) S2S_ELEM(v, ((s2s_idx)(i0) - s2s_v_lo0) + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1)))
+#define S2S_u(i0, i1) S2S_ELEM(u, ((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1)))
 
 /* relax_r2: the loop nest at in.f90:23 */
 template <typename s2s_idx>

@@ -24,8 +24,8 @@ static __host__ __device__ int s2s_dev_ndigits(int m)
 
 /* ==== region count_digits_r1: in.f90 lines 11-15 ==== */
 
-#define S2S_k(i0) k[((s2s_idx)(i0) - s2s_k_lo0)]
-#define S2S_nd(i0) nd[((s2s_idx)(i0) - s2s_nd_lo0)]
+#define S2S_k(i0) S2S_ELEM(k, ((s2s_idx)(i0) - s2s_k_lo0))
+#define S2S_nd(i0) S2S_ELEM(nd, ((s2s_idx)(i0) - s2s_nd_lo0))
 
 /* count_digits_r1: the loop nest at in.f90:12 */
 template <typename s2s_idx>

@@ -28,8 +28,8 @@ static __host__ __device__ float s2s_devret3_halve(float x, int times)
 
 /* ==== region outer_r1: in.f90 lines 10-15 ==== */
 
-#define S2S_b(i0) b[((s2s_idx)(i0) - s2s_b_lo0)]
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
+#define S2S_b(i0) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0))
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
 
 /* outer_r1: the loop nest at in.f90:11 */
 template <typename s2s_idx>

@@ -7,8 +7,8 @@
 
 /* ==== region ex_r1: in.f90 lines 10-18 ==== */
 
-#define S2S_b(i0) b[((s2s_idx)(i0) - s2s_b_lo0)]
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
+#define S2S_b(i0) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0))
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
 
 /* ex_r1: the loop nest at in.f90:11 */
 template <typename s2s_idx>

@@ -7,10 +7,10 @@
 
 /* ==== region driver_r1: in.f90 lines 16-30 ==== */
 
-#define S2S_th(i0, i1, i2) th[((s2s_idx)(i0) - s2s_th_lo0) + s2s_th_n0 * (((s2s_idx)(i1) - s2s_th_lo1) + s2s_th_n1 * (((s2s_idx)(i2) - s2s_th_lo2)))]
-#define S2S_pii(i0, i1, i2) pii[((s2s_idx)(i0) - s2s_pii_lo0) + s2s_pii_n0 * (((s2s_idx)(i1) - s2s_pii_lo1) + s2s_pii_n1 * (((s2s_idx)(i2) - s2s_pii_lo2)))]
+#define S2S_th(i0, i1, i2) S2S_ELEM(th, ((s2s_idx)(i0) - s2s_th_lo0) + s2s_th_n0 * (((s2s_idx)(i1) - s2s_th_lo1) + s2s_th_n1 * (((s2s_idx)(i2) - s2s_th_lo2))))
+#define S2S_pii(i0, i1, i2) S2S_ELEM(pii, ((s2s_idx)(i0) - s2s_pii_lo0) + s2s_pii_n0 * (((s2s_idx)(i1) - s2s_pii_lo1) + s2s_pii_n1 * (((s2s_idx)(i2) - s2s_pii_lo2))))
 #define S2S_t(i0, i1) s2s_p_t[s2s_tid + s2s_nthreads * (((s2s_idx)(i1) - s2s_t_lo1))]
-#define S2S_qv(i0, i1, i2) qv[((s2s_idx)(i0) - s2s_qv_lo0) + s2s_qv_n0 * (((s2s_idx)(i1) - s2s_qv_lo1) + s2s_qv_n1 * (((s2s_idx)(i2) - s2s_qv_lo2)))]
+#define S2S_qv(i0, i1, i2) S2S_ELEM(qv, ((s2s_idx)(i0) - s2s_qv_lo0) + s2s_qv_n0 * (((s2s_idx)(i1) - s2s_qv_lo1) + s2s_qv_n1 * (((s2s_idx)(i2) - s2s_qv_lo2))))
 #define S2S_column2d_work(i0, i1) s2s_p_column2d_work[s2s_tid + s2s_nthreads * (((s2s_idx)(i1) - s2s_column2d_work_lo1))]
 
 /* driver_r1: the loop nest at in.f90:17 */

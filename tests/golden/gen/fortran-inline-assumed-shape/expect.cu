@@ -7,7 +7,7 @@
 
 /* ==== region outer_r1: in.f90 lines 8-10 ==== */
 
-#define S2S_q(i0) q[((s2s_idx)(i0) - s2s_q_lo0)]
+#define S2S_q(i0) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0))
 
 /* outer_r1: the loop nest at in.f90:17 */
 template <typename s2s_idx>

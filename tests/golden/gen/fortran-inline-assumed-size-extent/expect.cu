@@ -7,8 +7,8 @@
 
 /* ==== region outer_r1: in.f90 lines 9-13 ==== */
 
-#define S2S_q(i0, i1) q[((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1))]
-#define S2S_work(i0) work[((s2s_idx)(i0) - s2s_work_lo0)]
+#define S2S_q(i0, i1) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1)))
+#define S2S_work(i0) S2S_ELEM(work, ((s2s_idx)(i0) - s2s_work_lo0))
 
 /* outer_r1: the loop nest at in.f90:20 */
 template <typename s2s_idx>

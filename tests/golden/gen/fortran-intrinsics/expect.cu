@@ -7,10 +7,10 @@
 
 /* ==== region physics_r1: in.f90 lines 20-34 ==== */
 
-#define S2S_t(i0) t[((s2s_idx)(i0) - s2s_t_lo0)]
-#define S2S_qv(i0) qv[((s2s_idx)(i0) - s2s_qv_lo0)]
-#define S2S_p(i0) p[((s2s_idx)(i0) - s2s_p_lo0)]
-#define S2S_out8(i0) out8[((s2s_idx)(i0) - s2s_out8_lo0)]
+#define S2S_t(i0) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0))
+#define S2S_qv(i0) S2S_ELEM(qv, ((s2s_idx)(i0) - s2s_qv_lo0))
+#define S2S_p(i0) S2S_ELEM(p, ((s2s_idx)(i0) - s2s_p_lo0))
+#define S2S_out8(i0) S2S_ELEM(out8, ((s2s_idx)(i0) - s2s_out8_lo0))
 
 /* physics_r1: the loop nest at in.f90:21 */
 template <typename s2s_idx>

@@ -7,9 +7,9 @@
 
 /* ==== region smooth_r1: in.f90 lines 10-17 ==== */
 
-#define S2S_a(i0, i1) a[((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1))]
+#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 #define S2S_w(i0) s2s_p_w
-#define S2S_b(i0, i1) b[((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1))]
+#define S2S_b(i0, i1) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
 
 /* smooth_r1: the loop nest at in.f90:11 */
 template <typename s2s_idx>

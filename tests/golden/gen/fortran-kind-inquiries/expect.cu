@@ -7,7 +7,7 @@
 
 /* ==== region s_r1: in.f90 lines 13-17 ==== */
 
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
 
 /* s_r1: the loop nest at in.f90:14 */
 template <typename s2s_idx>

@@ -7,11 +7,11 @@
 
 /* ==== region moist_r1: in.f90 lines 24-32 ==== */
 
-#define S2S_t(i0, i1) t[((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1))]
-#define S2S_q(i0, i1) q[((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1))]
+#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_q(i0, i1) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1)))
 static __constant__ float s2s_moist_r1_coef[3]; /* module array 'coef' */
 #define S2S_coef(i0) s2s_moist_r1_coef[((long)(i0) - 1L)]
-#define S2S_th(i0, i1) th[((s2s_idx)(i0) - s2s_th_lo0) + s2s_th_n0 * (((s2s_idx)(i1) - s2s_th_lo1))]
+#define S2S_th(i0, i1) S2S_ELEM(th, ((s2s_idx)(i0) - s2s_th_lo0) + s2s_th_n0 * (((s2s_idx)(i1) - s2s_th_lo1)))
 
 /* moist_r1: the loop nest at in.f90:25 */
 template <typename s2s_idx>

@@ -7,8 +7,8 @@
 
 /* ==== region accumulate_r1_v1: in.f90 lines 8-12, variant 1 of 2: extra present ==== */
 
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
-#define S2S_extra(i0) extra[((s2s_idx)(i0) - s2s_extra_lo0)]
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
+#define S2S_extra(i0) S2S_ELEM(extra, ((s2s_idx)(i0) - s2s_extra_lo0))
 
 /* accumulate_r1_v1: the loop nest at in.f90:9 */
 template <typename s2s_idx>

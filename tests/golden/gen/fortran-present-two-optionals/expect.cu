@@ -7,10 +7,10 @@
 
 /* ==== region freeze_r1_v1: in.f90 lines 15-33, variant 1 of 4: qs present and qi present ==== */
 
-#define S2S_qi(i0, i1) qi[((s2s_idx)(i0) - s2s_qi_lo0) + s2s_qi_n0 * (((s2s_idx)(i1) - s2s_qi_lo1))]
-#define S2S_t(i0, i1) t[((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1))]
-#define S2S_qc(i0, i1) qc[((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1))]
-#define S2S_qs(i0, i1) qs[((s2s_idx)(i0) - s2s_qs_lo0) + s2s_qs_n0 * (((s2s_idx)(i1) - s2s_qs_lo1))]
+#define S2S_qi(i0, i1) S2S_ELEM(qi, ((s2s_idx)(i0) - s2s_qi_lo0) + s2s_qi_n0 * (((s2s_idx)(i1) - s2s_qi_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_qc(i0, i1) S2S_ELEM(qc, ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
+#define S2S_qs(i0, i1) S2S_ELEM(qs, ((s2s_idx)(i0) - s2s_qs_lo0) + s2s_qs_n0 * (((s2s_idx)(i1) - s2s_qs_lo1)))
 
 /* freeze_r1_v1: the loop nest at in.f90:16 */
 template <typename s2s_idx>
@@ -96,9 +96,9 @@ extern "C" void s2s_freeze_r1_v1(float *qi, float *t, float *qc, float *qs, cons
 
 /* ==== region freeze_r1_v2: in.f90 lines 15-33, variant 2 of 4: qs present and qi absent ==== */
 
-#define S2S_t(i0, i1) t[((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1))]
-#define S2S_qc(i0, i1) qc[((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1))]
-#define S2S_qs(i0, i1) qs[((s2s_idx)(i0) - s2s_qs_lo0) + s2s_qs_n0 * (((s2s_idx)(i1) - s2s_qs_lo1))]
+#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_qc(i0, i1) S2S_ELEM(qc, ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
+#define S2S_qs(i0, i1) S2S_ELEM(qs, ((s2s_idx)(i0) - s2s_qs_lo0) + s2s_qs_n0 * (((s2s_idx)(i1) - s2s_qs_lo1)))
 
 /* freeze_r1_v2: the loop nest at in.f90:16 */
 template <typename s2s_idx>
@@ -173,9 +173,9 @@ extern "C" void s2s_freeze_r1_v2(float *t, float *qc, float *qs, const int *s2s_
 
 /* ==== region freeze_r1_v3: in.f90 lines 15-33, variant 3 of 4: qs absent and qi present ==== */
 
-#define S2S_qi(i0, i1) qi[((s2s_idx)(i0) - s2s_qi_lo0) + s2s_qi_n0 * (((s2s_idx)(i1) - s2s_qi_lo1))]
-#define S2S_t(i0, i1) t[((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1))]
-#define S2S_qc(i0, i1) qc[((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1))]
+#define S2S_qi(i0, i1) S2S_ELEM(qi, ((s2s_idx)(i0) - s2s_qi_lo0) + s2s_qi_n0 * (((s2s_idx)(i1) - s2s_qi_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_qc(i0, i1) S2S_ELEM(qc, ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
 
 /* freeze_r1_v3: the loop nest at in.f90:16 */
 template <typename s2s_idx>
@@ -253,8 +253,8 @@ extern "C" void s2s_freeze_r1_v3(float *qi, float *t, float *qc, const int *s2s_
 
 /* ==== region freeze_r1_v4: in.f90 lines 15-33, variant 4 of 4: qs absent and qi absent ==== */
 
-#define S2S_t(i0, i1) t[((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1))]
-#define S2S_qc(i0, i1) qc[((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1))]
+#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_qc(i0, i1) S2S_ELEM(qc, ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
 
 /* freeze_r1_v4: the loop nest at in.f90:16 */
 template <typename s2s_idx>

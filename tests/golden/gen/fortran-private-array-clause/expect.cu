@@ -7,10 +7,10 @@
 
 /* ==== region pac_r1: in.f90 lines 10-21 ==== */
 
-#define S2S_t(i0, i1) t[((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1))]
+#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
 #define S2S_w(i0) s2s_p_w
-#define S2S_v(i0) v[((s2s_idx)(i0) - s2s_v_lo0)]
-#define S2S_out(i0, i1) out[((s2s_idx)(i0) - s2s_out_lo0) + s2s_out_n0 * (((s2s_idx)(i1) - s2s_out_lo1))]
+#define S2S_v(i0) S2S_ELEM(v, ((s2s_idx)(i0) - s2s_v_lo0))
+#define S2S_out(i0, i1) S2S_ELEM(out, ((s2s_idx)(i0) - s2s_out_lo0) + s2s_out_n0 * (((s2s_idx)(i1) - s2s_out_lo1)))
 
 /* pac_r1: the loop nest at in.f90:13 */
 template <typename s2s_idx>

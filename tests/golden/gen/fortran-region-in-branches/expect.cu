@@ -7,8 +7,8 @@
 
 /* ==== region branches_r1: in.f90 lines 11-15 ==== */
 
-#define S2S_b(i0) b[((s2s_idx)(i0) - s2s_b_lo0)]
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
+#define S2S_b(i0) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0))
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
 
 /* branches_r1: the loop nest at in.f90:12 */
 template <typename s2s_idx>
@@ -67,8 +67,8 @@ extern "C" void s2s_branches_r1(float *b, float *a, const int *s2s_p_n)
 
 /* ==== region branches_r2: in.f90 lines 17-21 ==== */
 
-#define S2S_b(i0) b[((s2s_idx)(i0) - s2s_b_lo0)]
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
+#define S2S_b(i0) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0))
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
 
 /* branches_r2: the loop nest at in.f90:18 */
 template <typename s2s_idx>
@@ -127,8 +127,8 @@ extern "C" void s2s_branches_r2(float *b, float *a, const int *s2s_p_n)
 
 /* ==== region branches_r3: in.f90 lines 24-28 ==== */
 
-#define S2S_b(i0) b[((s2s_idx)(i0) - s2s_b_lo0)]
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
+#define S2S_b(i0) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0))
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
 
 /* branches_r3: the loop nest at in.f90:25 */
 template <typename s2s_idx>
@@ -187,8 +187,8 @@ extern "C" void s2s_branches_r3(float *b, float *a, const int *s2s_p_n)
 
 /* ==== region branches_r4: in.f90 lines 30-34 ==== */
 
-#define S2S_b(i0) b[((s2s_idx)(i0) - s2s_b_lo0)]
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
+#define S2S_b(i0) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0))
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
 
 /* branches_r4: the loop nest at in.f90:31 */
 template <typename s2s_idx>
@@ -247,8 +247,8 @@ extern "C" void s2s_branches_r4(float *b, float *a, const int *s2s_p_n)
 
 /* ==== region branches_r5: in.f90 lines 39-43 ==== */
 
-#define S2S_b(i0) b[((s2s_idx)(i0) - s2s_b_lo0)]
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
+#define S2S_b(i0) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0))
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
 
 /* branches_r5: the loop nest at in.f90:40 */
 template <typename s2s_idx>
@@ -307,7 +307,7 @@ extern "C" void s2s_branches_r5(float *b, float *a, const int *s2s_p_n)
 
 /* ==== region branches_r6: in.f90 lines 45-49 ==== */
 
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
 
 /* branches_r6: the loop nest at in.f90:46 */
 template <typename s2s_idx>

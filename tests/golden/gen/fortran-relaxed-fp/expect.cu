@@ -7,10 +7,10 @@
 
 /* ==== region relax_r1: in.f90 lines 12-17 ==== */
 
-#define S2S_a(i0) a[((s2s_idx)(i0) - s2s_a_lo0)]
-#define S2S_b(i0) b[((s2s_idx)(i0) - s2s_b_lo0)]
-#define S2S_c(i0) c[((s2s_idx)(i0) - s2s_c_lo0)]
-#define S2S_d(i0) d[((s2s_idx)(i0) - s2s_d_lo0)]
+#define S2S_a(i0) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0))
+#define S2S_b(i0) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0))
+#define S2S_c(i0) S2S_ELEM(c, ((s2s_idx)(i0) - s2s_c_lo0))
+#define S2S_d(i0) S2S_ELEM(d, ((s2s_idx)(i0) - s2s_d_lo0))
 
 /* relax_r1: the loop nest at in.f90:13 */
 template <typename s2s_idx>

@@ -7,9 +7,9 @@
 
 /* ==== region physics_r1: in.f90 lines 17-23 ==== */
 
-#define S2S_t(i0, i1) t[((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1))]
-#define S2S_p(i0, i1) p[((s2s_idx)(i0) - s2s_p_lo0) + s2s_p_n0 * (((s2s_idx)(i1) - s2s_p_lo1))]
-#define S2S_a(i0, i1) a[((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1))]
+#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_p(i0, i1) S2S_ELEM(p, ((s2s_idx)(i0) - s2s_p_lo0) + s2s_p_n0 * (((s2s_idx)(i1) - s2s_p_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 
 /* physics_r1: the loop nest at in.f90:18 */
 template <typename s2s_idx>

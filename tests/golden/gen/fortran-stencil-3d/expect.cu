@@ -7,8 +7,8 @@
 
 /* ==== region smooth_r1: in.f90 lines 11-20 ==== */
 
-#define S2S_f(i0, i1, i2) f[((s2s_idx)(i0) - s2s_f_lo0) + s2s_f_n0 * (((s2s_idx)(i1) - s2s_f_lo1) + s2s_f_n1 * (((s2s_idx)(i2) - s2s_f_lo2)))]
-#define S2S_g(i0, i1, i2) g[((s2s_idx)(i0) - s2s_g_lo0) + s2s_g_n0 * (((s2s_idx)(i1) - s2s_g_lo1) + s2s_g_n1 * (((s2s_idx)(i2) - s2s_g_lo2)))]
+#define S2S_f(i0, i1, i2) S2S_ELEM(f, ((s2s_idx)(i0) - s2s_f_lo0) + s2s_f_n0 * (((s2s_idx)(i1) - s2s_f_lo1) + s2s_f_n1 * (((s2s_idx)(i2) - s2s_f_lo2))))
+#define S2S_g(i0, i1, i2) S2S_ELEM(g, ((s2s_idx)(i0) - s2s_g_lo0) + s2s_g_n0 * (((s2s_idx)(i1) - s2s_g_lo1) + s2s_g_n1 * (((s2s_idx)(i2) - s2s_g_lo2))))
 
 /* smooth_r1: the loop nest at in.f90:12 */
 template <typename s2s_idx>

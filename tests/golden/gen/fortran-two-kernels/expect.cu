@@ -7,9 +7,9 @@
 
 /* ==== region two_r1: in.f90 lines 9-20 ==== */
 
-#define S2S_a(i0, i1) a[((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1))]
-#define S2S_b(i0, i1) b[((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1))]
-#define S2S_c(i0, i1) c[((s2s_idx)(i0) - s2s_c_lo0) + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1))]
+#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_b(i0, i1) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
+#define S2S_c(i0, i1) S2S_ELEM(c, ((s2s_idx)(i0) - s2s_c_lo0) + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1)))
 
 /* two_r1_k1: the loop nest at in.f90:10 */
 template <typename s2s_idx>

@@ -7,10 +7,10 @@
 
 /* ==== region slopes_r1: in.f90 lines 16-31 ==== */
 
-#define S2S_rho(i0, i1, i2) rho[((s2s_idx)(i0) - s2s_rho_lo0) + s2s_rho_n0 * (((s2s_idx)(i1) - s2s_rho_lo1) + s2s_rho_n1 * (((s2s_idx)(i2) - s2s_rho_lo2)))]
+#define S2S_rho(i0, i1, i2) S2S_ELEM(rho, ((s2s_idx)(i0) - s2s_rho_lo0) + s2s_rho_n0 * (((s2s_idx)(i1) - s2s_rho_lo1) + s2s_rho_n1 * (((s2s_idx)(i2) - s2s_rho_lo2))))
 #define S2S_tvec1(i0) s2s_p_tvec1
 #define S2S_df(i0, i1) s2s_p_df
-#define S2S_denfac(i0, i1, i2) denfac[((s2s_idx)(i0) - s2s_denfac_lo0) + s2s_denfac_n0 * (((s2s_idx)(i1) - s2s_denfac_lo1) + s2s_denfac_n1 * (((s2s_idx)(i2) - s2s_denfac_lo2)))]
+#define S2S_denfac(i0, i1, i2) S2S_ELEM(denfac, ((s2s_idx)(i0) - s2s_denfac_lo0) + s2s_denfac_n0 * (((s2s_idx)(i1) - s2s_denfac_lo1) + s2s_denfac_n1 * (((s2s_idx)(i2) - s2s_denfac_lo2))))
 
 /* slopes_r1: the loop nest at in.f90:17 */
 template <typename s2s_idx>

@@ -7,8 +7,8 @@
 
 /* ==== region columns_r1: in.f90 lines 9-13 ==== */
 
-#define S2S_x(i0, i1) x[((s2s_idx)(i0) - s2s_x_lo0) + s2s_x_n0 * (((s2s_idx)(i1) - s2s_x_lo1))]
-#define S2S_y(i0, i1) y[((s2s_idx)(i0) - s2s_y_lo0) + s2s_y_n0 * (((s2s_idx)(i1) - s2s_y_lo1))]
+#define S2S_x(i0, i1) S2S_ELEM(x, ((s2s_idx)(i0) - s2s_x_lo0) + s2s_x_n0 * (((s2s_idx)(i1) - s2s_x_lo1)))
+#define S2S_y(i0, i1) S2S_ELEM(y, ((s2s_idx)(i0) - s2s_y_lo0) + s2s_y_n0 * (((s2s_idx)(i1) - s2s_y_lo1)))
 
 /* columns_r1: the loop nest at in.f90:10 */
 template <typename s2s_idx>

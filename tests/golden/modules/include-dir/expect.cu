@@ -7,8 +7,8 @@
 
 /* ==== region heat_r1: in.f90 lines 11-15 ==== */
 
-#define S2S_t(i0) t[((s2s_idx)(i0) - s2s_t_lo0)]
-#define S2S_q(i0) q[((s2s_idx)(i0) - s2s_q_lo0)]
+#define S2S_t(i0) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0))
+#define S2S_q(i0) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0))
 
 /* heat_r1: the loop nest at in.f90:12 */
 template <typename s2s_idx>

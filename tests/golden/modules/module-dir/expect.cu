@@ -7,7 +7,7 @@
 
 /* ==== region heat_r1: in.f90 lines 9-13 ==== */
 
-#define S2S_t(i0) t[((s2s_idx)(i0) - s2s_t_lo0)]
+#define S2S_t(i0) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0))
 
 /* heat_r1: the loop nest at in.f90:10 */
 template <typename s2s_idx>

@@ -7,8 +7,8 @@
 
 /* ==== region columns_r1: in.f90 lines 10-14 ==== */
 
-#define S2S_t(i0, i1) t[((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1))]
-#define S2S_p(i0, i1) p[((s2s_idx)(i0) - s2s_p_lo0) + s2s_p_n0 * (((s2s_idx)(i1) - s2s_p_lo1))]
+#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_p(i0, i1) S2S_ELEM(p, ((s2s_idx)(i0) - s2s_p_lo0) + s2s_p_n0 * (((s2s_idx)(i1) - s2s_p_lo1)))
 
 /* columns_r1: the loop nest at in.f90:11 */
 template <typename s2s_idx>
