@@ -28,10 +28,10 @@ static __host__ __device__ double s2s_dev_horner(double x, int k)
 
 /* ==== region tendency_r1: in.f90 lines 18-25 ==== */
 
-#define S2S_t(i0, i1) t[((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1))]
-#define S2S_w(i0, i1) w[((s2s_idx)(i0) - s2s_w_lo0) + s2s_w_n0 * (((s2s_idx)(i1) - s2s_w_lo1))]
-#define S2S_tend(i0, i1) tend[((s2s_idx)(i0) - s2s_tend_lo0) + s2s_tend_n0 * (((s2s_idx)(i1) - s2s_tend_lo1))]
-#define S2S_q(i0, i1) q[((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1))]
+#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_w(i0, i1) S2S_ELEM(w, ((s2s_idx)(i0) - s2s_w_lo0) + s2s_w_n0 * (((s2s_idx)(i1) - s2s_w_lo1)))
+#define S2S_tend(i0, i1) S2S_ELEM(tend, ((s2s_idx)(i0) - s2s_tend_lo0) + s2s_tend_n0 * (((s2s_idx)(i1) - s2s_tend_lo1)))
+#define S2S_q(i0, i1) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1)))
 
 /* tendency_r1: the loop nest at in.f90:19 */
 template <typename s2s_idx>
