@@ -45,20 +45,6 @@
 
 enum { CONTRACT_MAX_SLICES = 16 };   /* scalars per array (constant subscripts) */
 
-typedef struct Refs {
-  const IrSym *sym;
-  int n, cap;
-  IrExpr **v;
-} Refs;
-
-static void collect_ref(IrExpr *e, IrStmt *in, void *ctx)
-{
-  Refs *r = ctx;
-  (void)in;
-  if (e->kind == IR_E_ELEM && e->u.elem.sym == r->sym)
-    IR_APPEND(r->v, r->n, r->cap, e);
-}
-
 static bool stmt_mentions(IrStmt *s, const IrSym *a)
 {
   IrStmtList one = { 1, 1, &s };
@@ -69,9 +55,9 @@ static bool stmt_mentions(IrStmt *s, const IrSym *a)
  * dimensions kept per thread? */
 static bool indexed_by(IrStmt *s, const ArrayPlan *a, const IrSym *iv)
 {
-  Refs r = { a->sym, 0, 0, NULL };
+  IrElemRefs r = { a->sym, 0, 0, NULL };
   IrStmtList one = { 1, 1, &s };
-  ir_walk_exprs(&one, collect_ref, &r);
+  ir_walk_exprs(&one, ir_collect_elem, &r);
   for (int i = 0; i < r.n; i++)
     for (int d = 0; d < r.v[i]->u.elem.n; d++) {
       const IrExpr *sub = ir_strip_converts(r.v[i]->u.elem.sub[d]);
@@ -135,8 +121,8 @@ static bool contract_array(Program *prog, IrRegion *g, KernelPlan *k, const Arra
   IrStmt *L = only_loop(&k->thread, a);
   if (!L)
     return false;
-  Refs r = { a->sym, 0, 0, NULL };
-  ir_walk_exprs(&L->u.loop.body, collect_ref, &r);
+  IrElemRefs r = { a->sym, 0, 0, NULL };
+  ir_walk_exprs(&L->u.loop.body, ir_collect_elem, &r);
   Slice slices[CONTRACT_MAX_SLICES];
   int nslices = 0, nkey = 0;
   int *slice_of_ref = ir_alloc(sizeof *slice_of_ref * (size_t)(r.n + 1));

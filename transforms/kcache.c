@@ -267,14 +267,6 @@ static IrSym *register_sym(Kc *c, const IrSym *a, long off)
   return s;
 }
 
-static IrStmt *assign(IrExpr *lhs, IrExpr *rhs, Loc loc)
-{
-  IrStmt *s = ir_stmt(IR_S_ASSIGN, loc);
-  s->u.assign.lhs = lhs;
-  s->u.assign.rhs = rhs;
-  return s;
-}
-
 /* Turn reference node `ref` into a read of register r. */
 static void read_register(IrExpr *ref, IrSym *r)
 {
@@ -331,7 +323,7 @@ static bool cache_recurrence(Kc *c, KcArray *a, long step, KcEdits *ed)
       read_register(a->v[i].ref, last);
   /* a(k) = e  ->  s2s_a_k = e; a(k) = s2s_a_k */
   IrStmt *st = w->assign;
-  IrStmt *store = assign(st->u.assign.lhs, ir_var(cur, st->loc), st->loc);
+  IrStmt *store = ir_assign(st->u.assign.lhs, ir_var(cur, st->loc), st->loc);
   st->u.assign.lhs = ir_var(cur, st->loc);
   IrStmtList *body = &c->loop->u.loop.body;
   for (int i = 0; i < body->n; i++)
@@ -341,8 +333,8 @@ static bool cache_recurrence(Kc *c, KcArray *a, long step, KcEdits *ed)
       body->v[i + 1] = store;
       break;
     }
-  ir_list_push(&ed->fill, assign(ir_var(last, c->loop->loc), first, c->loop->loc));
-  ir_list_push(&ed->end, assign(ir_var(last, c->loop->loc), ir_var(cur, c->loop->loc),
+  ir_list_push(&ed->fill, ir_assign(ir_var(last, c->loop->loc), first, c->loop->loc));
+  ir_list_push(&ed->end, ir_assign(ir_var(last, c->loop->loc), ir_var(cur, c->loop->loc),
                                 c->loop->loc));
   note(ed->stored, sizeof ed->stored, &ed->stored_len, &ed->nstored, ", ", text);
   return true;
@@ -378,14 +370,14 @@ static bool cache_window(Kc *c, KcArray *a, long step, KcEdits *ed)
   Loc loc = c->loop->loc;
   for (long o = lo; o <= hi; o++)
     if (o != lead)
-      ir_list_push(&ed->fill, assign(ir_var(reg[o - lo], loc),
+      ir_list_push(&ed->fill, ir_assign(ir_var(reg[o - lo], loc),
                                      element_at(c, tmpl, o, c->loop->u.loop.lo), loc));
-  ir_list_push(&ed->top, assign(ir_var(reg[lead - lo], loc),
+  ir_list_push(&ed->top, ir_assign(ir_var(reg[lead - lo], loc),
                                 element_at(c, tmpl, lead, ir_var(c->loop->u.loop.iv, loc)), loc));
   /* rotate towards the trailing end: for step 1, r(lo) = r(lo+1), ... */
   for (long n = 0; n < hi - lo; n++) {
     long to = step > 0 ? lo + n : hi - n;
-    ir_list_push(&ed->end, assign(ir_var(reg[to - lo], loc), ir_var(reg[to + step - lo], loc),
+    ir_list_push(&ed->end, ir_assign(ir_var(reg[to - lo], loc), ir_var(reg[to + step - lo], loc),
                                   loc));
   }
   for (int i = 0; i < a->n; i++)

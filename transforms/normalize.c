@@ -673,14 +673,6 @@ static IrStmt *loop_nest(const Shape *sh, IrStmtList body, Loc loc)
   return inner;
 }
 
-static IrStmt *assign(IrExpr *lhs, IrExpr *rhs, Loc loc)
-{
-  IrStmt *s = ir_stmt(IR_S_ASSIGN, loc);
-  s->u.assign.lhs = lhs;
-  s->u.assign.rhs = rhs;
-  return s;
-}
-
 static IrStmt *if_then(IrExpr *test, IrStmt *then, Loc loc)
 {
   IrStmt *s = ir_stmt(IR_S_IF, loc);
@@ -790,24 +782,24 @@ static IrSym *expand_reduction(Norm *nx, IrExpr *r, IrStmtList *out)
   case IR_FN_MAXVAL:
   case IR_FN_MINVAL:
     init = huge_of(t->type, fn == IR_FN_MAXVAL, loc);
-    step = assign(ir_var(t, loc), call2(fn == IR_FN_MAXVAL ? IR_FN_MAX : IR_FN_MIN,
+    step = ir_assign(ir_var(t, loc), call2(fn == IR_FN_MAXVAL ? IR_FN_MAX : IR_FN_MIN,
                                         ir_var(t, loc), el, loc), loc);
     break;
   case IR_FN_SUM:
   case IR_FN_PRODUCT:
     init = typed_int(fn == IR_FN_PRODUCT, t->type, loc);
-    step = assign(ir_var(t, loc), ir_binary(fn == IR_FN_SUM ? IR_OP_ADD : IR_OP_MUL,
+    step = ir_assign(ir_var(t, loc), ir_binary(fn == IR_FN_SUM ? IR_OP_ADD : IR_OP_MUL,
                                             ir_var(t, loc), el, loc), loc);
     break;
   case IR_FN_ANY:
   case IR_FN_ALL:
     init = logical(fn == IR_FN_ALL, loc);
-    step = assign(ir_var(t, loc), ir_binary(fn == IR_FN_ANY ? IR_OP_OR : IR_OP_AND,
+    step = ir_assign(ir_var(t, loc), ir_binary(fn == IR_FN_ANY ? IR_OP_OR : IR_OP_AND,
                                             ir_var(t, loc), el, loc), loc);
     break;
   case IR_FN_COUNT:
     init = typed_int(0, IR_T_INT, loc);
-    step = if_then(el, assign(ir_var(t, loc), int_add(ir_var(t, loc), 1, loc), loc), loc);
+    step = if_then(el, ir_assign(ir_var(t, loc), int_add(ir_var(t, loc), 1, loc), loc), loc);
     break;
   default: {          /* maxloc, minloc: the first extreme element wins */
     best = new_scalar(nx, ir_printf("%s_value", temp_name(fn)), x->type, loc);
@@ -815,13 +807,13 @@ static IrSym *expand_reduction(Norm *nx, IrExpr *r, IrStmtList *out)
     IrExpr *better = ir_binary(fn == IR_FN_MAXLOC ? IR_OP_GT : IR_OP_LT, el, ir_var(best, loc), loc);
     IrExpr *first = ir_binary(IR_OP_EQ, ir_var(t, loc), ir_int(0, loc), loc);
     step = if_then(ir_binary(IR_OP_OR, first, better, loc),
-                   assign(ir_var(best, loc), element_of(&sh, x), loc), loc);
-    ir_list_push(&step->u.cond.then, assign(ir_var(t, loc), position(&sh, loc), loc));
-    ir_list_push(out, assign(ir_var(best, loc), huge_of(x->type, fn == IR_FN_MAXLOC, loc), loc));
+                   ir_assign(ir_var(best, loc), element_of(&sh, x), loc), loc);
+    ir_list_push(&step->u.cond.then, ir_assign(ir_var(t, loc), position(&sh, loc), loc));
+    ir_list_push(out, ir_assign(ir_var(best, loc), huge_of(x->type, fn == IR_FN_MAXLOC, loc), loc));
     break;
   }
   }
-  ir_list_push(out, assign(ir_var(t, loc), init, loc));
+  ir_list_push(out, ir_assign(ir_var(t, loc), init, loc));
   if (mask)
     step = if_then(element_of(&sh, mask), step, loc);
   IrStmtList body = { 0 };
@@ -986,7 +978,7 @@ static void expand_assignment(Norm *nx, IrStmt *s, IrStmtList *out)
                 "upward loop would store first", section_text(lhs),
                 j == 0 ? "first" : j == 1 ? "second" : ir_printf("%dth", j + 1));
   IrStmtList body = { 0 };
-  ir_list_push(&body, assign(element_of(&sh, lhs), element_of(&sh, rhs), s->loc));
+  ir_list_push(&body, ir_assign(element_of(&sh, lhs), element_of(&sh, rhs), s->loc));
   ir_list_push(out, loop_nest(&sh, body, s->loc));
 }
 
@@ -1066,7 +1058,7 @@ static void where_body(const Shape *sh, IrStmtList *from, IrStmtList *to)
   for (int i = 0; i < from->n; i++) {
     IrStmt *s = from->v[i];
     ir_list_push(to, s->kind == IR_S_WHERE ? where_element(sh, s)
-                     : assign(element_of(sh, s->u.assign.lhs), element_of(sh, s->u.assign.rhs),
+                     : ir_assign(element_of(sh, s->u.assign.lhs), element_of(sh, s->u.assign.rhs),
                               s->loc));
   }
 }

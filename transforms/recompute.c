@@ -577,21 +577,6 @@ static bool covered(const Producer *p, const Sites *sites, const IrExpr **bad_re
   return true;
 }
 
-/* Every T node of a statement's own expressions. */
-typedef struct AllReads {
-  const IrSym *temp;
-  int n, cap;
-  IrExpr **v;
-} AllReads;
-
-static void collect_all(IrExpr *e, IrStmt *in, void *ctx)
-{
-  AllReads *a = ctx;
-  (void)in;
-  if (e->kind == IR_E_ELEM && e->u.elem.sym == a->temp)
-    IR_APPEND(a->v, a->n, a->cap, e);
-}
-
 /* Does some site read T at a neighbour of its own point (a subscript along
  * one of P's loops that is not a plain index: lap(i+1,k,j))? */
 static bool stencil_reads(const Producer *p, const Sites *sites)
@@ -622,8 +607,8 @@ static void inline_site(Rc *rc, const Producer *p, Site *st)
   }
   /* the reads themselves: every T node of the statement's own expressions,
    * collected first and then turned into reads of the scalars */
-  AllReads all = { p->temp, 0, 0, NULL };
-  ir_walk_stmt_exprs(st->stmt, collect_all, &all);
+  IrElemRefs all = { p->temp, 0, 0, NULL };
+  ir_walk_stmt_exprs(st->stmt, ir_collect_elem, &all);
   for (int i = 0; i < all.n; i++)
     for (int r = 0; r < st->reads.n; r++)
       if (all.v[i] != st->reads.v[r] && ir_expr_equal(all.v[i], st->reads.v[r])) {

@@ -726,3 +726,19 @@ bool ir_device_entry_arg(const IrSym *d)
 {
   return !(d->device_by_ref && d->intent == IR_INTENT_OUT);
 }
+
+void ir_collect_elem(IrExpr *e, IrStmt *in, void *refs)
+{
+  IrElemRefs *r = refs;
+  (void)in;
+  if (e->kind == IR_E_ELEM && e->u.elem.sym == r->sym)
+    IR_APPEND(r->v, r->n, r->cap, e);
+}
+
+IrStmt *ir_assign(IrExpr *lhs, IrExpr *rhs, Loc loc)
+{
+  IrStmt *s = ir_stmt(IR_S_ASSIGN, loc);
+  s->u.assign.lhs = lhs;
+  s->u.assign.rhs = rhs;
+  return s;
+}

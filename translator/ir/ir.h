@@ -586,6 +586,19 @@ void ir_walk_stmt_exprs(IrStmt *s, IrExprVisit fn, void *ctx);
 /* The same for one expression tree (`in` is passed through to fn). */
 void ir_walk_expr(IrExpr *e, IrStmt *in, IrExprVisit fn, void *ctx);
 
+/* The element references (IR_E_ELEM nodes) of one array, gathered by
+ * ir_collect_elem, an IrExprVisit for the walks above: set sym, walk with
+ * &refs as ctx; v lives in the arena. */
+typedef struct IrElemRefs {
+  const IrSym *sym;
+  int n, cap;
+  IrExpr **v;
+} IrElemRefs;
+void ir_collect_elem(IrExpr *e, IrStmt *in, void *refs);
+
+/* `lhs = rhs`, a new statement. */
+IrStmt *ir_assign(IrExpr *lhs, IrExpr *rhs, Loc loc);
+
 /* Print, for --dump-ir: Fortran-like text, one statement per line. */
 void ir_dump_program(const Program *p, void *file /* FILE* */);
 void ir_dump_stmts(const IrStmtList *l, int indent, void *file);
