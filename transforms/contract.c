@@ -167,9 +167,9 @@ static bool contract_array(Program *prog, IrRegion *g, KernelPlan *k, const Arra
     IR_PUSH(k->locals, k->nlocals, slices[s].scalar);
     IR_PUSH(k->local_notes, k->nlocal_notes, ir_printf("array '%s' contracted", a->sym->name));
   }
-  report_at(REPORT_INFO, g->routine->name, L->loc, "Array '%s' contracted to %s in loop '%s': "
-            "every access is to the level the loop is at, stored before it is read; no memory "
-            "per thread", a->sym->name, nslices == 1 ? "a scalar" : ir_printf("%d scalars", nslices),
+  report_at(REPORT_INFO, g->routine->name, L->loc, "Array '%s' contracted to %s in loop '%s' "
+            "(not a slice per thread after all): every access is to the level the loop is at, "
+            "stored before it is read; no memory per thread", a->sym->name, nslices == 1 ? "a scalar" : ir_printf("%d scalars", nslices),
             L->u.loop.iv->name);
   (void)prog;
   return true;
