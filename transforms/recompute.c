@@ -202,7 +202,6 @@ static bool straight_line(const IrStmtList *l)
 typedef struct BodyCheck {
   Producer *p;
   bool ok;
-  const char *why;
 } BodyCheck;
 
 /* Every array element the body stores is T at the point; reads of T are at
@@ -213,10 +212,8 @@ static void check_elem(IrExpr *e, IrStmt *in, void *ctx)
   (void)in;
   if (e->kind != IR_E_ELEM || !bc->ok)
     return;
-  if (e->u.elem.sym == bc->p->temp && !ir_expr_equal(e, bc->p->point)) {
-    bc->ok = false;
-    bc->why = "its nest reads it at another point than the one it stores";
-  }
+  if (e->u.elem.sym == bc->p->temp && !ir_expr_equal(e, bc->p->point))
+    bc->ok = false;            /* it reads T at another point than the one it stores */
 }
 
 static void check_stores(BodyCheck *bc, IrStmtList *l)
@@ -227,10 +224,8 @@ static void check_stores(BodyCheck *bc, IrStmtList *l)
       check_stores(bc, &s->u.cond.then);
       check_stores(bc, &s->u.cond.els);
     } else if (s->u.assign.lhs->kind == IR_E_ELEM) {
-      if (!ir_expr_equal(s->u.assign.lhs, bc->p->point)) {
-        bc->ok = false;
-        bc->why = "its nest stores another array or another point too";
-      }
+      if (!ir_expr_equal(s->u.assign.lhs, bc->p->point))
+        bc->ok = false;          /* it stores another array or another point too */
     } else {
       ir_symset_add(&bc->p->locals, s->u.assign.lhs->u.var);
     }
@@ -303,7 +298,7 @@ static bool producer_shape(Rc *rc, IrStmtList *S, int at, Producer *p)
   for (int l = 0; l < p->depth; l++)
     if (!used[l])
       return false;        /* one element stored by several iterations */
-  BodyCheck bc = { p, true, NULL };
+  BodyCheck bc = { p, true };
   check_stores(&bc, p->body);
   if (bc.ok)
     ir_walk_exprs(p->body, check_elem, &bc);
