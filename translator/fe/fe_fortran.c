@@ -3140,9 +3140,7 @@ static void lower_unit(FortranFe *f, TSNode root)
   }
 }
 
-/* Syntax errors matter where they can change what we translate: in a
- * routine or module that holds directives.  Elsewhere the host text is
- * copied unchanged and the user's compiler will judge it. */
+/* Does the unit n hold a '!$stencil' line? */
 static bool unit_has_directives(FortranFe *f, TSNode n)
 {
   int first = fe_loc(&f->cx, n).line;
@@ -3153,13 +3151,17 @@ static bool unit_has_directives(FortranFe *f, TSNode n)
   return false;
 }
 
+/* A file the parser cannot read is refused wherever the error is, also in a
+ * routine without directives: its host text is copied into the output, and a
+ * translation that the user's compiler then rejects, or that an error the
+ * parser recovered from silently changed, helps nobody. */
 static bool check_syntax(FortranFe *f, TSNode root)
 {
   bool bad = false;
   uint32_t count = ts_node_named_child_count(root);
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(root, i);
-    if ((fe_is(c, "ERROR") || ts_node_has_error(c)) && unit_has_directives(f, c))
+    if (fe_is(c, "ERROR") || ts_node_has_error(c))
       bad |= fe_syntax_errors(&f->cx, c);
   }
   return bad;
