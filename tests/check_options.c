@@ -250,9 +250,7 @@ START_TEST(test_mode) {
   ck_assert_int_eq(parse("x.f90", "-o", dir), OPTIONS_OK);
   ck_assert_msg(!opts.driver, "-o an existing directory: translation");
   options_free(&opts);
-  char slash[sizeof dir + 1];
-  snprintf(slash, sizeof slash, "%s/", dir);
-  ck_assert_int_eq(parse("x.f90", "-o", slash), OPTIONS_OK);
+  ck_assert_int_eq(parse("x.f90", "-o", "not/yet/"), OPTIONS_OK);
   ck_assert_msg(!opts.driver, "-o DIR/: translation");
   options_free(&opts);
   ck_assert_int_eq(parse("x.f90", "-o", "prog"), OPTIONS_OK);
@@ -328,7 +326,6 @@ static const struct {
   { { "--report=xml", "r", "x.f90" }, "unknown report format in '--report=xml'" },
   { { "x.f90", "--report=json" }, "missing file name after '--report=json'" },
   { { "-o", "a", "-o", "b", "x.f90" }, "-o given more than once" },
-  { { "-o", "not/yet/", "x.f90" }, "output directory 'not/yet/' does not exist" },
   { { "-c", "a.f90", "b.f90", "-o", "x.o" }, "-o names one object, but -c was given 2 sources" },
   { { "-c", "a.f90", "b.o" }, "-c compiles sources, but 'b.o' is a link input" },
   { { "-" }, "reading from standard input is not supported" },

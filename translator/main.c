@@ -254,7 +254,7 @@ static bool outputs_collide(const Options *o, const char *outdir) {
   return clash;
 }
 
-/* -o DIR: options.c has checked that it exists; it may have gone since. */
+/* -o DIR: created when missing (one level, like mkdir). */
 static bool prepare_outdir(const char *dir) {
   struct stat st;
   if (stat(dir, &st) == 0) {
@@ -262,7 +262,8 @@ static bool prepare_outdir(const char *dir) {
     diag_plain(DIAG_ERROR, "'%s' is not a directory", dir);
     return false;
   }
-  diag_plain(DIAG_ERROR, "output directory '%s': %s", dir, strerror(errno));
+  if (mkdir(dir, 0777) == 0) return true;
+  diag_plain(DIAG_ERROR, "cannot create the output directory '%s': %s", dir, strerror(errno));
   return false;
 }
 

@@ -45,9 +45,7 @@ static const char usage_text[] =
     "Files without directives produce no output, but for every module and every\n"
     "procedure outside a module a Fortran file defines, a summary NAME.s2smod or\n"
     "NAME.s2sproc is written, that translations of the files using them read.\n"
-    "  -o DIR              write the outputs into DIR, which must exist (default: the\n"
-    "                      current directory); -o NAME, not a directory and not ending\n"
-    "                      in '/', builds a program instead (compiler driver, below)\n"
+    "  -o DIR              write the outputs into DIR (default: the current directory)\n"
     "  -Minfo[=accel]      print the feedback report on stderr\n"
     "  -Mfprelaxed, --fast-math\n"
     "                      relaxed floating point: single-precision exp, log, power,\n"
@@ -423,17 +421,11 @@ static void classify_inputs(Parser *p) {
   }
 }
 
-static bool is_directory(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* An -o that is an existing directory, or that ends in '/', keeps
- * translation mode; decide_mode refuses one ending in '/' that does not
- * exist, rather than create it: `-o out/` for `-o out` mistyped, or the
- * other way round, should not pass unnoticed. */
+ * translation mode. */
 static bool names_directory(const char *path) {
-  return ends_with(path, "/") || is_directory(path);
+  struct stat st;
+  return ends_with(path, "/") || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
 static void decide_mode(Parser *p) {
@@ -453,8 +445,6 @@ static void decide_mode(Parser *p) {
     usage_error(p, "-o names one object, but -c was given %d sources", nsources);
   else if (o->compile_only && o->output && names_directory(o->output))
     usage_error(p, "-c -o '%s': that is a directory, not an object file name", o->output);
-  else if (!o->driver && o->output && !is_directory(o->output))
-    usage_error(p, "output directory '%s' does not exist", o->output);
 }
 
 OptionsResult options_parse(Options *o, int argc, char **argv, FILE *out, FILE *err) {

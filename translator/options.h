@@ -10,8 +10,8 @@
  *   - compiler driver (build_driver.h): entered when -c is given, when any
  *     input is an object or library (.o .a .so), or when -o names something
  *     that is not a directory (an existing directory, or a path ending in
- *     '/', keeps translation mode; one ending in '/' must exist).  Then -o
- *     names the object (-c) or the program.
+ *     '/', keeps translation mode).  Then -o names the object (-c) or the
+ *     program.
  *
  * options_parse never exits and never touches the file system except to ask
  * whether the -o path is a directory; it prints usage errors itself.
