@@ -927,14 +927,29 @@ Directive *dir_parse(const char *text, Loc loc, const int *linemap, const int *c
 
 /* ---- reading directives from source lines -------------------------------------- */
 
+/* The length of the directive word glued to the sentinel at s[i] (as in
+ * `!$stencilregion`), or 0: only a whole word that names a directive counts,
+ * so that prose such as `!$stenciled` stays an ordinary comment. */
+static int glued_word(const char *s, int len, int i) {
+  static const char *const words[] = {"region", "data", "do", "update", "end",
+                                      "endregion", "enddata"};
+  int n = 0;
+  while (i + n < len && (is_alnum(s[i + n]) || s[i + n] == '_')) n++;
+  for (size_t k = 0; n && k < sizeof words / sizeof *words; k++)
+    if ((int)strlen(words[k]) == n && match_ci(s + i, (size_t)n, words[k])) return n;
+  return 0;
+}
+
 /* Fortran: after blanks, `!$stencil` in any case, then a blank, the end of
- * the line or `&` (so `!$stencilfoo` is an ordinary comment).  Returns the
- * index just after the sentinel, or -1. */
+ * the line or `&` (so `!$stencilfoo` is an ordinary comment), or a directive
+ * word glued to it (`!$stencilregion`: a directive line that dir_read
+ * refuses).  Returns the index just after the sentinel, or -1. */
 static int fortran_sentinel_end(const char *s, int len) {
   int i = skip_blanks(s, len, 0);
   if (!match_ci(s + i, (size_t)(len - i), "!$stencil")) return -1;
   i += 9;
-  return i == len || s[i] == ' ' || s[i] == '\t' || s[i] == '&' ? i : -1;
+  return i == len || s[i] == ' ' || s[i] == '\t' || s[i] == '&' || glued_word(s, len, i) ? i
+                                                                                          : -1;
 }
 
 /* C: after blanks, `#`, blanks, `pragma`, blanks, `stencil` (both words are
@@ -1065,7 +1080,12 @@ Directive *dir_read(int file, int line, DirLang lang, int *last_line) {
   Joined j = {0};
   join(&j, "", 0, line, at + 1);
   Directive *d = NULL;
-  if (!join_lines(&j, file, line, at, lang, last_line)) {
+  int glued = lang == DIR_FORTRAN ? glued_word(s, (int)len, at) : 0;
+  if (glued) {
+    int width = at + glued - first;
+    diag_at(DIAG_ERROR, sentinel_loc, width, "'%.*s': a blank is needed after '!$stencil'",
+            width, s + first);
+  } else if (!join_lines(&j, file, line, at, lang, last_line)) {
     /* reported */
   } else if (nothing_to_parse(&j, lang)) {
     diag_at(DIAG_ERROR, sentinel_loc, at - first, "empty directive; expected " DIRECTIVES);

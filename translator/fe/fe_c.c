@@ -121,6 +121,7 @@ typedef struct CFe {
   struct { IrSym *iv; int line; } loops[MAX_LOOP_DEPTH]; /* open loops of the region */
   int nloops;
   int nhost_dirs;
+  int data_depth;                 /* data directives whose unit is being scanned */
   TSNode extent;                  /* the node reaching furthest among those taken (see seq_take) */
   uint32_t extent_end;
   int expr_depth;                 /* lower_expr calls open (FE_MAX_EXPR_DEPTH) */
@@ -2021,13 +2022,33 @@ static IrHostDirective *add_host_directive(CFe *c, Directive *d, TSNode pragma, 
 
 static bool host_unit(CFe *c, Seq *seq, const char *owner, TSNode owner_node);
 
+/* An update with no data directive around it in its function.  Only a
+ * warning: a caller's data directive may hold the arrays; when none does,
+ * s2s_update_host/device stops the program naming the array, as OpenACC's
+ * update does on absent data. */
+static void warn_update_outside_data(CFe *c, const Directive *d, TSNode n)
+{
+  const char *name = d->nclauses && d->clauses[0].nitems ? d->clauses[0].items[0].name : "?";
+  int more = 0;
+  for (int k = 0; k < d->nclauses; k++)
+    more += d->clauses[k].nitems;
+  diag_at(DIAG_WARNING, fe_loc(&c->fe, n), fe_width(&c->fe, n),
+          "update of '%s'%s outside any data region in this function: unless a caller's data "
+          "region holds %s, %s no device copy here and the update stops the program; put it "
+          "inside '#pragma stencil data'", name, more > 1 ? " and others" : "",
+          more > 1 ? "them" : "it", more > 1 ? "they have" : "the array has");
+}
+
+
 /* `#pragma stencil data` unit: the unit it applies to is scanned (it may
  * hold regions), and its extent recorded for the end call. */
 static void host_data(CFe *c, TSNode pragma, Directive *d, int last_line, Seq *seq)
 {
   IrHostDirective *h = add_host_directive(c, d, pragma, last_line);
   Extent saved = extent_start(c);
+  c->data_depth++;
   bool found = host_unit(c, seq, "data", pragma);
+  c->data_depth--;
   TSNode last = extent_end(c, saved);
   if (!found) {
     err(c, pragma, "'#pragma stencil data' must be followed by a statement or a '{ }' block");
@@ -2054,8 +2075,11 @@ static void host_directive(CFe *c, TSNode n, Directive *d, int last, Seq *seq, T
           "body in braces", dir_kind_name(d->kind), line_of(c, in_body));
     else if (d->kind == DIR_DATA)
       host_data(c, n, d, last, seq);
-    else
+    else {
+      if (!c->data_depth && !c->quiet)
+        warn_update_outside_data(c, d, n);
       add_host_directive(c, d, n, last);
+    }
     return;
   case DIR_DO:
     err(c, n, "'#pragma stencil do' outside a stencil region has no effect; put it inside a "

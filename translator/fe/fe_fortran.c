@@ -2617,6 +2617,23 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   return end;
 }
 
+/* An update with no data region open in its routine.  Only a warning: a
+ * caller's data region (in this file or another) may hold the arrays, as
+ * `present` allows; when none does, s2s_update_host/device stops the
+ * program naming the array, as OpenACC's update does on absent data. */
+static void warn_update_outside_data(FortranFe *f, const Directive *d, TSNode n)
+{
+  const char *name = d->nclauses && d->clauses[0].nitems ? d->clauses[0].items[0].name : "?";
+  int more = 0;
+  for (int c = 0; c < d->nclauses; c++)
+    more += d->clauses[c].nitems;
+  diag_at(DIAG_WARNING, fe_loc(&f->cx, n), fe_width(&f->cx, n),
+          "update of '%s'%s outside any data region in this routine: unless a caller's data "
+          "region holds %s, %s no device copy here and the update stops the program; put it "
+          "inside !$stencil data ... !$stencil end data", name, more > 1 ? " and others" : "",
+          more > 1 ? "them" : "it", more > 1 ? "they have" : "the array has");
+}
+
 static void add_host_directive(FortranFe *f, Directive *d, TSNode n, int last)
 {
   IrHostDirective *h = ir_alloc(sizeof *h);
@@ -2629,6 +2646,8 @@ static void add_host_directive(FortranFe *f, Directive *d, TSNode n, int last)
       fe_error(&f->cx, n, "data regions nested more than 16 deep");
     else
       f->open_data[f->data_depth++] = h;
+  } else if (d->kind == DIR_UPDATE && !f->data_depth && !f->loading) {
+    warn_update_outside_data(f, d, n);
   } else if (d->kind == DIR_END_DATA) {
     if (!f->data_depth) {
       fe_error(&f->cx, n, "'!$stencil end data' without an open '!$stencil data'");
@@ -3140,9 +3159,7 @@ static void lower_unit(FortranFe *f, TSNode root)
   }
 }
 
-/* Syntax errors matter where they can change what we translate: in a
- * routine or module that holds directives.  Elsewhere the host text is
- * copied unchanged and the user's compiler will judge it. */
+/* Does the unit n hold a '!$stencil' line? */
 static bool unit_has_directives(FortranFe *f, TSNode n)
 {
   int first = fe_loc(&f->cx, n).line;
@@ -3153,14 +3170,94 @@ static bool unit_has_directives(FortranFe *f, TSNode n)
   return false;
 }
 
+/* Looking for where a syntax error is, inside the first ERROR node (fe_walk). */
+typedef struct SyntaxSearch {
+  FortranFe *f;
+  TSNode top;                          /* the ERROR node searched */
+  TSNode at;                           /* what to point at; null while not found */
+  bool no_end_do;                      /* at is a DO statement without its END DO */
+} SyntaxSearch;
+
+static FeWalk find_inner_error(TSNode n, void *ctx)
+{
+  SyntaxSearch *s = ctx;
+  if (ts_node_eq(n, s->top))
+    return FE_WALK_INTO;
+  /* `end` alone taken for the END DO: it is the routine's END, the DO has none */
+  if (fe_is(n, "end_do_loop_statement") && !strstr(fe_text_lower(&s->f->cx, n), "do")) {
+    s->at = ts_node_named_child(ts_node_parent(n), 0);
+    s->no_end_do = fe_is(s->at, "do_statement");
+    return FE_WALK_STOP;
+  }
+  if (ts_node_is_missing(n) || fe_is(n, "ERROR")) {
+    s->at = n;
+    return FE_WALK_STOP;
+  }
+  return FE_WALK_INTO;
+}
+
+/* The last DO statement left bare (not in a do_loop) among ERROR's children. */
+static TSNode bare_do(TSNode error)
+{
+  TSNode found = { 0 };
+  uint32_t count = ts_node_named_child_count(error);
+  for (uint32_t i = 0; i < count; i++)
+    if (fe_is(ts_node_named_child(error, i), "do_statement"))
+      found = ts_node_named_child(error, i);
+  return found;
+}
+
+/* Report the first syntax error in unit n.  tree-sitter-fortran wraps a
+ * whole routine in one ERROR node when a construct inside it is broken (an
+ * END DO missing, a parenthesis left open), and that node starts at the
+ * routine's first line; the message points inside it instead: at a DO whose
+ * END DO is missing, at the first ERROR or MISSING node within, else at the
+ * DO whose loop could not be read. */
+static FeWalk find_first_error(TSNode n, void *ctx)
+{
+  if (ts_node_is_missing(n) || fe_is(n, "ERROR")) {
+    *(TSNode *)ctx = n;
+    return FE_WALK_STOP;
+  }
+  return ts_node_has_error(n) ? FE_WALK_INTO : FE_WALK_SKIP;
+}
+
+static bool report_syntax_error(FortranFe *f, TSNode unit)
+{
+  TSNode n = { 0 };
+  fe_walk(unit, find_first_error, &n);
+  if (ts_node_is_null(n))
+    return false;
+  SyntaxSearch s = { .f = f, .top = n };
+  if (ts_node_is_missing(n) || !ts_node_named_child_count(n))
+    return fe_syntax_errors(&f->cx, n);
+  fe_walk(n, find_inner_error, &s);
+  if (s.no_end_do) {
+    fe_error(&f->cx, s.at, "syntax error: this DO has no END DO");
+    return true;
+  }
+  if (!ts_node_is_null(s.at))
+    return fe_syntax_errors(&f->cx, s.at);
+  TSNode loop = bare_do(n);
+  if (ts_node_is_null(loop))
+    return fe_syntax_errors(&f->cx, n);
+  fe_error(&f->cx, loop, "syntax error in this DO loop: a statement in it cannot be read, or its "
+           "END DO is missing");
+  return true;
+}
+
+/* A file the parser cannot read is refused wherever the error is, also in a
+ * routine without directives: its host text is copied into the output, and a
+ * translation that the user's compiler then rejects, or that an error the
+ * parser recovered from silently changed, helps nobody. */
 static bool check_syntax(FortranFe *f, TSNode root)
 {
   bool bad = false;
   uint32_t count = ts_node_named_child_count(root);
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(root, i);
-    if ((fe_is(c, "ERROR") || ts_node_has_error(c)) && unit_has_directives(f, c))
-      bad |= fe_syntax_errors(&f->cx, c);
+    if (fe_is(c, "ERROR") || ts_node_has_error(c))
+      bad |= report_syntax_error(f, c);
   }
   return bad;
 }
