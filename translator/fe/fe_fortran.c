@@ -299,6 +299,11 @@ static IrSym *resolve(FortranFe *f, TSNode id)
     blame_missing(f, missing, name, s != NULL);
     return NULL;
   }
+  if (s && s->unsupported_type) {
+    fe_error(&f->cx, id, "'%s' is declared %s: only integer, real and logical variables can be "
+             "used inside a region", name, s->unsupported_type);
+    return NULL;
+  }
   if (f->routine ? f->implicit_none : f->module_implicit_none) {
     fe_error(&f->cx, id, "'%s' has no IMPLICIT type (IMPLICIT NONE is in force)", name);
     return NULL;
@@ -448,6 +453,7 @@ static bool read_shape(FortranFe *f, IrSym *s, TSNode list)
 
 typedef struct DeclAttrs {
   IrType type;
+  const char *type_text; /* IR_T_VOID: the type as written (character(len=8), complex) */
   bool parameter;
   bool save;
   bool optional;
@@ -517,6 +523,7 @@ static void declare_one(FortranFe *f, TSNode decl, const DeclAttrs *a)
     s = new_sym(f, current_table(f), id, name);
   int missing = f->nmissing_fails;
   s->type = a->type;
+  s->unsupported_type = a->type == IR_T_VOID ? a->type_text : NULL;
   s->loc = fe_loc(&f->cx, name);
   s->is_module = f->routine == NULL;
   if (a->intent)
@@ -546,6 +553,7 @@ static void read_declaration(FortranFe *f, TSNode n)
   TSNode type = ts_node_child_by_field_name(n, "type", 4);
   uint32_t count = ts_node_child_count(n);
   int missing = f->nmissing_fails;
+  a.type_text = fe_text_lower(&f->cx, type);
   if (!read_type(f, type, &a.type)) {
     for (uint32_t i = 0; f->nmissing_fails != missing && i < count; i++) {
       const char *field = ts_node_field_name_for_child(n, i);
@@ -642,6 +650,24 @@ static IrOp binary_op(const char *op)
     if (!strcmp(ops[i].text, op))
       return ops[i].op;
   return (IrOp)-1;
+}
+
+/* A construct the lowering does not handle, as a user would call it (the
+ * grammar's node name where there is no better word). */
+static const char *construct_text(const char *node_type)
+{
+  static const char *const names[][2] = {
+    { "string_literal", "a character string" },
+    { "complex_literal", "a complex number" },
+    { "derived_type_member_expression", "a derived-type component (a%b)" },
+    { "concatenation_expression", "string concatenation (//)" },
+    { "array_literal", "an array constructor" },
+    { "implied_do_loop_expression", "an implied DO" },
+  };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(node_type, names[i][0]))
+      return names[i][1];
+  return node_type;
 }
 
 /* math_expression / relational_expression / logical_expression:
@@ -1583,7 +1609,7 @@ static IrExpr *lower_expr_node(FortranFe *f, TSNode n)
     e->u.ival = strstr(fe_text_lower(&f->cx, n), "true") != NULL;
     return e;
   }
-  fe_error(&f->cx, n, "%s is not supported inside a region", type);
+  fe_error(&f->cx, n, "%s is not supported inside a region", construct_text(type));
   return NULL;
 }
 
@@ -2353,7 +2379,7 @@ static IrStmt *lower_stmt(FortranFe *f, TSNode n, bool *skip)
     *skip = true;
     return NULL;
   }
-  fe_error(&f->cx, n, "%s is not supported inside a region", type);
+  fe_error(&f->cx, n, "%s is not supported inside a region", construct_text(type));
   return NULL;
 }
 

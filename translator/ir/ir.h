@@ -102,6 +102,9 @@ struct IrSym {
    * module that was not found (the front end's IrMissingUse): unusable,
    * and a region that names it is blamed on that USE, not on the name. */
   struct IrMissingUse *from_missing;
+  /* Declared with a type no kernel can hold (CHARACTER, COMPLEX, TYPE(...)):
+   * the type as written, for the error where a region uses it; else NULL. */
+  const char *unsupported_type;
   Loc loc;                      /* of the declaration */
   UT_hash_handle hh;            /* in IrRoutine.symbols or IrModule.symbols, keyed by name */
 };
