@@ -644,7 +644,7 @@ static bool try_producer(Rc *rc, IrStmtList *S, int at)
    * is for fields read at neighbouring points. */
   if (!stencil_reads(&p, &sites))
     return false;
-  const char *why = sites.bad ? "a loop test or a deep nest reads it" : NULL;
+  const char *why = sites.bad ? "a loop test, a nest deeper than 16 loops or more than 64 distinct points read it" : NULL;
   InputCheck ic = { rc, &p, S, NULL };
   ir_walk_exprs(p.body, check_input, &ic);
   for (int l = 0; l < p.depth && !ic.why; l++) {

@@ -2022,22 +2022,6 @@ static IrHostDirective *add_host_directive(CFe *c, Directive *d, TSNode pragma, 
 
 static bool host_unit(CFe *c, Seq *seq, const char *owner, TSNode owner_node);
 
-/* An update with no data directive around it in its function.  Only a
- * warning: a caller's data directive may hold the arrays; when none does,
- * s2s_update_host/device stops the program naming the array, as OpenACC's
- * update does on absent data. */
-static void warn_update_outside_data(CFe *c, const Directive *d, TSNode n)
-{
-  const char *name = d->nclauses && d->clauses[0].nitems ? d->clauses[0].items[0].name : "?";
-  int more = 0;
-  for (int k = 0; k < d->nclauses; k++)
-    more += d->clauses[k].nitems;
-  diag_at(DIAG_WARNING, fe_loc(&c->fe, n), fe_width(&c->fe, n),
-          "update of '%s'%s outside any data region in this function: unless a caller's data "
-          "region holds %s, %s no device copy here and the update stops the program; put it "
-          "inside '#pragma stencil data'", name, more > 1 ? " and others" : "",
-          more > 1 ? "them" : "it", more > 1 ? "they have" : "the array has");
-}
 
 
 /* `#pragma stencil data` unit: the unit it applies to is scanned (it may
@@ -2077,7 +2061,7 @@ static void host_directive(CFe *c, TSNode n, Directive *d, int last, Seq *seq, T
       host_data(c, n, d, last, seq);
     else {
       if (!c->data_depth && !c->quiet)
-        warn_update_outside_data(c, d, n);
+        fe_warn_update_outside_data(&c->fe, d, n, "function", "'#pragma stencil data'");
       add_host_directive(c, d, n, last);
     }
     return;

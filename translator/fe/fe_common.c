@@ -7,7 +7,9 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <string.h>
+#include "directive.h"
 #include "frontend.h"
+#include "diag.h"
 
 Loc fe_loc(const FeCtx *cx, TSNode n)
 {
@@ -54,6 +56,20 @@ TSNode fe_child_of_type(TSNode n, const char *type)
   }
   TSNode null = { 0 };
   return null;
+}
+
+void fe_warn_update_outside_data(const FeCtx *cx, const Directive *d, TSNode n,
+                                 const char *unit, const char *fix)
+{
+  const char *name = d->nclauses && d->clauses[0].nitems ? d->clauses[0].items[0].name : "?";
+  int more = 0;
+  for (int c = 0; c < d->nclauses; c++)
+    more += d->clauses[c].nitems;
+  diag_at(DIAG_WARNING, fe_loc(cx, n), fe_width(cx, n),
+          "update of '%s'%s outside any data region in this %s: unless a caller's data region "
+          "holds %s, %s no device copy here and the update stops the program; put it inside %s",
+          name, more > 1 ? " and others" : "", unit, more > 1 ? "them" : "it",
+          more > 1 ? "they have" : "the array has", fix);
 }
 
 void fe_error(const FeCtx *cx, TSNode n, const char *fmt, ...)

@@ -2643,22 +2643,6 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   return end;
 }
 
-/* An update with no data region open in its routine.  Only a warning: a
- * caller's data region (in this file or another) may hold the arrays, as
- * `present` allows; when none does, s2s_update_host/device stops the
- * program naming the array, as OpenACC's update does on absent data. */
-static void warn_update_outside_data(FortranFe *f, const Directive *d, TSNode n)
-{
-  const char *name = d->nclauses && d->clauses[0].nitems ? d->clauses[0].items[0].name : "?";
-  int more = 0;
-  for (int c = 0; c < d->nclauses; c++)
-    more += d->clauses[c].nitems;
-  diag_at(DIAG_WARNING, fe_loc(&f->cx, n), fe_width(&f->cx, n),
-          "update of '%s'%s outside any data region in this routine: unless a caller's data "
-          "region holds %s, %s no device copy here and the update stops the program; put it "
-          "inside !$stencil data ... !$stencil end data", name, more > 1 ? " and others" : "",
-          more > 1 ? "them" : "it", more > 1 ? "they have" : "the array has");
-}
 
 static void add_host_directive(FortranFe *f, Directive *d, TSNode n, int last)
 {
@@ -2673,7 +2657,7 @@ static void add_host_directive(FortranFe *f, Directive *d, TSNode n, int last)
     else
       f->open_data[f->data_depth++] = h;
   } else if (d->kind == DIR_UPDATE && !f->data_depth && !f->loading) {
-    warn_update_outside_data(f, d, n);
+    fe_warn_update_outside_data(&f->cx, d, n, "routine", "!$stencil data ... !$stencil end data");
   } else if (d->kind == DIR_END_DATA) {
     if (!f->data_depth) {
       fe_error(&f->cx, n, "'!$stencil end data' without an open '!$stencil data'");

@@ -59,6 +59,14 @@ typedef enum FeWalk { FE_WALK_INTO, FE_WALK_SKIP, FE_WALK_STOP } FeWalk;
 void fe_walk(TSNode n, FeWalk (*fn)(TSNode n, void *ctx), void *ctx);
 /* Report an error at node n with a caret under it. */
 void fe_error(const FeCtx *cx, TSNode n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Warn, at update directive d (node n), that no data region of its
+ * `unit` ("routine", "function") is open around it: a caller's may hold
+ * the arrays; when none does, the runtime stops the program naming the
+ * array, as OpenACC's update does on absent data.  `fix`: how to open one
+ * in the user's language. */
+struct Directive;
+void fe_warn_update_outside_data(const FeCtx *cx, const struct Directive *d, TSNode n,
+                                 const char *unit, const char *fix);
 /* Report the first syntax error (ERROR or MISSING node) under root, if any.
  * Returns true if one was found. */
 bool fe_syntax_errors(const FeCtx *cx, TSNode root);
