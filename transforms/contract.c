@@ -116,7 +116,7 @@ typedef struct Slice {
 } Slice;
 
 /* Contract array a in kernel k if the file comment's conditions hold. */
-static bool contract_array(Program *prog, IrRegion *g, KernelPlan *k, const ArrayPlan *a)
+static bool contract_array(IrRegion *g, KernelPlan *k, const ArrayPlan *a)
 {
   IrStmt *L = only_loop(&k->thread, a);
   if (!L)
@@ -171,12 +171,12 @@ static bool contract_array(Program *prog, IrRegion *g, KernelPlan *k, const Arra
             "(not a slice per thread after all): every access is to the level the loop is at, "
             "stored before it is read; no memory per thread", a->sym->name, nslices == 1 ? "a scalar" : ir_printf("%d scalars", nslices),
             L->u.loop.iv->name);
-  (void)prog;
   return true;
 }
 
 bool xf_pass_contract(Program *prog, IrRegion *g, int kernel)
 {
+  (void)prog;
   const char *env = getenv("S2S_CONTRACT");
   RegionPlan *p = g->analysis;
   KernelPlan *k = &p->kernels[kernel];
@@ -185,7 +185,7 @@ bool xf_pass_contract(Program *prog, IrRegion *g, int kernel)
   for (int i = 0; i < p->narrays; i++) {
     ArrayPlan *a = &p->arrays[i];
     if (a->privatized && a->sym->rank > 0 && ir_list_mentions(&k->thread, a->sym))
-      contract_array(prog, g, k, a);
+      contract_array(g, k, a);
   }
   return true;
 }

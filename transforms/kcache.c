@@ -85,7 +85,6 @@ typedef struct Kc {
   IrSymSet assigned;    /* scalars the loop body assigns (its index included) */
   int narrays, cap;
   KcArray *arrays;
-  bool writes_array;    /* the body writes some array element */
 } Kc;
 
 /* ---- collecting the references --------------------------------------------------- */
@@ -155,7 +154,6 @@ static void add_ref(Kc *c, IrExpr *ref, IrStmt *assign, bool sure)
   KcRef r = { .ref = ref, .assign = assign, .sure = sure };
   IR_APPEND(a->v, a->n, a->cap, r);
   a->nwrites += assign != NULL;
-  c->writes_array |= assign != NULL;
   if (a->ok)
     check_ref(c, a, &a->v[a->n - 1]);
 }
