@@ -217,9 +217,8 @@ typedef struct KernelPlan {
   ParamList params;          /* the __global__ function's parameters, in order */
   /* passes "contract" and "kcache": the scalars they introduced (of the
    * routine, with no host variable), declared at the top of the kernel */
-  int nlocals;
+  int nlocals, locals_cap;
   IrSym **locals;
-  int nlocal_notes;
   const char **local_notes;  /* parallel to locals: what each is (a comment where declared) */
 } KernelPlan;
 

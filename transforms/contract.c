@@ -45,10 +45,30 @@
 
 enum { CONTRACT_MAX_SLICES = 16 };   /* scalars per array (constant subscripts) */
 
-static bool stmt_mentions(IrStmt *s, const IrSym *a)
+/* The symbols each statement of a list mentions, computed once per list
+ * and shared by the arrays tried (a region of thousands of work arrays
+ * would otherwise walk its body once per array). */
+typedef struct ListSyms {
+  const IrStmtList *list;
+  IrSymSet **of_stmt;
+  UT_hash_handle hh;
+} ListSyms;
+
+static IrSymSet **list_syms(ListSyms **cache, IrStmtList *l)
 {
-  IrStmtList one = { 1, 1, &s };
-  return ir_list_mentions(&one, a);
+  ListSyms *e;
+  HASH_FIND_PTR(*cache, &l, e);
+  if (e)
+    return e->of_stmt;
+  e = ir_alloc(sizeof *e);
+  e->list = l;
+  e->of_stmt = ir_alloc(sizeof *e->of_stmt * (size_t)(l->n + 1));
+  for (int i = 0; i < l->n; i++) {
+    IrStmtList one = { 1, 1, &l->v[i] };
+    e->of_stmt[i] = ir_list_symbols(&one);
+  }
+  HASH_ADD_PTR(*cache, list, e);
+  return e->of_stmt;
 }
 
 /* Does a reference of a inside s have subscript `iv` itself in one of the
@@ -70,11 +90,12 @@ static bool indexed_by(IrStmt *s, const ArrayPlan *a, const IrSym *iv)
 /* The loop L of the file comment: in list l, the one statement that names
  * a is a DO loop, over the index a is subscripted with, or holding such a
  * loop the same way.  NULL when there is none. */
-static IrStmt *only_loop(IrStmtList *l, const ArrayPlan *a)
+static IrStmt *only_loop(ListSyms **cache, IrStmtList *l, const ArrayPlan *a)
 {
   IrStmt *one = NULL;
+  IrSymSet **syms = list_syms(cache, l);
   for (int i = 0; i < l->n; i++)
-    if (stmt_mentions(l->v[i], a->sym)) {
+    if (ir_symset_has(syms[i], a->sym)) {
       if (one)
         return NULL;
       one = l->v[i];
@@ -83,7 +104,7 @@ static IrStmt *only_loop(IrStmtList *l, const ArrayPlan *a)
     return NULL;
   if (ir_expr_mentions(one->u.loop.lo, a->sym) || ir_expr_mentions(one->u.loop.hi, a->sym))
     return NULL;
-  return indexed_by(one, a, one->u.loop.iv) ? one : only_loop(&one->u.loop.body, a);
+  return indexed_by(one, a, one->u.loop.iv) ? one : only_loop(cache, &one->u.loop.body, a);
 }
 
 /* The constants of a reference's other per-thread dimensions, as its slice
@@ -116,9 +137,9 @@ typedef struct Slice {
 } Slice;
 
 /* Contract array a in kernel k if the file comment's conditions hold. */
-static bool contract_array(IrRegion *g, KernelPlan *k, const ArrayPlan *a)
+static bool contract_array(ListSyms **cache, IrRegion *g, KernelPlan *k, const ArrayPlan *a)
 {
-  IrStmt *L = only_loop(&k->thread, a);
+  IrStmt *L = only_loop(cache, &k->thread, a);
   if (!L)
     return false;
   IrElemRefs r = { a->sym, 0, 0, NULL };
@@ -164,8 +185,7 @@ static bool contract_array(IrRegion *g, KernelPlan *k, const ArrayPlan *a)
     return false;
   }
   for (int s = 0; s < nslices; s++) {
-    IR_PUSH(k->locals, k->nlocals, slices[s].scalar);
-    IR_PUSH(k->local_notes, k->nlocal_notes, ir_printf("array '%s' contracted", a->sym->name));
+    xf_kernel_local(k, slices[s].scalar, ir_printf("array '%s' contracted", a->sym->name));
   }
   report_at(REPORT_INFO, g->routine->name, L->loc, "Array '%s' contracted to %s in loop '%s' "
             "(not a slice per thread after all): every access is to the level the loop is at, "
@@ -182,10 +202,13 @@ bool xf_pass_contract(Program *prog, IrRegion *g, int kernel)
   KernelPlan *k = &p->kernels[kernel];
   if (!xf_config.contract || (env && !strcmp(env, "0")) || !k->has_loops || !k->ncolumns)
     return true;
+  ListSyms *cache = NULL;
+  IrSymSet *thread_syms = ir_list_symbols(&k->thread);
   for (int i = 0; i < p->narrays; i++) {
     ArrayPlan *a = &p->arrays[i];
-    if (a->privatized && a->sym->rank > 0 && ir_list_mentions(&k->thread, a->sym))
-      contract_array(g, k, a);
+    if (a->privatized && a->sym->rank > 0 && ir_symset_has(thread_syms, a->sym))
+      contract_array(&cache, g, k, a);
   }
+  HASH_CLEAR(hh, cache);
   return true;
 }

@@ -260,8 +260,7 @@ static IrSym *register_sym(Kc *c, const IrSym *a, long off)
   const char *base = off ? ir_printf("s2s_%s_%s%s%ld", a->name, iv, off < 0 ? "m" : "p", labs(off))
                          : ir_printf("s2s_%s_%s", a->name, iv);
   IrSym *s = ir_new_local(c->routine, base, a->type, c->loop->loc);
-  IR_PUSH(c->kernel->locals, c->kernel->nlocals, s);
-  IR_PUSH(c->kernel->local_notes, c->kernel->nlocal_notes, "k-caching register");
+  xf_kernel_local(c->kernel, s, "k-caching register");
   return s;
 }
 

@@ -1853,6 +1853,16 @@ bool xf_pass_map(Program *prog, IrRegion *g, int kernel)
   return false;
 }
 
+void xf_kernel_local(KernelPlan *k, IrSym *s, const char *note)
+{
+  int cap = k->locals_cap;
+  k->locals = ir_reserve(k->locals, sizeof *k->locals, k->nlocals, &cap);
+  k->local_notes = ir_reserve(k->local_notes, sizeof *k->local_notes, k->nlocals,
+                              &k->locals_cap);
+  k->locals[k->nlocals] = s;
+  k->local_notes[k->nlocals++] = note;
+}
+
 void xf_recompute_accesses(Program *p, IrRegion *g)
 {
   (void)p;

@@ -70,6 +70,11 @@ bool xf_pass_recompute(Program *p, IrRegion *g);
 int xf_kernel_count(const IrRegion *g);
 bool xf_pass_columnize(Program *p, IrRegion *g, int kernel);
 bool xf_pass_fuse(Program *p, IrRegion *g, int kernel);
+/* Declare scalar s at the top of kernel k, with `note` as its comment (the
+ * scalars passes contract and kcache introduce; amortized O(1)). */
+struct KernelPlan;
+void xf_kernel_local(struct KernelPlan *k, IrSym *s, const char *note);
+
 /* A work array kept per thread that one loop uses a level at a time made a
  * scalar (contract.c). */
 bool xf_pass_contract(Program *p, IrRegion *g, int kernel);

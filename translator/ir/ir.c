@@ -399,12 +399,35 @@ IrExpr *ir_expr_map(const IrExpr *e, IrExprMap fn, void *ctx)
   return c;
 }
 
+/* The last suffix ir_new_local gave a name in a routine: the search for a
+ * free name_N starts after it (thousands of k loops each wanting s2s_b_k
+ * would otherwise try every taken suffix, quadratic in the loops). */
+typedef struct IrNameSeq {
+  const char *name;
+  int last;
+  UT_hash_handle hh;
+} IrNameSeq;
+
 IrSym *ir_new_local(IrRoutine *r, const char *name, IrType type, Loc loc)
 {
   IrSym *s = ir_alloc(sizeof *s);
+  IrNameSeq *seq;
+  HASH_FIND_STR(r->name_seq, name, seq);
+  if (!seq) {
+    seq = ir_alloc(sizeof *seq);
+    seq->name = name;
+    seq->last = 1;
+    HASH_ADD_KEYPTR(hh, r->name_seq, seq->name, strlen(seq->name), seq);
+  }
   s->name = (char *)name;
-  for (int k = 2; ir_lookup(r, s->name); k++)
-    s->name = ir_printf("%s_%d", name, k);
+  if (seq->last > 1 || ir_lookup(r, s->name))
+    for (int k = seq->last + 1; ; k++) {
+      s->name = ir_printf("%s_%d", name, k);
+      if (!ir_lookup(r, s->name)) {
+        seq->last = k;
+        break;
+      }
+    }
   s->kind = IR_SYM_VAR;
   s->type = type;
   s->dummy_index = -1;

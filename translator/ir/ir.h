@@ -423,6 +423,7 @@ typedef struct IrRoutine {
   const char *defined_elsewhere;/* a routine of another file, read from a summary (its
                                    path) for inlining: never emitted nor translated */
   IrSym *symbols;               /* uthash by name: dummies and locals */
+  struct IrNameSeq *name_seq;   /* ir_new_local: per name, the last suffix given */
   int ndummies;
   IrSym **dummies;              /* in argument order */
   int nregions;
