@@ -128,6 +128,7 @@ static struct {
   _Atomic int initialised;
   int debug, timing;         /* S2S_DEBUG, S2S_TIME */
   int device;
+  int host_fallback;         /* no device: regions run their original loops (s2s_compare.c) */
   char device_name[256];
   S2sPresent *present;       /* uthash head */
   S2sRegion *regions;        /* registered regions, newest first */
@@ -1281,14 +1282,19 @@ static int s2s_rt_env_flag(const char *name) {
   return v && *v && strcmp(v, "0") != 0;
 }
 
+/* S2S_DEVICE: a device number, or "host" (-1): run every region's
+ * original loops on the host (host fallback).  Unset: -2 (the first
+ * device, or host fallback when none is visible). */
 static int s2s_rt_env_device(const S2sRegion *r, int line) {
   const char *v = getenv("S2S_DEVICE");
   char *end;
   long dev;
-  if (!v || !*v) return 0;
+  if (!v || !*v) return -2;
+  if (!strcmp(v, "host")) return -1;
   dev = strtol(v, &end, 10);
   if (*end != '\0' || dev < 0 || dev > INT_MAX)
-    s2s_rt_fail(r, line, "S2S_DEVICE='%s' is not a device number", v);
+    s2s_rt_fail_hint(r, line, "region", "give a device number, or host to run on the CPU",
+                     "S2S_DEVICE='%s' is not a device number", v);
   return (int)dev;
 }
 
@@ -1351,7 +1357,24 @@ static void s2s_rt_read_settings(const S2sRegion *r, int line) {
 static void s2s_rt_select_device(const S2sRegion *r, int line) {
   int count = 0, dev = s2s_rt_env_device(r, line);
   struct cudaDeviceProp prop; /* C spelling: CUDA has no typedef for C */
-  s2s_rt_cuda(cudaGetDeviceCount(&count), r, line, "cudaGetDeviceCount (is a GPU visible?)");
+  cudaError_t err;
+  if (dev == -1) {
+    rt.host_fallback = 1;
+    fprintf(stderr, "s2s-cuda runtime: S2S_DEVICE=host: the regions run their original loops "
+            "on the host\n");
+    return;
+  }
+  err = cudaGetDeviceCount(&count);
+  if (dev == -2 && (err != cudaSuccess || count == 0)) {
+    /* As NVHPC's host fallback: the host file keeps the original loops. */
+    (void)cudaGetLastError();
+    rt.host_fallback = 1;
+    fprintf(stderr, "s2s-cuda runtime: no GPU is visible (%s): the regions run their original "
+            "loops on the host\n", err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
+    return;
+  }
+  if (dev == -2) dev = 0;
+  s2s_rt_cuda(err, r, line, "cudaGetDeviceCount (is a GPU visible?)");
   if (dev >= count)
     s2s_rt_fail_hint(r, line, "region", "set S2S_DEVICE to a number below the device count",
                      "S2S_DEVICE=%d, but there %s only %d device%s", dev,
@@ -1378,8 +1401,8 @@ static void s2s_rt_init(const S2sRegion *r, int line) {
     rt.timing = s2s_rt_env_flag("S2S_TIME");
     s2s_rt_read_settings(r, line);
     s2s_rt_select_device(r, line);
-    atexit(s2s_rt_release_at_exit);
-    if (rt.timing) atexit(s2s_rt_report_at_exit); /* runs first: the report, then the release */
+    if (!rt.host_fallback) atexit(s2s_rt_release_at_exit);
+    if (rt.timing && !rt.host_fallback) atexit(s2s_rt_report_at_exit); /* runs first: the report, then the release */
     rt.initialised = 1;
   }
   s2s_rt_lock_give();
@@ -2249,7 +2272,9 @@ static void s2s_rt_copy_box(S2sThread *t, S2sRegion *r, int line, const S2sArray
 
 /* ---- data, update and kernel API -------------------------------------- */
 
-void s2s_region_begin(S2sRegion *r) {
+int s2s_region_begin(S2sRegion *r) {
+  s2s_rt_init(r, r->line);
+  if (rt.host_fallback) return 0;
   s2s_rt_enter(r, r->line);
   s2s_rt_lock_take();
   r->entered++;
@@ -2257,6 +2282,13 @@ void s2s_region_begin(S2sRegion *r) {
    * time runs from the first begin to the last end. */
   if (r->depth++ == 0) r->region_t0 = s2s_rt_now_us();
   s2s_rt_lock_give();
+  return 1;
+}
+
+int s2s_compute_begin(S2sRegion *r) {
+  s2s_rt_init(r, r->line);
+  if (!s2s_pass_arm(r, rt.host_fallback)) return 0;
+  return s2s_region_begin(r);
 }
 
 void s2s_region_end(S2sRegion *r) {
@@ -2329,7 +2361,8 @@ void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
   if (!e) s2s_rt_fail_absent(r, line, a, "at the end of its data clause", NULL);
   shared = e->shared;
-  copy_out = e->refs == 1 && (e->clause == S2S_COPY || e->clause == S2S_COPYOUT);
+  copy_out = e->refs == 1 && (e->clause == S2S_COPY || e->clause == S2S_COPYOUT) &&
+             !s2s_pass_holds(a->host); /* autocompare: the host pass computes it */
   s2s_rt_lock_give();
   if (shared && !copy_out) s2s_rt_wait(t, r, line);
   if (copy_out) s2s_rt_copy_box(t, r, line, a, &s, e, 0, 0, 1); /* the reference held keeps e */
