@@ -2605,7 +2605,12 @@ long s2s_present_refs(const S2sArray *a) {
  * copy(...) when the region also copied it out at least as often,
  * copyin(...) otherwise; `#pragma stencil data` for C files.  The time is
  * the copies' device time (in and out), in s or ms; the saving, all but
- * one of them.
+ * one of them.  An array copied out three or more times and in fewer
+ * gets the same advice for its copy-out:
+ *
+ *         21: advice: copyout of 'tend' repeated 150 times (1.2 s): wrap the calls in !$stencil data copyout(tend)
+ *             (copied out once at its end instead, saves about 1.2 s; where the host reads it
+ *             between the calls, an update host(tend) there)
  */
 
 static const char *s2s_rt_commas(double v, char buf[32]) {
@@ -2669,6 +2674,7 @@ typedef struct S2sAdvice {
   const char *name;
   long copyins, copyouts;
   double us;              /* copy-in time, plus copy-out time when it is copied out as often */
+  double out_us;          /* copy-out time */
 } S2sAdvice;
 
 static int s2s_rt_advice_order(const void *pa, const void *pb) {
@@ -2697,11 +2703,28 @@ static void s2s_rt_report_advice(FILE *out, const S2sRegion *r) {
     adv[i].copyins += st->copyins;
     adv[i].copyouts += st->copyouts;
     adv[i].us += st->in_us + (st->copyouts >= st->copyins ? st->out_us : 0.0);
+    adv[i].out_us += st->out_us;
   }
+  for (int i = 0; i < n; i++) /* an array only copied out is ranked by its copy-out time */
+    if (adv[i].copyins < S2S_RT_ADVICE_MIN_REPEATS) adv[i].us = adv[i].out_us;
   qsort(adv, (size_t)n, sizeof adv[0], s2s_rt_advice_order);
   for (int i = 0, shown = 0; i < n && shown < S2S_RT_ADVICE_MAX; i++) {
     char total[32], saved[32];
-    if (adv[i].copyins < S2S_RT_ADVICE_MIN_REPEATS) continue;
+    if (adv[i].copyins < S2S_RT_ADVICE_MIN_REPEATS) {
+      /* copied out at every call and never (or seldom) in: a work array or a result */
+      if (adv[i].copyouts < S2S_RT_ADVICE_MIN_REPEATS) continue;
+      shown++;
+      fprintf(out, "        %d: advice: copyout of '%s' repeated %ld times (%s): wrap the calls in "
+                   "%s data %s(%s)\n",
+              r->line, adv[i].name, adv[i].copyouts, s2s_rt_seconds(adv[i].out_us, total),
+              s2s_rt_is_c_file(r->file) ? "#pragma stencil" : "!$stencil",
+              adv[i].copyins ? "copy" : "copyout", adv[i].name);
+      fprintf(out, "            (copied out once at its end instead, saves about %s; where the host "
+                   "reads it between the calls, an update host(%s) there)\n",
+              s2s_rt_seconds(adv[i].out_us * (double)(adv[i].copyouts - 1) / (double)adv[i].copyouts,
+                             saved), adv[i].name);
+      continue;
+    }
     shown++;
     fprintf(out, "        %d: advice: copyin of '%s' repeated %ld times (%s): wrap the calls in "
                  "%s data %s(%s)\n",

@@ -1108,8 +1108,9 @@ END_TEST
 /* ---- advice ------------------------------------------------------------ */
 
 START_TEST(test_repeated_copy_advice) {
-  double th[64], q[32], once[8];
+  double th[64], q[32], once[8], tend[16];
   S2sArray d = vec("th", th, 1, 64, 1, 64), e = vec("q", q, 1, 32, 1, 32), f = vec("once", once, 1, 8, 1, 8);
+  S2sArray o = vec("tend", tend, 1, 16, 1, 16);
   static float g[10][20];
   Dim gd[2] = {{0, 20, 0, 19}, {0, 10, 0, 9}};
   static float g2[10][20];
@@ -1123,6 +1124,8 @@ START_TEST(test_repeated_copy_advice) {
     s2s_data_begin(&kern_r, 21, &e, S2S_COPYIN);
     if (it == 0) s2s_data_begin(&kern_r, 21, &f, S2S_COPYIN);
     if (it == 0) s2s_data_end(&kern_r, 21, &f, S2S_COPYIN);
+    s2s_data_begin(&kern_r, 21, &o, S2S_COPYOUT);
+    s2s_data_end(&kern_r, 21, &o, S2S_COPYOUT);
     s2s_data_end(&kern_r, 21, &e, S2S_COPYIN);
     s2s_data_end(&kern_r, 21, &d, S2S_COPY);
     s2s_region_end(&kern_r);
@@ -1142,6 +1145,10 @@ START_TEST(test_repeated_copy_advice) {
   ck_assert_msg(strstr(text, "copyin of 'q' repeated 5 times"), "%s", text);
   ck_assert_msg(strstr(text, "!$stencil data copyin(q)\n"), "%s", text);
   ck_assert_msg(!strstr(text, "'once'"), "%s", text);
+  ck_assert_msg(strstr(text, "        21: advice: copyout of 'tend' repeated 5 times ("), "%s", text);
+  ck_assert_msg(strstr(text, "s): wrap the calls in !$stencil data copyout(tend)\n"
+                             "            (copied out once at its end instead, saves about "), "%s", text);
+  ck_assert_msg(strstr(text, "update host(tend) there)\n"), "%s", text);
   ck_assert_msg(strstr(text, "        7: advice: copyin of 'g' repeated 10 times"), "%s", text);
   ck_assert_msg(strstr(text, "#pragma stencil data copyin(g)\n"), "%s", text);
 }
