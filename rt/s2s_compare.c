@@ -381,8 +381,9 @@ static void ac_print_mismatch(const S2sRegion *r, const S2sArray *a, const long 
   char where[256];
   ac_element_text(r, a, idx, where, sizeof where);
   if (type == S2S_TYPE_REAL)
-    fprintf(stderr, "  %s: device %.9g, host %.9g (abs %.3g, rel %.3g, %.4g ulp)\n", where,
-            ac_load(d, a->elem, type), ac_load(h, a->elem, type), abs_err, rel_err, ulp);
+    fprintf(stderr, "  %s: device %.*g, host %.*g (abs %.3g, rel %.3g, %.4g ulp)\n", where,
+            a->elem == 4 ? 9 : 17, ac_load(d, a->elem, type), a->elem == 4 ? 9 : 17,
+            ac_load(h, a->elem, type), abs_err, rel_err, ulp);
   else
     fprintf(stderr, "  %s: device %.0f, host %.0f\n", where, ac_load(d, a->elem, type),
             ac_load(h, a->elem, type));
