@@ -51,9 +51,6 @@
 #include <unistd.h>
 
 #include <uthash.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #define S2S_RT_PREFIX "s2s-cuda runtime: "
 
@@ -139,7 +136,6 @@ static struct {
   size_t chunk;              /* S2S_STAGE_CHUNK: bytes per staging buffer */
   double span_ratio;         /* S2S_SPAN_RATIO: move a holey box's span when span <= ratio * box */
   int copy_threads;          /* S2S_COPY_THREADS: CPU threads filling one staging buffer */
-  int copy_stream;           /* S2S_COPY_STREAM (default on): non-temporal stores in staging copies */
   int pool_enabled;          /* S2S_POOL (default on) */
   S2sRegisterMode register_mode; /* S2S_REGISTER */
   /* the pool */
@@ -1337,20 +1333,22 @@ static S2sRegisterMode s2s_rt_env_register(const S2sRegion *r, int line) {
                    "S2S_REGISTER='%s' is not a registration policy", v);
 }
 
-/* CPU threads that fill or drain one staging buffer: one core copies about
- * 10 GB/s, PCIe 5 moves 55, so several; at most half the cores. */
+/* CPU threads that fill or drain one staging buffer: one core copies a few
+ * GB/s on a loaded memory system, PCIe 5 moves 55, so all the cores but
+ * one, at most 15 (measured on an H100 host with 16 cores, datamove
+ * --contiguous-only: 8 threads and 8 MiB windows reached 53-68% of pinned
+ * from 64 MB up, 15 threads and 32 MiB windows 66-91%; tests/bench/RESULTS.md). */
 static int s2s_rt_default_copy_threads(void) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return cores >= 16 ? 8 : cores >= 8 ? 4 : cores >= 4 ? 2 : 1;
+  return cores >= 4 ? (int)(cores - 1 < 15 ? cores - 1 : 15) : 1;
 }
 
 static void s2s_rt_read_settings(const S2sRegion *r, int line) {
-  rt.chunk = s2s_rt_env_bytes(r, line, "S2S_STAGE_CHUNK", (size_t)8 << 20);
+  rt.chunk = s2s_rt_env_bytes(r, line, "S2S_STAGE_CHUNK", (size_t)32 << 20);
   rt.span_ratio = s2s_rt_env_number(r, line, "S2S_SPAN_RATIO", 1.25, 1.0, 1e9);
   rt.copy_threads = (int)s2s_rt_env_number(r, line, "S2S_COPY_THREADS",
                                            s2s_rt_default_copy_threads(), 1, 64);
   rt.pool_enabled = !getenv("S2S_POOL") || s2s_rt_env_flag("S2S_POOL");
-  rt.copy_stream = !getenv("S2S_COPY_STREAM") || s2s_rt_env_flag("S2S_COPY_STREAM");
   rt.register_mode = s2s_rt_env_register(r, line);
   /* Until measured: staging at about 20 GB/s, pinned at 50 GB/s, and
    * registering plus unregistering at about 4 GB/s (Linux pins page by page). */
@@ -1863,39 +1861,6 @@ static long s2s_rt_row_at(const S2sRows *w, size_t at) {
   return lo;
 }
 
-/* A large copy with non-temporal (streaming) stores: the destination's
- * cache lines are not read first (a plain store reads each line before it
- * writes it) and do not push the source out of the cache; the staging
- * buffer is read next by the copy engine, the user's array long after.
- * That is a third less memory traffic, which is what bounds the staging
- * copies on a host whose memory the copy engine also reads
- * (S2S_COPY_STREAM=0: plain memcpy). */
-#define S2S_RT_STREAM_MIN ((size_t)64 << 10)
-
-static void s2s_rt_copy_bytes(char *dst, const char *src, size_t n) {
-#if defined(__SSE2__)
-  if (rt.copy_stream && n >= S2S_RT_STREAM_MIN) {
-    size_t head = (16 - ((uintptr_t)dst & 15)) & 15, i;
-    memcpy(dst, src, head);
-    dst += head, src += head, n -= head;
-    for (i = 0; i + 64 <= n; i += 64) {
-      __m128i a = _mm_loadu_si128((const __m128i *)(src + i));
-      __m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
-      __m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
-      __m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
-      _mm_stream_si128((__m128i *)(dst + i), a);
-      _mm_stream_si128((__m128i *)(dst + i + 16), b);
-      _mm_stream_si128((__m128i *)(dst + i + 32), c);
-      _mm_stream_si128((__m128i *)(dst + i + 48), d);
-    }
-    _mm_sfence(); /* the streamed stores are visible before the copy engine reads */
-    memcpy(dst + i, src + i, n - i);
-    return;
-  }
-#endif
-  memcpy(dst, src, n);
-}
-
 /* Copy the box bytes of transfer window [off, off + n) between the user's
  * array and `buf` (which holds that window): to `buf` when `to_buf`. */
 static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, int to_buf) {
@@ -1905,9 +1870,9 @@ static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, 
     from = at > off ? at : off;
     to = at + w->width < off + n ? at + w->width : off + n;
     if (to_buf)
-      s2s_rt_copy_bytes(buf + (from - off), w->host + s2s_rt_row_host(w, k) + (from - at), to - from);
+      memcpy(buf + (from - off), w->host + s2s_rt_row_host(w, k) + (from - at), to - from);
     else
-      s2s_rt_copy_bytes(w->host + s2s_rt_row_host(w, k) + (from - at), buf + (from - off), to - from);
+      memcpy(w->host + s2s_rt_row_host(w, k) + (from - at), buf + (from - off), to - from);
   }
 }
 

@@ -203,6 +203,7 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
 
   u.emit.relaxed_fp = o->relaxed_fp;
   u.emit.strict_fp = o->strict_fp;
+  u.emit.unroll = o->unroll;
   xf_config.recompute = !o->no_recompute;
   xf_config.kcache = !o->no_kcache;
   xf_config.contract = !o->no_contract;

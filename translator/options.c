@@ -257,6 +257,16 @@ static void report_option(Parser *p, const char *arg) {
  * same mode twice is no error. */
 typedef enum FpMode { FP_DEFAULT, FP_RELAXED, FP_STRICT } FpMode;
 
+/* -Munroll=N: N from 1 (no unrolling) to 32. */
+static void unroll_option(Parser *p, const char *arg) {
+  char *end;
+  long n = strtol(arg + 9, &end, 10);
+  if (*end || end == arg + 9 || n < 1 || n > 32)
+    usage_error(p, "-Munroll=N: N is a number of copies from 1 to 32, not '%s'", arg + 9);
+  else
+    p->o->unroll = n > 1 ? (int)n : 0;
+}
+
 static void fp_mode_option(Parser *p, const char *arg, FpMode mode) {
   Options *o = p->o;
   if ((mode == FP_RELAXED && o->strict_fp) || (mode == FP_STRICT && o->relaxed_fp)) {
@@ -379,6 +389,8 @@ static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *ou
   else if (strcmp(arg, "-Mnorecompute") == 0) o->no_recompute = true;
   else if (strcmp(arg, "-Mnokcache") == 0) o->no_kcache = true;
   else if (strcmp(arg, "-Mnocontract") == 0) o->no_contract = true;
+  else if (strcmp(arg, "-Munroll") == 0) o->unroll = 4;
+  else if (strncmp(arg, "-Munroll=", 9) == 0) unroll_option(p, arg);
   else if (strncmp(arg, "-Mfprelaxed=", 12) == 0)
     /* PGI's sub-options pick operations (div, rsqrt, ...); here the option is all or nothing */
     usage_error(p, "-Mfprelaxed takes no sub-options in s2s-cuda (it relaxes exp, log, power, "
