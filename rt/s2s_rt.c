@@ -129,6 +129,9 @@ static struct {
   int debug, timing;         /* S2S_DEBUG, S2S_TIME */
   int device;
   int host_fallback;         /* no device: regions run their original loops (s2s_compare.c) */
+  int local_rank;            /* node-local MPI rank the device was chosen by, or -1 */
+  const char *rank_from;     /* where it came from: an environment variable or the program */
+  int local_rank_given;      /* s2s_use_local_rank was called (before initialisation) */
   char device_name[256];
   S2sPresent *present;       /* uthash head */
   S2sRegion *regions;        /* registered regions, newest first */
@@ -162,8 +165,10 @@ static void s2s_rt_vmessage(const char *kind, const S2sRegion *r, int line,
                             const char *where, const char *fmt, va_list ap) {
   fprintf(stderr, S2S_RT_PREFIX "%s: ", kind);
   vfprintf(stderr, fmt, ap);
-  fprintf(stderr, " in %s %s (%s:%d)\n", where, r ? s2s_rt_str(r->name) : "?",
-          r ? s2s_rt_str(r->file) : "?", line);
+  if (r)
+    fprintf(stderr, " in %s %s (%s:%d)\n", where, s2s_rt_str(r->name), s2s_rt_str(r->file), line);
+  else
+    fputc('\n', stderr);   /* a call of the program's, outside any region */
 }
 
 /* Every stop of the user's program goes through here, so the message always
@@ -1198,6 +1203,8 @@ static S2sThread *s2s_rt_thread(const S2sRegion *r, int line) {
   if (t) return t;
   t = calloc(1, sizeof *t);
   if (!t) s2s_rt_fail(r, line, "out of host memory for the thread's runtime state");
+  /* the device is per host thread in CUDA: every thread uses the one chosen */
+  s2s_rt_cuda(cudaSetDevice(rt.device), r, line, "cudaSetDevice");
   s2s_rt_cuda(cudaStreamCreate(&t->stream), r, line, "cudaStreamCreate");
   s2s_rt_cuda(cudaEventCreate(&t->ev_start), r, line, "cudaEventCreate");
   s2s_rt_cuda(cudaEventCreate(&t->ev_stop), r, line, "cudaEventCreate");
@@ -1357,6 +1364,25 @@ static void s2s_rt_read_settings(const S2sRegion *r, int line) {
   rt.register_us_mb = 250.0;
 }
 
+/* The node-local rank an MPI launcher gives this process (Open MPI, MPICH
+ * and Intel MPI, Slurm, PMI, MVAPICH), or -1; *from names the variable. */
+static int s2s_rt_env_local_rank(const char **from) {
+  static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                                      "SLURM_LOCALID", "PMI_LOCAL_RANK",
+                                      "MV2_COMM_WORLD_LOCAL_RANK" };
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+    const char *v = getenv(vars[i]);
+    char *end;
+    long n;
+    if (!v || !*v) continue;
+    n = strtol(v, &end, 10);
+    if (*end || n < 0 || n > INT_MAX) continue;
+    *from = vars[i];
+    return (int)n;
+  }
+  return -1;
+}
+
 static void s2s_rt_select_device(const S2sRegion *r, int line) {
   int count = 0, dev = s2s_rt_env_device(r, line);
   struct cudaDeviceProp prop; /* C spelling: CUDA has no typedef for C */
@@ -1376,8 +1402,11 @@ static void s2s_rt_select_device(const S2sRegion *r, int line) {
             "loops on the host\n", err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
     return;
   }
-  if (dev == -2) dev = 0;
   s2s_rt_cuda(err, r, line, "cudaGetDeviceCount (is a GPU visible?)");
+  /* One MPI rank per GPU (WRF): the node-local rank picks the device,
+   * round robin when a node runs more ranks than it has GPUs. */
+  if (!rt.local_rank_given) rt.local_rank = s2s_rt_env_local_rank(&rt.rank_from);
+  if (dev == -2) dev = rt.local_rank >= 0 ? rt.local_rank % count : 0;
   if (dev >= count)
     s2s_rt_fail_hint(r, line, "region", "set S2S_DEVICE to a number below the device count",
                      "S2S_DEVICE=%d, but there %s only %d device%s", dev,
@@ -1408,6 +1437,23 @@ static void s2s_rt_init(const S2sRegion *r, int line) {
     if (rt.timing && !rt.host_fallback) atexit(s2s_rt_report_at_exit); /* runs first: the report, then the release */
     rt.initialised = 1;
   }
+  s2s_rt_lock_give();
+}
+
+void s2s_use_local_rank(const int *local_rank) {
+  if (*local_rank < 0)
+    s2s_rt_fail_hint(NULL, 0, "program", "pass the rank MPI_Comm_split_type gave",
+                     "s2s_use_local_rank(%d): not a rank", *local_rank);
+  s2s_rt_lock_take();
+  if (rt.initialised && !rt.host_fallback && rt.local_rank != *local_rank) {
+    s2s_rt_lock_give();
+    s2s_rt_fail_hint(NULL, 0, "program", "call it before the first region runs",
+                     "s2s_use_local_rank(%d) after the runtime chose device %d", *local_rank,
+                     rt.device);
+  }
+  rt.local_rank = *local_rank;
+  rt.rank_from = "s2s_use_local_rank";
+  rt.local_rank_given = 1;
   s2s_rt_lock_give();
 }
 
@@ -2751,11 +2797,15 @@ static void s2s_rt_report_region(FILE *out, const S2sRegion *r) {
 }
 
 static void s2s_rt_report_header(FILE *out) {
+  char rank[160] = "";
+  if (rt.initialised && rt.local_rank >= 0 && rt.rank_from)
+    snprintf(rank, sizeof rank, "; local rank %d from %s", rt.local_rank, rt.rank_from);
 #ifdef S2S_EMULATE
-  fprintf(out, "S2S Accelerator Kernel Timing data (emulated on CPU)\n");
+  fprintf(out, "S2S Accelerator Kernel Timing data (emulated on CPU%s)\n", rank);
 #else
   if (rt.initialised)
-    fprintf(out, "S2S Accelerator Kernel Timing data (%s, device %d)\n", rt.device_name, rt.device);
+    fprintf(out, "S2S Accelerator Kernel Timing data (%s, device %d%s)\n", rt.device_name,
+            rt.device, rank);
   else
     fprintf(out, "S2S Accelerator Kernel Timing data (no device used)\n");
 #endif
