@@ -782,7 +782,7 @@ static const struct { const char *code, *message; } error_cases[] = {
     "    6 |     while (a[i] > 0) a[i] -= 1;\n"
     "      |     ^~~~~~~~~~~~~~~~~~~~~~~~~~~\n" },
   { "  for (i = 0; i < n; i++) a[i] = N;\n",
-    "t.c:5:34: error: 'N' is not declared; if it is a macro, run with -cpp\n" },
+    "t.c:5:34: error: 'N' is not declared; if 'N' is a macro, run without -nocpp\n" },
   { "  for (i = 0; i < n; i += k) a[i] = 0;\n",
     "t.c:5:27: error: the step 'k' of a 'for' loop inside a stencil region must be an "
     "integer constant (line 5)\n" },

@@ -75,6 +75,11 @@
 
 XfConfig xf_config = { .recompute = true, .kcache = true, .contract = true };
 
+bool xf_c_no_alias(const IrSym *s)
+{
+  return s->is_restrict || (xf_config.assume_no_alias && s->is_dummy);
+}
+
 typedef enum PassScope { SCOPE_PROGRAM, SCOPE_REGION, SCOPE_KERNEL } PassScope;
 
 /* Analyses a pass can invalidate (Pass.invalidates). */

@@ -251,10 +251,17 @@ static void free_directive(void *d)
  * arena owns it from then on.  *last_line: its last user line. */
 static Directive *read_directive(CFe *c, TSNode n, int *last_line)
 {
-  int last;
-  Directive *d = dir_read(c->fe.file, parsed_line(n), DIR_C, &last);
+  /* After cpp, read the pragma from the user's own lines (cpp expands no
+   * macro in an unknown pragma, but joins its '\' continuations into one
+   * line): the directive's locations are then the user's columns. */
+  int file = c->fe.file, line = parsed_line(n), last;
+  int user_line, user = diag_source(file)->map_file ?
+                            diag_user_source((Loc){ file, line, 1 }, &user_line) : -1;
+  if (user >= 0 && dir_is_directive_line(user, user_line, DIR_C))
+    file = user, line = user_line;
+  Directive *d = dir_read(file, line, DIR_C, &last);
   if (last_line)
-    *last_line = diag_user_line((Loc){ c->fe.file, last, 1 });
+    *last_line = diag_user_line((Loc){ file, last, 1 });
   if (d) {
     ir_arena_on_free(free_directive, d);
     fe_directive_read(&c->fe, d);
@@ -413,13 +420,23 @@ static void bind_bad(CFe *c, const char *text, TSNode at, const char *why)
   b->bad = *why ? ir_printf("%s (declared at line %d)", why, b->line) : why;
 }
 
+/* What to add to a message about a name that may be a macro: nothing
+ * after cpp (it would have been expanded), the way to expand it under
+ * -nocpp. */
+static const char *macro_hint(CFe *c, const char *name)
+{
+  if (diag_source(c->fe.file)->map_file)
+    return "";
+  return ir_printf("; if '%s' is a macro, run without -nocpp", name);
+}
+
 /* The symbol a region names with identifier `id`, or NULL (reported). */
 static IrSym *lookup(CFe *c, TSNode id)
 {
   char *text = fe_text(&c->fe, id);
   Binding *b = visible(c, text);
   if (!b) {
-    err(c, id, "'%s' is not declared; if it is a macro, run with -cpp", text);
+    err(c, id, "'%s' is not declared%s", text, macro_hint(c, text));
     return NULL;
   }
   if (b->is_typedef) {
@@ -1293,8 +1310,8 @@ static IrExpr *lower_call(CFe *c, TSNode n)
     k++;
   if (!fe_is(fn, "identifier") || k == sizeof intrinsics / sizeof *intrinsics) {
     err(c, fn, "call to '%s' is not supported inside a stencil region (line %d): only math "
-        "functions such as sqrt, exp, pow and fmax can be called; if '%s' is a macro, run with "
-        "-cpp", name, line_of(c, n), name);
+        "functions such as sqrt, exp, pow and fmax can be called%s", name, line_of(c, n),
+        macro_hint(c, name));
     return NULL;
   }
   TSNode args = field(n, "arguments");
@@ -1858,8 +1875,8 @@ static void lower_stmt_node(CFe *c, TSNode n, Seq *rest, Directive *advice, IrSt
   else if (strcmp(t, "continue_statement") == 0)
     push(out, lower_jump(c, n, IR_S_CYCLE));
   else if (strncmp(t, "preproc_", 8) == 0)
-    err(c, n, "preprocessor directives are not supported inside a stencil region (line %d); "
-        "run with -cpp", line_of(c, n));
+    err(c, n, "preprocessor directives are not supported inside a stencil region (line %d)%s",
+        line_of(c, n), diag_source(c->fe.file)->map_file ? "" : "; run without -nocpp");
   else
     unsupported(c, n, describe(n, true));
 }
