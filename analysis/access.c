@@ -14,6 +14,7 @@
 #include <string.h>
 #include "affine.h"
 #include "access.h"
+#include "delinearize.h"
 #include "column.h"     /* xf_first_exposed: reads that may come before an assignment */
 #include "visit.h"
 #include "report.h"
@@ -143,6 +144,9 @@ void an_extent_text(const IrExpr *lo, const IrExpr *hi, char *buf, size_t size)
 void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang lang, char *buf,
                  size_t size)
 {
+  /* a flat array the user indexes flat: its flat range where it is one */
+  if (lang == IR_C && dl_flat_box_text(a, lo, hi, buf, size))
+    return;
   size_t n = (size_t)snprintf(buf, size, "%s%s", a->name, lang == IR_FORTRAN ? "(" : "");
   char l[128], h[128];
   for (int k = 0; k < a->rank && n < size; k++) {
@@ -1760,7 +1764,17 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       if (a->written && !an_host_uses_array(prog, g, a->sym))
         a->clause = a->clause == DIR_COPYOUT || written_before_read(a->sym, &one, &dg) ? DIR_CREATE
                                                                                  : DIR_COPYIN;
-      if (!accessed_box(&b, &one, a->sym, a->box_lo, a->box_hi)) {
+      bool boxed = accessed_box(&b, &one, a->sym, a->box_lo, a->box_hi);
+      if (!boxed && a->sym->delinearize_why) {
+        diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
+                "subscripts are linearized but cannot be delinearized (%s); add a clause such "
+                "as copy(%s[0:n]) to the region", a->sym->name, a->sym->delinearize_why,
+                a->sym->name);
+        ok = false;
+        dep_free(&one);
+        break;
+      }
+      if (!boxed) {
         diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
                 "subscripts are not affine in the loop indices and its bounds are not declared; "
                 "add a clause such as copy(%s%s) to the region", a->sym->name, a->sym->name,

@@ -6,6 +6,8 @@
  *   inline     calls in regions replaced by the callees' bodies (transforms/inline.c)
  *   invariant  reads of a scalar that holds one region-invariant value (`l = ite`) replaced
  *              by that value, so loops it bounds stay parallel (transforms/invariant.c)
+ *   delinearize  C: flat arrays indexed `a[(k*nj + j)*ni + i]` read as a[k][j][i] of a
+ *              [][nj][ni] array where the ranges nest (analysis/delinearize.c)
  *   tripcount  `do n = 1, mstepmax` over columns tested `n <= mstep(i)` becomes
  *              `do i / do n = 1, mstep(i)`, the maximum dropped (transforms/tripcount.c)
  *   present    a region testing present() of its routine's optional dummies becomes one
@@ -58,6 +60,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "delinearize.h"
 #include "dep.h"
 #include "diag.h"
 #include "emit.h"
@@ -97,6 +100,8 @@ static bool pass_inline(Unit *u) { return xf_inline_program(u->prog); }
 
 static bool pass_invariant(Unit *u) { return xf_region_invariants(u->prog); }
 
+static bool pass_delinearize(Unit *u) { return xf_delinearize_program(u->prog); }
+
 static bool pass_tripcount(Unit *u) { return xf_per_column_tripcounts(u->prog); }
 
 static bool pass_present(Unit *u) { return xf_present_variants(u->prog); }
@@ -128,6 +133,7 @@ static const Pass passes[] = {
   { "normalize", SCOPE_PROGRAM, .program = pass_normalize },
   { "inline",    SCOPE_PROGRAM, .program = pass_inline },
   { "invariant", SCOPE_PROGRAM, .program = pass_invariant },
+  { "delinearize", SCOPE_PROGRAM, .program = pass_delinearize },
   { "tripcount", SCOPE_PROGRAM, .program = pass_tripcount },
   { "present",   SCOPE_PROGRAM, .program = pass_present },
   { "accesses",  SCOPE_REGION,  .region = xf_pass_accesses },
