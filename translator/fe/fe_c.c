@@ -42,6 +42,7 @@
 #include <string.h>
 #include "dep.h"
 #include "frontend.h"
+#include "report.h"
 
 const TSLanguage *tree_sitter_c(void);
 
@@ -240,6 +241,33 @@ static int parsed_line(TSNode n)
 static bool is_stencil_pragma(CFe *c, TSNode n)
 {
   return is_pragma(c, n) && dir_is_directive_line(c->fe.file, parsed_line(n), DIR_C);
+}
+
+/* `#pragma omp ...`, an OpenMP directive. */
+static bool is_omp_pragma(CFe *c, TSNode n)
+{
+  size_t len;
+  const char *l = diag_line(c->fe.file, parsed_line(n), &len);
+  const char *end = l ? l + len : NULL;
+  if (!l)
+    return false;
+  l += strspn(l, " \t#");
+  if (end - l < 6 || strncmp(l, "pragma", 6) != 0)
+    return false;
+  l += 6;
+  l += strspn(l, " \t");
+  return end - l >= 3 && strncmp(l, "omp", 3) == 0 && (end - l == 3 || l[3] == ' ' || l[3] == '\t');
+}
+
+/* The pragma's text as written, trailing blanks dropped: for messages. */
+static const char *pragma_text(CFe *c, TSNode n)
+{
+  size_t len;
+  const char *l = diag_line(c->fe.file, parsed_line(n), &len);
+  size_t skip = strspn(l, " \t");
+  while (len > skip && (l[len - 1] == ' ' || l[len - 1] == '\t' || l[len - 1] == '\r'))
+    len--;
+  return ir_strndup(l + skip, len - skip);
 }
 
 static void free_directive(void *d)
@@ -623,6 +651,11 @@ static CType primitive_type(const char *text)
   static const struct { const char *name; IrType t; } names[] = {
     { "int", IR_T_INT }, { "int32_t", IR_T_INT }, { "int64_t", IR_T_INT8 },
     { "ptrdiff_t", IR_T_INT8 }, { "ssize_t", IR_T_INT8 }, { "intptr_t", IR_T_INT8 },
+    /* sizes and indices: held as a signed 64-bit integer, exact for every
+     * value below 2^63; C's wrap-around below 0 is not modelled (a region
+     * relying on it, such as `i >= 0` to end a downward size_t loop, loops
+     * forever in C) */
+    { "size_t", IR_T_INT8 },
     { "float", IR_T_REAL4 }, { "double", IR_T_REAL8 },
   };
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -1170,6 +1203,17 @@ static IrExpr *lower_subscript(CFe *c, TSNode n)
   }
   while (fe_is(at, "parenthesized_expression"))
     at = first_named(at);
+  if (fe_is(at, "field_expression")) {
+    /* a member array: the kernel would need the struct's layout and the
+     * host a pointer to pass for it; a local pointer gives both */
+    TSNode member = field(at, "field");
+    const char *m = fe_text(&c->fe, member);
+    err(c, at, "arrays that are struct members, such as '%s', are not supported inside a "
+        "stencil region (line %d); before the region, copy the member into a local pointer "
+        "(`T *restrict %s = %s;` with T its element type, or `T (*restrict %s)[ny][nx] = ...` for a 3-D "
+        "field) and index that", fe_text(&c->fe, at), line_of(c, at), m, fe_text(&c->fe, at), m);
+    return NULL;
+  }
   if (!fe_is(at, "identifier")) {
     unsupported(c, at, "subscripts of anything but a named array are");
     return NULL;
@@ -1673,17 +1717,18 @@ static bool read_loop_step(CFe *c, TSNode up, LoopHeader *h)
   return false;
 }
 
-/* condition := i ('<' | '<=' | '>' | '>=') bound | bound ('>' | '>=' | '<' | '<=') i */
+/* condition := i ('<' | '<=' | '>' | '>=' | '!=') bound
+ *            | bound ('>' | '>=' | '<' | '<=' | '!=') i */
 static bool read_loop_condition(CFe *c, TSNode cond, LoopHeader *h)
 {
   while (fe_is(cond, "parenthesized_expression"))
     cond = first_named(cond);
-  static const char *const cmps[] = { "<", "<=", ">", ">=" };
-  static const char *const flipped[] = { ">", ">=", "<", "<=" };
+  static const char *const cmps[] = { "<", "<=", ">", ">=", "!=" };
+  static const char *const flipped[] = { ">", ">=", "<", "<=", "!=" };
   if (fe_is(cond, "binary_expression")) {
     const char *op = op_text(cond);
     TSNode l = field(cond, "left"), r = field(cond, "right");
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
       if (strcmp(op, cmps[k]) != 0)
         continue;
       bool left = names_iv(c, l, h), right = names_iv(c, r, h);
@@ -1706,7 +1751,7 @@ static bool read_loop_condition(CFe *c, TSNode cond, LoopHeader *h)
     }
   }
   err(c, cond, "the condition of a 'for' loop inside a stencil region must compare '%s' with "
-      "<, <=, > or >= to a bound that does not depend on it (line %d)", h->name,
+      "<, <=, >, >= or != to a bound that does not depend on it (line %d)", h->name,
       line_of(c, cond));
   return false;
 }
@@ -1715,6 +1760,17 @@ static bool read_loop_condition(CFe *c, TSNode cond, LoopHeader *h)
  * up), i > b  ->  hi = b+1 (counting down); <= and >= keep b. */
 static bool loop_hi(CFe *c, TSNode n, LoopHeader *h, IrExpr **hi)
 {
+  if (strcmp(h->cmp, "!=") == 0) {
+    /* i != b stepping by 1 stops where i < b (or i > b counting down)
+     * would, whenever the loop ends at all; a longer step may jump over b */
+    if (h->step != 1 && h->step != -1) {
+      err(c, n, "the 'for' loop at line %d tests '%s != ...' but steps by %ld: it ends only if "
+          "the step lands on the bound; write the condition with < or >", line_of(c, n),
+          h->name, h->step);
+      return false;
+    }
+    h->cmp = h->step > 0 ? "<" : ">";
+  }
   bool up = h->cmp[0] == '<';
   if (up != (h->step > 0)) {
     err(c, n, "the 'for' loop at line %d counts %s but its condition '%s %s ...' needs it to "
@@ -1904,6 +1960,13 @@ static void lower_stmt(CFe *c, TSNode n, Seq *rest, Directive *advice, IrStmtLis
  * warning. */
 static void region_pragma(CFe *c, TSNode n, Directive **advice)
 {
+  if (!is_stencil_pragma(c, n) && is_omp_pragma(c, n)) {
+    /* the user's OpenMP loop: the GPU mapping replaces it in the kernel */
+    if (!c->quiet)
+      report_at(REPORT_NOTE, c->routine->name, fe_loc(&c->fe, n), "'%s' ignored in the kernel: "
+                "the region's loops are mapped onto the GPU instead", pragma_text(c, n));
+    return;
+  }
   if (!is_stencil_pragma(c, n)) {
     if (!c->quiet)
       diag_at(DIAG_WARNING, fe_loc(&c->fe, n), fe_width(&c->fe, n),
