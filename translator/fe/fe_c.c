@@ -111,6 +111,7 @@ typedef struct RegionLocal {
 
 typedef struct CFe {
   FeCtx fe;
+  TSNode cast_subst;              /* a misread cast being lowered as its operand (below) */
   IrModule *globals;              /* the pseudo module "" of file-scope declarations */
   IrRoutine *routine;             /* function being read, NULL at file scope */
   TSNode function;                /* its function_definition */
@@ -1316,8 +1317,73 @@ static IrExpr *lower_conditional(CFe *c, TSNode n)
 
 /* cast_expression := '(' type: type_descriptor ')' value
  * type_descriptor := type_qualifier* type declarator: abstract_declarator? */
+/* C's grammar cannot tell `(i) + x` (a sum; index macros expand to it)
+ * from a cast of +x to a type named i; tree-sitter reads a cast.  A cast
+ * to a name that is a variable, of `+v`, `-v` or `*v`, is that misreading.
+ * Its operator is the cast's operand's: `(i) * v` is a product where it
+ * stands, but `(i) + v * w`, parsed as (cast(i, +v)) * w, is i + (v * w),
+ * so a sum or difference is found from the top of the chain of *, / and %
+ * whose leftmost operand it is (misread_sum).  The operand: `v`. */
+static bool misread_cast(CFe *c, TSNode n, char op)
+{
+  if (!fe_is(n, "cast_expression"))
+    return false;
+  TSNode desc = field(n, "type"), value = field(n, "value");
+  TSNode type = field(desc, "type");
+  if (!ts_node_is_null(field(desc, "declarator")) || !fe_is(type, "type_identifier"))
+    return false;
+  Binding *b = visible(c, fe_text(&c->fe, type));
+  if (!b || b->is_typedef)
+    return false;
+  const char *vop = fe_is(value, "unary_expression") || fe_is(value, "pointer_expression")
+                        ? op_text(value) : "";
+  return vop[0] == op && vop[1] == '\0';
+}
+
+/* Is n the top of a chain of *, / and % whose leftmost operand is a
+ * misread `(i) + v` or `(i) - v`?  *leaf: that cast. */
+static bool misread_sum(CFe *c, TSNode n, TSNode *leaf)
+{
+  TSNode m = n;
+  while (fe_is(m, "binary_expression") && strchr("*/%", op_text(m)[0]) && !op_text(m)[1])
+    m = field(m, "left");
+  if (ts_node_eq(m, c->cast_subst) || !(misread_cast(c, m, '+') || misread_cast(c, m, '-')))
+    return false;
+  *leaf = m;
+  return true;
+}
+
+/* i + n, n the chain with the misread cast replaced by its operand. */
+static IrExpr *lower_misread_sum(CFe *c, TSNode n, TSNode leaf)
+{
+  TSNode var = field(field(leaf, "type"), "type");
+  char op = op_text(field(leaf, "value"))[0];
+  IrExpr *i = lower_ident(c, var);
+  TSNode saved = c->cast_subst;
+  c->cast_subst = leaf;
+  IrExpr *rest = lower_expr(c, n);
+  c->cast_subst = saved;
+  if (!i || !rest)
+    return NULL;
+  return arith(op == '+' ? IR_OP_ADD : IR_OP_SUB, i, rest, fe_loc(&c->fe, n));
+}
+
 static IrExpr *lower_cast(CFe *c, TSNode n)
 {
+  if (ts_node_eq(n, c->cast_subst))  /* the misread cast's operand v */
+    return lower_expr(c, field(field(n, "value"), "argument"));
+  if (misread_cast(c, n, '*')) {
+    TSNode var = field(field(n, "type"), "type");
+    IrExpr *i = lower_ident(c, var);
+    IrExpr *v = lower_expr(c, field(field(n, "value"), "argument"));
+    return i && v ? arith(IR_OP_MUL, i, v, fe_loc(&c->fe, n)) : NULL;
+  }
+  if (misread_cast(c, n, '+') || misread_cast(c, n, '-')) {
+    err(c, n, "'%s' reads as a cast to '%s' in C's grammar here; drop the parentheses around "
+        "'%s' (line %d)", fe_text(&c->fe, n), fe_text(&c->fe, field(field(n, "type"), "type")),
+        fe_text(&c->fe, field(field(n, "type"), "type")), line_of(c, n));
+    return NULL;
+  }
   TSNode desc = field(n, "type");
   CType t = read_type(c, field(desc, "type"));
   if (t.bad || !ts_node_is_null(field(desc, "declarator"))) {
@@ -1399,6 +1465,9 @@ static const struct { const char *type, *what; } unsupported_exprs[] = {
 static IrExpr *lower_expr_node(CFe *c, TSNode n)
 {
   const char *t = ts_node_type(n);
+  TSNode leaf;
+  if (misread_sum(c, n, &leaf))
+    return lower_misread_sum(c, n, leaf);
   if (strcmp(t, "identifier") == 0)
     return lower_ident(c, n);
   if (strcmp(t, "number_literal") == 0)

@@ -1,0 +1,64 @@
+/* c-delinearize: C as C programmers write it.  Flat arrays behind an index
+ * macro (Horner form and i + ni*(j + nj*k) form, and a 2-D one written out),
+ * delinearized so the loops run in parallel; loops with <=, != and counting
+ * down; a size_t loop; a region that carries the user's OpenMP pragma; a
+ * pointer-to-VLA parameter; fields reached through a struct, copied into
+ * local pointers first.  No restrict on the flat pointers of flux3d: the
+ * case is translated with -Msafeptr. */
+#include <stddef.h>
+
+#define IDX(i, j, k) (((k) * nj + (j)) * ni + (i))
+
+void flux3d(int ni, int nj, int nk, const float *u, float *flux)
+{
+#pragma stencil region
+  for (int k = 0; k < nk; k++)
+    for (int j = 0; j <= nj - 1; j++)
+      for (int i = 1; i != ni; i++)
+        flux[IDX(i, j, k)] = u[IDX(i, j, k)] - u[IDX(i - 1, j, k)];
+}
+
+#define AT(i, j, k) ((i) + ni * ((j) + nj * (k)))
+
+void smooth_down(int ni, int nj, int nk, const double *a, double *b)
+{
+#pragma stencil region
+  for (int k = nk - 1; k >= 0; k--)
+    for (int j = nj - 2; j > 0; j--)
+      for (int i = 1; i < ni - 1; i++)
+        b[AT(i, j, k)] = 0.25 * (a[AT(i - 1, j, k)] + a[AT(i + 1, j, k)]
+                                 + a[AT(i, j - 1, k)] + a[AT(i, j + 1, k)]);
+}
+
+void scale2d(size_t n, size_t m, float s, float *x)
+{
+#pragma stencil region
+#pragma omp parallel for
+  for (size_t j = 0; j < m; j++)
+    for (size_t i = 0; i < n; i++)
+      x[j * n + i] = s * x[j * n + i] + (float)i;
+}
+
+void vla3d(int nx, int ny, int nz, const float (*restrict u)[ny][nx], float (*restrict v)[ny][nx])
+{
+#pragma stencil region
+  for (int k = 0; k < nz; k++)
+    for (int j = ny - 1; j >= 0; --j)
+      for (int i = 0; i < nx; ++i)
+        v[k][j][i] = 2.0f * u[k][j][i] + (float)(k - j);
+}
+
+struct field { int nx, ny, nz; float *t; float *dt; };
+
+void heat(struct field *f, float c)
+{
+  int nx = f->nx, ny = f->ny, nz = f->nz;
+  const float *restrict t = f->t;
+  float *restrict dt = f->dt;
+#pragma stencil region
+  for (int k = 1; k < nz - 1; k++)
+    for (int j = 0; j < ny; j++)
+      for (int i = 0; i < nx; i++)
+        dt[(k * ny + j) * nx + i] = c * (t[((k + 1) * ny + j) * nx + i] - 2.0f * t[(k * ny + j) * nx + i]
+                                         + t[((k - 1) * ny + j) * nx + i]);
+}
