@@ -372,8 +372,9 @@ static int index_factors(const Ref *r, const Mono *m, IrSym **iv)
   return n;
 }
 
-/* Is the subscript of r linearized: an index times an invariant scalar, or
- * two indices of which one is scaled by a constant (`j*64 + i`)? */
+/* Is the subscript of r linearized: a scalar the region assigns (a loop
+ * index, say) times another scalar, or two indices of which one is scaled
+ * by a constant (`j*64 + i`)? */
 static bool linearized(const Ref *r)
 {
   int nindices = 0, scaled = 0;
@@ -381,6 +382,9 @@ static bool linearized(const Ref *r)
   for (int i = 0; i < r->p.n; i++) {
     const Mono *m = &r->p.t[i];
     IrSym *iv = NULL;
+    for (int f = 0; f < m->nf && m->nf > 1; f++)
+      if (ir_symset_has(r->assigned, m->f[f]))
+        return true;         /* a value of the region times something: a stride */
     if (!index_factors(r, m, &iv))
       continue;
     if (m->nf > 1)

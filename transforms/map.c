@@ -567,11 +567,16 @@ static void refuse_loop(MapCtx *m, const IrStmt *loop, const DepGraph *dg, const
 {
   char why[300];
   dep_describe(dg, d, why, sizeof why);
+  /* a flat C array left flat: its subscripts say why the distance is unknown */
+  const IrSym *arr = dg->acc[d->src].ref->u.elem.sym;
+  const char *flat = arr->delinearize_why ? ir_printf(" ('%s' is indexed flat and was not "
+                                                      "delinearized: %s)", arr->name,
+                                                      arr->delinearize_why) : "";
   diag_at(DIAG_ERROR, loop->loc, 1, "loop '%s' cannot run in parallel: loop carried dependence of "
-          "%s between lines %d and %d, and no other loop of the nest can be spread over the GPU "
+          "%s between lines %d and %d%s, and no other loop of the nest can be spread over the GPU "
           "instead%s",
           loop->u.loop.iv->name, why, diag_user_line(dg->acc[d->src].stmt->loc),
-          diag_user_line(dg->acc[d->dst].stmt->loc), refusal_advice(m, loop, dg, d));
+          diag_user_line(dg->acc[d->dst].stmt->loc), flat, refusal_advice(m, loop, dg, d));
 }
 
 /* The scalars of the private(list) clauses of `adv`, checked: unknown
