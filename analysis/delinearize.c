@@ -25,7 +25,7 @@
 /* Bounds on what is read: far beyond index macros of real codes; a
  * subscript beyond them is just not delinearized. */
 #define DL_MAX_FACTORS 6     /* scalars in one monomial */
-#define DL_MAX_TERMS 24      /* monomials in one polynomial */
+#define DL_MAX_TERMS 16      /* monomials in one polynomial */
 #define DL_MAX_CANDIDATES 4  /* distinct candidate extents of one array */
 #define DL_MAX_DIMS 4        /* extents tried in one order: up to 5-D arrays */
 
@@ -319,21 +319,47 @@ typedef struct Ref {
   bool poly_ok;
 } Ref;
 
+/* The references of one array in the regions of its routine. */
 typedef struct Refs {
-  const IrSym *sym;
+  IrSym *sym;
   int n, cap;
   Ref *v;
-  const IrSymSet *assigned;  /* of the region being walked */
+  UT_hash_handle hh;         /* in Collect.by_sym */
 } Refs;
+
+/* One walk over a routine's regions collects the references of every
+ * flat array (rank 1, unknown size) at once: the pass stays linear in the
+ * size of the routine however many arrays and regions it has. */
+typedef struct Collect {
+  const IrSym *only;         /* NULL: every flat array; else just this one */
+  Refs *by_sym;              /* uthash by sym pointer, in the arena */
+  Refs **order;              /* in order of first reference */
+  int norder, order_cap;
+  const IrSymSet *assigned;  /* of the region being walked */
+} Collect;
+
+static bool is_flat(const IrSym *s)
+{
+  return s->rank == 1 && !s->hi[0] && !s->region_local;
+}
 
 static void collect_ref(IrExpr *e, IrStmt *in, void *ctx)
 {
   (void)in;
   IrVisit *v = ctx;
-  Refs *refs = v->ctx;
-  if (e->kind != IR_E_ELEM || e->u.elem.sym != refs->sym)
+  Collect *c = v->ctx;
+  if (e->kind != IR_E_ELEM || !is_flat(e->u.elem.sym) || (c->only && e->u.elem.sym != c->only))
     return;
-  Ref r = { .e = e, .nloops = v->nloops, .assigned = refs->assigned };
+  IrSym *sym = e->u.elem.sym;
+  Refs *refs;
+  HASH_FIND_PTR(c->by_sym, &sym, refs);
+  if (!refs) {
+    refs = ir_alloc(sizeof *refs);
+    refs->sym = sym;
+    HASH_ADD_PTR(c->by_sym, sym, refs);
+    IR_APPEND(c->order, c->norder, c->order_cap, refs);
+  }
+  Ref r = { .e = e, .nloops = v->nloops, .assigned = c->assigned };
   r.loops = ir_alloc(sizeof *r.loops * (size_t)(v->nloops + 1));
   memcpy(r.loops, v->loops, sizeof *r.loops * (size_t)v->nloops);
   r.poly_ok = e->u.elem.n == 1 && poly_from_expr(e->u.elem.sub[0], &r.p);
@@ -344,6 +370,17 @@ static IrVisitStep collect_pre(IrStmt *s, IrVisit *v)
 {
   ir_walk_stmt_exprs(s, collect_ref, v);
   return IR_VISIT_CONTINUE;
+}
+
+static void collect(IrRoutine *r, Collect *c)
+{
+  for (int g = 0; g < r->nregions; g++) {
+    IrSymSet *assigned = ir_alloc(sizeof *assigned);
+    ir_assigned_scalars(&r->regions[g]->body, assigned);
+    c->assigned = assigned;
+    IrVisit v = { .pre = collect_pre, .ctx = c };
+    ir_visit_stmts(&r->regions[g]->body, &v);
+  }
 }
 
 static const IrStmt *loop_of(const Ref *r, const IrSym *iv)
@@ -701,24 +738,18 @@ static bool search(const Refs *refs, const Poly *cands, int ncands, int m, Poly 
   return false;
 }
 
-bool dl_delinearize_array(IrRoutine *r, IrSym *sym, const char **why)
+/* The decision for the references of one array. */
+static bool decide(IrRoutine *r, Refs *refs, const char **why)
 {
+  IrSym *sym = refs->sym;
   *why = NULL;
-  Refs refs = { .sym = sym };
-  for (int g = 0; g < r->nregions; g++) {
-    IrSymSet *assigned = ir_alloc(sizeof *assigned);
-    ir_assigned_scalars(&r->regions[g]->body, assigned);
-    refs.assigned = assigned;
-    IrVisit v = { .pre = collect_pre, .ctx = &refs };
-    ir_visit_stmts(&r->regions[g]->body, &v);
-  }
   bool any = false;
-  for (int i = 0; i < refs.n; i++)
-    any = any || (refs.v[i].poly_ok && linearized(&refs.v[i]));
+  for (int i = 0; i < refs->n; i++)
+    any = any || (refs->v[i].poly_ok && linearized(&refs->v[i]));
   if (!any)
     return false;
-  for (int i = 0; i < refs.n; i++) {
-    const Ref *x = &refs.v[i];
+  for (int i = 0; i < refs->n; i++) {
+    const Ref *x = &refs->v[i];
     if (!x->poly_ok)
       return *why = ir_printf("its subscript in %s at line %d is not a sum of products of "
                               "scalars", ref_text(x), diag_user_line(x->e->loc)), false;
@@ -737,9 +768,9 @@ bool dl_delinearize_array(IrRoutine *r, IrSym *sym, const char **why)
   if (named_in_any_clause(r, sym))
     return *why = ir_printf("a data clause names '%s' as a flat array", sym->name), false;
   Candidates c = { 0 };
-  for (int i = 0; i < refs.n; i++) {
+  for (int i = 0; i < refs->n; i++) {
     int sites = 0;
-    find_candidates(&c, &refs.v[i], refs.v[i].e->u.elem.sub[0], &sites);
+    find_candidates(&c, &refs->v[i], refs->v[i].e->u.elem.sub[0], &sites);
     if (sites > c.sites)
       c.sites = sites;
   }
@@ -753,32 +784,27 @@ bool dl_delinearize_array(IrRoutine *r, IrSym *sym, const char **why)
   int maxdims = c.sites < DL_MAX_DIMS ? c.sites : DL_MAX_DIMS;
   if (maxdims > IR_MAX_RANK - 1)
     maxdims = IR_MAX_RANK - 1;
-  Split *splits = ir_alloc(sizeof *splits * (size_t)refs.n);
+  Split *splits = ir_alloc(sizeof *splits * (size_t)refs->n);
   Poly e[DL_MAX_DIMS];
   Attempt best = { 0 };
   for (int m = maxdims; m >= 1; m--)
-    if (search(&refs, cands, ncands, m, e, splits, &best)) {
-      rewrite(r, sym, &refs, e, m, splits);
+    if (search(refs, cands, ncands, m, e, splits, &best)) {
+      rewrite(r, sym, refs, e, m, splits);
       return true;
     }
   *why = best.why ? best.why : "its subscripts do not split into nested ranges";
   return false;
 }
 
-/* ---- the pass ------------------------------------------------------------------------ */
-
-typedef struct Flat {
-  IrSymSet *syms;
-} Flat;
-
-static void collect_flat(IrExpr *e, IrStmt *in, void *ctx)
+bool dl_delinearize_array(IrRoutine *r, IrSym *sym, const char **why)
 {
-  (void)in;
-  Flat *f = ctx;
-  if (e->kind == IR_E_ELEM && e->u.elem.sym->rank == 1 && !e->u.elem.sym->hi[0] &&
-      !e->u.elem.sym->region_local)
-    ir_symset_add(f->syms, e->u.elem.sym);
+  Collect c = { .only = sym };
+  collect(r, &c);
+  *why = NULL;
+  return c.norder && decide(r, c.order[0], why);
 }
+
+/* ---- the pass ------------------------------------------------------------------------ */
 
 bool xf_delinearize_program(Program *p)
 {
@@ -786,13 +812,12 @@ bool xf_delinearize_program(Program *p)
     return true;
   for (int i = 0; i < p->nroutines; i++) {
     IrRoutine *r = p->routines[i];
-    Flat f = { ir_alloc(sizeof *f.syms) };
-    for (int g = 0; g < r->nregions; g++)
-      ir_walk_exprs(&r->regions[g]->body, collect_flat, &f);
-    for (int k = 0; k < f.syms->n; k++) {
-      IrSym *s = f.syms->syms[k];
+    Collect c = { 0 };
+    collect(r, &c);
+    for (int k = 0; k < c.norder; k++) {
+      IrSym *s = c.order[k]->sym;
       const char *why;
-      if (dl_delinearize_array(r, s, &why) || !why)
+      if (decide(r, c.order[k], &why) || !why)
         continue;
       s->delinearize_why = why;
       report_at(REPORT_NOTE, r->name, r->regions[0]->dir->loc, "'%s' not delinearized: %s",
