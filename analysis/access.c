@@ -436,6 +436,28 @@ static IrExpr *bound_ir(const IrRoutine *r, const DirExpr *e, IrExpr *ir)
 
 bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExpr **lo, IrExpr **hi)
 {
+  if (a->delinearized && item->nsections == 1) {
+    /* the user's flat range of an array the analyses index per dimension */
+    const DirSection *s = &item->sections[0];
+    IrExpr *start = s->lo ? bound_ir(r, s->lo, s->lo_ir) : ir_int(0, item->loc);
+    IrExpr *len = s->is_index ? ir_int(1, item->loc) : s->len ? bound_ir(r, s->len, s->len_ir)
+                                                                : NULL;
+    const char *why = NULL;
+    if (!start || (!len && !s->is_index && s->len))
+      return false;
+    if (!len) {
+      diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "the size of '%s' is unknown; "
+              "give its length in the clause, as in copyin(%s[0:n])", a->name, a->name);
+      return false;
+    }
+    if (dl_flat_item_box(a, start, len, lo, hi, &why))
+      return true;
+    char shape[256];
+    dl_shape_text(a, shape, sizeof shape);
+    diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "the region indexes '%s' as a "
+            "delinearized %s array; %s", a->name, shape, why);
+    return false;
+  }
   if (item->nsections && item->nsections != a->rank) {
     diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "'%s' has rank %d but the clause "
             "gives %d dimension%s", a->name, a->rank, item->nsections, item->nsections == 1 ? "" : "s");

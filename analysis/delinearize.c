@@ -650,26 +650,6 @@ static bool try_order(const Refs *refs, const Poly *e, int m, Split *splits, Att
 
 /* ---- the decision ------------------------------------------------------------------ */
 
-static bool named_in_clause(const Directive *d, const IrSym *s)
-{
-  for (int c = 0; d && c < d->nclauses; c++)
-    for (int i = 0; i < d->clauses[c].nitems; i++)
-      if (d->clauses[c].items[i].sym == s || strcmp(d->clauses[c].items[i].name, s->name) == 0)
-        return true;
-  return false;
-}
-
-static bool named_in_any_clause(const IrRoutine *r, const IrSym *s)
-{
-  for (int g = 0; g < r->nregions; g++)
-    if (named_in_clause(r->regions[g]->dir, s))
-      return true;
-  for (int h = 0; h < r->nhost_dirs; h++)
-    if (named_in_clause(r->host_dirs[h]->dir, s))
-      return true;
-  return false;
-}
-
 static IrType subscript_type(const Poly *e, int m, IrType t)
 {
   for (int d = 0; d < m; d++)
@@ -706,12 +686,7 @@ static void rewrite(const IrRoutine *r, IrSym *sym, Refs *refs, const Poly *e, i
   sym->is_pointer = false;
   sym->delinearized = true;
   char shape[256];
-  size_t n = (size_t)snprintf(shape, sizeof shape, "[]");
-  for (int d = m - 1; d >= 0 && n < sizeof shape; d--) {
-    char et[96];
-    poly_print(&e[d], et, sizeof et);
-    n += (size_t)snprintf(shape + n, sizeof shape - n, "[%s]", et);
-  }
+  dl_shape_text(sym, shape, sizeof shape);
   report_at(REPORT_INFO, r->name, at, "Delinearized '%s': %s is %s of a %s array", sym->name,
             before, ref_text(&refs->v[0]), shape);
 }
@@ -765,8 +740,6 @@ static bool decide(IrRoutine *r, Refs *refs, const char **why)
                                 ref_text(x), diag_user_line(x->e->loc)), false;
     }
   }
-  if (named_in_any_clause(r, sym))
-    return *why = ir_printf("a data clause names '%s' as a flat array", sym->name), false;
   Candidates c = { 0 };
   for (int i = 0; i < refs->n; i++) {
     int sites = 0;
@@ -834,6 +807,9 @@ bool dl_flat_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, char
     return false;
   int m = a->rank - 1;
   Poly stride = poly_const(1), first, last;
+  for (int d = 0; d <= m; d++)
+    if (!lo[d] || !hi[d])
+      return false;
   for (int d = 0; d < m; d++) {
     Poly l, h, ext, one = poly_const(1);
     if (!poly_from_expr(lo[d], &l) || !poly_from_expr(hi[d], &h) ||
@@ -856,4 +832,58 @@ bool dl_flat_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, char
   poly_print(&len, ln, sizeof ln);
   snprintf(buf, size, "%s[%s:%s]", a->name, st, ln);
   return true;
+}
+
+/* The product of the extents of every dimension but the slowest: the
+ * elements in one step of the slowest index. */
+static bool plane_size(const IrSym *a, Poly *out)
+{
+  *out = poly_const(1);
+  for (int d = 0; d + 1 < a->rank; d++) {
+    Poly ext, one = poly_const(1);
+    if (!poly_from_expr(a->hi[d], &ext) || !poly_add(&ext, &one, 1) || !poly_mul(out, &ext, out))
+      return false;
+  }
+  return true;
+}
+
+bool dl_flat_item_box(const IrSym *a, const IrExpr *start, const IrExpr *len, IrExpr **lo,
+                      IrExpr **hi, const char **why)
+{
+  int m = a->rank - 1;
+  Poly plane, s, l, sq, sr, lq, lr;
+  char pt[128];
+  if (!plane_size(a, &plane))
+    return *why = "its extents are not sums of products of scalars", false;
+  poly_print(&plane, pt, sizeof pt);
+  if (!poly_from_expr(start, &s) || !poly_from_expr(len, &l) || !poly_divide(&s, &plane, &sq, &sr) ||
+      !poly_divide(&l, &plane, &lq, &lr) || sr.n || lr.n)
+    return *why = ir_printf("the clause's start and length must be multiples of %s (whole "
+                            "steps of its slowest index)", pt), false;
+  Loc at = a->loc;
+  IrType t = start->type;
+  for (int d = 0; d < m; d++) {
+    lo[d] = a->lo[d];
+    hi[d] = a->hi[d];
+  }
+  Poly last = sq, one = poly_const(1);
+  if (!poly_add(&last, &lq, 1) || !poly_add(&last, &one, -1))
+    return *why = "the clause's range is too long", false;
+  lo[m] = poly_expr(&sq, t, at);
+  hi[m] = poly_expr(&last, t, at);
+  return true;
+}
+
+void dl_shape_text(const IrSym *a, char *buf, size_t size)
+{
+  size_t n = (size_t)snprintf(buf, size, "[]");
+  for (int d = a->rank - 2; d >= 0 && n < size; d--) {
+    Poly ext, one = poly_const(1);
+    char et[96];
+    if (poly_from_expr(a->hi[d], &ext) && poly_add(&ext, &one, 1))
+      poly_print(&ext, et, sizeof et);
+    else
+      snprintf(et, sizeof et, "?");
+    n += (size_t)snprintf(buf + n, size - n, "[%s]", et);
+  }
 }

@@ -27,8 +27,9 @@
  * one shape (the IrSym is the routine's), so the array becomes rank m+1
  * with lo 0, hi E_d-1 and an unknown slowest extent, exactly as a
  * parameter `float (*flux)[nj][ni]` would be; the kernels index the same
- * flat memory.  Arrays a data clause names are left alone (the clause
- * speaks of the flat array).
+ * flat memory.  A data clause keeps naming the flat range
+ * (`copyin(flux[0:nk*nj*ni])`): it is read as whole steps of the slowest
+ * index (dl_flat_item_box).
  */
 #ifndef S2S_DELINEARIZE_H
 #define S2S_DELINEARIZE_H
@@ -55,5 +56,15 @@ bool dl_delinearize_array(IrRoutine *r, IrSym *sym, const char **why);
  * per dimension). */
 bool dl_flat_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, char *buf,
                       size_t size);
+
+/* The shape of a delinearized array as C declares it: "[][nj][ni]". */
+void dl_shape_text(const IrSym *a, char *buf, size_t size);
+
+/* A clause's flat range `a[start:len]` of a delinearized array as its
+ * box: every faster dimension whole, the slowest from start/P for len/P
+ * steps (P the product of the faster extents).  False with *why when start
+ * or len is not provably a multiple of P. */
+bool dl_flat_item_box(const IrSym *a, const IrExpr *start, const IrExpr *len, IrExpr **lo,
+                      IrExpr **hi, const char **why);
 
 #endif

@@ -3,8 +3,8 @@
  * delinearized so the loops run in parallel; loops with <=, != and counting
  * down; a size_t loop; a region that carries the user's OpenMP pragma; a
  * pointer-to-VLA parameter; fields reached through a struct, copied into
- * local pointers first.  No restrict on the flat pointers of flux3d: the
- * case is translated with -Msafeptr. */
+ * local pointers first; flat data clauses of a data region.  No restrict on
+ * the flat pointers of flux3d: the case is translated with -Msafeptr. */
 #include <stddef.h>
 
 #define IDX(i, j, k) (((k) * nj + (j)) * ni + (i))
@@ -61,4 +61,21 @@ void heat(struct field *f, float c)
       for (int i = 0; i < nx; i++)
         dt[(k * ny + j) * nx + i] = c * (t[((k + 1) * ny + j) * nx + i] - 2.0f * t[(k * ny + j) * nx + i]
                                          + t[((k - 1) * ny + j) * nx + i]);
+}
+
+/* Flat clauses of a data region over two regions: the clauses keep naming
+ * the flat ranges, read as whole rows of the delinearized arrays. */
+void twice(int ni, int nj, const float *restrict in, float *restrict mid, float *restrict out)
+{
+#pragma stencil data copyin(in[0:nj*ni]) create(mid[0:nj*ni]) copy(out[0:nj*ni])
+  {
+#pragma stencil region
+    for (int j = 0; j < nj; j++)
+      for (int i = 0; i < ni; i++)
+        mid[j * ni + i] = 2.0f * in[j * ni + i];
+#pragma stencil region
+    for (int j = 1; j < nj; j++)
+      for (int i = 0; i < ni; i++)
+        out[j * ni + i] = mid[j * ni + i] - mid[(j - 1) * ni + i];
+  }
 }

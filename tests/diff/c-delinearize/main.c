@@ -16,6 +16,7 @@ void smooth_down(int ni, int nj, int nk, const double *a, double *b);
 void scale2d(size_t n, size_t m, float s, float *x);
 void vla3d(int nx, int ny, int nz, const float (*restrict u)[ny][nx], float (*restrict v)[ny][nx]);
 void heat(struct field *f, float c);
+void twice(int ni, int nj, const float *restrict in, float *restrict mid, float *restrict out);
 
 static float value(int i, int j, int k)
 {
@@ -59,6 +60,9 @@ int main(int argc, char **argv)
   struct field f = { NI, NJ, NK, t, dt };
   heat(&f, 0.3f);
   s2s_dump_f32("dt", dt, n);
+
+  twice(NI, NJ * NK, t, v, flux);          /* rows of NI, NJ*NK of them */
+  s2s_dump_f32("twice", flux, n);
 
   s2s_dump_close();
   return 0;

@@ -310,3 +310,152 @@ extern "C" void s2s_heat_r1(float *t, float *dt, int nz, int ny, int nx, float c
 #undef S2S_t
 #undef S2S_dt
 
+/* ==== region twice_r1: in.c lines 72-75 ==== */
+
+#define S2S_in(i0, i1) S2S_ELEM(in, ((s2s_idx)(i0) - s2s_in_lo0) + s2s_in_n0 * (((s2s_idx)(i1) - s2s_in_lo1)))
+#define S2S_mid(i0, i1) S2S_ELEM(mid, ((s2s_idx)(i0) - s2s_mid_lo0) + s2s_mid_n0 * (((s2s_idx)(i1) - s2s_mid_lo1)))
+
+/* twice_r1: the loop nest at in.c:73 */
+template <typename s2s_idx>
+__global__ void twice_r1(const float *__restrict__ in, s2s_idx s2s_in_lo0, s2s_idx s2s_in_lo1, s2s_idx s2s_in_n0,
+    float *__restrict__ mid, s2s_idx s2s_mid_lo0, s2s_idx s2s_mid_lo1, s2s_idx s2s_mid_n0,
+    s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
+{
+  const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
+  const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
+  const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
+  if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
+    return;
+  const int j = 0 + (int)s2s_y; /* in.c:73 */
+  const int i = 0 + (int)s2s_x; /* in.c:74 */
+  S2S_mid(i, j) = (2.0f * S2S_in(i, j)); /* line 75 */
+}
+
+extern "C" void s2s_twice_r1(float *in, float *mid, int nj, int ni)
+{
+  static S2sRegion s2s_region = S2S_REGION("twice_r1", "twice", "in.c", 72);
+  s2s_region_begin(&s2s_region);
+  S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  float *d_in = (float *)s2s_data_begin(&s2s_region, 72, &s2s_in, S2S_COPYIN);
+  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  float *d_mid = (float *)s2s_data_begin(&s2s_region, 72, &s2s_mid, S2S_COPYOUT);
+  {
+    long s2s_trip[3] = { 1, 1, 1 };
+    s2s_trip[1] = s2s_max<long>(0, (long)((nj - 1)) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)((ni - 1)) + 1);
+    dim3 s2s_block = s2s_block_shape(&s2s_region, 73, "twice_r1", s2s_trip, 128, 1, 1, 0);
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 73, s2s_trip[0], s2s_block.x, 0),
+                  s2s_grid_dim(&s2s_region, 73, s2s_trip[1], s2s_block.y, 1),
+                  s2s_grid_dim(&s2s_region, 73, s2s_trip[2], s2s_block.z, 2));
+    if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
+      s2s_kernel_begin(&s2s_region, 73, s2s_grid, s2s_block);
+      const long s2s_spans[] = { s2s_array_span(&s2s_in), s2s_array_span(&s2s_mid), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      if (s2s_index32(s2s_spans, 3))
+        S2S_LAUNCH(twice_r1<int>, s2s_grid, s2s_block,
+        d_in, s2s_in.lo[0], s2s_in.lo[1], s2s_in.ext[0],
+        d_mid, s2s_mid.lo[0], s2s_mid.lo[1], s2s_mid.ext[0],
+        s2s_trip[0], s2s_trip[1], s2s_trip[2]);
+      else
+        S2S_LAUNCH(twice_r1<long>, s2s_grid, s2s_block,
+        d_in, s2s_in.lo[0], s2s_in.lo[1], s2s_in.ext[0],
+        d_mid, s2s_mid.lo[0], s2s_mid.lo[1], s2s_mid.ext[0],
+        s2s_trip[0], s2s_trip[1], s2s_trip[2]);
+      s2s_kernel_end(&s2s_region, 73);
+    }
+  }
+  s2s_data_end(&s2s_region, 72, &s2s_mid, S2S_COPYOUT);
+  s2s_data_end(&s2s_region, 72, &s2s_in, S2S_COPYIN);
+  s2s_region_end(&s2s_region);
+}
+
+#undef S2S_in
+#undef S2S_mid
+
+/* ==== region twice_r2: in.c lines 76-79 ==== */
+
+#define S2S_mid(i0, i1) S2S_ELEM(mid, ((s2s_idx)(i0) - s2s_mid_lo0) + s2s_mid_n0 * (((s2s_idx)(i1) - s2s_mid_lo1)))
+#define S2S_out(i0, i1) S2S_ELEM(out, ((s2s_idx)(i0) - s2s_out_lo0) + s2s_out_n0 * (((s2s_idx)(i1) - s2s_out_lo1)))
+
+/* twice_r2: the loop nest at in.c:77 */
+template <typename s2s_idx>
+__global__ void twice_r2(const float *__restrict__ mid, s2s_idx s2s_mid_lo0, s2s_idx s2s_mid_lo1, s2s_idx s2s_mid_n0,
+    float *__restrict__ out, s2s_idx s2s_out_lo0, s2s_idx s2s_out_lo1, s2s_idx s2s_out_n0,
+    s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
+{
+  const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
+  const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
+  const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
+  if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
+    return;
+  const int j_2 = 1 + (int)s2s_y; /* in.c:77 */
+  const int i_2 = 0 + (int)s2s_x; /* in.c:78 */
+  S2S_out(i_2, j_2) = (S2S_mid(i_2, j_2) - S2S_mid(i_2, (j_2 - 1))); /* line 79 */
+}
+
+extern "C" void s2s_twice_r2(float *mid, float *out, int nj, int ni)
+{
+  static S2sRegion s2s_region = S2S_REGION("twice_r2", "twice", "in.c", 76);
+  s2s_region_begin(&s2s_region);
+  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  float *d_mid = (float *)s2s_data_begin(&s2s_region, 76, &s2s_mid, S2S_COPYIN);
+  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(1, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  float *d_out = (float *)s2s_data_begin(&s2s_region, 76, &s2s_out, S2S_COPYOUT);
+  {
+    long s2s_trip[3] = { 1, 1, 1 };
+    s2s_trip[1] = s2s_max<long>(0, (long)((nj - 1)));
+    s2s_trip[0] = s2s_max<long>(0, (long)((ni - 1)) + 1);
+    dim3 s2s_block = s2s_block_shape(&s2s_region, 77, "twice_r2", s2s_trip, 128, 1, 1, 0);
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 77, s2s_trip[0], s2s_block.x, 0),
+                  s2s_grid_dim(&s2s_region, 77, s2s_trip[1], s2s_block.y, 1),
+                  s2s_grid_dim(&s2s_region, 77, s2s_trip[2], s2s_block.z, 2));
+    if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
+      s2s_kernel_begin(&s2s_region, 77, s2s_grid, s2s_block);
+      const long s2s_spans[] = { s2s_array_span(&s2s_mid), s2s_array_span(&s2s_out), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      if (s2s_index32(s2s_spans, 3))
+        S2S_LAUNCH(twice_r2<int>, s2s_grid, s2s_block,
+        d_mid, s2s_mid.lo[0], s2s_mid.lo[1], s2s_mid.ext[0],
+        d_out, s2s_out.lo[0], s2s_out.lo[1], s2s_out.ext[0],
+        s2s_trip[0], s2s_trip[1], s2s_trip[2]);
+      else
+        S2S_LAUNCH(twice_r2<long>, s2s_grid, s2s_block,
+        d_mid, s2s_mid.lo[0], s2s_mid.lo[1], s2s_mid.ext[0],
+        d_out, s2s_out.lo[0], s2s_out.lo[1], s2s_out.ext[0],
+        s2s_trip[0], s2s_trip[1], s2s_trip[2]);
+      s2s_kernel_end(&s2s_region, 77);
+    }
+  }
+  s2s_data_end(&s2s_region, 76, &s2s_out, S2S_COPYOUT);
+  s2s_data_end(&s2s_region, 76, &s2s_mid, S2S_COPYIN);
+  s2s_region_end(&s2s_region);
+}
+
+#undef S2S_mid
+#undef S2S_out
+
+/* ==== data region: in.c lines 70-80 ==== */
+extern "C" void s2s_twice_d1_begin(float *in, int ni, int nj, float *mid, float *out)
+{
+  static S2sRegion s2s_region = S2S_REGION("twice_d1_begin", "twice", "in.c", 70);
+  s2s_region_begin(&s2s_region);
+  S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  s2s_data_begin(&s2s_region, 70, &s2s_in, S2S_COPYIN);
+  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  s2s_data_begin(&s2s_region, 70, &s2s_mid, S2S_CREATE);
+  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  s2s_data_begin(&s2s_region, 70, &s2s_out, S2S_COPY);
+  s2s_region_end(&s2s_region);
+}
+
+extern "C" void s2s_twice_d1_end(float *in, int ni, int nj, float *mid, float *out)
+{
+  static S2sRegion s2s_region = S2S_REGION("twice_d1_end", "twice", "in.c", 80);
+  s2s_region_begin(&s2s_region);
+  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  s2s_data_end(&s2s_region, 70, &s2s_out, S2S_COPY);
+  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  s2s_data_end(&s2s_region, 70, &s2s_mid, S2S_CREATE);
+  S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  s2s_data_end(&s2s_region, 70, &s2s_in, S2S_COPYIN);
+  s2s_region_end(&s2s_region);
+}
+
