@@ -9,8 +9,8 @@
  * shape, or the note saying why it stays flat), or "" when the pass must
  * leave `a` alone without a word (its subscripts are not linearized).  The
  * rank the symbol has afterwards is checked too: only a delinearized array
- * changes.  A second table checks the flat clause text of a delinearized
- * array's box (dl_flat_box_text).
+ * changes.  Then the flat clause text of a delinearized array's box
+ * (dl_flat_box_text) and the box of a flat clause (dl_flat_item_box).
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <check.h>
@@ -232,6 +232,40 @@ START_TEST(test_flat_box)
 }
 END_TEST
 
+/* A flat data clause on a delinearized array: whole steps of the slowest
+ * index are a box, a range starting inside a plane is refused. */
+START_TEST(test_flat_item_box)
+{
+  Program *p = parse_region("  for (int k = 0; k < nk; k++)\n"
+                            "    for (int j = 0; j < nj; j++)\n"
+                            "      for (int i = 0; i < ni; i++)\n"
+                            "        a[(k*nj + j)*ni + i] = b[i];\n");
+  xf_delinearize_program(p);
+  IrRoutine *r = p->routines[0];
+  IrSym *a = ir_lookup(r, "a");
+  Loc at = a->loc;
+  IrExpr *ni = ir_var(ir_lookup(r, "ni"), at), *nj = ir_var(ir_lookup(r, "nj"), at);
+  IrExpr *nk = ir_var(ir_lookup(r, "nk"), at);
+  IrExpr *plane = ir_binary(IR_OP_MUL, nj, ni, at);
+  IrExpr *lo[3], *hi[3];
+  const char *why = NULL;
+  char buf[256];
+  /* a[nj*ni : (nk-1)*nj*ni]: levels 1..nk-1 */
+  IrExpr *len = ir_binary(IR_OP_MUL, ir_binary(IR_OP_SUB, nk, ir_int(1, at), at), plane, at);
+  ck_assert(dl_flat_item_box(a, plane, len, lo, hi, &why));
+  ck_assert(dl_flat_box_text(a, lo, hi, buf, sizeof buf));
+  ck_assert_str_eq(buf, "a[nj*ni:nk*nj*ni-nj*ni]");
+  ck_assert_ptr_eq(lo[0], a->lo[0]);
+  ck_assert_ptr_eq(hi[1], a->hi[1]);
+  /* a[1 : nk*nj*ni-1]: starts inside the first plane */
+  ck_assert(!dl_flat_item_box(a, ir_int(1, at), len, lo, hi, &why));
+  ck_assert_str_eq(why, "the clause's start and length must be multiples of nj*ni (whole steps "
+                        "of its slowest index)");
+  dl_shape_text(a, buf, sizeof buf);
+  ck_assert_str_eq(buf, "[][nj][ni]");
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("delinearize");
@@ -239,6 +273,7 @@ int main(void)
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_loop_test(tc, test_decisions, 0, (int)(sizeof cases / sizeof *cases));
   tcase_add_test(tc, test_flat_box);
+  tcase_add_test(tc, test_flat_item_box);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
