@@ -271,6 +271,15 @@ static const char *pragma_text(CFe *c, TSNode n)
   return ir_strndup(l + skip, len - skip);
 }
 
+/* The user's OpenMP loop pragma on a region's loop: the GPU mapping
+ * replaces it in the kernel. */
+static void note_omp_pragma(CFe *c, TSNode n)
+{
+  if (!c->quiet)
+    report_at(REPORT_NOTE, c->routine->name, fe_loc(&c->fe, n), "'%s' ignored in the kernel: "
+              "the region's loops are mapped onto the GPU instead", pragma_text(c, n));
+}
+
 static void free_directive(void *d)
 {
   dir_free(d);
@@ -2030,10 +2039,7 @@ static void lower_stmt(CFe *c, TSNode n, Seq *rest, Directive *advice, IrStmtLis
 static void region_pragma(CFe *c, TSNode n, Directive **advice)
 {
   if (!is_stencil_pragma(c, n) && is_omp_pragma(c, n)) {
-    /* the user's OpenMP loop: the GPU mapping replaces it in the kernel */
-    if (!c->quiet)
-      report_at(REPORT_NOTE, c->routine->name, fe_loc(&c->fe, n), "'%s' ignored in the kernel: "
-                "the region's loops are mapped onto the GPU instead", pragma_text(c, n));
+    note_omp_pragma(c, n);
     return;
   }
   if (!is_stencil_pragma(c, n)) {
@@ -2131,6 +2137,17 @@ static IrRegion *new_region(CFe *c, Directive *d, TSNode pragma)
 static void lower_region(CFe *c, TSNode pragma, Directive *d, Seq *seq)
 {
   IrRegion *g = new_region(c, d, pragma);
+  /* OpenMP pragmas right above the region are the loop's: they go with it
+   * (left in the host file, they would stand before the launcher's call,
+   * which an OpenMP compiler refuses), like one between the region pragma
+   * and its loop */
+  for (TSNode p = ts_node_prev_named_sibling(pragma);
+       !ts_node_is_null(p) && is_pragma(c, p) && is_omp_pragma(c, p) &&
+       fe_last_line(&c->fe, p) + 1 == g->first_line;
+       p = ts_node_prev_named_sibling(p)) {
+    g->first_line = fe_first_line(&c->fe, p);
+    note_omp_pragma(c, p);
+  }
   Extent saved = extent_start(c);
   Directive *advice = NULL;
   TSNode n;

@@ -1,10 +1,12 @@
 /* c-delinearize: C as C programmers write it.  Flat arrays behind an index
  * macro (Horner form and i + ni*(j + nj*k) form, and a 2-D one written out),
  * delinearized so the loops run in parallel; loops with <=, != and counting
- * down; a size_t loop; a region that carries the user's OpenMP pragma; a
- * pointer-to-VLA parameter; fields reached through a struct, copied into
- * local pointers first; flat data clauses of a data region.  No restrict on
- * the flat pointers of flux3d: the case is translated with -Msafeptr. */
+ * down; a size_t loop; regions that carry the user's OpenMP pragma, below
+ * and above the region pragma (the host file, built with -fopenmp, must
+ * not keep one above the launcher's call); a pointer-to-VLA parameter;
+ * fields reached through a struct, copied into local pointers first; flat
+ * data clauses of a data region.  No restrict on the flat pointers of
+ * flux3d: the case is translated with -Msafeptr. */
 #include <stddef.h>
 
 #define IDX(i, j, k) (((k) * nj + (j)) * ni + (i))
@@ -41,6 +43,7 @@ void scale2d(size_t n, size_t m, float s, float *x)
 
 void vla3d(int nx, int ny, int nz, const float (*restrict u)[ny][nx], float (*restrict v)[ny][nx])
 {
+#pragma omp parallel for
 #pragma stencil region
   for (int k = 0; k < nz; k++)
     for (int j = ny - 1; j >= 0; --j)
