@@ -272,12 +272,14 @@ static const char *pragma_text(CFe *c, TSNode n)
 }
 
 /* The user's OpenMP loop pragma on a region's loop: the GPU mapping
- * replaces it in the kernel. */
+ * replaces it in the kernel; the region's own code in the host file (the
+ * host pass: fallback and autocompare) keeps it with the loop. */
 static void note_omp_pragma(CFe *c, TSNode n)
 {
   if (!c->quiet)
     report_at(REPORT_NOTE, c->routine->name, fe_loc(&c->fe, n), "'%s' ignored in the kernel: "
-              "the region's loops are mapped onto the GPU instead", pragma_text(c, n));
+              "the region's loops are mapped onto the GPU instead (the host pass keeps it)",
+              pragma_text(c, n));
 }
 
 static void free_directive(void *d)

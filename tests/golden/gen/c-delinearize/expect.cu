@@ -30,7 +30,7 @@ __global__ void flux3d_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_id
 extern "C" void s2s_flux3d_r1(float *u, float *flux, int nk, int nj, int ni)
 {
   static S2sRegion s2s_region = S2S_REGION("flux3d_r1", "flux3d", "in.c", 16);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), s2s_min<long>((nj - 1), (nj - 1)), (nk - 1) } };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 16, &s2s_u, S2S_COPYIN);
   S2sArray s2s_flux = { "flux", (void *)flux, sizeof(float), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(1, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), s2s_min<long>((nj - 1), (nj - 1)), (nk - 1) } };
@@ -60,6 +60,7 @@ extern "C" void s2s_flux3d_r1(float *u, float *flux, int nk, int nj, int ni)
       s2s_kernel_end(&s2s_region, 17);
     }
   }
+  s2s_compare_array(&s2s_region, 16, &s2s_flux, d_flux, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 16, &s2s_flux, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 16, &s2s_u, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -93,7 +94,7 @@ __global__ void smooth_down_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, 
 extern "C" void s2s_smooth_down_r1(double *a, double *b, int nk, int nj, int ni)
 {
   static S2sRegion s2s_region = S2S_REGION("smooth_down_r1", "smooth_down", "in.c", 27);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), s2s_min<long>((nj - 1), (nj - 1)), (nk - 1) } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 27, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(1, 0), s2s_max<long>(1, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 2), (ni - 1)), s2s_min<long>((nj - 2), (nj - 1)), (nk - 1) } };
@@ -123,6 +124,7 @@ extern "C" void s2s_smooth_down_r1(double *a, double *b, int nk, int nj, int ni)
       s2s_kernel_end(&s2s_region, 28);
     }
   }
+  s2s_compare_array(&s2s_region, 27, &s2s_b, d_b, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 27, &s2s_b, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 27, &s2s_a, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -153,7 +155,7 @@ __global__ void scale2d_r1(float *__restrict__ x, s2s_idx s2s_x_lo0, s2s_idx s2s
 extern "C" void s2s_scale2d_r1(float *x, long long m, long long n, float s)
 {
   static S2sRegion s2s_region = S2S_REGION("scale2d_r1", "scale2d", "in.c", 37);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_x = { "x", (void *)x, sizeof(float), 2, { ((long long)0), ((long long)0) }, { (long)((n - ((long long)1))) - (((long long)0)) + 1, 0 }, { s2s_max<long>(0, ((long long)0)), s2s_max<long>(0, ((long long)0)) }, { s2s_min<long>((n - 1), (n - ((long long)1))), (m - 1) } };
   float *d_x = (float *)s2s_data_begin(&s2s_region, 37, &s2s_x, S2S_COPY);
   {
@@ -178,6 +180,7 @@ extern "C" void s2s_scale2d_r1(float *x, long long m, long long n, float s)
       s2s_kernel_end(&s2s_region, 39);
     }
   }
+  s2s_compare_array(&s2s_region, 37, &s2s_x, d_x, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 37, &s2s_x, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
@@ -209,7 +212,7 @@ __global__ void vla3d_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx
 extern "C" void s2s_vla3d_r1(float *u, float *v, int nz, int ny, int nx)
 {
   static S2sRegion s2s_region = S2S_REGION("vla3d_r1", "vla3d", "in.c", 46);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 0 }, { (long)((nx - 1)) - (0) + 1, (long)((ny - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((nx - 1), (nx - 1)), s2s_min<long>((ny - 1), (ny - 1)), (nz - 1) } };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 47, &s2s_u, S2S_COPYIN);
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 3, { 0, 0, 0 }, { (long)((nx - 1)) - (0) + 1, (long)((ny - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((nx - 1), (nx - 1)), s2s_min<long>((ny - 1), (ny - 1)), (nz - 1) } };
@@ -239,6 +242,7 @@ extern "C" void s2s_vla3d_r1(float *u, float *v, int nz, int ny, int nx)
       s2s_kernel_end(&s2s_region, 48);
     }
   }
+  s2s_compare_array(&s2s_region, 47, &s2s_v, d_v, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 47, &s2s_v, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 47, &s2s_u, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -272,7 +276,7 @@ __global__ void heat_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx 
 extern "C" void s2s_heat_r1(float *t, float *dt, int nz, int ny, int nx, float c)
 {
   static S2sRegion s2s_region = S2S_REGION("heat_r1", "heat", "in.c", 61);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 3, { 0, 0, 0 }, { (long)((nx - 1)) - (0) + 1, (long)((ny - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((nx - 1), (nx - 1)), s2s_min<long>((ny - 1), (ny - 1)), (nz - 1) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 61, &s2s_t, S2S_COPYIN);
   S2sArray s2s_dt = { "dt", (void *)dt, sizeof(float), 3, { 0, 0, 0 }, { (long)((nx - 1)) - (0) + 1, (long)((ny - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(1, 0) }, { s2s_min<long>((nx - 1), (nx - 1)), s2s_min<long>((ny - 1), (ny - 1)), (nz - 2) } };
@@ -302,6 +306,7 @@ extern "C" void s2s_heat_r1(float *t, float *dt, int nz, int ny, int nx, float c
       s2s_kernel_end(&s2s_region, 62);
     }
   }
+  s2s_compare_array(&s2s_region, 61, &s2s_dt, d_dt, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 61, &s2s_dt, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 61, &s2s_t, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -334,7 +339,7 @@ __global__ void twice_r1(const float *__restrict__ in, s2s_idx s2s_in_lo0, s2s_i
 extern "C" void s2s_twice_r1(float *in, float *mid, int nj, int ni)
 {
   static S2sRegion s2s_region = S2S_REGION("twice_r1", "twice", "in.c", 75);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
   float *d_in = (float *)s2s_data_begin(&s2s_region, 75, &s2s_in, S2S_COPYIN);
   S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
@@ -363,6 +368,7 @@ extern "C" void s2s_twice_r1(float *in, float *mid, int nj, int ni)
       s2s_kernel_end(&s2s_region, 76);
     }
   }
+  s2s_compare_array(&s2s_region, 75, &s2s_mid, d_mid, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 75, &s2s_mid, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 75, &s2s_in, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -395,7 +401,7 @@ __global__ void twice_r2(const float *__restrict__ mid, s2s_idx s2s_mid_lo0, s2s
 extern "C" void s2s_twice_r2(float *mid, float *out, int nj, int ni)
 {
   static S2sRegion s2s_region = S2S_REGION("twice_r2", "twice", "in.c", 79);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
   float *d_mid = (float *)s2s_data_begin(&s2s_region, 79, &s2s_mid, S2S_COPYIN);
   S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(1, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
@@ -424,6 +430,7 @@ extern "C" void s2s_twice_r2(float *mid, float *out, int nj, int ni)
       s2s_kernel_end(&s2s_region, 80);
     }
   }
+  s2s_compare_array(&s2s_region, 79, &s2s_out, d_out, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 79, &s2s_out, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 79, &s2s_mid, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -436,7 +443,7 @@ extern "C" void s2s_twice_r2(float *mid, float *out, int nj, int ni)
 extern "C" void s2s_twice_d1_begin(float *in, int ni, int nj, float *mid, float *out)
 {
   static S2sRegion s2s_region = S2S_REGION("twice_d1_begin", "twice", "in.c", 73);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
   S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
   s2s_data_begin(&s2s_region, 73, &s2s_in, S2S_COPYIN);
   S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
@@ -449,7 +456,7 @@ extern "C" void s2s_twice_d1_begin(float *in, int ni, int nj, float *mid, float 
 extern "C" void s2s_twice_d1_end(float *in, int ni, int nj, float *mid, float *out)
 {
   static S2sRegion s2s_region = S2S_REGION("twice_d1_end", "twice", "in.c", 83);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
   S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
   s2s_data_end(&s2s_region, 73, &s2s_out, S2S_COPY);
   S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };

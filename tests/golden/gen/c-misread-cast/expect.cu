@@ -30,7 +30,7 @@ __global__ void sweep_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_id
 extern "C" void s2s_sweep_r1(double *a, double *b, int nk, int nj, int ni)
 {
   static S2sRegion s2s_region = S2S_REGION("sweep_r1", "sweep", "in.c", 10);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 2), (ni - 1)), s2s_min<long>((nj - 1), (nj - 1)), (nk - 1) } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(1, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), s2s_min<long>((nj - 1), (nj - 1)), (nk - 1) } };
@@ -60,6 +60,7 @@ extern "C" void s2s_sweep_r1(double *a, double *b, int nk, int nj, int ni)
       s2s_kernel_end(&s2s_region, 11);
     }
   }
+  s2s_compare_array(&s2s_region, 10, &s2s_b, d_b, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   s2s_region_end(&s2s_region);
