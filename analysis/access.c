@@ -14,6 +14,7 @@
 #include <string.h>
 #include "affine.h"
 #include "access.h"
+#include "delinearize.h"
 #include "column.h"     /* xf_first_exposed: reads that may come before an assignment */
 #include "visit.h"
 #include "report.h"
@@ -143,6 +144,9 @@ void an_extent_text(const IrExpr *lo, const IrExpr *hi, char *buf, size_t size)
 void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang lang, char *buf,
                  size_t size)
 {
+  /* a flat array the user indexes flat: its flat range where it is one */
+  if (lang == IR_C && dl_flat_box_text(a, lo, hi, buf, size))
+    return;
   size_t n = (size_t)snprintf(buf, size, "%s%s", a->name, lang == IR_FORTRAN ? "(" : "");
   char l[128], h[128];
   for (int k = 0; k < a->rank && n < size; k++) {
@@ -432,6 +436,28 @@ static IrExpr *bound_ir(const IrRoutine *r, const DirExpr *e, IrExpr *ir)
 
 bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExpr **lo, IrExpr **hi)
 {
+  if (a->delinearized && item->nsections == 1) {
+    /* the user's flat range of an array the analyses index per dimension */
+    const DirSection *s = &item->sections[0];
+    IrExpr *start = s->lo ? bound_ir(r, s->lo, s->lo_ir) : ir_int(0, item->loc);
+    IrExpr *len = s->is_index ? ir_int(1, item->loc) : s->len ? bound_ir(r, s->len, s->len_ir)
+                                                                : NULL;
+    const char *why = NULL;
+    if (!start || (!len && !s->is_index && s->len))
+      return false;
+    if (!len) {
+      diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "the size of '%s' is unknown; "
+              "give its length in the clause, as in copyin(%s[0:n])", a->name, a->name);
+      return false;
+    }
+    if (dl_flat_item_box(a, start, len, lo, hi, &why))
+      return true;
+    char shape[256];
+    dl_shape_text(a, shape, sizeof shape);
+    diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "the region indexes '%s' as a "
+            "delinearized %s array; %s", a->name, shape, why);
+    return false;
+  }
   if (item->nsections && item->nsections != a->rank) {
     diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "'%s' has rank %d but the clause "
             "gives %d dimension%s", a->name, a->rank, item->nsections, item->nsections == 1 ? "" : "s");
@@ -1760,7 +1786,17 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       if (a->written && !an_host_uses_array(prog, g, a->sym))
         a->clause = a->clause == DIR_COPYOUT || written_before_read(a->sym, &one, &dg) ? DIR_CREATE
                                                                                  : DIR_COPYIN;
-      if (!accessed_box(&b, &one, a->sym, a->box_lo, a->box_hi)) {
+      bool boxed = accessed_box(&b, &one, a->sym, a->box_lo, a->box_hi);
+      if (!boxed && a->sym->delinearize_why) {
+        diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
+                "subscripts are linearized but cannot be delinearized (%s); add a clause such "
+                "as copy(%s[0:n]) to the region", a->sym->name, a->sym->delinearize_why,
+                a->sym->name);
+        ok = false;
+        dep_free(&one);
+        break;
+      }
+      if (!boxed) {
         diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
                 "subscripts are not affine in the loop indices and its bounds are not declared; "
                 "add a clause such as copy(%s%s) to the region", a->sym->name, a->sym->name,

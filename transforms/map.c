@@ -567,11 +567,16 @@ static void refuse_loop(MapCtx *m, const IrStmt *loop, const DepGraph *dg, const
 {
   char why[300];
   dep_describe(dg, d, why, sizeof why);
+  /* a flat C array left flat: its subscripts say why the distance is unknown */
+  const IrSym *arr = dg->acc[d->src].ref->u.elem.sym;
+  const char *flat = arr->delinearize_why ? ir_printf(" ('%s' is indexed flat and was not "
+                                                      "delinearized: %s)", arr->name,
+                                                      arr->delinearize_why) : "";
   diag_at(DIAG_ERROR, loop->loc, 1, "loop '%s' cannot run in parallel: loop carried dependence of "
-          "%s between lines %d and %d, and no other loop of the nest can be spread over the GPU "
+          "%s between lines %d and %d%s, and no other loop of the nest can be spread over the GPU "
           "instead%s",
           loop->u.loop.iv->name, why, diag_user_line(dg->acc[d->src].stmt->loc),
-          diag_user_line(dg->acc[d->dst].stmt->loc), refusal_advice(m, loop, dg, d));
+          diag_user_line(dg->acc[d->dst].stmt->loc), flat, refusal_advice(m, loop, dg, d));
 }
 
 /* The scalars of the private(list) clauses of `adv`, checked: unknown
@@ -758,7 +763,8 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
 
 /* C array parameters are pointers that may overlap, and then no
  * dependence test about distinct arrays holds.  Unless one of each pair is
- * restrict (or the user asserts independence), refuse. */
+ * restrict, -Msafeptr says none overlap, or the user asserts independence,
+ * refuse. */
 static bool check_c_aliasing(MapCtx *m)
 {
   RegionPlan *p = m->plan;
@@ -768,18 +774,19 @@ static bool check_c_aliasing(MapCtx *m)
     return true;
   for (int i = 0; i < p->narrays; i++) {
     const ArrayPlan *a = &p->arrays[i];
-    if (!a->written || !a->sym->is_dummy || a->sym->is_restrict)
+    if (!a->written || !a->sym->is_dummy || xf_c_no_alias(a->sym))
       continue;
     for (int k = 0; k < p->narrays; k++) {
       const IrSym *b = p->arrays[k].sym;
-      if (k == i || !b->is_dummy || b->is_restrict || b->type != a->sym->type)
+      if (k == i || !b->is_dummy || xf_c_no_alias(b) || b->type != a->sym->type)
         continue;
       /* not `independent`: it would also waive the dependence tests of
        * the loop, and the advice must lead to a correct kernel */
       diag_at(DIAG_ERROR, a->sym->loc, (int)strlen(a->sym->name), "the region writes '%s' and "
               "uses '%s', pointer parameters that may overlap; if they never do, declare them "
-              "restrict (as in '%s *restrict %s'): the loops are then still checked for "
-              "dependences", a->sym->name, b->name, ir_type_c(a->sym->type), a->sym->name);
+              "restrict (as in '%s *restrict %s') or translate with -Msafeptr (no parameter "
+              "overlaps another): the loops are then still checked for dependences",
+              a->sym->name, b->name, ir_type_c(a->sym->type), a->sym->name);
       return false;
     }
   }

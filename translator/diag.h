@@ -58,6 +58,13 @@ void diag_map_line(int file, int line, const char *orig_file, int orig_line);
 const char *diag_user_file(Loc loc);
 int diag_user_line(Loc loc);
 
+/* The registered source holding the user's own bytes of the file that
+ * parsed location `loc` comes from (the input itself before cpp), with
+ * the line there in *line; -1 when none is registered (an included
+ * header).  For text that cpp changes but must be read as written: a
+ * `#pragma` continued with '\' is one joined line in cpp's output. */
+int diag_user_source(Loc loc, int *line);
+
 /* Print `file:line:col: kind: message`, the source line and a caret of
  * `width` characters (at least 1) under the column.  Errors are counted. */
 void diag_at(DiagKind kind, Loc loc, int width, const char *fmt, ...)

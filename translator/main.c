@@ -207,6 +207,7 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   xf_config.recompute = !o->no_recompute;
   xf_config.kcache = !o->no_kcache;
   xf_config.contract = !o->no_contract;
+  xf_config.assume_no_alias = o->assume_no_alias;
   u.emit.sites = &res->kernels;
   u.cu = mem_open(&u.cu_text, &u.cu_len);
   u.host = mem_open(&u.host_text, &u.host_len);

@@ -47,6 +47,9 @@ static const char usage_text[] =
     "NAME.s2sproc is written, that translations of the files using them read.\n"
     "  -o DIR              write the outputs into DIR (default: the current directory)\n"
     "  -Minfo[=accel]      print the feedback report on stderr\n"
+    "  -Msafeptr, --assume-no-alias\n"
+    "                      C: pointer and array parameters never overlap (as if each\n"
+    "                      were restrict); the loops are still checked for dependences\n"
     "  -Mfprelaxed, --fast-math\n"
     "                      relaxed floating point: single-precision exp, log, power,\n"
     "                      sin, cos, tan and division in kernels use CUDA's fast\n"
@@ -57,7 +60,8 @@ static const char usage_text[] =
     "                      plan: the state after planning)\n"
     "  --lang=LANG         the inputs are 'fortran' or 'c' (default: by extension:\n"
     "                      .f90 .f95 .f03 .f08 .F .F90 .F95 .F03 .F08 Fortran, .c C)\n"
-    "  -cpp, -nocpp        do (not) run the C preprocessor first; .F and .F90 imply -cpp\n"
+    "  -cpp, -nocpp        do (not) run the C preprocessor first; C files and .F and\n"
+    "                      .F90 imply -cpp\n"
     "  -D NAME[=VALUE], -U NAME, -I DIR\n"
     "                      preprocessor definitions and include directories; USEd\n"
     "                      modules of other files are looked for in the -I directories\n"
@@ -391,6 +395,9 @@ static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *ou
   else if (strcmp(arg, "-Mnocontract") == 0) o->no_contract = true;
   else if (strcmp(arg, "-Munroll") == 0) o->unroll = 4;
   else if (strncmp(arg, "-Munroll=", 9) == 0) unroll_option(p, arg);
+  else if (strcmp(arg, "-Msafeptr") == 0 || strcmp(arg, "-Msafeptr=dummy") == 0 ||
+           strcmp(arg, "-Msafeptr=all") == 0 || strcmp(arg, "--assume-no-alias") == 0)
+    o->assume_no_alias = true;
   else if (strncmp(arg, "-Mfprelaxed=", 12) == 0)
     /* PGI's sub-options pick operations (div, rsqrt, ...); here the option is all or nothing */
     usage_error(p, "-Mfprelaxed takes no sub-options in s2s-cuda (it relaxes exp, log, power, "
@@ -429,7 +436,9 @@ static void classify_inputs(Parser *p) {
     }
     if (kind == INPUT_FORTRAN && p->fixed_form_flag) kind = INPUT_FIXED_FORM;
     in->kind = (InputKind)kind;
-    in->cpp = !o->nocpp && kind != INPUT_LINK && (cpp || o->cpp_forced);
+    /* C is always preprocessed, as every C compiler does it (-nocpp opts
+     * out): index macros and #if in regions are the user's code. */
+    in->cpp = !o->nocpp && kind != INPUT_LINK && (cpp || o->cpp_forced || kind == INPUT_C);
   }
 }
 
