@@ -592,7 +592,8 @@ static bool private_list(MapCtx *m, const Directive *adv, IrSymSet *defs)
       }
       if (s->rank)
         continue;   /* an array: the accesses pass keeps it per thread (an_user_private) */
-      if (defs)
+      /* `!$acc` private lists are advice the analysis checks: not a waiver */
+      if (defs && adv->origin == DIR_FROM_STENCIL)
         ir_symset_add(defs, s);
     }
   }
@@ -638,6 +639,8 @@ static IrVisitStep advice_unused(IrStmt *s, IrVisit *v)
 {
   UnusedAdvice *u = v->ctx;
   const Directive *adv = s->kind == IR_S_DO ? s->u.loop.advice : NULL;
+  if (adv && adv->origin != DIR_FROM_STENCIL)
+    return IR_VISIT_CONTINUE;   /* report_acc_loop speaks of the user's clauses */
   if (adv && (adv->parallel || adv->vector || adv->independent) && !is_mapped_loop(u->k, s)) {
     const char *why = adv->independent ? independent_refused(u->m, u->k, s->u.loop.iv) : "";
     report_at(REPORT_WARNING, routine_of(u->m), s->loc, "'%s' on loop '%s' is not followed: the "
@@ -649,11 +652,120 @@ static IrVisitStep advice_unused(IrStmt *s, IrVisit *v)
   return IR_VISIT_CONTINUE;
 }
 
+/* What became of the loop clauses of an `!$acc do` / `!$acc loop`: the
+ * report line of each (those fixed when read were reported then).  A
+ * request for parallelism the analysis disproves is a warning naming the
+ * dependence; the loop then runs in order in each thread. */
+static const char *loop_not_mapped_because(UnusedAdvice *u, const IrStmt *s)
+{
+  const Dep *d = blocking_dep(u->m, &u->k->acc, s);
+  if (d) {
+    char why[300];
+    dep_describe(&u->k->acc, d, why, sizeof why);
+    return ir_printf("loop carried dependence of %s between lines %d and %d", why,
+                     diag_user_line(u->k->acc.acc[d->src].stmt->loc),
+                     diag_user_line(u->k->acc.acc[d->dst].stmt->loc));
+  }
+  return "only the outermost perfectly nested parallel loops, at most three, are mapped to "
+         "the grid, and not inside a loop marked 'kernel' or 'seq'";
+}
+
+static void report_acc_clause(UnusedAdvice *u, const IrStmt *s, const Directive *adv,
+                              const DirAccClause *c)
+{
+  const char *iv = s->u.loop.iv->name, *r = routine_of(u->m);
+  bool mapped = is_mapped_loop(u->k, s);
+  switch (c->role) {
+  case ACC_ROLE_PARALLEL:
+  case ACC_ROLE_VECTOR_LEN:
+  case ACC_ROLE_INDEPENDENT:
+    if (mapped)
+      report_at(REPORT_INFO, r, c->loc, "%s on '%s' honoured: loop '%s' runs across the grid%s",
+                c->text, adv->spelled, iv, c->role == ACC_ROLE_INDEPENDENT ? " (the analysis "
+                "proves its iterations independent)" : c->role == ACC_ROLE_VECTOR_LEN
+                ? ir_printf(", %d threads along it per block", adv->vector) : "");
+    else
+      report_at(REPORT_WARNING, r, c->loc, "%s on '%s' is not followed: loop '%s' runs "
+                "sequentially in each thread: %s", c->text, adv->spelled, iv,
+                loop_not_mapped_because(u, s));
+    return;
+  case ACC_ROLE_SEQ:
+  case ACC_ROLE_KERNEL:
+    report_at(REPORT_INFO, r, c->loc, "%s on '%s' honoured: loop '%s' %s", c->text, adv->spelled,
+              iv, c->role == ACC_ROLE_SEQ ? "runs sequentially in each thread"
+                                          : "is the last loop mapped; its body runs in one thread");
+    return;
+  case ACC_ROLE_PRIVATE: {
+    const DirClause *cl = &adv->clauses[c->clause];
+    for (int i = 0; i < cl->nitems; i++) {
+      const IrSym *sym = cl->items[i].sym;
+      const ArrayPlan *a = NULL;
+      for (int k = 0; sym && sym->rank && k < u->m->plan->narrays; k++)
+        if (u->m->plan->arrays[k].sym == sym)
+          a = &u->m->plan->arrays[k];
+      if (sym && !sym->rank)
+        report_at(REPORT_INFO, r, cl->items[i].loc, "private(%s) on '%s' honoured: each thread "
+                  "has its own '%s' (the analysis proves every iteration assigns it before "
+                  "using it)", sym->name, adv->spelled, sym->name);
+      else if (a && a->privatized)
+        report_at(REPORT_INFO, r, cl->items[i].loc, "private(%s) on '%s' honoured: one copy per "
+                  "thread (every element a column reads, it wrote before)", sym->name,
+                  adv->spelled);
+      /* else: private_advice_pre warns with the reason */
+    }
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+static IrVisitStep acc_advice_pre(IrStmt *s, IrVisit *v)
+{
+  UnusedAdvice *u = v->ctx;
+  const Directive *adv = s->kind == IR_S_DO ? s->u.loop.advice : NULL;
+  for (int a = 0; adv && adv->origin != DIR_FROM_STENCIL && a < adv->nacc; a++)
+    if (adv->acc[a].fate == ACC_DECIDED_LATER)
+      report_acc_clause(u, s, adv, &adv->acc[a]);
+  return IR_VISIT_CONTINUE;
+}
+
 static void check_unused_advice(MapCtx *m, const KernelPlan *k)
 {
   UnusedAdvice u = { m, k };
   IrVisit v = { .pre = advice_unused, .ctx = &u };
   ir_visit_stmts((IrStmtList *)&k->stmts, &v);
+  IrVisit acc = { .pre = acc_advice_pre, .ctx = &u };
+  ir_visit_stmts((IrStmtList *)&k->stmts, &acc);
+}
+
+/* What became of the data clauses of an `!$acc` region: honoured (the
+ * 'Generating' line follows them), or superseded where the array is kept
+ * per thread instead (a `local` array also named private). */
+static void report_acc_region(MapCtx *m)
+{
+  const Directive *d = m->region->dir;
+  for (int c = 0; d->origin != DIR_FROM_STENCIL && c < d->nacc; c++) {
+    const DirAccClause *ac = &d->acc[c];
+    if (ac->role != ACC_ROLE_DATA)
+      continue;
+    const DirClause *cl = &d->clauses[ac->clause];
+    bool all_moved = true;
+    for (int i = 0; i < cl->nitems; i++) {
+      const ArrayPlan *a = NULL;
+      for (int k = 0; cl->items[i].sym && k < m->plan->narrays; k++)
+        if (m->plan->arrays[k].sym == cl->items[i].sym)
+          a = &m->plan->arrays[k];
+      if (a && a->privatized) {
+        all_moved = false;
+        report_at(REPORT_INFO, routine_of(m), cl->items[i].loc, "%s on '%s' superseded for "
+                  "'%s' by private(%s): one copy per thread, nothing allocated or moved",
+                  ac->text, d->spelled, cl->items[i].name, cl->items[i].name);
+      }
+    }
+    if (all_moved)
+      report_at(REPORT_INFO, routine_of(m), ac->loc, "%s on '%s' honoured", ac->text, d->spelled);
+  }
 }
 
 static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
@@ -1665,6 +1777,7 @@ bool xf_pass_group(Program *prog, IrRegion *g)
       return false;
     }
   an_report_arrays(prog, g, p);
+  report_acc_region(&m);
   for (int i = 1; i < n; i++)
     if (p->kernels[i].split_note)
       report_at(REPORT_INFO, routine_of(&m), p->kernels[i].split_at, "%s", p->kernels[i].split_note);

@@ -1983,7 +1983,7 @@ static void lower_region(CFe *c, TSNode pragma, Directive *d, Seq *seq)
 {
   IrRegion *g = new_region(c, d, pragma);
   Extent saved = extent_start(c);
-  Directive *advice = NULL;
+  Directive *advice = d->loop; /* `#pragma acc parallel loop`: the loop's part */
   TSNode n;
   c->region = g;
   bool found = false;
