@@ -1659,6 +1659,30 @@ static void check_user_clause(ArrayPlan *a, const DepGraph *dg)
                                   diag_user_line(r->stmt->loc));
 }
 
+/* An `!$acc` copyout is advice: honoured only where the region surely
+ * writes every element it copies back (as an inferred copyout must);
+ * otherwise the elements it skips would come back with whatever the
+ * device memory held, so it becomes copy, and the report says why. */
+static void check_acc_copyout(ArrayPlan *a, const BoxCtx *b, const DepGraph *dg, IrLang lang)
+{
+  const char *why = a->read ? ir_printf("the region reads '%s'", a->sym->name)
+                            : partial_write(b, dg, a->sym, lang);
+  IrExpr *lo[IR_MAX_RANK], *hi[IR_MAX_RANK];
+  char user[512], touched[512];
+  if (!why && accessed_box(b, dg, a->sym, lo, hi)) {
+    an_box_text(a->sym, a->box_lo, a->box_hi, lang, user, sizeof user);
+    an_box_text(a->sym, lo, hi, lang, touched, sizeof touched);
+    if (strcmp(user, touched) != 0)
+      why = ir_printf("it writes %s, not every element of %s", touched, user);
+  } else if (!why)
+    why = "the analysis cannot tell which elements it writes";
+  if (!why)
+    return;
+  a->clause = DIR_COPY;
+  a->clause_superseded = ir_printf("the region may not write every element it would copy back "
+                                   "(%s): copy, so the others keep the host's values", why);
+}
+
 IrSym *an_clause_array(IrRoutine *r, const DirItem *item, DirClauseKind kind)
 {
   IrSym *s = item->sym;   /* resolved by the front end */
@@ -1770,6 +1794,8 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
     dep_array_graph(&dg, by_array, a->sym, &one);
     if (a->user_clause) {
       check_user_clause(a, &one);
+      if (a->clause == DIR_COPYOUT && g->dir->origin != DIR_FROM_STENCIL)
+        check_acc_copyout(a, &b, &one, lang);
     } else {
       a->clause_line = diag_user_line(g->dir->loc);
       infer_clause(a, &b, &one, lang);

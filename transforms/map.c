@@ -675,6 +675,17 @@ static void report_acc_clause(UnusedAdvice *u, const IrStmt *s, const Directive 
 {
   const char *iv = s->u.loop.iv->name, *r = routine_of(u->m);
   bool mapped = is_mapped_loop(u->k, s);
+  int block = 0;      /* threads along the loop's index in a block, where mapped */
+  for (int i = 0; i < u->k->nmapped; i++)
+    if (u->k->mapped[i]->u.loop.iv == s->u.loop.iv)
+      block = u->k->block[u->k->axis[i]];
+  if (mapped && c->role == ACC_ROLE_VECTOR_LEN && block != adv->vector) {
+    report_at(REPORT_WARNING, r, c->loc, "%s on '%s' superseded: loop '%s' runs across the grid "
+              "fused with the other loops over '%s', %d threads along it per block (the vector "
+              "length of the loop over '%s' that leads the fusion)", c->text, adv->spelled, iv, iv,
+              block, iv);
+    return;
+  }
   switch (c->role) {
   case ACC_ROLE_PARALLEL:
   case ACC_ROLE_VECTOR_LEN:
@@ -762,6 +773,15 @@ static void report_acc_region(MapCtx *m)
                   "'%s' by private(%s): one copy per thread, nothing allocated or moved",
                   ac->text, d->spelled, cl->items[i].name, cl->items[i].name);
       }
+    }
+    for (int i = 0; i < cl->nitems; i++) {
+      for (int k = 0; cl->items[i].sym && k < m->plan->narrays; k++)
+        if (m->plan->arrays[k].sym == cl->items[i].sym && m->plan->arrays[k].clause_superseded) {
+          all_moved = false;
+          report_at(REPORT_WARNING, routine_of(m), cl->items[i].loc, "%s on '%s' superseded for "
+                    "'%s': %s", ac->text, d->spelled, cl->items[i].name,
+                    m->plan->arrays[k].clause_superseded);
+        }
     }
     if (all_moved)
       report_at(REPORT_INFO, routine_of(m), ac->loc, "%s on '%s' honoured", ac->text, d->spelled);
