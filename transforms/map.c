@@ -658,13 +658,14 @@ static IrVisitStep advice_unused(IrStmt *s, IrVisit *v)
  * dependence; the loop then runs in order in each thread. */
 static const char *loop_not_mapped_because(UnusedAdvice *u, const IrStmt *s)
 {
-  const Dep *d = blocking_dep(u->m, &u->k->acc, s);
+  const DepGraph *dg = kernel_deps((KernelPlan *)u->k);
+  const Dep *d = blocking_dep(u->m, dg, s);
   if (d) {
     char why[300];
-    dep_describe(&u->k->acc, d, why, sizeof why);
+    dep_describe(dg, d, why, sizeof why);
     return ir_printf("loop carried dependence of %s between lines %d and %d", why,
-                     diag_user_line(u->k->acc.acc[d->src].stmt->loc),
-                     diag_user_line(u->k->acc.acc[d->dst].stmt->loc));
+                     diag_user_line(dg->acc[d->src].stmt->loc),
+                     diag_user_line(dg->acc[d->dst].stmt->loc));
   }
   return "only the outermost perfectly nested parallel loops, at most three, are mapped to "
          "the grid, and not inside a loop marked 'kernel' or 'seq'";
