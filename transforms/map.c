@@ -526,14 +526,19 @@ static void report_kernel(MapCtx *m, KernelPlan *k)
   report_add(REPORT_INFO, routine_of(m), user_loc(m, m->region->first_line),
              "Accelerator kernel generated: %s grid [%s] block [%s]", k->name, text, block);
   static const char *const axis_names[] = { "blockIdx.x threadIdx.x", "blockIdx.y", "blockIdx.z" };
-  const char *sentinel = m->prog->lang == IR_FORTRAN ? "!$stencil" : "#pragma stencil";
+  /* the schedule in the user's own spelling: `!$acc do parallel,
+   * vector(16)` as PGI printed it, `!$acc loop gang, vector(128)` as NVHPC does */
+  DirOrigin origin = m->region->dir->origin;
+  const char *sentinel = dir_sentinel(m->region->dir, m->prog->lang == IR_FORTRAN ? DIR_FORTRAN
+                                                                                  : DIR_C);
+  const char *construct = origin == DIR_FROM_OPENACC ? "loop gang" : "do parallel";
   for (int i = 0; i < k->nmapped; i++) {
     int a = k->axis[i];
     char vec[32] = "";
     if (k->block[a] > 1)
       snprintf(vec, sizeof vec, ", vector(%d)", k->block[a]);
     report_at(REPORT_INFO, routine_of(m), k->mapped[i]->loc,
-               "%s do parallel%s %s %s", sentinel, vec, m->prog->lang == IR_FORTRAN ? "!" : "//",
+               "%s %s%s %s %s", sentinel, construct, vec, m->prog->lang == IR_FORTRAN ? "!" : "//",
                axis_names[a]);
   }
 }
@@ -559,6 +564,11 @@ static const char *refusal_advice(const MapCtx *m, const IrStmt *loop, const Dep
                        xf_shared_write_text(&cx, loop->u.loop.iv, w));
     }
   }
+  if (m->region->dir->origin != DIR_FROM_STENCIL)
+    return ir_printf(". If the iterations are in fact independent, put '%s do independent' "
+                     "before the loop: an '!$acc' independent is checked like any other clause, "
+                     "not taken on trust", m->prog->lang == IR_FORTRAN ? "!$stencil"
+                                                                        : "#pragma stencil");
   return ir_printf(". If the iterations are in fact independent, put '%s do independent' before "
                    "the loop", m->prog->lang == IR_FORTRAN ? "!$stencil" : "#pragma stencil");
 }

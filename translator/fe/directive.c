@@ -1267,7 +1267,9 @@ static bool acc_parse_directive(Parser *p) {
   int nwords = 0, end = 0;
   const AccConstruct *c = acc_construct_of(p->text, p->lang, models, &nwords, &end);
   if (!c) return error_here(p, "unknown directive %s", found(p));
+  int first = p->tok.start;
   for (int i = 0; i < nwords; i++) next(p);
+  end = p->prev_end;
   d->kind = c->kind;
   d->origin = c->models == M_PGI ? DIR_FROM_PGI : c->models == M_OACC ? DIR_FROM_OPENACC
               : p->dialect == DIR_DIALECT_PGI ? DIR_FROM_PGI : DIR_FROM_OPENACC;
@@ -1287,7 +1289,7 @@ static bool acc_parse_directive(Parser *p) {
   }
   if (!acc_clauses(p, d, d->loop, on)) return false;
   if (c->kind == DIR_UPDATE && d->nclauses == 0)
-    return error_span(p, 0, end, "'%s' needs host(list) or device(list)", d->spelled);
+    return error_span(p, first, end, "'%s' needs host(list) or device(list)", d->spelled);
   return true;
 }
 
@@ -1379,14 +1381,6 @@ static int line_text_end(const char *s, int len, int from, DirLang lang, bool *c
 
 DirDialect dir_dialect_option = DIR_DIALECT_AUTO;
 
-typedef struct FileDialect {
-  int file;
-  const char *text;   /* the registered text it was decided for */
-  DirDialect dialect;
-} FileDialect;
-static FileDialect *file_dialects;
-static int nfile_dialects;
-
 static bool any_line(int file, DirLang lang, int (*end)(const char *, int, DirLang)) {
   const SourceFile *sf = diag_source(file);
   for (int l = 1; sf && l <= sf->nlines; l++) {
@@ -1401,18 +1395,15 @@ static int stencil_sentinel_end(const char *s, int len, DirLang lang) {
   return lang == DIR_FORTRAN ? fortran_sentinel_end(s, len) : c_sentinel_end(s, len);
 }
 
+/* Decided once per registered file (kept in its SourceFile). */
 DirDialect dir_file_dialect(int file, DirLang lang) {
-  const SourceFile *sf = diag_source(file);
-  const char *text = sf ? sf->text : NULL;
-  for (int i = 0; i < nfile_dialects; i++)
-    if (file_dialects[i].file == file && file_dialects[i].text == text)
-      return file_dialects[i].dialect;
+  SourceFile *sf = (SourceFile *)diag_source(file);
+  if (sf && sf->dir_dialect) return (DirDialect)(sf->dir_dialect - 1);
   DirDialect d = dir_dialect_option;
   if (d == DIR_DIALECT_AUTO)
     d = any_line(file, lang, stencil_sentinel_end) || !any_line(file, lang, acc_sentinel_end)
             ? DIR_DIALECT_STENCIL : DIR_DIALECT_AUTO;
-  file_dialects = xrealloc(file_dialects, sizeof *file_dialects * (size_t)(nfile_dialects + 1));
-  file_dialects[nfile_dialects++] = (FileDialect){file, text, d};
+  if (sf) sf->dir_dialect = (int)d + 1;
   return d;
 }
 

@@ -1888,7 +1888,11 @@ static void lower_stmt(CFe *c, TSNode n, Seq *rest, Directive *advice, IrStmtLis
 static void region_pragma(CFe *c, TSNode n, Directive **advice)
 {
   if (!is_stencil_pragma(c, n)) {
-    if (!c->quiet)
+    bool understood;  /* an inert `#pragma acc`: the driver has said so already */
+    const char *why;
+    int width;
+    if (!c->quiet && !dir_acc_inert_line(c->fe.file, parsed_line(n), DIR_C, &understood, &why,
+                                         &width))
       diag_at(DIAG_WARNING, fe_loc(&c->fe, n), fe_width(&c->fe, n),
               "ignoring this pragma inside a stencil region");
     return;
