@@ -150,9 +150,10 @@ static bool write_outputs(Pending *w, int n, char **data, size_t *len) {
 
 /* Whether the file has directives of its spelling; on the way, every
  * `!$acc` / `#pragma acc` line that is none: a note when the tool
- * understands it and it has no effect here (`wait`, `routine seq`), else a
- * warning, so that no directive is dropped without a word. */
-static bool has_directives(const Source *src) {
+ * understands it and it has no effect here (`wait`, `routine seq`; only
+ * when `notes`), else a warning, so that no directive is dropped without a
+ * word. */
+static bool has_directives(const Source *src, bool notes) {
   const SourceFile *sf = diag_source(src->file);
   DirLang lang = src->fortran ? DIR_FORTRAN : DIR_C;
   bool any = false;
@@ -169,7 +170,7 @@ static bool has_directives(const Source *src) {
       /* the construct as written: up to its first clause argument or comment */
       int n = 1 + (int)strcspn(s + col + 1, "(!\r\n");
       while (n > 1 && (s[col + n - 1] == ' ' || s[col + n - 1] == '\t')) n--;
-      if (understood && *why)
+      if (understood && *why && notes)
         diag_at(DIAG_NOTE, at, width, "'%.*s' has no effect here: %s", n, s + col, why);
       else if (!understood)
         diag_at(DIAG_WARNING, at, width, "'%.*s' is not understood and is ignored%s%s", n,
@@ -214,7 +215,8 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
     return 1;
   }
   res->preprocessed = u.src.preprocessed;
-  if (!has_directives(&u.src)) {
+  /* notes as for "nothing to translate": not in a quiet driver-mode build */
+  if (!has_directives(&u.src, !o->driver || o->minfo)) {
     if (!o->driver || o->minfo)
       diag_plain(DIAG_NOTE, "no %s directives in '%s'; nothing to translate",
                  u.src.fortran ? "!$stencil or !$acc" : "#pragma stencil or #pragma acc",

@@ -1458,6 +1458,11 @@ bool dir_acc_inert_line(int file, int line, DirLang lang, bool *understood, cons
   if (acc_continues_previous(file, line, lang)) return false;
   *width = at - skip_blanks(s, (int)len, 0);
   DirDialect d = dir_file_dialect(file, lang);
+  if (d == DIR_DIALECT_STENCIL && dir_dialect_option == DIR_DIALECT_STENCIL) {
+    *understood = false;
+    *why = "--directives=stencil reads only !$stencil and #pragma stencil directives";
+    return true;
+  }
   if (d == DIR_DIALECT_STENCIL) {
     *understood = false;
     *why = lang == DIR_FORTRAN ? "the file has !$stencil directives, which are read instead "
@@ -1490,6 +1495,11 @@ bool dir_acc_inert_line(int file, int line, DirLang lang, bool *understood, cons
       }
     }
   }
+  if (!directive && !*understood && d != DIR_DIALECT_AUTO &&
+      acc_construct_of(text, lang, M_BOTH, &nwords, &end))
+    *why = d == DIR_DIALECT_PGI ? "an OpenACC directive, which --directives=pgi-acc does not read"
+                                : "a PGI Accelerator directive, which --directives=openacc does "
+                                  "not read";
   free(text);
   return !directive;
 }

@@ -2431,7 +2431,8 @@ static void lower_block(FortranFe *f, TSNode parent, uint32_t from, uint32_t to,
       continue;
     }
     if (f->pending_do && !fe_is(c, "do_loop")) {
-      fe_error(&f->cx, f->pending_do_node, "'!$stencil do' must come right before a DO loop");
+      fe_error(&f->cx, f->pending_do_node, "'%s' must come right before a DO loop",
+               f->pending_do->spelled ? f->pending_do->spelled : "!$stencil do");
       f->pending_do = NULL;
     }
     bool skip;
@@ -2622,8 +2623,12 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   if (end < count)
     endn = ts_node_named_child(parent, end);
   else if (!trailing_end(f, parent, &endn)) {
-    fe_error(&f->cx, start, "'!$stencil region' has no matching '!$stencil end region' in the "
-             "same block");
+    if (d->origin != DIR_FROM_STENCIL)
+      fe_error(&f->cx, start, "'%s' has no matching end directive ('!$acc end region', "
+               "'!$acc end parallel' or '!$acc end kernels') in the same block", d->spelled);
+    else
+      fe_error(&f->cx, start, "'!$stencil region' has no matching '!$stencil end region' in the "
+               "same block");
     return count;
   }
   int last;
@@ -2641,7 +2646,8 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   lower_block(f, parent, i + 1, end, &g->body);
   refuse_jumps_into(f, parent, g);
   if (f->pending_do) {
-    fe_error(&f->cx, f->pending_do_node, "'!$stencil do' must come right before a DO loop");
+    fe_error(&f->cx, f->pending_do_node, "'%s' must come right before a DO loop",
+             f->pending_do->spelled ? f->pending_do->spelled : "!$stencil do");
     f->pending_do = NULL;
   }
   f->region = NULL;
@@ -2701,12 +2707,14 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
     return lower_region(f, parent, i, consumed, d);
   case DIR_END_REGION:
     if (!claimed_end(f, fe_loc(&f->cx, n).line))
-      fe_error(&f->cx, n, "'!$stencil end region' without an open '!$stencil region' in this "
-               "block");
+      fe_error(&f->cx, n, "'%s' without an open '%s' in this block",
+               d->spelled ? d->spelled : "!$stencil end region",
+               d->spelled ? "!$acc region, parallel or kernels" : "!$stencil region");
     break;
   case DIR_DO:
-    fe_error(&f->cx, n, "'!$stencil do' outside a region has no effect; put it inside a "
-             "'!$stencil region'");
+    fe_error(&f->cx, n, "'%s' outside a region has no effect; put it inside a '%s'",
+             d->spelled ? d->spelled : "!$stencil do",
+             d->spelled ? "!$acc region, parallel or kernels" : "!$stencil region");
     break;
   case DIR_DATA:
   case DIR_END_DATA:
