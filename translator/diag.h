@@ -36,6 +36,7 @@ typedef struct SourceFile {
    * the text is the user's file itself (no preprocessing). */
   const char **map_file;   /* owned array of interned names */
   int *map_line;           /* owned */
+  int dir_dialect;         /* directive.c: the file's directive spelling + 1; 0 until decided */
 } SourceFile;
 
 typedef enum DiagKind { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE, DIAG_INFO } DiagKind;

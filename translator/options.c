@@ -18,6 +18,7 @@
 #endif
 
 #include "options.h"
+#include "directive.h"
 #include "pipeline.h"
 
 #include <stdarg.h>
@@ -74,6 +75,9 @@ static const char usage_text[] =
     "translate, then build with $FC or $CC and nvcc, and link the runtime.\n"
     "  -c                  compile each source to NAME.o (or to -o FILE)\n"
     "  -o FILE             the object (with -c) or the program (default a.out)\n"
+    "  --directives=SPELLING  read 'stencil' (!$stencil), 'pgi-acc' (the 2009 PGI\n"
+    "                      Accelerator !$acc) or 'openacc' directives (default: !$stencil\n"
+    "                      if the file has any, else both !$acc models)\n"
     "  --emulate           build the CUDA code for CPU emulation (no GPU needed)\n"
     "  -v                  print every command run\n"
     "  --keep, -save-temps keep the work directory with the generated files\n"
@@ -364,6 +368,12 @@ static bool long_option(Parser *p, const char *arg, OptionsResult *done, FILE *o
     fp_mode_option(p, arg, FP_RELAXED);
   } else if (strcmp(arg, "--strict-fp") == 0) {
     fp_mode_option(p, arg, FP_STRICT);
+  } else if (strncmp(arg, "--directives=", 13) == 0) {
+    const char *v = arg + 13;
+    if (!strcmp(v, "stencil")) dir_dialect_option = DIR_DIALECT_STENCIL;
+    else if (!strcmp(v, "pgi-acc")) dir_dialect_option = DIR_DIALECT_PGI;
+    else if (!strcmp(v, "openacc")) dir_dialect_option = DIR_DIALECT_OPENACC;
+    else usage_error(p, "unknown spelling '%s' in --directives (known: stencil, pgi-acc, openacc)", v);
   } else if (strcmp(arg, "--emulate") == 0) {
     o->emulate = true;
   } else if (strcmp(arg, "--keep") == 0 || strcmp(arg, "-save-temps") == 0) {

@@ -2045,7 +2045,11 @@ static void region_pragma(CFe *c, TSNode n, Directive **advice)
     return;
   }
   if (!is_stencil_pragma(c, n)) {
-    if (!c->quiet)
+    bool understood;  /* an inert `#pragma acc`: the driver has said so already */
+    const char *why;
+    int width;
+    if (!c->quiet && !dir_acc_inert_line(c->fe.file, parsed_line(n), DIR_C, &understood, &why,
+                                         &width))
       diag_at(DIAG_WARNING, fe_loc(&c->fe, n), fe_width(&c->fe, n),
               "ignoring this pragma inside a stencil region");
     return;
@@ -2151,7 +2155,7 @@ static void lower_region(CFe *c, TSNode pragma, Directive *d, Seq *seq)
     note_omp_pragma(c, p);
   }
   Extent saved = extent_start(c);
-  Directive *advice = NULL;
+  Directive *advice = d->loop; /* `#pragma acc parallel loop`: the loop's part */
   TSNode n;
   c->region = g;
   bool found = false;
