@@ -46,7 +46,7 @@ extern "C" void s2s_acc_clauses_r1(float *b, float *a, float *w, const int *s2s_
   static S2sRegion s2s_region = S2S_REGION("acc_clauses_r1", "acc_clauses", "in.f90", 9);
   const int n = *s2s_p_n;
   const int m = *s2s_p_m;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 9, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
@@ -78,6 +78,8 @@ extern "C" void s2s_acc_clauses_r1(float *b, float *a, float *w, const int *s2s_
       s2s_kernel_end(&s2s_region, 12);
     }
   }
+  s2s_compare_array(&s2s_region, 9, &s2s_a, d_a, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 9, &s2s_w, d_w, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 9, &s2s_w, S2S_CREATE);
   s2s_data_end(&s2s_region, 9, &s2s_a, S2S_COPY);
   s2s_data_end(&s2s_region, 9, &s2s_b, S2S_COPYIN);
