@@ -11,6 +11,8 @@
 #include "frontend.h"
 #include "diag.h"
 
+FeConfig fe_config;
+
 Loc fe_loc(const FeCtx *cx, TSNode n)
 {
   TSPoint p = ts_node_start_point(n);
