@@ -327,7 +327,7 @@ static bool precision_option(Parser *p, const char *arg) {
   } else if (strcmp(arg, "-r8") == 0) {
     o->default_real8 = o->default_double8 = true;
   } else if (strcmp(arg, "-r4") == 0 || strcmp(arg, "-i4") == 0) {
-    /* NVHPC's defaults, said explicitly */
+    return true; /* NVHPC's defaults, said explicitly: nothing to do, nothing gfortran knows */
   } else if (strcmp(arg, "-i8") == 0 || strcmp(arg, "-fdefault-integer-8") == 0) {
     usage_error(p, "%s (default INTEGER of 8 bytes) is not supported: the kernels index arrays "
                 "and pass bounds as 4-byte C int; declare the integers that need 8 bytes "
