@@ -12,7 +12,8 @@
 #      use it (region.o, whose kernel holds the value, and main.o), and the
 #      program then gives the new results;
 #   2. -MF, -MT and -MQ name the file and the targets; -M, -MM and -E -cpp
-#      print what gfortran prints for the same command;
+#      print what gfortran prints for the same command; -r8 and an unknown
+#      vendor flag reach the host compiler (item 2);
 #   3. CMake (when installed) with the Makefile generator and with Ninja
 #      (when installed): configure, build, run, and the same two edits
 #      (touching region.f90 rebuilds region.o only: CMake sees that
@@ -186,6 +187,20 @@ fresh "$opt"
     cmp -s region-pp.f90 ref-pp.f90 || { echo "-E -o: not gfortran's output"; exit 1; }
   # -E on a .f90 without -cpp: refused as gfortran refuses it
   if "$S2S" -E region.f90 >/dev/null 2>&1; then echo "-E without -cpp succeeded, gfortran refuses it"; exit 1; fi
+  # the precision flags reach the host compiler in its spelling (-r8 is
+  # gfortran's two), an unknown vendor flag as it is, with a note
+  cat >host-fc <<WRAP
+#!/bin/sh
+echo "\$*" >>host-fc.log
+for a; do shift; [ "\$a" = -traceback ] || set -- "\$@" "\$a"; done
+exec $FC_REF "\$@"
+WRAP
+  chmod +x host-fc
+  S2S_FC=./host-fc "$S2S" --emulate -r8 -traceback -c region.f90 -o r8.o 2>log || { cat log; exit 1; }
+  grep -q "note: '-traceback' is not an s2s-cuda option; it is passed to the host compiler" log ||
+    { echo "-traceback: no note"; cat log; exit 1; }
+  grep -q -- '-fdefault-real-8 -fdefault-double-8 -traceback .*-c .*region.s2s.f90' host-fc.log ||
+    { echo "-r8 -traceback did not reach the host compiler as gfortran flags:"; cat host-fc.log; exit 1; }
   exit 0
 ) >"$opt/test.log" 2>&1
 if [ $? = 0 ]; then pass=$((pass + 1)); else
