@@ -126,7 +126,7 @@ fi
 
 cd "$build"
 if [ ! -f config.status ] || [ ${#configure_args[@]} -gt 0 ]; then
-  must "configure ${configure_args[*]:-}" "$root/configure" ${configure_args[@]+"${configure_args[@]}"}
+  must "configure${configure_args[*]:+ ${configure_args[*]}}" "$root/configure" ${configure_args[@]+"${configure_args[@]}"}
 fi
 must "make -j$jobs (in ${build#"$root"/})" make -j"$jobs"
 
