@@ -651,11 +651,14 @@ static void put_dep_targets(FILE *f, const Options *o, const char *obj) {
  * targets, like gfortran's .mod files.  Fortran is scanned with -cpp, without
  * which gfortran lists nothing.  Written to a temporary name, then renamed:
  * make never reads half a file. */
-static bool write_dep_file(const Driver *d, const Input *in, const char *obj) {
+static bool write_dep_file(const Driver *d, const Input *in, const char *work_obj) {
   const Options *o = d->o;
   FeNames read, written;
   fe_modules_take_files(&read, &written);
   bool ok = true;
+  /* compiling and linking at once, the object is the driver's own: the rule
+   * names NAME.o, as gcc's does */
+  char *obj = o->compile_only ? xstrdup(work_obj) : object_name(in->path);
   if (o->deps.md || o->deps.mmd) {
     bool fortran = in->kind != INPUT_C;
     ArgList cmd = { 0 };
@@ -705,6 +708,7 @@ static bool write_dep_file(const Driver *d, const Input *in, const char *obj) {
   }
   fe_names_free(&read);
   fe_names_free(&written);
+  free(obj);
   return ok;
 }
 
