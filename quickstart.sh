@@ -146,5 +146,5 @@ if [ "$mode" = check ]; then
   fi
 else
   echo
-  make --no-print-directory run-samples
+  make -s --no-print-directory run-samples
 fi
