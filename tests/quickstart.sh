@@ -57,6 +57,8 @@ printf '#!/bin/sh\necho "install ok installed"\n' >"$work/bin/dpkg-query"
 printf '#!/bin/sh\necho "autoreconf ran" >>"%s/autoreconf.ran"\n' "$work" >"$work/bin/autoreconf"
 chmod +x "$work/bin/dpkg-query" "$work/bin/autoreconf"
 export PATH=$work/bin:$PATH
+# make check's make must not reach the script's own make commands (jobserver, -w)
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # run NAME ARGS...: the script, output in $work/NAME.out, status in $status
 run() {
