@@ -28,7 +28,7 @@ __global__ void f_r1(const double *__restrict__ b, s2s_idx s2s_b_lo0,
 extern "C" void s2s_f_r1(double *b, double *a, int n)
 {
   static S2sRegion s2s_region = S2S_REGION("f_r1", "f", "in.c", 5);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { (n - 1) } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 5, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { (n - 1) } };
@@ -56,6 +56,7 @@ extern "C" void s2s_f_r1(double *b, double *a, int n)
       s2s_kernel_end(&s2s_region, 6);
     }
   }
+  s2s_compare_array(&s2s_region, 5, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 5, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 5, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -87,7 +88,7 @@ __global__ void f_r2(const double *__restrict__ b, s2s_idx s2s_b_lo0,
 extern "C" void s2s_f_r2(double *b, double *a, int n)
 {
   static S2sRegion s2s_region = S2S_REGION("f_r2", "f", "in.c", 9);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { (n - 1) } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 9, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { (n - 1) } };
@@ -115,6 +116,7 @@ extern "C" void s2s_f_r2(double *b, double *a, int n)
       s2s_kernel_end(&s2s_region, 10);
     }
   }
+  s2s_compare_array(&s2s_region, 9, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 9, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 9, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);

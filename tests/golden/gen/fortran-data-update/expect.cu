@@ -38,7 +38,7 @@ extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u, con
   const int s2s_ub1_v = *s2s_p_s2s_ub1_v;
   const int s2s_lb2_v = *s2s_p_s2s_lb2_v;
   const int s2s_ub2_v = *s2s_p_s2s_ub2_v;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u }, { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 }, { s2s_max<long>(0, s2s_lb1_u), s2s_max<long>(0, s2s_lb2_u) }, { s2s_min<long>(65, s2s_ub1_u), s2s_min<long>(65, s2s_ub2_u) } };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 15, &s2s_u, S2S_COPYIN);
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v }, { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 }, { s2s_max<long>(1, s2s_lb1_v), s2s_max<long>(1, s2s_lb2_v) }, { s2s_min<long>(64, s2s_ub1_v), s2s_min<long>(64, s2s_ub2_v) } };
@@ -67,6 +67,7 @@ extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u, con
       s2s_kernel_end(&s2s_region, 16);
     }
   }
+  s2s_compare_array(&s2s_region, 15, &s2s_v, d_v, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 15, &s2s_v, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 15, &s2s_u, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -108,7 +109,7 @@ extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v, con
   const int s2s_ub1_u = *s2s_p_s2s_ub1_u;
   const int s2s_lb2_u = *s2s_p_s2s_lb2_u;
   const int s2s_ub2_u = *s2s_p_s2s_ub2_u;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v }, { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 }, { s2s_max<long>(1, s2s_lb1_v), s2s_max<long>(1, s2s_lb2_v) }, { s2s_min<long>(64, s2s_ub1_v), s2s_min<long>(64, s2s_ub2_v) } };
   float *d_v = (float *)s2s_data_begin(&s2s_region, 22, &s2s_v, S2S_COPYIN);
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u }, { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 }, { s2s_max<long>(1, s2s_lb1_u), s2s_max<long>(1, s2s_lb2_u) }, { s2s_min<long>(64, s2s_ub1_u), s2s_min<long>(64, s2s_ub2_u) } };
@@ -137,6 +138,7 @@ extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v, con
       s2s_kernel_end(&s2s_region, 23);
     }
   }
+  s2s_compare_array(&s2s_region, 22, &s2s_u, d_u, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 22, &s2s_u, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 22, &s2s_v, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -157,7 +159,7 @@ extern "C" void s2s_relax_d1_begin(float *u, const int *s2s_p_s2s_lb1_u, const i
   const int s2s_ub1_v = *s2s_p_s2s_ub1_v;
   const int s2s_lb2_v = *s2s_p_s2s_lb2_v;
   const int s2s_ub2_v = *s2s_p_s2s_ub2_v;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u }, { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 }, { s2s_max<long>(s2s_lb1_u, s2s_lb1_u), s2s_max<long>(s2s_lb2_u, s2s_lb2_u) }, { s2s_min<long>(s2s_ub1_u, s2s_ub1_u), s2s_min<long>(s2s_ub2_u, s2s_ub2_u) } };
   s2s_data_begin(&s2s_region, 13, &s2s_u, S2S_COPY);
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v }, { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 }, { s2s_max<long>(s2s_lb1_v, s2s_lb1_v), s2s_max<long>(s2s_lb2_v, s2s_lb2_v) }, { s2s_min<long>(s2s_ub1_v, s2s_ub1_v), s2s_min<long>(s2s_ub2_v, s2s_ub2_v) } };
@@ -176,7 +178,7 @@ extern "C" void s2s_relax_d1_end(float *u, const int *s2s_p_s2s_lb1_u, const int
   const int s2s_ub1_v = *s2s_p_s2s_ub1_v;
   const int s2s_lb2_v = *s2s_p_s2s_lb2_v;
   const int s2s_ub2_v = *s2s_p_s2s_ub2_v;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v }, { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 }, { s2s_max<long>(s2s_lb1_v, s2s_lb1_v), s2s_max<long>(s2s_lb2_v, s2s_lb2_v) }, { s2s_min<long>(s2s_ub1_v, s2s_ub1_v), s2s_min<long>(s2s_ub2_v, s2s_ub2_v) } };
   s2s_data_end(&s2s_region, 13, &s2s_v, S2S_CREATE);
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u }, { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 }, { s2s_max<long>(s2s_lb1_u, s2s_lb1_u), s2s_max<long>(s2s_lb2_u, s2s_lb2_u) }, { s2s_min<long>(s2s_ub1_u, s2s_ub1_u), s2s_min<long>(s2s_ub2_u, s2s_ub2_u) } };
@@ -192,7 +194,7 @@ extern "C" void s2s_relax_u2(float *u, const int *s2s_p_s2s_lb1_u, const int *s2
   const int s2s_ub1_u = *s2s_p_s2s_ub1_u;
   const int s2s_lb2_u = *s2s_p_s2s_lb2_u;
   const int s2s_ub2_u = *s2s_p_s2s_ub2_u;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u }, { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 }, { s2s_max<long>(1, s2s_lb1_u), s2s_max<long>(1, s2s_lb2_u) }, { s2s_min<long>(((int)64), s2s_ub1_u), s2s_min<long>(((int)64), s2s_ub2_u) } };
   s2s_update_host(&s2s_region, 30, &s2s_u);
   s2s_region_end(&s2s_region);

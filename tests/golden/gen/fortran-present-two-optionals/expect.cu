@@ -45,7 +45,7 @@ extern "C" void s2s_freeze_r1_v1(float *qi, float *t, float *qc, float *qs, cons
   const int kte = *s2s_p_kte;
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_qi = { "qi", (void *)qi, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_qi = (float *)s2s_data_begin(&s2s_region, 15, &s2s_qi, S2S_COPY);
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
@@ -82,6 +82,10 @@ extern "C" void s2s_freeze_r1_v1(float *qi, float *t, float *qc, float *qs, cons
       s2s_kernel_end(&s2s_region, 16);
     }
   }
+  s2s_compare_array(&s2s_region, 15, &s2s_qi, d_qi, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_t, d_t, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qc, d_qc, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qs, d_qs, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 15, &s2s_qs, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_qc, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_t, S2S_COPY);
@@ -128,7 +132,7 @@ extern "C" void s2s_freeze_r1_v2(float *t, float *qc, float *qs, const int *s2s_
   const int kte = *s2s_p_kte;
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 15, &s2s_t, S2S_COPY);
   S2sArray s2s_qc = { "qc", (void *)qc, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
@@ -161,6 +165,9 @@ extern "C" void s2s_freeze_r1_v2(float *t, float *qc, float *qs, const int *s2s_
       s2s_kernel_end(&s2s_region, 16);
     }
   }
+  s2s_compare_array(&s2s_region, 15, &s2s_t, d_t, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qc, d_qc, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qs, d_qs, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 15, &s2s_qs, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_qc, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_t, S2S_COPY);
@@ -208,7 +215,7 @@ extern "C" void s2s_freeze_r1_v3(float *qi, float *t, float *qc, const int *s2s_
   const int kte = *s2s_p_kte;
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_qi = { "qi", (void *)qi, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_qi = (float *)s2s_data_begin(&s2s_region, 15, &s2s_qi, S2S_COPY);
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
@@ -241,6 +248,9 @@ extern "C" void s2s_freeze_r1_v3(float *qi, float *t, float *qc, const int *s2s_
       s2s_kernel_end(&s2s_region, 16);
     }
   }
+  s2s_compare_array(&s2s_region, 15, &s2s_qi, d_qi, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_t, d_t, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qc, d_qc, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 15, &s2s_qc, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_t, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_qi, S2S_COPY);
@@ -283,7 +293,7 @@ extern "C" void s2s_freeze_r1_v4(float *t, float *qc, const int *s2s_p_kts, cons
   const int kte = *s2s_p_kte;
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 15, &s2s_t, S2S_COPY);
   S2sArray s2s_qc = { "qc", (void *)qc, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
@@ -312,6 +322,8 @@ extern "C" void s2s_freeze_r1_v4(float *t, float *qc, const int *s2s_p_kts, cons
       s2s_kernel_end(&s2s_region, 16);
     }
   }
+  s2s_compare_array(&s2s_region, 15, &s2s_t, d_t, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qc, d_qc, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 15, &s2s_qc, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_t, S2S_COPY);
   s2s_region_end(&s2s_region);

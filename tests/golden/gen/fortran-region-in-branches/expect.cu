@@ -29,7 +29,7 @@ extern "C" void s2s_branches_r1(float *b, float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r1", "branches", "in.f90", 11);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 11, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
@@ -57,6 +57,7 @@ extern "C" void s2s_branches_r1(float *b, float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 12);
     }
   }
+  s2s_compare_array(&s2s_region, 11, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 11, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 11, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -89,7 +90,7 @@ extern "C" void s2s_branches_r2(float *b, float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r2", "branches", "in.f90", 17);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 17, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
@@ -117,6 +118,7 @@ extern "C" void s2s_branches_r2(float *b, float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 18);
     }
   }
+  s2s_compare_array(&s2s_region, 17, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 17, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 17, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -149,7 +151,7 @@ extern "C" void s2s_branches_r3(float *b, float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r3", "branches", "in.f90", 24);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 24, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
@@ -177,6 +179,7 @@ extern "C" void s2s_branches_r3(float *b, float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 25);
     }
   }
+  s2s_compare_array(&s2s_region, 24, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 24, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 24, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -209,7 +212,7 @@ extern "C" void s2s_branches_r4(float *b, float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r4", "branches", "in.f90", 30);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 30, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
@@ -237,6 +240,7 @@ extern "C" void s2s_branches_r4(float *b, float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 31);
     }
   }
+  s2s_compare_array(&s2s_region, 30, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 30, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 30, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -269,7 +273,7 @@ extern "C" void s2s_branches_r5(float *b, float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r5", "branches", "in.f90", 39);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 39, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
@@ -297,6 +301,7 @@ extern "C" void s2s_branches_r5(float *b, float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 40);
     }
   }
+  s2s_compare_array(&s2s_region, 39, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 39, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 39, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -327,7 +332,7 @@ extern "C" void s2s_branches_r6(float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r6", "branches", "in.f90", 45);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 45, &s2s_a, S2S_COPY);
   {
@@ -351,6 +356,7 @@ extern "C" void s2s_branches_r6(float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 46);
     }
   }
+  s2s_compare_array(&s2s_region, 45, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 45, &s2s_a, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
