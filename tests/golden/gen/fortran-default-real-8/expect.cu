@@ -46,7 +46,7 @@ extern "C" void s2s_smooth_r1(double *a, double *b, double *d, float *w, const i
   const int ime = *s2s_p_ime;
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { ims, jms }, { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>((its - 1), ims), s2s_max<long>(jts, jms) }, { s2s_min<long>((ite + 1), ime), s2s_min<long>(jte, jme) } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 26, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 2, { ims, jms }, { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
@@ -83,6 +83,9 @@ extern "C" void s2s_smooth_r1(double *a, double *b, double *d, float *w, const i
       s2s_kernel_end(&s2s_region, 27);
     }
   }
+  s2s_compare_array(&s2s_region, 26, &s2s_b, d_b, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 26, &s2s_d, d_d, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 26, &s2s_w, d_w, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 26, &s2s_w, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 26, &s2s_d, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 26, &s2s_b, S2S_COPY);
