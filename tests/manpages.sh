@@ -4,8 +4,9 @@
 #     read (the names on the source lines that call getenv, the runtime's
 #     s2s_rt_env_* readers and the driver's build_tool_words) is described
 #     in man/s2s-cuda.1;
-#   - every option of `s2s-cuda --help` is in man/s2s-cuda.1, and every
-#     option of s2s_compare's usage in man/s2s_compare.1;
+#   - every option of `s2s-cuda --help` and every pass of --dump-ir=list is
+#     in man/s2s-cuda.1, and every option of s2s_compare's usage in
+#     man/s2s_compare.1;
 #   - every construct and clause keyword the directive parser knows
 #     (translator/fe/directive.c) is in man/s2s-directives.7;
 #   - groff formats the three pages without a warning (when groff is there).
@@ -47,6 +48,13 @@ done
 compare_options=$("$top_builddir/tests/s2s_compare" --help 2>&1 | grep -oE -- '--[a-z]+' | sort -u)
 for opt in $compare_options; do
   described "$man/s2s_compare.1" "$opt" || failed "s2s_compare.1 does not describe $opt"
+done
+
+# ---- the passes --dump-ir names
+passes=$("$S2S" --dump-ir=list)
+[ -n "$passes" ] || failed "s2s-cuda --dump-ir=list printed nothing"
+for pass in $passes; do
+  described "$man/s2s-cuda.1" "$pass" || failed "s2s-cuda.1 does not name the pass $pass (--dump-ir=list)"
 done
 
 # ---- directive keywords: the clause table and the constructs
