@@ -31,8 +31,9 @@
  *
  *   Tolerance: an element passes when |device - host| <= atol or
  *   <= rtol * |host|.  S2S_AUTOCOMPARE_RTOL (default 1e-5 for 4-byte reals,
- *   1e-12 for 8-byte ones) and S2S_AUTOCOMPARE_ATOL (default 0); integers
- *   and logicals must be equal.  Both NaN counts as equal.
+ *   1e-12 for 8-byte ones) and S2S_AUTOCOMPARE_ATOL (default 0), each a
+ *   number or a list with numbers per array (`th=0.05,q=2e-5,1e-9`);
+ *   integers and logicals must be equal.  Both NaN counts as equal.
  *
  * Launchers called while the thread runs a host pass (a region's loops
  * that call a routine with a region of its own) run on the host as well:
@@ -48,6 +49,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "s2s_rt_internal.h"
 
@@ -84,6 +86,7 @@ typedef struct S2sAcArray {
   long long compared, bad;
   double max_abs, max_rel, max_ulp;
   int shown;                   /* mismatches printed already */
+  double rtol, atol;           /* its tolerance (S2S_AUTOCOMPARE_RTOL/ATOL, by name or default) */
   struct S2sAcArray *next;
 } S2sAcArray;
 
@@ -112,15 +115,33 @@ static _Noreturn void ac_fail(const char *fmt, ...) {
   exit(1);
 }
 
-static double ac_env_number(const char *name, double fallback) {
-  const char *v = getenv(name);
-  char *end;
-  double x;
+/* A tolerance setting: a comma-separated list of numbers from 0 to 1, each
+ * either for every array (`1e-5`) or for one array (`th=0.05`), e.g.
+ * S2S_AUTOCOMPARE_ATOL=th=0.05,q=2e-5,1e-9.  The value for array `name`
+ * (NULL: the list's default), `fallback` when the list has none; the whole
+ * list is checked at every call, so a typo stops the program at once. */
+static double ac_tolerance(const char *var, const char *name, double fallback) {
+  const char *v = getenv(var), *p = v;
+  double found = fallback, dflt = fallback;
+  int named = 0;
   if (!v || !*v) return fallback;
-  x = strtod(v, &end);
-  if (*end || !(x >= 0.0) || x > 1.0)
-    ac_fail("%s='%s' is not a tolerance from 0 to 1", name, v);
-  return x;
+  while (*p) {
+    const char *comma = strchr(p, ','), *eq = strchr(p, '=');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    const char *num = p;
+    char *end;
+    double x;
+    if (eq && eq < p + len) num = eq + 1;
+    x = strtod(num, &end);
+    if (end != p + len || num == end || !(x >= 0.0) || x > 1.0)
+      ac_fail("%s='%s': '%.*s' is not a tolerance from 0 to 1 (give NUMBER or ARRAY=NUMBER, "
+              "comma-separated)", var, v, (int)len, p);
+    if (num == p) dflt = x;
+    else if (name && (size_t)(eq - p) == strlen(name) && !strncasecmp(p, name, (size_t)(eq - p)))
+      found = x, named = 1;
+    p += len + (comma != NULL);
+  }
+  return named ? found : dflt;
 }
 
 static void ac_summary_at_exit(void);
@@ -133,9 +154,9 @@ static void ac_read_settings(void) {
     ac.enabled = v && *v && strcmp(v, "0") != 0;
     if (v && *v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
       ac_fail("S2S_AUTOCOMPARE='%s': use 1 to compare every region with its host run, 0 not to", v);
-    ac.rtol4 = ac_env_number("S2S_AUTOCOMPARE_RTOL", 1e-5);
-    ac.rtol8 = ac_env_number("S2S_AUTOCOMPARE_RTOL", 1e-12);
-    ac.atol = ac_env_number("S2S_AUTOCOMPARE_ATOL", 0.0);
+    ac.rtol4 = ac_tolerance("S2S_AUTOCOMPARE_RTOL", NULL, 1e-5);
+    ac.rtol8 = ac_tolerance("S2S_AUTOCOMPARE_RTOL", NULL, 1e-12);
+    ac.atol = ac_tolerance("S2S_AUTOCOMPARE_ATOL", NULL, 0.0);
     ac.tail = &ac.regions;
     if (ac.enabled) atexit(ac_summary_at_exit);
     ac.read = 1;
@@ -278,6 +299,9 @@ static S2sAcArray *ac_array_stat(S2sAcRegion *g, const S2sCapture *c) {
   snprintf((*q)->name, sizeof (*q)->name, "%s", c->a.name ? c->a.name : "?");
   (*q)->type = c->type;
   (*q)->elem = c->a.elem;
+  (*q)->rtol = ac_tolerance("S2S_AUTOCOMPARE_RTOL", (*q)->name,
+                            c->a.elem == sizeof(float) ? ac.rtol4 : ac.rtol8);
+  (*q)->atol = ac_tolerance("S2S_AUTOCOMPARE_ATOL", (*q)->name, ac.atol);
   return *q;
 }
 
@@ -371,8 +395,7 @@ static int ac_element(S2sAcArray *s, const unsigned char *d, const unsigned char
   if (*rel_err > s->max_rel) s->max_rel = *rel_err;
   if (*ulp > s->max_ulp) s->max_ulp = *ulp;
   if (type != S2S_TYPE_REAL) return 1;
-  double rtol = elem == sizeof(float) ? ac.rtol4 : ac.rtol8;
-  return !(*abs_err <= ac.atol || *abs_err <= rtol * fabs(hv));
+  return !(*abs_err <= s->atol || *abs_err <= s->rtol * fabs(hv));
 }
 
 static void ac_print_mismatch(const S2sRegion *r, const S2sArray *a, const long *idx,
@@ -501,6 +524,9 @@ static void ac_summary_at_exit(void) {
     for (S2sAcArray *s = g->arrays; s; s = s->next) {
       fprintf(stderr, "    %s (%s): %lld of %lld element%s out of tolerance", s->name,
               ac_type_text(s->type, s->elem), s->bad, s->compared, s->compared == 1 ? "" : "s");
+      if (s->type == S2S_TYPE_REAL &&
+          (s->atol != ac.atol || s->rtol != (s->elem == sizeof(float) ? ac.rtol4 : ac.rtol8)))
+        fprintf(stderr, " (its tolerance: rtol %g, atol %g)", s->rtol, s->atol);
       if (s->max_abs > 0.0) {
         fprintf(stderr, ", max abs %.3g, max rel %.3g", s->max_abs, s->max_rel);
         if (s->type == S2S_TYPE_REAL) fprintf(stderr, ", max %.4g ulp", s->max_ulp);

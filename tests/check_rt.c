@@ -1176,6 +1176,9 @@ static const CompareCase compare_cases[] = {
   { "real(8) rel 1e-11 beyond default", S2S_TYPE_REAL, 8, 1.0, 1.0 + 1e-11, NULL, NULL, 1 },
   { "real(8) 0 vs 1e-20: relative error infinite", S2S_TYPE_REAL, 8, 0.0, 1e-20, NULL, NULL, 1 },
   { "real(8) 0 vs 1e-20 within ATOL 1e-15", S2S_TYPE_REAL, 8, 0.0, 1e-20, NULL, "1e-15", 0 },
+  { "real(8) 0 vs 1e-20 within w's own ATOL", S2S_TYPE_REAL, 8, 0.0, 1e-20, NULL, "x=1,w=1e-15", 0 },
+  { "real(8) 0 vs 1e-20: ATOL for another array only", S2S_TYPE_REAL, 8, 0.0, 1e-20, NULL, "x=1", 1 },
+  { "real(4) rel 1e-4 within w's own RTOL", S2S_TYPE_REAL, 4, 1.0, 1.0001, "W=1e-3,1e-6", NULL, 0 },
   { "real(8) NaN and NaN", S2S_TYPE_REAL, 8, NAN, NAN, NULL, NULL, 0 },
   { "real(8) NaN on the device only", S2S_TYPE_REAL, 8, 1.0, NAN, NULL, "1", 1 },
   { "real(4) sign differs", S2S_TYPE_REAL, 4, 0.5, -0.5, NULL, NULL, 1 },
@@ -1299,6 +1302,12 @@ static void bad_autocompare_value(void) {
   (void)s2s_compute_begin(&kern_r);
 }
 
+static void bad_tolerance_value(void) {
+  setenv("S2S_AUTOCOMPARE", "1", 1);
+  setenv("S2S_AUTOCOMPARE_ATOL", "th=0.05,q=abc", 1);
+  (void)s2s_compute_begin(&kern_r);
+}
+
 static void bad_device_value(void) {
   setenv("S2S_DEVICE", "gpu", 1);
   (void)s2s_compute_begin(&kern_r);
@@ -1307,7 +1316,10 @@ static void bad_device_value(void) {
 START_TEST(test_host_pass_settings_checked) {
   static const char *const ac[] = { "S2S_AUTOCOMPARE='yes'", "use 1", NULL };
   static const char *const dev[] = { "S2S_DEVICE='gpu' is not a device number", "host", NULL };
+  static const char *const tol[] = { "S2S_AUTOCOMPARE_ATOL='th=0.05,q=abc': 'q=abc' is not a tolerance",
+                                      "ARRAY=NUMBER", NULL };
   expect_failure(bad_autocompare_value, ac);
+  expect_failure(bad_tolerance_value, tol);
   expect_failure(bad_device_value, dev);
 }
 END_TEST
