@@ -166,8 +166,9 @@ START_TEST(test_passthrough) {
                          "mods", "-lfoo", "-L", "/opt/lib", "-l", "bar", "-pthread", "-MD", "-MP",
                          "-MF", ".deps/x.Tpo", "-MTx.o", "x.f90", "-o", "prog"),
                    OPTIONS_OK);
+  /* the dependency options are the driver's own (options.h: deps) */
   const char *want[] = { "-O2", "-g", "-Wall", "-fopenmp", "-march=native", "-std=f2008",
-                         "-Jmods", "-pthread", "-MD", "-MP", "-MF.deps/x.Tpo", "-MTx.o" };
+                         "-Jmods", "-pthread" };
   int nwant = (int)(sizeof want / sizeof *want);
   ck_assert_int_eq(opts.compiler_args.n, nwant);
   for (int i = 0; i < nwant; i++) ck_assert_str_eq(opts.compiler_args.v[i], want[i]);
@@ -189,6 +190,90 @@ START_TEST(test_unroll) {
   ck_assert_int_eq(opts.unroll, 0);
   ck_assert_int_eq(parse("x.f90"), OPTIONS_OK);
   ck_assert_int_eq(opts.unroll, 0);
+/* gcc's dependency options: -MD/-MMD while compiling, -M/-MM (and -E)
+ * make the command a passthrough to the host compiler. */
+static const struct {
+  const char *args[7];
+  bool md, mmd, m, mm, mp, e;
+  const char *mf, *targets; /* targets: glued, joined by ' ' */
+} dep_lines[] = {
+  { { "-c", "-MD", "x.f90" }, true, false, false, false, false, false, NULL, "" },
+  { { "-c", "-MMD", "-MP", "-MF", "d/x.d", "x.f90" }, false, true, false, false, true, false, "d/x.d", "" },
+  { { "-c", "-MD", "-MT", "a b", "-MQcost$", "x.f90" }, true, false, false, false, false, false, NULL,
+    "-MTa b -MQcost$" },
+  { { "-M", "x.F90" }, false, false, true, false, false, false, NULL, "" },
+  { { "-MM", "-MTo.o", "x.c" }, false, false, false, true, false, false, NULL, "-MTo.o" },
+  { { "-cpp", "-E", "x.f90", "-o", "x-pp.f90" }, false, false, false, false, false, true, NULL, "" },
+};
+
+START_TEST(test_dependency_options) {
+  const char *argv[8];
+  int n = 0;
+  for (; n < 7 && dep_lines[_i].args[n]; n++) argv[n] = dep_lines[_i].args[n];
+  argv[n] = NULL;
+  ck_assert_int_eq(parse_v(argv), OPTIONS_OK);
+  ck_assert_int_eq(opts.deps.md, dep_lines[_i].md);
+  ck_assert_int_eq(opts.deps.mmd, dep_lines[_i].mmd);
+  ck_assert_int_eq(opts.deps.m, dep_lines[_i].m);
+  ck_assert_int_eq(opts.deps.mm, dep_lines[_i].mm);
+  ck_assert_int_eq(opts.deps.mp, dep_lines[_i].mp);
+  ck_assert_int_eq(opts.preprocess_only, dep_lines[_i].e);
+  ck_assert_int_eq(options_passthrough(&opts), dep_lines[_i].m || dep_lines[_i].mm || dep_lines[_i].e);
+  ck_assert(opts.driver); /* -c, or a passthrough (whose -o is a file, never a directory) */
+  if (dep_lines[_i].mf) ck_assert_str_eq(opts.deps.mf, dep_lines[_i].mf);
+  else ck_assert_ptr_null(opts.deps.mf);
+  char joined[128] = "";
+  for (int i = 0; i < opts.deps.targets.n; i++)
+    snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s", i ? " " : "",
+             opts.deps.targets.v[i]);
+  ck_assert_str_eq(joined, dep_lines[_i].targets);
+  ck_assert_int_eq(opts.compiler_args.n, 0); /* none of them reaches the compile commands */
+  ck_assert_str_eq(errors(), "");
+}
+END_TEST
+
+/* The precision of the defaults: gfortran's flags and NVHPC's -r8 (both);
+ * kept for the host compiler, which build_driver.c spells for it. */
+static const struct {
+  const char *args[4];
+  bool real8, double8;
+  int ncompiler_args;
+} precision_lines[] = {
+  { { "-fdefault-real-8", "x.f90" }, true, false, 1 },
+  { { "-fdefault-real-8", "-fdefault-double-8", "x.f90" }, true, true, 2 },
+  { { "-fdefault-double-8", "x.f90" }, false, true, 1 },
+  { { "-r8", "-c", "x.f90" }, true, true, 1 },
+  { { "-r4", "-i4", "x.f90" }, false, false, 0 },
+  { { "-O2", "x.f90" }, false, false, 1 },
+};
+
+START_TEST(test_precision_options) {
+  const char *argv[5];
+  int n = 0;
+  for (; n < 4 && precision_lines[_i].args[n]; n++) argv[n] = precision_lines[_i].args[n];
+  argv[n] = NULL;
+  ck_assert_int_eq(parse_v(argv), OPTIONS_OK);
+  ck_assert_int_eq(opts.default_real8, precision_lines[_i].real8);
+  ck_assert_int_eq(opts.default_double8, precision_lines[_i].double8);
+  ck_assert_int_eq(opts.compiler_args.n, precision_lines[_i].ncompiler_args);
+  ck_assert_str_eq(errors(), "");
+}
+END_TEST
+
+/* A one-dash option s2s-cuda does not know goes to the host compiler with
+ * a note (NVHPC's -Mfree, Intel's -traceback); its value, if any, is not
+ * mistaken for an input. */
+START_TEST(test_vendor_options) {
+  ck_assert_int_eq(parse("-Mfree", "-traceback", "-c", "x.f90", "-isystem", "/opt/inc"), OPTIONS_OK);
+  ck_assert_int_eq(opts.compiler_args.n, 2);
+  ck_assert_str_eq(opts.compiler_args.v[0], "-Mfree");
+  ck_assert_str_eq(opts.compiler_args.v[1], "-traceback");
+  ck_assert_int_eq(opts.cpp_args.n, 1);
+  ck_assert_str_eq(opts.cpp_args.v[0], "-isystem/opt/inc");
+  ck_assert_int_eq(opts.ninputs, 1);
+  ck_assert_str_eq(errors(),
+                   "s2s-cuda: note: '-Mfree' is not an s2s-cuda option; it is passed to the host compiler as it is\n"
+                   "s2s-cuda: note: '-traceback' is not an s2s-cuda option; it is passed to the host compiler as it is\n");
 }
 END_TEST
 
@@ -344,6 +429,12 @@ static const struct {
   { { "-c", "a.f90", "b.f90", "-o", "x.o" }, "-o names one object, but -c was given 2 sources" },
   { { "-c", "a.f90", "b.o" }, "-c compiles sources, but 'b.o' is a link input" },
   { { "-" }, "reading from standard input is not supported" },
+  { { "-i8", "x.f90" }, "-i8 (default INTEGER of 8 bytes) is not supported" },
+  { { "-fdefault-integer-8", "x.f90" }, "-fdefault-integer-8 (default INTEGER of 8 bytes) is not supported" },
+  { { "-fdefault-real-16", "x.f90" }, "-fdefault-real-16 is not supported: CUDA kernels have real kinds 4 and 8" },
+  { { "-freal-4-real-8", "x.f90" }, "-freal-4-real-8 is not supported: it changes explicitly declared kinds" },
+  { { "-MF", "", "-c", "x.f90" }, "'-MF' needs a file name" },
+  { { "-E", "x.f90", "y.o" }, "-E preprocesses sources, but 'y.o' is a link input" },
 };
 
 /* What main() does with the result. */
@@ -442,6 +533,10 @@ static Suite *options_suite(void) {
   tcase_add_test(good, test_passthrough);
   tcase_add_test(good, test_double_dash);
   tcase_add_test(good, test_unroll);
+  tcase_add_loop_test(good, test_dependency_options, 0, (int)(sizeof dep_lines / sizeof *dep_lines));
+  tcase_add_loop_test(good, test_precision_options, 0,
+                      (int)(sizeof precision_lines / sizeof *precision_lines));
+  tcase_add_test(good, test_vendor_options);
   tcase_add_loop_test(good, test_relaxed_fp, 0,
                       (int)(sizeof relaxed_spellings / sizeof *relaxed_spellings));
   tcase_add_loop_test(good, test_strict_fp, 0,

@@ -65,7 +65,9 @@
 #
 # Steps of a case, in $top_builddir/tests/work/diff/<case>/ (log: case.log):
 #   $FC -O2 FILES -o ref   (C: $CC -O2 -std=c11 FILES -lm -o ref; -ffp-contract=off
-#                          too when `flags` has -Kieee or --strict-fp); ./ref ref.dat
+#                          too when `flags` has -Kieee or --strict-fp; the precision
+#                          flags of `flags`, -fdefault-real-8, -fdefault-double-8 and
+#                          -r8, too); ./ref ref.dat
 #   translate: $S2S --emulate -Minfo -O2 FILES [-lm] -o prog, its feedback
 #              report in the log; ./prog out-ORDER.dat for each thread order
 #              (forward, reverse, shuffle) and once more in forward order
@@ -328,6 +330,15 @@ run_case() {
   # anyway; aarch64 gcc would).
   local ref_cmd libs=() ref_fp=()
   case " ${flags[*]} " in *" -Kieee "* | *" --strict-fp "*) ref_fp=(-ffp-contract=off) ;; esac
+  # The precision of the defaults is the program's, not the translation's:
+  # the reference is built with the same flags (NVHPC's -r8 in gfortran's words).
+  local f
+  for f in "${flags[@]}"; do
+    case $f in
+      -fdefault-real-8 | -fdefault-double-8) ref_fp+=("$f") ;;
+      -r8) ref_fp+=(-fdefault-real-8 -fdefault-double-8) ;;
+    esac
+  done
   if [ $c_lang = 1 ]; then
     # shellcheck disable=SC2206
     ref_cmd=($CC -O2 -std=c11 "${ref_fp[@]}" "${srcs[@]}" -lm -o ref)

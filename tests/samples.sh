@@ -18,6 +18,8 @@
 #                           report, a run with S2S_TIME=1 (on the GPU when
 #                           there is one, else in emulation), the verdict and
 #                           the timing report
+#   samples.sh --where      print where --main runs the samples: on the GPU, or
+#                           in CPU emulation and why (no nvcc, no GPU, or both)
 #   samples.sh --build DIR  build ref, prog (GPU build) and s2s_compare into
 #                           DIR/<sample>/ and write DIR/run.sh, to carry to a
 #                           GPU machine that has no compilers
@@ -48,6 +50,7 @@ while [ $# -gt 0 ]; do
     --selftest) mode=selftest ;;
     --gpu) mode=gpu run_on=gpu ;;
     --main) mode=main ;;
+    --where) mode=where ;;
     --build)
       [ $# -ge 2 ] || { echo "samples.sh: --build needs a directory" >&2; exit 2; }
       mode=build build_dir=$2 run_on=gpu
@@ -197,8 +200,27 @@ step() {
 
 indent() { sed 's/^/    /' "$@"; }
 
-have_gpu() {
-  [ -n "$NVCC" ] && command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1
+# Why the samples cannot run on a GPU ("no nvcc", "no GPU" or both, with how
+# it was found out), or nothing when they can.
+emulation_reason() {
+  local why=''
+  [ -n "$NVCC" ] || why='no nvcc (configure found no CUDA toolkit; ./configure --with-cuda=DIR names one)'
+  if ! command -v nvidia-smi >/dev/null 2>&1; then
+    why="${why:+$why and }no GPU (no nvidia-smi)"
+  elif ! nvidia-smi -L >/dev/null 2>&1; then
+    why="${why:+$why and }no GPU (nvidia-smi -L lists none)"
+  fi
+  echo "$why"
+}
+
+have_gpu() { [ -z "$(emulation_reason)" ]; }
+
+# Where the samples run, in words.
+run_place() {
+  local why
+  why=$(emulation_reason)
+  if [ -z "$why" ]; then echo "on the GPU ($(nvidia-smi -L | head -n 1))"
+  else echo "in CPU emulation: $why"; fi
 }
 
 # Find or build the compare tool; sets $compare.
@@ -347,13 +369,8 @@ gpu_sample() {
 # --main: what quickstart shows a new user.
 main_sample() {
   local sample=$1 where flag='' rc=0
-  if have_gpu; then
-    where="on the GPU ($(nvidia-smi -L | head -n 1))"
-    run_on=gpu
-  else
-    where="in CPU emulation (no GPU or no nvcc found)"
-    flag=--emulate
-  fi
+  where=$(run_place)
+  if have_gpu; then run_on=gpu; else flag=--emulate; fi
   echo
   echo "======================================================================"
   echo " sample $sample: $(describe "$sample")"
@@ -471,6 +488,10 @@ EOF
 
 # ---- main -------------------------------------------------------------------
 
+if [ "$mode" = where ]; then
+  run_place
+  exit 0
+fi
 echo "samples: mode $mode; samples: $samples"
 echo "samples: S2S=$S2S CC=$CC FC=$FC CXX=$CXX NVCC=${NVCC:-(none)}"
 echo "samples: work directories under $work_root"

@@ -53,6 +53,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +250,26 @@ static bool module_flag_compiler(const char *cmd) {
   return false;
 }
 
+/* The precision flags (options.c, precision_option) in the spelling of the
+ * Fortran compiler: NVHPC's -r8 is gfortran's -fdefault-real-8
+ * -fdefault-double-8, and nvfortran knows only -r8; a C compiler gets none
+ * (gcc warns about Fortran-only flags).  Returns false if `a` is none. */
+static bool push_precision_flag(ArgList *cmd, const char *a, bool fortran, bool nvhpc) {
+  bool r8 = strcmp(a, "-r8") == 0, real8 = strcmp(a, "-fdefault-real-8") == 0;
+  bool double8 = strcmp(a, "-fdefault-double-8") == 0;
+  if (!r8 && !real8 && !double8) return false;
+  if (!fortran) return true;
+  if (nvhpc && (r8 || real8)) {
+    arglist_push(cmd, "-r8");
+  } else if (!nvhpc && r8) {
+    arglist_push(cmd, "-fdefault-real-8");
+    arglist_push(cmd, "-fdefault-double-8");
+  } else if (!nvhpc) {
+    arglist_push(cmd, a);
+  }
+  return true;
+}
+
 /* The compiler flags for the command begun in `cmd` (its compiler first):
  * the module directory (kept as -JDIR) only for a Fortran compiler, in its
  * spelling. */
@@ -256,7 +277,9 @@ static void push_compiler_args(ArgList *cmd, const ArgList *args, bool fortran) 
   bool module_flag = module_flag_compiler(cmd->v[0]);
   for (int i = 0; i < args->n; i++) {
     const char *a = args->v[i];
-    if (strncmp(a, "-J", 2) != 0) {
+    if (push_precision_flag(cmd, a, fortran, module_flag)) {
+      continue;
+    } else if (strncmp(a, "-J", 2) != 0) {
       arglist_push(cmd, a);
     } else if (fortran && module_flag) {
       arglist_push(cmd, "-module");
@@ -400,7 +423,7 @@ static char *object_name(const char *path) {
 static void compile_host(const Driver *d, const Input *in, const char *file, bool translated,
                          bool cpp, const char *obj, ArgList *cmd) {
   const Options *o = d->o;
-  bool fortran = in->kind == INPUT_FORTRAN;
+  bool fortran = in->kind != INPUT_C; /* fixed form too, compiled as it is */
   push_host_compiler(cmd, fortran);
   push_compiler_args(cmd, &o->compiler_args, fortran);
   if (fortran && cpp) arglist_push(cmd, "-cpp");
@@ -536,6 +559,177 @@ static bool build_cuda(const Driver *d, const Translated *tr, const char *obj) {
   return ok;
 }
 
+/* ---- passthrough and dependency files -------------------------------------------- */
+
+/* The input's name as an argument (a name after `--` is no option). */
+static void push_input(ArgList *cmd, const char *path) {
+  push_cat(cmd, path[0] == '-' ? "./" : "", path);
+}
+
+/* -E, -M, -MM: what the host compiler does with the sources as they are
+ * (CMake's Ninja generator preprocesses Fortran with -E before it scans the
+ * modules; makedepend-style rules run -M).  One command for the Fortran
+ * inputs (fixed form included), one for the C ones. */
+static int passthrough(const Options *o) {
+  bool ok = true;
+  for (int lang = 0; lang < 2 && ok; lang++) {
+    bool fortran = lang == 0;
+    ArgList cmd = { 0 };
+    push_host_compiler(&cmd, fortran);
+    push_compiler_args(&cmd, &o->compiler_args, fortran);
+    if (fortran && o->cpp_forced) arglist_push(&cmd, "-cpp");
+    if (fortran && o->nocpp) arglist_push(&cmd, "-nocpp");
+    push_all(&cmd, &o->cpp_args);
+    if (o->preprocess_only) arglist_push(&cmd, "-E");
+    static const struct { size_t offset; const char *flag; } flags[] = {
+      { offsetof(Options, deps.m), "-M" },   { offsetof(Options, deps.mm), "-MM" },
+      { offsetof(Options, deps.md), "-MD" }, { offsetof(Options, deps.mmd), "-MMD" },
+      { offsetof(Options, deps.mp), "-MP" },
+    };
+    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
+      if (*(const bool *)((const char *)o + flags[k].offset)) arglist_push(&cmd, flags[k].flag);
+    if (o->deps.mf) push_cat(&cmd, "-MF", o->deps.mf);
+    push_all(&cmd, &o->deps.targets);
+    int before = cmd.n;
+    for (int i = 0; i < o->ninputs; i++)
+      if ((o->inputs[i].kind != INPUT_C) == fortran) push_input(&cmd, o->inputs[i].path);
+    if (cmd.n == before) {
+      arglist_free(&cmd);
+      continue;
+    }
+    if (o->output) {
+      arglist_push(&cmd, "-o");
+      arglist_push(&cmd, o->output);
+    }
+    int status = build_run(arglist_argv(&cmd), o->verbose, NULL, NULL);
+    ok = check_status(cmd.v[0], status);
+    arglist_free(&cmd);
+  }
+  return ok ? 0 : 1;
+}
+
+/* Where -MD writes: -MF FILE, else (as gcc) the object's name with .d for
+ * .o when compiling with -c, the source's stem with .d otherwise. */
+static char *dep_file_name(const Options *o, const Input *in, const char *obj) {
+  if (o->deps.mf) return xstrdup(o->deps.mf);
+  const char *name = o->compile_only ? obj : base_name(in->path);
+  const char *base = base_name(name), *dot = strrchr(base, '.');
+  size_t n = dot && dot != base ? (size_t)(dot - name) : strlen(name);
+  char *stem = xstrndup(name, n);
+  char *dep = xasprintf("%s.d", stem);
+  free(stem);
+  return dep;
+}
+
+/* A file name in a make rule: `$` doubled, blanks and `#` escaped. */
+static void put_make_word(FILE *f, const char *s) {
+  for (; *s; s++) {
+    if (*s == '$') fputc('$', f);
+    else if (*s == ' ' || *s == '\t' || *s == '#') fputc('\\', f);
+    fputc(*s, f);
+  }
+}
+
+/* The rule's targets: -MT as given, -MQ quoted for make, else the object. */
+static void put_dep_targets(FILE *f, const Options *o, const char *obj) {
+  for (int i = 0; i < o->deps.targets.n; i++) {
+    const char *t = o->deps.targets.v[i];
+    if (i) fputc(' ', f);
+    if (strncmp(t, "-MQ", 3) == 0) put_make_word(f, t + 3);
+    else fputs(t + 3, f);
+  }
+  if (!o->deps.targets.n) put_make_word(f, obj);
+}
+
+/* With -MD or -MMD, write the dependency file of input `in`, compiled to
+ * `obj`.  The host compiler's own -MD would name the translated file in the
+ * driver's work directory, deleted at the end, which the next `make` cannot
+ * find; so the host compiler's preprocessor lists the dependencies of the
+ * user's source as it is (-M or -MM: its includes and, for Fortran, the
+ * .mod files of the modules it uses and defines), and the summaries the
+ * translation read are added as prerequisites and those it wrote as
+ * targets, like gfortran's .mod files.  Fortran is scanned with -cpp, without
+ * which gfortran lists nothing.  Written to a temporary name, then renamed:
+ * make never reads half a file. */
+static bool write_dep_file(const Driver *d, const Input *in, const char *work_obj) {
+  const Options *o = d->o;
+  FeNames read, written;
+  fe_modules_take_files(&read, &written);
+  bool ok = true;
+  /* compiling and linking at once, the object is the driver's own: the rule
+   * names NAME.o, as gcc's does */
+  char *obj = o->compile_only ? xstrdup(work_obj) : object_name(in->path);
+  if (o->deps.md || o->deps.mmd) {
+    bool fortran = in->kind != INPUT_C;
+    ArgList cmd = { 0 };
+    push_host_compiler(&cmd, fortran);
+    push_compiler_args(&cmd, &o->compiler_args, fortran);
+    if (fortran) arglist_push(&cmd, "-cpp");
+    push_all(&cmd, &o->cpp_args);
+    arglist_push(&cmd, o->deps.md ? "-M" : "-MM");
+    if (o->deps.mp) arglist_push(&cmd, "-MP");
+    if (o->deps.targets.n) push_all(&cmd, &o->deps.targets);
+    else push_cat(&cmd, "-MT", obj);
+    bool implied_cpp;
+    if (options_kind_of(in->path, &implied_cpp) != (int)in->kind) {
+      arglist_push(&cmd, "-x"); /* --lang on a file named otherwise */
+      arglist_push(&cmd, fortran ? "f95-cpp-input" : "c");
+    }
+    push_input(&cmd, in->path);
+    char *rules = NULL;
+    size_t len = 0;
+    ok = check_status(cmd.v[0], build_run(arglist_argv(&cmd), o->verbose, &rules, &len));
+    arglist_free(&cmd);
+    char *path = dep_file_name(o, in, obj);
+    char *tmp = xasprintf("%s.s2s-%ld", path, (long)getpid());
+    FILE *f = ok ? fopen(tmp, "w") : NULL;
+    if (ok && !f) diag_plain(DIAG_ERROR, "cannot write '%s': %s", path, strerror(errno));
+    if (f) {
+      fwrite(rules, 1, len, f);
+      if (read.n || written.n) {
+        put_dep_targets(f, o, obj);
+        for (int i = 0; i < written.n; i++) fputc(' ', f), put_make_word(f, written.v[i]);
+        fputs(": ", f);
+        put_make_word(f, in->path);
+        for (int i = 0; i < read.n; i++) fputs(" \\\n ", f), put_make_word(f, read.v[i]);
+        fputc('\n', f);
+        for (int i = 0; o->deps.mp && i < read.n; i++) fputc('\n', f), put_make_word(f, read.v[i]), fputs(":\n", f);
+      }
+      ok = fclose(f) == 0;
+      if (!ok || rename(tmp, path) != 0) {
+        diag_plain(DIAG_ERROR, "cannot write '%s': %s", path, strerror(errno));
+        unlink(tmp);
+        ok = false;
+      }
+    }
+    free(tmp);
+    free(path);
+    free(rules);
+  }
+  fe_names_free(&read);
+  fe_names_free(&written);
+  free(obj);
+  return ok;
+}
+
+/* Does the text of `path` mention a stencil directive at all?  (A
+ * fixed-form file without one is compiled as it is, as CMake's compiler
+ * identification needs; one with a directive is translated, and refused.) */
+static bool mentions_stencil(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return true; /* the translation reports it */
+  static const char needle[] = "$stencil";
+  const size_t m = sizeof needle - 1;
+  size_t matched = 0;
+  int c;
+  while (matched < m && (c = getc(f)) != EOF) {
+    int lc = c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+    matched = lc == needle[matched] ? matched + 1 : lc == needle[0] ? 1 : 0;
+  }
+  fclose(f);
+  return matched == m;
+}
+
 /* Translate and compile input i into object `obj`. */
 static bool build_source(Driver *d, int i, const char *obj) {
   const Input *in = &d->o->inputs[i];
@@ -547,7 +741,8 @@ static bool build_source(Driver *d, int i, const char *obj) {
     return false;
   }
   Translated tr = { 0 };
-  bool ok = d->translate(d->o, in, dir, &tr) == 0;
+  bool as_is = in->kind == INPUT_FIXED_FORM && !mentions_stencil(in->path);
+  bool ok = as_is || d->translate(d->o, in, dir, &tr) == 0;
   ArgList cmd = { 0 };
   if (ok && !tr.host_path) {
     compile_host(d, in, in->path, false, in->cpp || tr.preprocessed, obj, &cmd);
@@ -569,6 +764,7 @@ static bool build_source(Driver *d, int i, const char *obj) {
     free(host_obj);
     free(cu_obj);
   }
+  if (ok) ok = write_dep_file(d, in, obj);
   free(tr.host_path);
   free(tr.cu_path);
   res_sites_free(&tr.kernels);
@@ -748,6 +944,7 @@ static bool output_is_input(const Options *o) {
 
 int build_driver(const Options *o, TranslateFn translate) {
   if (output_is_input(o)) return 1;
+  if (options_passthrough(o)) return passthrough(o);
   Driver d = { .o = o, .translate = translate };
   choose_mode(&d);
   bool ok = build_all(&d);

@@ -229,6 +229,8 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   output_names(in, outdir, u.src.preprocessed, &names[0], &names[1]);
   bool ok = !overwrites_input(o, names[0]) && !overwrites_input(o, names[1]);
 
+  fe_config.default_real8 = o->default_real8;
+  fe_config.default_double8 = o->default_double8;
   u.emit.relaxed_fp = o->relaxed_fp;
   u.emit.strict_fp = o->strict_fp;
   u.emit.unroll = o->unroll;

@@ -81,8 +81,17 @@ static const char usage_text[] =
     "  --emulate           build the CUDA code for CPU emulation (no GPU needed)\n"
     "  -v                  print every command run\n"
     "  --keep, -save-temps keep the work directory with the generated files\n"
-    "  -O* -g* -W* -f* -m* -std=* -pthread -MD -MMD -MP -MF F -MT T\n"
-    "  -l LIB -L DIR       passed to the host compilers and the linker\n"
+    "  -MD, -MMD           also write a dependency file (-MF FILE, else the object's\n"
+    "                      name with .d), on the user's files and the module summaries\n"
+    "                      read; -MT T, -MQ T name its target, -MP adds phony targets\n"
+    "  -E, -M, -MM         preprocess, or print the dependencies, as the host compiler\n"
+    "                      does (the sources as they are; nothing is translated)\n"
+    "  -fdefault-real-8, -fdefault-double-8, -r8 (both)\n"
+    "                      default REAL, real literals and REAL() are real(8), in the\n"
+    "                      kernels and interfaces too; -i8 is refused\n"
+    "  -O* -g* -W* -f* -m* -std=* -pthread\n"
+    "  -l LIB -L DIR       passed to the host compilers and the linker; other unknown\n"
+    "                      one-dash options are too, with a note\n"
     "\n"
     "  --help              print this text\n"
     "  --version           print the version\n"
@@ -125,6 +134,7 @@ void options_free(Options *o) {
   arglist_free(&o->cpp_args);
   arglist_free(&o->compiler_args);
   arglist_free(&o->link_args);
+  arglist_free(&o->deps.targets);
   memset(o, 0, sizeof *o);
 }
 
@@ -201,13 +211,14 @@ static const char *option_value(Parser *p, const char *opt) {
   return p->argv[++p->i];
 }
 
-/* -D -U -I: stored glued (`-DNAME=V`) in command-line order, since that
- * order matters to the preprocessor. */
+/* -D -U -I (and -isystem, -iquote, -idirafter, which CMake writes): stored
+ * glued (`-DNAME=V`) in command-line order, since that order matters to the
+ * preprocessor. */
 static void preprocessor_option(Parser *p, const char *opt) {
   const char *v = option_value(p, opt);
   if (!v) return;
-  if (!*v || (opt[1] != 'I' && (*v == '=' || *v == '-'))) {
-    usage_error(p, "'%s' needs a %s", opt, opt[1] == 'I' ? "directory" : "macro name");
+  if (!*v || ((opt[1] == 'D' || opt[1] == 'U') && (*v == '=' || *v == '-'))) {
+    usage_error(p, "'%s' needs a %s", opt, opt[1] == 'D' || opt[1] == 'U' ? "macro name" : "directory");
     return;
   }
   char *s = xasprintf("%s%s", opt, v);
@@ -287,6 +298,77 @@ static void fp_mode_option(Parser *p, const char *arg, FpMode mode) {
   if (mode == FP_DEFAULT) o->strict_fp = false;
 }
 
+/* gcc's dependency options (automake's depcomp, CMake, hand-written
+ * makefiles).  Kept apart from the compiler flags: the driver writes the
+ * dependency file itself, on the user's files (build_driver.c).  Returns
+ * false if `arg` is not one. */
+static bool dependency_option(Parser *p, const char *arg) {
+  Options *o = p->o;
+  if (strcmp(arg, "-MD") == 0) o->deps.md = true;
+  else if (strcmp(arg, "-MMD") == 0) o->deps.mmd = true;
+  else if (strcmp(arg, "-M") == 0) o->deps.m = true;
+  else if (strcmp(arg, "-MM") == 0) o->deps.mm = true;
+  else if (strcmp(arg, "-MP") == 0) o->deps.mp = true;
+  else if (strncmp(arg, "-MF", 3) == 0 || strncmp(arg, "-MT", 3) == 0 || strncmp(arg, "-MQ", 3) == 0) {
+    char opt[4] = { '-', 'M', arg[2], '\0' };
+    const char *v = option_value(p, opt);
+    if (v && !*v) {
+      usage_error(p, "'%s' needs a %s", opt, arg[2] == 'F' ? "file name" : "target");
+    } else if (v && arg[2] == 'F') {
+      o->deps.mf = v;
+    } else if (v) {
+      char *s = xasprintf("%s%s", opt, v);
+      arglist_push(&o->deps.targets, s);
+      free(s);
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/* The precision of Fortran's defaults.  gfortran's -fdefault-real-8 and
+ * -fdefault-double-8 and NVHPC's -r8 change the kinds the translation
+ * gives default REAL (options.h); they also go to the host compiler, in
+ * its spelling (build_driver.c).  What the translation cannot follow is
+ * refused here, naming why, rather than left to make a kernel whose types
+ * disagree with the host compiler's.  Returns false if `arg` is none of
+ * these. */
+static bool precision_option(Parser *p, const char *arg) {
+  Options *o = p->o;
+  static const char *const refused_prefixes[] = { "-freal-4-real-", "-freal-8-real-",
+                                                  "-finteger-4-integer-" };
+  if (strcmp(arg, "-fdefault-real-8") == 0) {
+    o->default_real8 = true;
+  } else if (strcmp(arg, "-fdefault-double-8") == 0) {
+    o->default_double8 = true;
+  } else if (strcmp(arg, "-r8") == 0) {
+    o->default_real8 = o->default_double8 = true;
+  } else if (strcmp(arg, "-r4") == 0 || strcmp(arg, "-i4") == 0) {
+    return true; /* NVHPC's defaults, said explicitly: nothing to do, nothing gfortran knows */
+  } else if (strcmp(arg, "-i8") == 0 || strcmp(arg, "-fdefault-integer-8") == 0) {
+    usage_error(p, "%s (default INTEGER of 8 bytes) is not supported: the kernels index arrays "
+                "and pass bounds as 4-byte C int; declare the integers that need 8 bytes "
+                "integer(8)", arg);
+    return true;
+  } else if (strncmp(arg, "-fdefault-real-", 15) == 0 || strncmp(arg, "-fdefault-double-", 17) == 0) {
+    usage_error(p, "%s is not supported: CUDA kernels have real kinds 4 and 8 only "
+                "(-fdefault-real-8 and -fdefault-double-8 are)", arg);
+    return true;
+  } else {
+    for (size_t i = 0; i < sizeof refused_prefixes / sizeof *refused_prefixes; i++)
+      if (strncmp(arg, refused_prefixes[i], strlen(refused_prefixes[i])) == 0) {
+        usage_error(p, "%s is not supported: it changes explicitly declared kinds, which the "
+                    "translation keeps; use -fdefault-real-8 -fdefault-double-8 (or -r8) for "
+                    "real(8) defaults", arg);
+        return true;
+      }
+    return false;
+  }
+  arglist_push(&o->compiler_args, arg);
+  return true;
+}
+
 /* Flags for the host compilers and the linker.  Returns false if `arg` is
  * not one. */
 static bool compiler_option(Parser *p, const char *arg) {
@@ -318,20 +400,6 @@ static bool compiler_option(Parser *p, const char *arg) {
   if (strcmp(arg, "-pthread") == 0 || strcmp(arg, "-static") == 0 ||
       strcmp(arg, "-pie") == 0 || strcmp(arg, "-no-pie") == 0 || strcmp(arg, "-rdynamic") == 0) {
     arglist_push(&p->o->compiler_args, arg);
-    return true;
-  }
-  if (strcmp(arg, "-MD") == 0 || strcmp(arg, "-MMD") == 0 || strcmp(arg, "-MP") == 0) {
-    arglist_push(&p->o->compiler_args, arg); /* dependency files (automake's depcomp) */
-    return true;
-  }
-  if (strncmp(arg, "-MF", 3) == 0 || strncmp(arg, "-MT", 3) == 0 || strncmp(arg, "-MQ", 3) == 0) {
-    char opt[4] = { '-', 'M', arg[2], '\0' };
-    const char *v = option_value(p, opt);
-    if (v) {
-      char *s = xasprintf("%s%s", opt, v);
-      arglist_push(&p->o->compiler_args, s);
-      free(s);
-    }
     return true;
   }
   if (strncmp(arg, "-l", 2) == 0 || strncmp(arg, "-L", 2) == 0) {
@@ -386,6 +454,21 @@ static bool long_option(Parser *p, const char *arg, OptionsResult *done, FILE *o
   return true;
 }
 
+/* A one-dash option s2s-cuda does not know is most likely the host
+ * compiler's (-Mfree, -Mpreprocess, -acc, -traceback, -qopenmp): it goes to
+ * the host compiler as it is, with a note, so that a build that worked with
+ * that compiler still does.  (An unknown `--` option is an error: that
+ * spelling is s2s-cuda's, and likely a typo.) */
+static void unknown_vendor_option(Parser *p, const char *arg) {
+  fprintf(p->err, "s2s-cuda: note: '%s' is not an s2s-cuda option; it is passed to the host "
+          "compiler as it is\n", arg);
+  arglist_push(&p->o->compiler_args, arg);
+}
+
+bool options_passthrough(const Options *o) {
+  return o->preprocess_only || o->deps.m || o->deps.mm;
+}
+
 static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *out) {
   Options *o = p->o;
   if (strcmp(arg, "-c") == 0) o->compile_only = true;
@@ -412,9 +495,16 @@ static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *ou
     /* PGI's sub-options pick operations (div, rsqrt, ...); here the option is all or nothing */
     usage_error(p, "-Mfprelaxed takes no sub-options in s2s-cuda (it relaxes exp, log, power, "
                 "sin, cos, tan and division together)");
+  else if (strcmp(arg, "-E") == 0) o->preprocess_only = true;
+  else if (strncmp(arg, "-isystem", 8) == 0) preprocessor_option(p, "-isystem");
+  else if (strncmp(arg, "-iquote", 7) == 0) preprocessor_option(p, "-iquote");
+  else if (strncmp(arg, "-idirafter", 10) == 0) preprocessor_option(p, "-idirafter");
   else if (long_option(p, arg, done, out)) return;
+  else if (dependency_option(p, arg)) return;
+  else if (precision_option(p, arg)) return;
   else if (compiler_option(p, arg)) return;
-  else usage_error(p, "unknown option '%s'", arg);
+  else if (strncmp(arg, "--", 2) == 0) usage_error(p, "unknown option '%s'", arg);
+  else unknown_vendor_option(p, arg);
 }
 
 static void add_input(Parser *p, const char *path) {
@@ -467,9 +557,15 @@ static void decide_mode(Parser *p) {
     if (o->inputs[i].kind != INPUT_LINK) nsources++;
     else if (!link_input) link_input = o->inputs[i].path;
   }
-  o->driver = o->compile_only || link_input || (o->output && !names_directory(o->output));
+  o->driver = o->compile_only || link_input || (o->output && !names_directory(o->output)) ||
+              options_passthrough(o);
   if (o->ninputs == 0)
     usage_error(p, "no input files");
+  else if (options_passthrough(o) && link_input)
+    usage_error(p, "%s preprocesses sources, but '%s' is a link input",
+                o->preprocess_only ? "-E" : o->deps.m ? "-M" : "-MM", link_input);
+  else if (options_passthrough(o))
+    return; /* as the host compiler: -o names the output of -E or of -M */
   else if (o->compile_only && link_input)
     usage_error(p, "-c compiles sources, but '%s' is a link input", link_input);
   else if (o->compile_only && o->output && nsources > 1)

@@ -74,6 +74,25 @@ typedef struct Options {
   bool emulate;            /* --emulate: build the .cu for CPU emulation */
   bool verbose;            /* -v: print every command run */
   bool keep;               /* --keep / -save-temps: keep the driver's work directory */
+  /* Dependency output, as gcc and gfortran spell it.  -MD and -MMD while
+   * compiling make a dependency file on the user's files (build_driver.c),
+   * never on the driver's temporary ones; -M and -MM (and -E) only run the
+   * host compiler's preprocessor on the inputs as they are (passthrough). */
+  struct {
+    bool md, mmd;          /* -MD, -MMD: a .d file beside the object while compiling */
+    bool m, mm;            /* -M, -MM: the dependencies instead of compiling */
+    bool mp;               /* -MP: a phony target for every prerequisite */
+    const char *mf;        /* -MF FILE, or NULL */
+    ArgList targets;       /* -MT T and -MQ T, glued ("-MTT", "-MQT"), in order */
+  } deps;
+  bool preprocess_only;    /* -E: preprocess only, as the host compiler does */
+  /* Precision of the Fortran defaults (gfortran's -fdefault-real-8 and
+   * -fdefault-double-8, NVHPC's -r8, which is both): default REAL, real
+   * literals without a kind and REAL() are real(8).  -fdefault-real-8
+   * alone makes DOUBLE PRECISION real(16), as gfortran does, which the
+   * translation refuses where it meets one. */
+  bool default_real8;
+  bool default_double8;
 } Options;
 
 typedef enum OptionsResult {
@@ -81,6 +100,9 @@ typedef enum OptionsResult {
   OPTIONS_EXIT,      /* --help or --version was printed: exit 0 */
   OPTIONS_USAGE,     /* a usage error was printed: exit 2 */
 } OptionsResult;
+
+/* Is the command a passthrough to the host compiler (-E, -M, -MM)? */
+bool options_passthrough(const Options *o);
 
 #define S2S_EXIT_USAGE 2
 

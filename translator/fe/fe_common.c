@@ -12,6 +12,8 @@
 #include "report.h"
 #include "diag.h"
 
+FeConfig fe_config;
+
 Loc fe_loc(const FeCtx *cx, TSNode n)
 {
   TSPoint p = ts_node_start_point(n);

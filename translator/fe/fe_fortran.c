@@ -113,6 +113,7 @@ typedef struct FortranFe {
   TSNode pending_do_node;
   int region_count;
   int host_dir_count;
+  bool real16_reported;      /* DOUBLE PRECISION under -fdefault-real-8 alone: said once */
   int data_depth;            /* open `data` directives while scanning a routine */
   IrHostDirective *open_data[16];
   bool whole_array_ok;       /* lowering the actual arguments of a call */
@@ -210,9 +211,33 @@ static IrSym *find_local(FortranFe *f, const char *name)
   return s;
 }
 
+/* Default REAL: real(4), or real(8) under -fdefault-real-8 (fe_config). */
+static IrType default_real(void)
+{
+  return fe_config.default_real8 ? IR_T_REAL8 : IR_T_REAL4;
+}
+
+/* DOUBLE PRECISION (also `1.0d0`, dble, the d-specific intrinsics):
+ * real(8), unless -fdefault-real-8 without -fdefault-double-8 made it
+ * real(16) as gfortran does; then an error at `at` (the first one of the
+ * file only: the missing flag is one cause) and false (*out is real(8)
+ * still, so that the uses of a declaration are not reported too). */
+static bool double_precision(FortranFe *f, TSNode at, const char *what, IrType *out)
+{
+  *out = IR_T_REAL8;
+  if (!fe_config.default_real8 || fe_config.default_double8)
+    return true;
+  if (f->real16_reported) /* one root cause, one error: the flag */
+    return false;
+  f->real16_reported = true;
+  fe_error(&f->cx, at, "%s is real(16) under -fdefault-real-8 (as gfortran makes it), and CUDA "
+           "kernels have no real(16); add -fdefault-double-8 (or use -r8 for both)", what);
+  return false;
+}
+
 static IrType implicit_type(const char *name)
 {
-  return (name[0] >= 'i' && name[0] <= 'n') ? IR_T_INT : IR_T_REAL4;
+  return (name[0] >= 'i' && name[0] <= 'n') ? IR_T_INT : default_real();
 }
 
 /* A name module m makes visible: its own, one of its ONLY lists, or one
@@ -342,10 +367,10 @@ static bool read_type(FortranFe *f, TSNode type, IrType *out)
                  !strncmp(text, "logical", 7) || !strncmp(text, "double", 6);
   if (numeric && !ts_node_is_null(kind) && !read_kind(f, kind, &k))
     return false;
-  if (!strncmp(text, "double", 6))
-    *out = IR_T_REAL8;
-  else if (!strncmp(text, "real", 4))
-    *out = k == 8 ? IR_T_REAL8 : IR_T_REAL4;
+  if (!strncmp(text, "double", 6)) {
+    double_precision(f, type, "DOUBLE PRECISION", out); /* typed real(8) after an error: no cascade */
+  } else if (!strncmp(text, "real", 4))
+    *out = k == 8 ? IR_T_REAL8 : k == 4 ? IR_T_REAL4 : default_real();
   else if (!strncmp(text, "integer", 7))
     *out = k == 8 ? IR_T_INT8 : IR_T_INT;
   else if (!strncmp(text, "logical", 7))
@@ -624,7 +649,10 @@ static IrExpr *lower_number(FortranFe *f, TSNode n)
       *p = 'e';
       dexp = true;
     }
-  IrExpr *e = ir_expr_new(IR_E_REAL, (dexp || kind == 8) ? IR_T_REAL8 : IR_T_REAL4, loc);
+  IrType type = kind == 8 ? IR_T_REAL8 : kind == 4 ? IR_T_REAL4 : default_real();
+  if (dexp)
+    double_precision(f, n, "a literal with a 'd' exponent", &type);
+  IrExpr *e = ir_expr_new(IR_E_REAL, type, loc);
   e->u.real = text;
   return e;
 }
@@ -827,7 +855,11 @@ static IrExpr *lower_intrinsic(FortranFe *f, const Intrinsic *in, TSNode n, IrEx
              in->max_args > in->min_args ? " or more" : "", in->min_args == 1 ? "" : "s", nargs);
     return NULL;
   }
-  IrType t = in->forced;
+  /* The specific names of default real (amax1, alog) follow the default
+   * kind; those of double precision (dsqrt, dmax1) its kind. */
+  IrType t = in->forced == IR_T_REAL4 ? default_real() : in->forced;
+  if (in->forced == IR_T_REAL8)
+    double_precision(f, name, ir_printf("the result of '%s'", in->name), &t);
   if (t == IR_T_VOID)
     for (int i = 0; i < nargs; i++)
       t = i ? ir_promote(t, args[i]->type) : args[i]->type;
@@ -863,12 +895,12 @@ static IrExpr *lower_conversion(FortranFe *f, const char *name, TSNode n, IrExpr
     return NULL;
   }
   IrType to;
-  if (!strcmp(name, "dble"))
-    to = IR_T_REAL8;
-  else if (!strcmp(name, "int") || !strcmp(name, "ifix") || !strcmp(name, "idint"))
+  if (!strcmp(name, "dble")) {
+    double_precision(f, n, "the result of 'dble'", &to);
+  } else if (!strcmp(name, "int") || !strcmp(name, "ifix") || !strcmp(name, "idint"))
     to = kind == 8 ? IR_T_INT8 : IR_T_INT;
   else
-    to = kind == 8 ? IR_T_REAL8 : IR_T_REAL4;
+    to = kind == 8 ? IR_T_REAL8 : kind == 4 ? IR_T_REAL4 : default_real();
   return ir_convert(args[0], to);
 }
 

@@ -31,6 +31,17 @@ Program *fe_c(int file);
  * each ELSE IF of a chain (it nests in the ELSE of the one before). */
 #define FE_MAX_STMT_DEPTH 200
 
+/* The kinds of Fortran's defaults (-fdefault-real-8, -fdefault-double-8,
+ * -r8; options.h), set once before the passes; the defaults: real(4) and
+ * DOUBLE PRECISION real(8).  With default_real8 and not default_double8,
+ * DOUBLE PRECISION is real(16), as gfortran makes it: refused where it is
+ * met (kernels have no real(16)). */
+typedef struct FeConfig {
+  bool default_real8;
+  bool default_double8;
+} FeConfig;
+extern FeConfig fe_config;
+
 /* ---- CST helpers (fe_common.c) ------------------------------------------ */
 
 typedef struct FeCtx {

@@ -86,6 +86,7 @@ typedef struct RunUnit {
 } RunUnit;
 
 static struct {
+  FeNames files_read, files_written; /* since the last fe_modules_take_files */
   char *module_dir;
   int ninclude;
   char **include;
@@ -106,9 +107,32 @@ void fe_modules_configure(const char *module_dir, const char *const *include_dir
     run.include[i] = xstrdup(include_dirs[i]);
 }
 
+/* Remember a summary file for the dependency file (once each). */
+static void note_file(FeNames *l, const char *path)
+{
+  for (int i = 0; i < l->n; i++)
+    if (!strcmp(l->v[i], path))
+      return;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    l->v = xrealloc(l->v, sizeof *l->v * (size_t)l->cap);
+  }
+  l->v[l->n++] = xstrdup(path);
+}
+
+void fe_modules_take_files(FeNames *read, FeNames *written)
+{
+  *read = run.files_read;
+  *written = run.files_written;
+  memset(&run.files_read, 0, sizeof run.files_read);
+  memset(&run.files_written, 0, sizeof run.files_written);
+}
+
 void fe_modules_reset(void)
 {
   fe_modules_configure(NULL, NULL, 0);
+  fe_names_free(&run.files_read);
+  fe_names_free(&run.files_written);
   for (int i = 0; i < run.nunits; i++) {
     free(run.units[i].name);
     free(run.units[i].input);
@@ -197,6 +221,7 @@ char *fe_modules_find(FeUnitKind kind, const char *name, size_t *len, char **pat
   if (u && u->state == UNIT_WRITTEN) {
     *len = u->len;
     *path = xstrdup(u->path);
+    note_file(&run.files_read, u->path);
     return xstrndup(u->text, u->len);
   }
   if (u && u->state == UNIT_FAILED) {
@@ -212,6 +237,7 @@ char *fe_modules_find(FeUnitKind kind, const char *name, size_t *len, char **pat
     char *text = is_regular(p) ? read_text(p, len) : NULL;
     if (text) {
       *path = p;
+      note_file(&run.files_read, p);
       return text;
     }
     free(p);
@@ -351,6 +377,7 @@ static bool write_unit(const SourceFile *sf, int file, TSNode unit, FeUnitKind k
   if (ok && verbose)
     fprintf(stderr, "s2s-cuda: wrote %s\n", path);
   if (ok) {
+    note_file(&run.files_written, path);
     RunUnit *u = run_unit(kind, name, true);
     free(u->text);
     free(u->path);

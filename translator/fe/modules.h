@@ -61,6 +61,12 @@ void fe_modules_input_done(const char *path, bool ok);
 char *fe_modules_find(FeUnitKind kind, const char *name, size_t *len, char **path,
                       const char **failed_input);
 
+/* The summary files read from disk and written since the last call, for
+ * the dependency file of a compile (-MD): moves them into *read and
+ * *written (lists of paths; free with fe_names_free; not lower-cased). */
+struct FeNames;
+void fe_modules_take_files(struct FeNames *read, struct FeNames *written);
+
 /* The first line of a summary, parsed.  Returns false when `text` does not
  * start with one; *version is set whenever the line names a version. */
 typedef struct FeSummaryHeader {
