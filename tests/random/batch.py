@@ -55,6 +55,29 @@ class HarnessError(Exception):
     pass
 
 
+# --self-test: a program the harness must call wrong, added to the first
+# batch as seed 0: a running sum along i under a false `independent` (the
+# reverse and shuffled orders differ, the race check reports o1).
+WRONG_BODY = """\
+    do j = jts, jte
+      do k = kts, kte
+!$stencil do independent
+        do i = its, ite
+          o1(i,k,j) = 0.5*o1(i-1,k,j) + a1(i,k,j)
+        end do
+      end do
+    end do
+"""
+
+
+def injected_wrong():
+    g = gen_wrf.generated(0, "classic")
+    a = g.text.index("!$stencil region\n") + len("!$stencil region\n")
+    b = g.text.index("!$stencil end region")
+    g.text = g.text[:a] + WRONG_BODY + g.text[b:]
+    return g
+
+
 PHASES = {}
 
 
@@ -127,10 +150,12 @@ class Runner:
         self.log.write("%d\t%s\t%s\t%s\t%s\n" % (seed, self.lang.name, gen_mode(self.lang, seed, self.mode),
                                                  what, detail))
         self.log.flush()
-        if what == "wrong" and not self.cfg.quiet:
+        if what == "wrong" and not self.cfg.quiet and seed != 0:
             print("random_batch: WRONG: %s seed %d (%s): %s" % (self.lang.name, seed, self.mode, detail))
 
     def write_case(self, seed):
+        if seed == 0:
+            return          # the self-test's program
         d = os.path.join(self.cfg.work, "failures", "%s-%d" % (self.lang.name, seed))
         os.makedirs(d, exist_ok=True)
         self.lang.gen.write_case(seed, d, self.mode)
@@ -158,7 +183,7 @@ class Runner:
     def run_batch(self, seeds, d):
         os.makedirs(d, exist_ok=True)
         self.lang.copy_support(d)
-        progs = {s: self.lang.gen.generated(s, self.mode) for s in seeds}
+        progs = {s: self.lang.gen.generated(s, self.mode) if s else injected_wrong() for s in seeds}
         self.write_batch(d, progs)
         rc, out = sh(self.lang.ref_cmd + self.lang.sources() + self.lang.libs + ["-o", "ref"], d)
         if rc != 0:
@@ -258,6 +283,9 @@ def main():
     ap.add_argument("--log", default=None)
     ap.add_argument("--keep", action="store_true", help="keep the batches' directories")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--self-test", action="store_true",
+                    help="Fortran: add a wrong program (seed 0) to the first batch; it must be the "
+                         "one called wrong, and is not counted")
     ap.add_argument("--opt", choices=("-O0", "-O1", "-O2"), default="-O0",
                     help="optimization of every build (the emulated kernels' too: s2s-cuda's own "
                          "-O2 for them is replaced through $CXX)")
@@ -293,6 +321,8 @@ def main():
     try:
         for first in range(a.first, a.first + a.count, a.batch):
             seeds = list(range(first, min(first + a.batch, a.first + a.count)))
+            if a.self_test and first == a.first and a.lang == "fortran":
+                seeds.insert(0, 0)
             d = os.path.join(a.work, "%s-%s-%d" % (a.lang, a.mode, first))
             shutil.rmtree(d, ignore_errors=True)
             r.run_batch(seeds, d)
@@ -302,6 +332,14 @@ def main():
         print("random_batch: harness error: %s" % e)
         return 2
     c = r.counts
+    if a.self_test and a.lang == "fortran":
+        if 0 not in r.wrong:
+            print("random_batch: self-test FAILED: the injected wrong program (seed 0) was not "
+                  "called wrong")
+            return 1
+        print("random_batch: self-test: the injected wrong program (seed 0) was called wrong")
+        r.wrong.remove(0)
+        c["wrong"] -= 1
     print("random_batch: %s %s seeds %d..%d: %d programs, %d translated and matched, %d refused "
           "with a message, %d wrong (%.1f s)" % (a.lang, a.mode, a.first, a.first + a.count - 1,
                                                  sum(c.values()), c["matched"], c["refused"], c["wrong"],
