@@ -4,7 +4,10 @@
     gen_wrf.py SEED DIR [classic|physics|mixed]
 
 writes a tests/diff-style case into DIR (kernel.f90, main.f90, files,
-expect): one routine with WRF tile bounds whose region is a j loop.
+expect): one routine with WRF tile bounds whose region is a j loop.  The
+module is rnd_kSEED, the routine kern_SEED, so that tests/random/batch.py
+can put many programs into one file (generated(), driver()); the driver
+dumps o1, o2, o3, rs, rx and nc.
 
 classic (class Gen): one to four k/i nests, drawn from the shapes weather
 codes use and the ones that have broken translators before: horizontal and
@@ -24,8 +27,16 @@ a neighbour column read), array syntax in the column (overlapping and
 strided sections, WHERE, reductions), WHERE/ELSEWHERE over i sections, DO
 WHILE / GOTO / DO-EXIT iterations with a counter limit, level searches with
 EXIT and the level kept as a bound, per-column scratch of levels, values
-carried across columns or slabs.  Every local is written before it is read
-on every path, so the result never depends on an undefined value.
+carried across columns or slabs, calls of a 2-D routine of the module on the
+j-th slabs (`call slab2d_1(a1(ims,kms,j-1), a2(ims,kms,j), o3(ims,kms,j),
+...)` to explicit-shape dummies x(ims:ime, kms:kme); the routine has its own
+nests with the classic shapes and its own work array), reductions of the
+whole region into the scalar dummies rs (a sum of values rounded to
+quarters: exact in any order), rx (a maximum, IF form or max()) and nc (a
+count), in a nest of the slab or in j/k/i nests of their own after the j
+loop, started in the region or from the host's value.  Every local is
+written before it is read on every path, so the result never depends on an
+undefined value.
 
 mixed (the default): classic for about 3 seeds in 10, physics otherwise; a
 seed gives the same program as in the mode it lands on.  Reads stay inside
