@@ -197,9 +197,8 @@ class Runner:
         active = dict(progs)
         while active:
             spans = self.write_batch(d, active)
-            for f in ("prog",):
-                if os.path.exists(os.path.join(d, f)):
-                    os.remove(os.path.join(d, f))
+            if os.path.exists(os.path.join(d, "prog")):
+                os.remove(os.path.join(d, "prog"))
             rc, out = sh([self.cfg.s2s, "--emulate", self.cfg.opt] + self.lang.sources() + self.lang.libs
                          + ["-o", "prog"], d, env=self.cfg.s2s_env)
             with open(os.path.join(d, "translate.log"), "a") as f:
@@ -225,10 +224,8 @@ class Runner:
                     sub = os.path.join(d, name)
                     os.makedirs(sub, exist_ok=True)
                     self.lang.copy_support(sub)
-                    for s in part:
-                        for f in os.listdir(d):
-                            if f.startswith("ref.") and f == "ref.%d" % s:
-                                shutil.copy(os.path.join(d, f), sub)
+                    for s in part:          # the reference's dumps stay valid
+                        shutil.copy(os.path.join(d, "ref.%d" % s), sub)
                     self.translate({s: active[s] for s in part}, sub)
                 return
             for seed, msg in blamed.items():
