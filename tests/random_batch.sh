@@ -27,8 +27,9 @@
 #
 # Example, 10,000 programs niced in the background:
 #   nice -n 15 tests/random_batch.sh -s 100000 -n 1700 -d random-logs &
-# (2 languages x 3 modes x 1700).  Throughput on two shared cores: about
-# 0.1 s a program at -O0, 0.25 s at -O2 (tests/random.sh: about 1 s).
+# (2 languages x 3 modes x 1700).  CPU time a program (Fortran, mixed):
+# about 0.09 s at -O0, 0.33 s at -O2; one at a time through tests/diff.sh
+# (tests/random.sh) about 1.1 s.
 # A wrong program is reproduced alone with
 #   S2S_DIFF_DIR=LOGDIR/failures bash tests/diff.sh LANG-SEED
 # Environment as for tests/diff.sh (top_srcdir, top_builddir, S2S, FC, CC,
