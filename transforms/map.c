@@ -1803,17 +1803,27 @@ bool xf_pass_group(Program *prog, IrRegion *g)
     keep_in_arena(&k->acc);
     dep_arrays_free(ga->by_array[i]);
   }
-  /* an inlined routine's local array has no host variable: it must live in
-   * the threads */
-  for (int i = 0; i < p->narrays; i++)
-    if (p->arrays[i].sym->inlined_local && !p->arrays[i].privatized) {
+  /* an inlined routine's local array, and a C array declared inside the
+   * region, have no host variable: they must live in the threads (a C
+   * region-local array kept shared was passed to the launcher by a name the
+   * host code does not declare) */
+  for (int i = 0; i < p->narrays; i++) {
+    const IrSym *s = p->arrays[i].sym;
+    if ((s->inlined_local || s->region_local) && !p->arrays[i].privatized) {
       const char *why = p->arrays[i].not_private_why;
-      diag_at(DIAG_ERROR, p->arrays[i].sym->loc, (int)strlen(p->arrays[i].sym->name),
-              "local array '%s' of an inlined routine cannot be kept per thread (%s), and it has "
-              "no host copy to move", p->arrays[i].sym->name, why ? why : "it is read before "
-              "it is written, or read from another column");
+      if (!why)
+        why = "it is read before it is written, or read from another column";
+      if (s->inlined_local)
+        diag_at(DIAG_ERROR, s->loc, (int)strlen(s->name), "local array '%s' of an inlined "
+                "routine cannot be kept per thread (%s), and it has no host copy to move",
+                s->name, why);
+      else
+        diag_at(DIAG_ERROR, s->loc, (int)strlen(s->name), "array '%s' declared inside the "
+                "region cannot be kept per thread (%s), and it has no host copy to move; "
+                "declare it before the region", s->name, why);
       return false;
     }
+  }
   an_report_arrays(prog, g, p);
   report_acc_region(&m);
   for (int i = 1; i < n; i++)

@@ -4,7 +4,10 @@
     gen_wrf.py SEED DIR [classic|physics|mixed]
 
 writes a tests/diff-style case into DIR (kernel.f90, main.f90, files,
-expect): one routine with WRF tile bounds whose region is a j loop.
+expect): one routine with WRF tile bounds whose region is a j loop.  The
+module is rnd_kSEED, the routine kern_SEED, so that tests/random/batch.py
+can put many programs into one file (generated(), driver()); the driver
+dumps o1, o2, o3, rs, rx and nc.
 
 classic (class Gen): one to four k/i nests, drawn from the shapes weather
 codes use and the ones that have broken translators before: horizontal and
@@ -24,8 +27,16 @@ a neighbour column read), array syntax in the column (overlapping and
 strided sections, WHERE, reductions), WHERE/ELSEWHERE over i sections, DO
 WHILE / GOTO / DO-EXIT iterations with a counter limit, level searches with
 EXIT and the level kept as a bound, per-column scratch of levels, values
-carried across columns or slabs.  Every local is written before it is read
-on every path, so the result never depends on an undefined value.
+carried across columns or slabs, calls of a 2-D routine of the module on the
+j-th slabs (`call slab2d_1(a1(ims,kms,j-1), a2(ims,kms,j), o3(ims,kms,j),
+...)` to explicit-shape dummies x(ims:ime, kms:kme); the routine has its own
+nests with the classic shapes and its own work array), reductions of the
+whole region into the scalar dummies rs (a sum of values rounded to
+quarters: exact in any order), rx (a maximum, IF form or max()) and nc (a
+count), in a nest of the slab or in j/k/i nests of their own after the j
+loop, started in the region or from the host's value.  Every local is
+written before it is read on every path, so the result never depends on an
+undefined value.
 
 mixed (the default): classic for about 3 seeds in 10, physics otherwise; a
 seed gives the same program as in the mode it lands on.  Reads stay inside
@@ -185,6 +196,9 @@ class Phys:
         self.wj = False        # wj(i,k,j) written everywhere in every slab
         self.label = 100
         self.blocks = []       # names of the blocks drawn (a comment in the kernel)
+        self.post = []         # region statements after the j loop (own j nests)
+        self.helpers = []      # 2-D routines the region calls on slabs
+        self.red_init = set()  # reduction scalars (rs, rx, nc) set in the region
 
     def pick(self, *xs):
         return self.r.choice(xs)
@@ -869,6 +883,60 @@ class Phys:
         self.emit(d + 1, "end do")
         self.emit(d, "end do")
 
+    def block_slab_call(self, d):
+        """A call of a 2-D routine of the module on the j-th slabs of the
+        inputs and an output (physics2d's shape: `a1(ims,kms,j)` passed to an
+        explicit-shape dummy x(ims:ime, kms:kme)); the routine has its own
+        nests (shifts in i and k, k recurrences, triangular bounds, IFs,
+        EXIT/CYCLE, a work array of its own)."""
+        name = "slab2d_%d" % (len(self.helpers) + 1)
+        self.helpers.append(slab_routine(self.r, name))
+        x1 = "%s(ims,kms,j%s)" % (self.pick(*INPUTS), off(self.pick(0, 0, 0, -1, 1)))
+        x2 = "%s(ims,kms,j)" % self.pick(*INPUTS)
+        y = "%s(ims,kms,j)" % self.pick(*OUTPUTS)
+        self.emit(d, "call %s(%s, %s, %s, ims,ime, kms,kme, its,ite, kts,kte)" % (name, x1, x2, y))
+
+    def block_reduction(self, d):
+        """Reductions of the whole region into the scalar dummies: a sum (of
+        values rounded to quarters, so that any order of the additions gives
+        the same bits), a maximum (IF form or max()), a count; in a nest of
+        the slab or in a j/k/i nest of their own after the j loop; started
+        in the region or from the host's value."""
+        own = self.chance(0.5)
+        out = self.post if own else None
+        if own:
+            self.emit(2, "do j = jts, jte", into=out)
+            d = 3
+        kl = self.kloop(self.lo_k(), self.hi_k(), down=self.chance(0.3))
+        il = "do i = %s, %s" % (self.lo_i(), self.hi_i())
+        k_outer = self.chance(0.7)
+        self.emit(d, kl if k_outer else il, into=out)
+        self.emit(d + 1, il if k_outer else kl, into=out)
+        c = Ctx()
+        kinds = self.r.sample(["sum", "max", "count"], self.r.randint(1, 3))
+        for kind in kinds:
+            var = {"sum": "rs", "max": "rx", "count": "nc"}[kind]
+            if var not in self.red_init and self.chance(0.5):
+                self.emit(2, "%s = %s" % (var, {"rs": "0.0", "rx": "-1.0e30", "nc": "0"}[var]),
+                          into=self.pre)
+            self.red_init.add(var)
+            e = reduction_expr(self, c, own)
+            if kind == "sum":
+                self.emit(d + 2, "rs = rs + real(nint(4.0*(%s)))" % e, into=out)
+            elif kind == "max":
+                if self.chance(0.5):
+                    self.emit(d + 2, "if (%s > rx) rx = %s" % (e, e), into=out)
+                else:
+                    self.emit(d + 2, "rx = max(rx, %s)" % e, into=out)
+            else:
+                self.emit(d + 2, "if (%s) nc = nc + 1" % self.test(c), into=out)
+        if not own and self.chance(0.3):
+            self.store(d + 2, c)
+        self.emit(d + 1, "end do", into=out)
+        self.emit(d, "end do", into=out)
+        if own:
+            self.emit(2, "end do", into=out)
+
     def kernel(self):
         if self.chance(0.4):
             self.invariants()
@@ -880,7 +948,8 @@ class Phys:
         table = [("nest", 3), ("init", 1), ("count", 1.5), ("kte", 1), ("sweep", 1.5),
                  ("mstep", 1.5), ("column-syntax", 1.5), ("where-k", 1), ("iterate", 1),
                  ("search", 1), ("column-scratch", 1), ("wj-previous", 0.5 if self.wj else 0),
-                 ("scalar-carry", 0.5), ("bound-array", 1), ("slab-scalar", 0.5)]
+                 ("scalar-carry", 0.5), ("bound-array", 1), ("slab-scalar", 0.5),
+                 ("slab-call", 1.5), ("reduction", 1)]
         for _ in range(self.r.randint(2, 5)):
             roll = self.r.random() * sum(w for _, w in table)
             for name, weight in table:
@@ -892,89 +961,274 @@ class Phys:
         return self.lines
 
 
+def reduction_expr(p, c, own):
+    """The value a reduction takes: any expression inside the slab; in a nest
+    of its own after the j loop only the inputs and outputs (the work arrays
+    hold the last slab's values there)."""
+    if not own:
+        return p.expr(c, 2)
+    terms = []
+    for _ in range(p.r.randint(1, 2)):
+        if p.chance(0.6):
+            ref = "%s(i%s,k,j%s)" % (p.pick(*INPUTS), off(p.pick(0, -1, 1)), off(p.pick(0, 0, -1, 1)))
+        else:
+            ref = "%s(i,k,j)" % p.pick(*OUTPUTS)
+        terms.append("%s*%s" % (p.pick("0.5", "0.25", "1.5"), ref))
+    return " + ".join(terms)
+
+
+SLAB_ROUTINE = """\
+  subroutine {name}(x1, x2, y, ims,ime, kms,kme, its,ite, kts,kte)
+    integer, intent(in) :: ims,ime, kms,kme, its,ite, kts,kte
+    real, intent(in) :: x1(ims:ime, kms:kme), x2(ims:ime, kms:kme)
+    real, intent(inout) :: y(ims:ime, kms:kme)
+    real :: t(its:ite, kts:kte)
+    real :: s
+    integer :: i, k
+{body}
+  end subroutine {name}
+"""
+
+
+def slab_routine(r, name):
+    """A 2-D routine on one slab (x1, x2 in, y in/out, its own work array t):
+    one to three k/i nests with the classic generator's shapes on 2-D
+    arrays.  t is read only after a nest wrote all of it."""
+    lines = []
+    t_full = False
+
+    def emit(depth, text):
+        lines.append("  " * depth + text)
+
+    def ref(kdn):
+        roll = r.random()
+        if roll < 0.55:
+            dk = r.choice((0, 0, 1, -1) if kdn else (0, 0, 1))
+            return "%s(i%s,k%s)" % (r.choice(("x1", "x2")), off(r.choice((0, 0, -1, 1))), off(dk))
+        if roll < 0.75:
+            return "y(i,k)"
+        if roll < 0.85 and kdn:
+            return "y(i,k-1)"                               # a k recurrence
+        if roll < 0.92 and t_full:
+            return "t(i,k)"
+        if roll < 0.96:
+            return "y(i%s,k)" % r.choice(("-1", "+1"))      # across columns
+        return "x1(i,k)"
+
+    def rhs(kdn):
+        return " + ".join("%s*%s" % (r.choice(("0.5", "1.5", "0.25", "-0.75")), ref(kdn))
+                          for _ in range(r.randint(1, 3))).replace("+ -", "- ")
+
+    for _ in range(r.randint(1, 3)):
+        down = r.random() < 0.25
+        step = r.choice((1, 1, 1, 2))
+        klo = r.choice(("kts", "kts", "kts+1"))
+        khi = r.choice(("kte", "kte", "kte-1"))
+        kdn = klo == "kts+1"
+        kl = ("do k = %s, %s, %d" % (khi, klo, -step)) if down else \
+            ("do k = %s, %s%s" % (klo, khi, "" if step == 1 else ", %d" % step))
+        ihi = r.choice(("ite", "ite", "ite-1"))
+        if r.random() < 0.15:
+            ihi = "ite-(k-kts)"
+        il = "do i = %s, %s%s" % (r.choice(("its", "its", "its+1")), ihi, ", 2" if r.random() < 0.1 else "")
+        k_outer = r.random() < 0.7 or ihi.startswith("ite-(")
+        full = klo == "kts" and khi == "kte" and step == 1 and ihi == "ite" and il.startswith("do i = its,") \
+            and ", 2" not in il
+        emit(2, kl if k_outer else il)
+        emit(3, il if k_outer else kl)
+        if r.random() < 0.15:
+            emit(4, "if (x2(i,k) < -0.4) %s" % r.choice(("exit", "cycle")))
+            full = False
+        scalar = ""
+        if r.random() < 0.3:
+            emit(4, "s = %s" % rhs(kdn))
+            scalar = " + s"
+        wrote_t = False
+        for _ in range(r.randint(1, 2)):
+            if r.random() < 0.3:
+                emit(4, "t(i,k) = %s%s" % (rhs(kdn), scalar))
+                wrote_t = True
+                stmt = "y(i,k) = 0.5*t(i,k) + %s" % rhs(kdn)
+            else:
+                stmt = "y(i,k) = %s%s" % (rhs(kdn), scalar)
+            if r.random() < 0.2:
+                emit(4, "if (x1(i,k) > 0.0) then")
+                emit(5, stmt)
+                emit(4, "end if")
+            else:
+                emit(4, stmt)
+        emit(3, "end do")
+        emit(2, "end do")
+        if wrote_t and full:
+            t_full = True
+    body = "\n".join(l if len(l) < 120 else l for l in lines)
+    return SLAB_ROUTINE.format(name=name, body=body)
+
+
 def off(d):
     return "" if d == 0 else ("%+d" % d)
 
 
 KERNEL = """\
-! Random WRF-shaped region (tests/random/gen_wrf.py, seed {seed}).
-module rnd_kernel
+! Random WRF-shaped region (tests/random/gen_wrf.py, seed {seed}{what}).
+module rnd_k{seed}
   implicit none
 contains
-  subroutine kern(a1, a2, o1, o2, o3, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte)
+  subroutine kern_{seed}(a1, a2, o1, o2, o3, rs, rx, nc, &
+                     ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte)
     integer, intent(in) :: ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte
     real, dimension(ims:ime, kms:kme, jms:jme), intent(in) :: a1, a2
     real, dimension(ims:ime, kms:kme, jms:jme), intent(inout) :: o1, o2, o3
-    real :: w(its:ite, kts:kte)
-    real :: s
-    integer :: i, j, k
-!$stencil region
-{body}
-!$stencil end region
-  end subroutine kern
-end module rnd_kernel
-"""
-
-MAIN = """\
-! Driver of a random case: inputs and outputs filled with noise (halo
-! included), one call, every output dumped whole.
-program rnd_main
-  use rnd_kernel, only: kern
-  use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
-  use diff_util, only: get_dump_path, set_tile_3d, noise
-  implicit none
-  integer :: ims, ime, jms, jme, kms, kme, its, ite, jts, jte, kts, kte, i, j, k
-  real, allocatable, dimension(:,:,:) :: a1, a2, o1, o2, o3
-  character(len=512) :: path
-  call get_dump_path(path)
-  call set_tile_3d({ni}, {nj}, {nk}, 1, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte, &
-                   levels_above=1)
-  allocate(a1(ims:ime,kms:kme,jms:jme), a2(ims:ime,kms:kme,jms:jme), o1(ims:ime,kms:kme,jms:jme), &
-           o2(ims:ime,kms:kme,jms:jme), o3(ims:ime,kms:kme,jms:jme))
-  do j = jms, jme
-    do k = kms, kme
-      do i = ims, ime
-        a1(i,k,j) = noise(i, k, j)
-        a2(i,k,j) = noise(j, i, k)
-        o1(i,k,j) = noise(k, j, i)
-        o2(i,k,j) = noise(i+7, k, j)
-        o3(i,k,j) = noise(i, k+7, j)
-      end do
-    end do
-  end do
-  call kern(a1, a2, o1, o2, o3, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte)
-  call s2s_dump_open(trim(path))
-  call s2s_dump_array('o1', o1)
-  call s2s_dump_array('o2', o2)
-  call s2s_dump_array('o3', o3)
-  call s2s_dump_close()
-end program rnd_main
-"""
-
-
-KERNEL_PHYSICS = """\
-! Random WRF-shaped region (tests/random/gen_wrf.py, seed {seed}, physics
-! shapes: {blocks}).
-module rnd_kernel
-  implicit none
-contains
-  subroutine kern(a1, a2, o1, o2, o3, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte)
-    integer, intent(in) :: ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte
-    real, dimension(ims:ime, kms:kme, jms:jme), intent(in) :: a1, a2
-    real, dimension(ims:ime, kms:kme, jms:jme), intent(inout) :: o1, o2, o3
+    real, intent(inout) :: rs, rx
+    integer, intent(inout) :: nc
     integer :: i, j, k
 {decls}
 !$stencil region
-{pre}
-    do j = jts, jte
 {body}
-    end do
 !$stencil end region
-  end subroutine kern
-end module rnd_kernel
+  end subroutine kern_{seed}
+{helpers}end module rnd_k{seed}
+"""
+
+# The driver: one internal routine per program (its own tile, arrays and
+# dump), all of them run by `prog PATH`, some by `prog PATH SEED...`.  A
+# single program dumps into PATH itself (a tests/diff case), programs of a
+# batch into PATH.SEED.
+DRIVER = """\
+! Driver of random cases (tests/random/gen_wrf.py): for each program, inputs
+! and outputs filled with noise (halo included), one call, every output
+! dumped whole.
+program rnd_main
+  implicit none
+  character(len=512) :: path, arg
+  integer :: a
+  if (command_argument_count() < 1) then
+    write(*,'(a)') 'usage: prog OUT.dat [SEED...]'
+    stop 2
+  end if
+  call get_command_argument(1, path)
+  if (command_argument_count() == 1) then
+{all}
+  end if
+  do a = 2, command_argument_count()
+    call get_command_argument(a, arg)
+    select case (trim(arg))
+{cases}
+    case default
+      write(*,'(a)') 'no program ' // trim(arg)
+      stop 2
+    end select
+  end do
+contains
+{runs}end program rnd_main
+"""
+
+RUN = """\
+  subroutine run_{seed}()
+    use rnd_k{seed}, only: kern_{seed}
+    use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
+    use diff_util, only: set_tile_3d, noise
+    integer :: ims, ime, jms, jme, kms, kme, its, ite, jts, jte, kts, kte, i, j, k, nc
+    real, allocatable, dimension(:,:,:) :: a1, a2, o1, o2, o3
+    real :: rs, rx
+    call set_tile_3d({ni}, {nj}, {nk}, 1, ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte, &
+                     levels_above=1)
+    allocate(a1(ims:ime,kms:kme,jms:jme), a2(ims:ime,kms:kme,jms:jme), o1(ims:ime,kms:kme,jms:jme), &
+             o2(ims:ime,kms:kme,jms:jme), o3(ims:ime,kms:kme,jms:jme))
+    do j = jms, jme
+      do k = kms, kme
+        do i = ims, ime
+          a1(i,k,j) = noise(i, k, j)
+          a2(i,k,j) = noise(j, i, k)
+          o1(i,k,j) = noise(k, j, i)
+          o2(i,k,j) = noise(i+7, k, j)
+          o3(i,k,j) = noise(i, k+7, j)
+        end do
+      end do
+    end do
+    rs = 0.5
+    rx = -0.25
+    nc = 3
+    call kern_{seed}(a1, a2, o1, o2, o3, rs, rx, nc, &
+                 ims,ime, jms,jme, kms,kme, its,ite, jts,jte, kts,kte)
+    call s2s_dump_open(trim(path){suffix})
+    call s2s_dump_array('o1', o1)
+    call s2s_dump_array('o2', o2)
+    call s2s_dump_array('o3', o3)
+    call s2s_dump_array('rs', (/ rs /))
+    call s2s_dump_array('rx', (/ rx /))
+    call s2s_dump_array('nc', (/ nc /))
+    call s2s_dump_close()
+  end subroutine run_{seed}
 """
 
 MODES = ("classic", "physics", "mixed")
+
+
+def mode_of(seed, mode):
+    """The mode a seed draws its program in: mixed draws it of its own, so
+    that a classic seed is the same program in both modes."""
+    if mode == "mixed":
+        return "classic" if random.Random(seed * 7919 + 1).random() < 0.3 else "physics"
+    return mode
+
+
+def program(seed, mode):
+    """Seed SEED's program: (kernel source, its module's name is rnd_kSEED and
+    its routine kern_SEED; the tile's ni, nj, nk)."""
+    mode = mode_of(seed, mode)
+    if mode == "classic":
+        g = Gen(seed)
+        body = "\n".join(g.kernel())
+        kernel = KERNEL.format(seed=seed, what="", body=body, helpers="",
+                               decls="    real :: w(its:ite, kts:kte)\n    real :: s")
+        r = g.r
+    else:
+        r = random.Random(seed)
+        p = Phys(r)
+        slab = p.kernel()
+        body = "\n".join(p.pre + ["    do j = jts, jte"] + slab + ["    end do"] + p.post)
+        kernel = KERNEL.format(seed=seed, what=", physics\n! shapes: " + (", ".join(p.blocks) or "none"),
+                               decls="\n".join("    " + t for t in p.decls.values()),
+                               body=body, helpers="".join("\n" + h for h in p.helpers))
+        kernel = re.sub(r"\bslab2d_(\d+)\b", r"slab2d_\1_%d" % seed, kernel)
+    ni, nj, nk = r.randint(3, 40), r.randint(1, 9), r.randint(2, 12)
+    return kernel, ni, nj, nk
+
+
+def driver(progs, single=False):
+    """main.f90 for PROGS, a list of (seed, ni, nj, nk)."""
+    runs = "".join(RUN.format(seed=s, ni=ni, nj=nj, nk=nk,
+                              suffix="" if single else " // '.%d'" % s) for s, ni, nj, nk in progs)
+    return DRIVER.format(all="\n".join("    call run_%d()" % p[0] for p in progs) + "\n    stop",
+                         cases="\n".join("    case ('%d')\n      call run_%d()" % (p[0], p[0]) for p in progs),
+                         runs=runs)
+
+
+class Generated:
+    """A program for tests/random/batch.py: its source (text) and what the
+    driver needs (spec: seed, ni, nj, nk)."""
+
+    def __init__(self, seed, mode):
+        text, ni, nj, nk = program(seed, mode)
+        self.text, self.spec = text, (seed, ni, nj, nk)
+
+
+def generated(seed, mode):
+    return Generated(seed, mode)
+
+
+def write_case(seed, out, mode):
+    """SEED's program alone as a tests/diff case in OUT (`expect: either`)."""
+    kernel, ni, nj, nk = program(seed, mode)
+    with open(out + "/kernel.f90", "w") as f:
+        f.write(kernel)
+    with open(out + "/main.f90", "w") as f:
+        f.write(driver([(seed, ni, nj, nk)], single=True))
+    with open(out + "/files", "w") as f:
+        f.write("s2s_dump.f90 diff_util.f90 kernel.f90 main.f90\n")
+    with open(out + "/expect", "w") as f:
+        f.write("either\n")
 
 
 def main():
@@ -983,32 +1237,7 @@ def main():
         sys.stderr.write("usage: gen_wrf.py SEED DIR [classic|physics|mixed]\n")
         sys.exit(2)
     seed, out = int(args[0]), args[1]
-    mode = args[2] if len(args) == 3 else "mixed"
-    if mode == "mixed":
-        # a draw of its own, so that a classic seed is the same program in
-        # both modes
-        mode = "classic" if random.Random(seed * 7919 + 1).random() < 0.3 else "physics"
-    if mode == "classic":
-        g = Gen(seed)
-        body = "\n".join(g.kernel())
-        kernel = KERNEL.format(seed=seed, body=body)
-        r = g.r
-    else:
-        r = random.Random(seed)
-        p = Phys(r)
-        body = "\n".join(p.kernel())
-        kernel = KERNEL_PHYSICS.format(seed=seed, blocks=", ".join(p.blocks) or "none",
-                                       decls="\n".join("    " + t for t in p.decls.values()),
-                                       pre="\n".join(p.pre), body=body)
-    ni, nj, nk = r.randint(3, 40), r.randint(1, 9), r.randint(2, 12)
-    with open(out + "/kernel.f90", "w") as f:
-        f.write(kernel)
-    with open(out + "/main.f90", "w") as f:
-        f.write(MAIN.format(ni=ni, nj=nj, nk=nk))
-    with open(out + "/files", "w") as f:
-        f.write("s2s_dump.f90 diff_util.f90 kernel.f90 main.f90\n")
-    with open(out + "/expect", "w") as f:
-        f.write("either\n")
+    write_case(seed, out, args[2] if len(args) == 3 else "mixed")
 
 
 if __name__ == "__main__":
