@@ -190,6 +190,9 @@ START_TEST(test_unroll) {
   ck_assert_int_eq(opts.unroll, 0);
   ck_assert_int_eq(parse("x.f90"), OPTIONS_OK);
   ck_assert_int_eq(opts.unroll, 0);
+}
+END_TEST
+
 /* gcc's dependency options: -MD/-MMD while compiling, -M/-MM (and -E)
  * make the command a passthrough to the host compiler. */
 static const struct {
