@@ -86,9 +86,10 @@ step() {
 must() { step "$@" || die "'$1' failed (the log: $log)"; }
 
 # ------------------------------------------------------------------ 1. packages
-# cmake and ninja-build: make check builds a CMake project with both generators.
+# cmake and ninja-build: make check builds a CMake project with both generators;
+# openmpi-bin and libopenmpi-dev: it runs the samples' MPI drivers (tests/mpi.sh).
 PACKAGES=(build-essential autoconf automake pkg-config uthash-dev check gfortran g++ python3-pip
-          cmake ninja-build)
+          cmake ninja-build openmpi-bin libopenmpi-dev)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
