@@ -60,7 +60,9 @@ for f in "${inputs[@]}"; do
   args=()
   [ -f "$(dirname "$f")/args" ] && read -r -a args <"$(dirname "$f")/args"
   # a differential case's own options (tests/diff.sh: `flags`, e.g. -Msafeptr)
-  case $f in */tests/diff/*) [ -f "$(dirname "$f")/flags" ] && read -r -a args <"$(dirname "$f")/flags" ;; esac
+  # (lines starting with # are comments, as diff.sh reads them)
+  case $f in */tests/diff/*) [ -f "$(dirname "$f")/flags" ] &&
+    read -r -a args < <(grep -v '^#' "$(dirname "$f")/flags") ;; esac
   # C is preprocessed: its headers stay beside the original
   [ "$ext" = c ] && args+=(-I"$(dirname "$f")")
   # a differential case's modules in files of their own: on the command line too
@@ -84,7 +86,11 @@ for f in "${inputs[@]}"; do
   # Host files of Fortran modules need the modules they use: compile with
   # -fsyntax-only where a USE of another sample file would fail.
   case $ext in
-    f90|F90) host_cmd=("$FC" -c -fsyntax-only -I"$dir" "$stem.s2s.$ext") ;;
+    f90|F90)
+      # the translation's precision flags apply to the host file too (-fdefault-real-8, ...)
+      precision=()
+      for a in "${args[@]}"; do case $a in -fdefault-*) precision+=("$a") ;; esac; done
+      host_cmd=("$FC" -c -fsyntax-only "${precision[@]}" -I"$dir" "$stem.s2s.$ext") ;;
     c) host_cmd=("$CC" -std=c11 -I"$(dirname "$f")" -c "$stem.s2s.c" -o host.o) ;;
   esac
   if ! (cd "$dir" && "${host_cmd[@]}" 2>host.log); then
