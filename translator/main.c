@@ -148,28 +148,6 @@ static bool write_outputs(Pending *w, int n, char **data, size_t *len) {
 
 /* ---- the pipeline -------------------------------------------------------------- */
 
-static bool has_directives(const Source *src) {
-  const SourceFile *sf = diag_source(src->file);
-  DirLang lang = src->fortran ? DIR_FORTRAN : DIR_C;
-  for (int l = 1; l <= sf->nlines; l++)
-    if (dir_is_directive_line(src->file, l, lang)) return true;
-  return false;
-}
-
-/* A stream into memory, for outputs that are written only if all went well. */
-static FILE *mem_open(char **data, size_t *len) {
-  *data = NULL;
-  *len = 0;
-  FILE *f = open_memstream(data, len);
-  if (!f) S2S_BUG("open_memstream: %s", strerror(errno));
-  return f;
-}
-
-static bool mem_close(FILE *f) {
-  bool ok = !ferror(f);
-  return fclose(f) == 0 && ok;
-}
-
 /* Where module and procedure summaries go: beside the compiler's .mod files. */
 static const char *summary_dir(const Options *o, const char *outdir) {
   if (o->module_dir) return o->module_dir;
@@ -181,7 +159,6 @@ static const char *summary_dir(const Options *o, const char *outdir) {
  * error was reported; res->host_path/cu_path are set only when outputs
  * were written (a file without directives has none). */
 static int translate(const Options *o, const Input *in, const char *outdir, Translated *res) {
-  int errors = diag_error_count();
   memset(res, 0, sizeof *res);
   Unit u = { 0 };
   if (!source_load(o, in, &u.src)) {
@@ -189,7 +166,17 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
     return 1;
   }
   res->preprocessed = u.src.preprocessed;
-  if (!has_directives(&u.src)) {
+  if (!pipeline_has_directives(&u.src)) {
+    /* Asked to translate a file, s2s-cuda refuses one it cannot read even
+     * when there is nothing to translate: the module and procedure
+     * summaries it leaves would be read from a broken parse.  As a compiler
+     * it leaves that judgement to the host compiler, which sees the file
+     * next and says what is wrong in its own words (write_unit skips a
+     * unit that does not parse). */
+    if (u.src.fortran && !o->driver && !fe_fortran_check_syntax(u.src.file)) {
+      fe_modules_input_done(in->path, false);
+      return 1;
+    }
     if (!o->driver || o->minfo)
       diag_plain(DIAG_NOTE, "no %s directives in '%s'; nothing to translate",
                  u.src.fortran ? "!$stencil" : "#pragma stencil", in->path);
@@ -200,20 +187,7 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   char *names[2];
   output_names(in, outdir, u.src.preprocessed, &names[0], &names[1]);
   bool ok = !overwrites_input(o, names[0]) && !overwrites_input(o, names[1]);
-
-  u.emit.relaxed_fp = o->relaxed_fp;
-  u.emit.strict_fp = o->strict_fp;
-  xf_config.recompute = !o->no_recompute;
-  xf_config.kcache = !o->no_kcache;
-  xf_config.contract = !o->no_contract;
-  u.emit.sites = &res->kernels;
-  u.cu = mem_open(&u.cu_text, &u.cu_len);
-  u.host = mem_open(&u.host_text, &u.host_len);
-  ok = ok && pipeline_run(&u, o->dump_ir, stdout) && diag_error_count() == errors;
-  if (o->dump_ir) fflush(stdout);
-  ok = mem_close(u.cu) && ok;
-  ok = mem_close(u.host) && ok;
-
+  ok = ok && pipeline_translate(&u, o, &res->kernels);
   if (ok) {
     Pending w[2] = { { names[0], NULL }, { names[1], NULL } };
     char *data[2] = { u.host_text, u.cu_text };

@@ -315,6 +315,13 @@ bool source_load(const Options *o, const Input *in, Source *src) {
     diag_plain(DIAG_ERROR, "cannot read '%s': %s", in->path, strerror(errno));
     return false;
   }
+  return source_load_text(o, in, text, len, src);
+}
+
+bool source_load_text(const Options *o, const Input *in, char *text, size_t len, Source *src) {
+  memset(src, 0, sizeof *src);
+  src->path = in->path;
+  src->fortran = in->kind != INPUT_C;
   src->orig_file = src->file = diag_add_source(xstrdup(in->path), text, len);
   src->orig = text;
   src->orig_len = len;

@@ -3501,6 +3501,21 @@ static void lower_called_bodies(FortranFe *f)
   blame_missing_calls(f);
 }
 
+bool fe_fortran_check_syntax(int file)
+{
+  FortranFe f = { 0 };
+  f.cx.file = file;
+  f.cx.src = diag_source(file);
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_fortran());
+  TSTree *tree = ts_parser_parse_string(parser, NULL, f.cx.src->text, (uint32_t)f.cx.src->len);
+  f.root = ts_tree_root_node(tree);
+  bool bad = check_syntax(&f, f.root);
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+  return !bad;
+}
+
 Program *fe_fortran(int file)
 {
   FortranFe f = { 0 };
