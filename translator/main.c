@@ -173,7 +173,8 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
      * it leaves that judgement to the host compiler, which sees the file
      * next and says what is wrong in its own words (write_unit skips a
      * unit that does not parse). */
-    if (u.src.fortran && !o->driver && !fe_fortran_check_syntax(u.src.file)) {
+    if (!o->driver && !(u.src.fortran ? fe_fortran_check_syntax(u.src.file)
+                                       : fe_c_check_syntax(u.src.file))) {
       fe_modules_input_done(in->path, false);
       return 1;
     }
@@ -233,11 +234,16 @@ static bool prepare_outdir(const char *dir) {
   struct stat st;
   if (stat(dir, &st) == 0) {
     if (S_ISDIR(st.st_mode)) return true;
-    diag_plain(DIAG_ERROR, "'%s' is not a directory", dir);
+    diag_plain(DIAG_ERROR, "'%s' is not a directory: -o names the directory the translations "
+               "go to (created when missing); name another, or leave -o out for the current "
+               "directory", dir);
     return false;
   }
   if (mkdir(dir, 0777) == 0) return true;
-  diag_plain(DIAG_ERROR, "cannot create the output directory '%s': %s", dir, strerror(errno));
+  int err = errno;
+  diag_plain(DIAG_ERROR, "cannot create the output directory '%s': %s%s", dir, strerror(err),
+             err == ENOENT ? " (only its last part is created; create the ones above it first)"
+                           : "");
   return false;
 }
 

@@ -6,7 +6,7 @@
  * from disk (source_load_text, no preprocessor: no process is started),
  * then, when it holds a directive, every pass of the pipeline with the
  * outputs kept in memory (pipeline_translate), else the syntax check a
- * file without directives gets.  Nothing is written.  Then everything the
+ * file without directives gets (main.c).  Nothing is written.  Then everything the
  * run allocated is released, as at the end of the real process, so that
  * LeakSanitizer sees a leak as a leak.
  *
@@ -71,6 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       free(u.host_text);
     } else if (u.src.fortran) {
       fe_fortran_check_syntax(u.src.file);
+    } else {
+      fe_c_check_syntax(u.src.file);
     }
   }
   ir_arena_free();
