@@ -109,7 +109,10 @@ static bool write_temp(Pending *w, const char *data, size_t len) {
   w->tmp = xasprintf("%s.tmpXXXXXX", w->path);
   int fd = mkstemp(w->tmp);
   if (fd < 0) {
-    diag_plain(DIAG_ERROR, "cannot write '%s': %s", w->path, strerror(errno));
+    int err = errno;
+    diag_plain(DIAG_ERROR, "cannot write '%s': %s%s", w->path, strerror(err),
+               err == EACCES || err == EROFS || err == EPERM
+                   ? "; give -o a directory you can write" : "");
     free(w->tmp);
     w->tmp = NULL;
     return false;
