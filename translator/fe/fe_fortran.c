@@ -2699,6 +2699,7 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   IrRegion *g = new_region(f, d, fe_first_line(&f->cx, start));
   g->last_line = diag_user_line((Loc){ f->cx.file, last, 1 });
   f->region = g;
+  int errors = diag_error_count();
   lower_block(f, parent, i + 1, end, &g->body);
   refuse_jumps_into(f, parent, g);
   if (f->pending_do) {
@@ -2706,7 +2707,7 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
     f->pending_do = NULL;
   }
   f->region = NULL;
-  if (g->body.n == 0)
+  if (g->body.n == 0 && diag_error_count() == errors) /* not empty: what it holds was refused */
     fe_error(&f->cx, start, "empty region: there is nothing between 'region' and 'end region'");
   return end;
 }
