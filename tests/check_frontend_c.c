@@ -715,13 +715,45 @@ START_TEST(test_host_code_is_free)
                         "#pragma stencil region\n"
                         "  for (int i = 0; i < n; i++) a[i] = 0;\n"
                         "  free(a);\n"
-                        "}\n"
-                        "void g(int n) { if (n) { n = 2 } }\n");
+                        "}\n");
   IrRoutine *r = routine(p, "f");
   ck_assert_int_eq(r->nregions, 1);
   IrSym *a = sym(r, "a");
   ck_assert(a->is_pointer);
   ck_assert_int_eq(a->rank, 1);
+}
+END_TEST
+
+/* ... but it must parse: a syntax error anywhere is refused, as in Fortran
+ * (an unreadable function can change how the parser reads the rest). */
+START_TEST(test_syntax_error_in_host_code)
+{
+  ck_assert_ptr_null(parse("void g(int n) { if (n) { n = 2 } }\n"
+                           "void f(int n, double *a)\n"
+                           "{\n"
+                           "#pragma stencil region\n"
+                           "  for (int i = 0; i < n; i++) a[i] = 0;\n"
+                           "}\n"));
+  ck_assert_str_eq(output(), "t.c:1:26: error: syntax error: the parser cannot read this construct\n"
+                             "    1 | void g(int n) { if (n) { n = 2 } }\n"
+                             "      |                          ^~~~~\n");
+}
+END_TEST
+
+/* Every use of a struct member in a region is the same mistake: one error. */
+START_TEST(test_struct_members_once)
+{
+  ck_assert_ptr_null(parse("struct s { double x, y; };\n"
+                           "void f(int n, double *a, struct s *ps)\n"
+                           "{\n"
+                           "#pragma stencil region\n"
+                           "  for (int i = 0; i < n; i++) a[i] = ps->x + ps->y;\n"
+                           "}\n"));
+  ck_assert_str_eq(output(), "t.c:5:38: error: struct members are not supported inside a stencil "
+                             "region (line 5): copy 'ps->x' into a local variable or pointer "
+                             "before the region and use that\n"
+                             "    5 |   for (int i = 0; i < n; i++) a[i] = ps->x + ps->y;\n"
+                             "      |                                      ^~~~~\n");
 }
 END_TEST
 
@@ -861,7 +893,8 @@ static const struct { const char *code, *message; } error_cases[] = {
     "t.c:5:34: error: 'pp' is a pointer to pointer, so it cannot be used inside a stencil "
     "region (declared at line 1)\n" },
   { "  for (i = 0; i < n; i++) a[i] = ps->x;\n",
-    "t.c:5:34: error: struct members are not supported inside a stencil region (line 5)\n" },
+    "t.c:5:34: error: struct members are not supported inside a stencil region (line 5): copy "
+    "'ps->x' into a local variable or pointer before the region and use that\n" },
   { "  for (i = 0; i < n; i++) ps->a[i] = 0;\n",
     "t.c:5:27: error: arrays that are struct members, such as 'ps->a', are not supported inside "
     "a stencil region (line 5); before the region, copy the member into a local pointer "
@@ -869,8 +902,8 @@ static const struct { const char *code, *message; } error_cases[] = {
     "a 3-D field) and index that\n" },
   { "  for (i = 0; i < n; i++) a[i] = foo(i);\n",
     "t.c:5:34: error: call to 'foo' is not supported inside a stencil region (line 5): only "
-    "math functions such as sqrt, exp, pow and fmax can be called; if 'foo' is a macro, run "
-    "without -nocpp\n" },
+    "math functions such as sqrt, exp, pow and fmax can be called; write what 'foo' computes "
+    "into the loop; if 'foo' is a macro, run without -nocpp\n" },
   { "  for (i = 0; i < n; i++) a2[i] = 0;\n",
     "t.c:5:27: error: 'a2' has 2 dimensions but 1 subscript here (line 5)\n" },
   { "  for (i = 0; i < n; i++) a[i][0] = 0;\n",
@@ -910,7 +943,14 @@ static const struct { const char *code, *message; } error_cases[] = {
   { "  for (i = 0; i < n; i++) { K = 2; }\n",
     "t.c:5:29: error: 'K' is a constant and cannot be assigned (line 5)\n" },
   { "  for (i = 0; i < n; i++) { a[i] = 0; f(n, a, a2, pp, ps); }\n",
-    "t.c:5:39: error: call to 'f' is not supported inside a stencil region (line 5)\n" },
+    "t.c:5:39: error: call to 'f' is not supported inside a stencil region (line 5): only math "
+    "functions such as sqrt, exp, pow and fmax can be called; write what 'f' computes into the "
+    "loop; if 'f' is a macro, run without -nocpp\n" },
+  { "  for (i = 0; i < n; i++) { a[i] = 0; printf(\"%g\", a[i]); }\n",
+    "t.c:5:39: error: call to 'printf' is not supported inside a stencil region (line 5): a "
+    "kernel thread cannot do input/output, allocate or stop the program; move it before or "
+    "after the region\n" },
+
   { "  for (i = 0; i < n; i++) for (i = 0; i < 2; i++) a[i] = 0;\n",
     "t.c:5:32: error: 'i' is already the variable of the enclosing loop at line 5 (line 5)\n" },
   { "  for (i = 0; i < n; i++)\n"
@@ -1066,6 +1106,8 @@ static Suite *frontend_c_suite(void)
   tcase_add_test(tc, test_declarations);
   tcase_add_loop_test(tc, test_loop_forms, 0, (int)(sizeof loop_cases / sizeof *loop_cases));
   tcase_add_test(tc, test_loop_bounds_evaluate);
+  tcase_add_test(tc, test_syntax_error_in_host_code);
+  tcase_add_test(tc, test_struct_members_once);
   tcase_add_test(tc, test_do_advice);
   tcase_add_loop_test(tc, test_expressions, 0, (int)(sizeof expr_cases / sizeof *expr_cases));
   tcase_add_test(tc, test_expression_types);

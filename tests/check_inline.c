@@ -118,8 +118,9 @@ static const InlineCase cases[] = {
     "if (present(extra))", 1 },
   /* a subroutine not in this file: refused */
   { "routine-from-another-file", CALLER("call saturate(a(i))") END_MODULE, false,
-    "call of 'saturate' inside a region: only subroutines of the same file can be called (they "
-    "are inlined)", 0, NULL, 0 },
+    "call of subroutine 'saturate' inside a region: it is not in this file and no translation "
+    "left a summary of it (saturate.s2sproc); s2s-cuda inlines what a region calls, so "
+    "translate the file that defines 'saturate' first", 0, NULL, 0 },
   /* a user function called in an expression: its one assignment becomes the expression */
   { "user-function",
     CALLER("a(i) = twice(b(i))")

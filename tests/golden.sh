@@ -19,8 +19,9 @@
 #   expect.cu                expected in.s2s.cu, byte for byte
 #   expect.host              expected in.s2s.f90 / in.s2s.c, byte for byte
 # A case with expect.cu runs with -Minfo, so its expect.stderr is the
-# feedback report.  A failing case (status 1) must write no output files
-# and must leave the input unchanged.
+# feedback report.  A failing case (status 1 or 2) must write no file at
+# all (no translation, module summary, report or temporary; stdout and
+# stderr aside) and must leave the input unchanged.
 #
 # Every case explains itself: its input starts with a comment saying what
 # it checks, and tests/golden/README.md lists it (a row under its group's
@@ -82,6 +83,8 @@ run_case() { # case directory
   [ -f "$dir/args" ] && read -r -a args <"$dir/args"
   [ -f "$dir/inputs" ] && read -r -a inputs <"$dir/inputs"
   [ -f "$dir/expect.cu" ] && args=(-Minfo "${args[@]}")
+  local files_before
+  files_before=$(cd "$w" && find . -type f | sort)
   (cd "$w" && "$S2S" "${args[@]}" "${inputs[@]}" >stdout 2>stderr)
   status=$?
   if [ -f "$dir/expect.status" ]; then
@@ -103,8 +106,12 @@ run_case() { # case directory
     [ -f "$dir/expect.host" ] && { check_file "$dir/expect.host" "$w/$base.s2s.$ext" "$base.s2s.$ext" || ok=1; }
   fi
   if [ "$expect_status" != 0 ]; then
-    if ls "$w"/*.s2s.* >/dev/null 2>&1; then
-      echo "  a failed translation left output files: $(cd "$w" && ls ./*.s2s.*)"
+    # no output of any kind: translations, module summaries, reports, temporaries
+    local left
+    left=$(cd "$w" && find . -type f | sort | comm -13 <(echo "$files_before") - |
+           grep -v -x -e ./stdout -e ./stderr)
+    if [ -n "$left" ]; then
+      echo "  a failed run left files: $(echo $left)"
       ok=1
     fi
   fi

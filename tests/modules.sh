@@ -130,5 +130,22 @@ else
   pass=$((pass + 1))
 fi
 
+# `-o NAME` without -c, NAME not a directory: the program NAME is built, as
+# gfortran would (here the files without the main program: the link fails);
+# the failure ends with a note saying that -o was taken for the program and
+# how to ask for a directory of translations instead (issue 13)
+fresh "$work/o-name"
+(cd "$work/o-name" && "$S2S" --emulate kinds.f90 constants.f90 helpers.f90 region.f90 -o out \
+   >build.log 2>&1)
+status=$?
+note="s2s-cuda: note: '-o out' without -c names the program to build, as for gfortran, because 'out' is not a directory; to translate into a directory, create it first or write '-o out/'"
+if [ $status != 1 ] || [ "$(tail -n 1 "$work/o-name/build.log")" != "$note" ]; then
+  echo "FAIL -o NAME with a failed link: want exit 1 and the note last, got exit $status:"
+  sed 's/^/    /' "$work/o-name/build.log"
+  fail=$((fail + 1))
+else
+  pass=$((pass + 1))
+fi
+
 echo "modules: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -2112,12 +2112,33 @@ static bool keep_device_call(Site *site, IrRoutine *fn, IrStmt *call, const char
   return true;
 }
 
+/* A call in a region of a procedure that is neither in the file nor in a
+ * summary another file's translation left (an EXTERNAL, or a file not yet
+ * translated): what it is, and the two ways to give the inliner its body. */
+static void not_in_file_error(const Program *p, Loc loc, const char *what, const char *name)
+{
+  if (p->lang == IR_C) {
+    diag_at(DIAG_ERROR, loc, 1, "call of %s '%s' inside a region: it is not defined in this "
+            "file; s2s-cuda inlines what a region calls, so define '%s' in this file", what,
+            name, name);
+    return;
+  }
+  diag_at(DIAG_ERROR, loc, 1, "call of %s '%s' inside a region: it is not in this file and no "
+          "translation left a summary of it (%s.s2sproc); s2s-cuda inlines what a region calls, "
+          "so translate the file that defines '%s' first (on the same command line or with the "
+          "same -o or -J directory), or move '%s' into this file", what, name, name, name, name);
+}
+
 static bool expand_call(Site *site, IrStmt *call, IrStmtList *out, int depth)
 {
   Program *p = site->prog;
   IrRoutine *caller = site->caller;
   IrRoutine *callee = find_routine(p, call->u.call.name);
-  if (!callee || !callee->body_lowered || callee->is_function) {
+  if (!callee) {
+    not_in_file_error(p, call->loc, "subroutine", call->u.call.name);
+    return false;
+  }
+  if (!callee->body_lowered || callee->is_function) {
     diag_at(DIAG_ERROR, call->loc, 1, "call of '%s' inside a region: only subroutines of the same "
             "file can be called (they are inlined)", call->u.call.name);
     return false;
@@ -2201,7 +2222,11 @@ static IrExpr *result_expression(const IrRoutine *fn)
 static IrExpr *expand_function(Site *site, IrExpr *e, IrStmtList *out, int depth)
 {
   IrRoutine *fn = find_routine(site->prog, e->u.call.name);
-  if (!fn || !fn->body_lowered || !fn->is_function) {
+  if (!fn) {
+    not_in_file_error(site->prog, e->loc, "function", e->u.call.name);
+    return NULL;
+  }
+  if (!fn->body_lowered || !fn->is_function) {
     diag_at(DIAG_ERROR, e->loc, 1, "call of function '%s' inside a region: only functions of the "
             "same file can be called (they are inlined)", e->u.call.name);
     return NULL;

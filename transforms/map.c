@@ -1999,9 +1999,24 @@ bool xf_pass_map(Program *prog, IrRegion *g, int kernel)
   MapCtx m = map_ctx(prog, g);
   KernelPlan *k = &m.plan->kernels[kernel];
   if (!k->has_loops) {
-    diag_at(DIAG_ERROR, k->stmts.v[0]->loc, 1, "this statement assigns an array element "
-            "outside every loop of the region, which no GPU thread owns; move it out of the "
-            "region (a single-thread kernel for it is not implemented yet)");
+    const IrStmt *s = k->stmts.v[0];
+    if (s->kind == IR_S_WHILE)
+      diag_at(DIAG_ERROR, s->loc, 1, "a DO WHILE (or a loop without an index) outside every "
+              "counted DO loop of the region cannot be spread over GPU threads; write it as "
+              "DO i = lo, hi, or put it inside such a loop, or move it out of the region");
+    else if (s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR)
+      diag_at(DIAG_ERROR, s->loc, 1, "this statement assigns the scalar '%s' outside every loop "
+              "of the region, which no GPU thread owns; move it before the region (a "
+              "single-thread kernel for it is not implemented yet)",
+              s->u.assign.lhs->u.var->name);
+    else if (s->kind == IR_S_ASSIGN)
+      diag_at(DIAG_ERROR, s->loc, 1, "this statement assigns an array element "
+              "outside every loop of the region, which no GPU thread owns; move it out of the "
+              "region (a single-thread kernel for it is not implemented yet)");
+    else
+      diag_at(DIAG_ERROR, s->loc, 1, "this statement is outside every DO loop of the region, "
+              "and no GPU thread owns it; move it out of the region, or into a loop (a "
+              "single-thread kernel for it is not implemented yet)");
     return false;
   }
   if (k->ncolumns)

@@ -830,6 +830,12 @@ static bool check_runtime_lib(const Driver *d) {
   return ok;
 }
 
+static bool has_link_input(const Options *o) {
+  for (int i = 0; i < o->ninputs; i++)
+    if (o->inputs[i].kind == INPUT_LINK) return true;
+  return false;
+}
+
 static bool link_program(Driver *d) {
   const Options *o = d->o;
   if (!check_runtime_lib(d)) return false;
@@ -841,7 +847,14 @@ static bool link_program(Driver *d) {
   push_all(&cmd, &d->objects);
   push_all(&cmd, &o->link_args);
   push_runtime(d, &cmd);
-  return run(d, &cmd);
+  bool ok = run(d, &cmd);
+  if (!ok && o->output && !has_link_input(o))
+    /* Only -o made this a build (options.c, decide_mode): the user may
+     * have meant a directory for the translations, as without -o. */
+    diag_plain(DIAG_NOTE, "'-o %s' without -c names the program to build, as for gfortran, "
+               "because '%s' is not a directory; to translate into a directory, create it "
+               "first or write '-o %s/'", o->output, o->output, o->output);
+  return ok;
 }
 
 static void choose_mode(Driver *d) {

@@ -109,7 +109,10 @@ static bool write_temp(Pending *w, const char *data, size_t len) {
   w->tmp = xasprintf("%s.tmpXXXXXX", w->path);
   int fd = mkstemp(w->tmp);
   if (fd < 0) {
-    diag_plain(DIAG_ERROR, "cannot write '%s': %s", w->path, strerror(errno));
+    int err = errno;
+    diag_plain(DIAG_ERROR, "cannot write '%s': %s%s", w->path, strerror(err),
+               err == EACCES || err == EROFS || err == EPERM
+                   ? "; give -o a directory you can write" : "");
     free(w->tmp);
     w->tmp = NULL;
     return false;
@@ -182,20 +185,6 @@ static bool has_directives(const Source *src, bool notes) {
   return any;
 }
 
-/* A stream into memory, for outputs that are written only if all went well. */
-static FILE *mem_open(char **data, size_t *len) {
-  *data = NULL;
-  *len = 0;
-  FILE *f = open_memstream(data, len);
-  if (!f) S2S_BUG("open_memstream: %s", strerror(errno));
-  return f;
-}
-
-static bool mem_close(FILE *f) {
-  bool ok = !ferror(f);
-  return fclose(f) == 0 && ok;
-}
-
 /* Where module and procedure summaries go: beside the compiler's .mod files. */
 static const char *summary_dir(const Options *o, const char *outdir) {
   if (o->module_dir) return o->module_dir;
@@ -207,7 +196,6 @@ static const char *summary_dir(const Options *o, const char *outdir) {
  * error was reported; res->host_path/cu_path are set only when outputs
  * were written (a file without directives has none). */
 static int translate(const Options *o, const Input *in, const char *outdir, Translated *res) {
-  int errors = diag_error_count();
   memset(res, 0, sizeof *res);
   Unit u = { 0 };
   if (!source_load(o, in, &u.src)) {
@@ -217,6 +205,17 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   res->preprocessed = u.src.preprocessed;
   /* notes as for "nothing to translate": not in a quiet driver-mode build */
   if (!has_directives(&u.src, !o->driver || o->minfo)) {
+    /* Asked to translate a file, s2s-cuda refuses one it cannot read even
+     * when there is nothing to translate: the module and procedure
+     * summaries it leaves would be read from a broken parse.  As a compiler
+     * it leaves that judgement to the host compiler, which sees the file
+     * next and says what is wrong in its own words (write_unit skips a
+     * unit that does not parse). */
+    if (!o->driver && !(u.src.fortran ? fe_fortran_check_syntax(u.src.file)
+                                       : fe_c_check_syntax(u.src.file))) {
+      fe_modules_input_done(in->path, false);
+      return 1;
+    }
     if (!o->driver || o->minfo)
       diag_plain(DIAG_NOTE, "no %s directives in '%s'; nothing to translate",
                  u.src.fortran ? "!$stencil or !$acc" : "#pragma stencil or #pragma acc",
@@ -228,24 +227,7 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   char *names[2];
   output_names(in, outdir, u.src.preprocessed, &names[0], &names[1]);
   bool ok = !overwrites_input(o, names[0]) && !overwrites_input(o, names[1]);
-
-  fe_config.default_real8 = o->default_real8;
-  fe_config.default_double8 = o->default_double8;
-  u.emit.relaxed_fp = o->relaxed_fp;
-  u.emit.strict_fp = o->strict_fp;
-  u.emit.unroll = o->unroll;
-  xf_config.recompute = !o->no_recompute;
-  xf_config.kcache = !o->no_kcache;
-  xf_config.contract = !o->no_contract;
-  xf_config.assume_no_alias = o->assume_no_alias;
-  u.emit.sites = &res->kernels;
-  u.cu = mem_open(&u.cu_text, &u.cu_len);
-  u.host = mem_open(&u.host_text, &u.host_len);
-  ok = ok && pipeline_run(&u, o->dump_ir, stdout) && diag_error_count() == errors;
-  if (o->dump_ir) fflush(stdout);
-  ok = mem_close(u.cu) && ok;
-  ok = mem_close(u.host) && ok;
-
+  ok = ok && pipeline_translate(&u, o, &res->kernels);
   if (ok) {
     Pending w[2] = { { names[0], NULL }, { names[1], NULL } };
     char *data[2] = { u.host_text, u.cu_text };
@@ -291,11 +273,16 @@ static bool prepare_outdir(const char *dir) {
   struct stat st;
   if (stat(dir, &st) == 0) {
     if (S_ISDIR(st.st_mode)) return true;
-    diag_plain(DIAG_ERROR, "'%s' is not a directory", dir);
+    diag_plain(DIAG_ERROR, "'%s' is not a directory: -o names the directory the translations "
+               "go to (created when missing); name another, or leave -o out for the current "
+               "directory", dir);
     return false;
   }
   if (mkdir(dir, 0777) == 0) return true;
-  diag_plain(DIAG_ERROR, "cannot create the output directory '%s': %s", dir, strerror(errno));
+  int err = errno;
+  diag_plain(DIAG_ERROR, "cannot create the output directory '%s': %s%s", dir, strerror(err),
+             err == ENOENT ? " (only its last part is created; create the ones above it first)"
+                           : "");
   return false;
 }
 

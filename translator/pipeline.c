@@ -58,6 +58,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -65,6 +66,7 @@
 #include "delinearize.h"
 #include "dep.h"
 #include "diag.h"
+#include "directive.h"
 #include "emit.h"
 #include "frontend.h"
 #include "inline.h"
@@ -371,6 +373,57 @@ static bool run_passes(Unit *u, int first, int end, const char *dump, FILE *dump
 bool pipeline_run(Unit *u, const char *dump, FILE *dump_out)
 {
   return run_passes(u, 0, NPASSES, dump, dump_out);
+}
+
+bool pipeline_has_directives(const Source *src)
+{
+  const SourceFile *sf = diag_source(src->file);
+  DirLang lang = src->fortran ? DIR_FORTRAN : DIR_C;
+  for (int l = 1; l <= sf->nlines; l++)
+    if (dir_is_directive_line(src->file, l, lang))
+      return true;
+  return false;
+}
+
+/* A stream into memory, for outputs that are written only if all went well. */
+static FILE *mem_open(char **data, size_t *len)
+{
+  *data = NULL;
+  *len = 0;
+  FILE *f = open_memstream(data, len);
+  if (!f)
+    S2S_BUG("open_memstream: %s", strerror(errno));
+  return f;
+}
+
+static bool mem_close(FILE *f)
+{
+  bool ok = !ferror(f);
+  return fclose(f) == 0 && ok;
+}
+
+bool pipeline_translate(Unit *u, const Options *o, ResKernelSites *sites)
+{
+  int errors = diag_error_count();
+  fe_config.default_real8 = o->default_real8;
+  fe_config.default_double8 = o->default_double8;
+  u->emit.relaxed_fp = o->relaxed_fp;
+  u->emit.strict_fp = o->strict_fp;
+  u->emit.unroll = o->unroll;
+  u->emit.sites = sites;
+  xf_config.recompute = !o->no_recompute;
+  xf_config.kcache = !o->no_kcache;
+  xf_config.contract = !o->no_contract;
+  xf_config.assume_no_alias = o->assume_no_alias;
+  u->cu = mem_open(&u->cu_text, &u->cu_len);
+  u->host = mem_open(&u->host_text, &u->host_len);
+  bool ok = pipeline_run(u, o->dump_ir, stdout) && diag_error_count() == errors;
+  if (o->dump_ir)
+    fflush(stdout);
+  ok = mem_close(u->cu) && ok;
+  ok = mem_close(u->host) && ok;
+  u->cu = u->host = NULL;
+  return ok;
 }
 
 static int pass_index(bool (*program)(Unit *))

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "emit.h"
 #include "ir.h"
+#include "options.h"
 #include "source.h"
 
 /* What the passes of one input share. */
@@ -35,6 +36,20 @@ void pipeline_list(FILE *out);
  * none) on `dump_out`.  Stops after the first pass that reports an error;
  * returns false then. */
 bool pipeline_run(Unit *u, const char *dump, FILE *dump_out);
+
+/* Does the loaded source hold a directive line (!$stencil, #pragma stencil)?
+ * A file without one is not translated (main.c writes its module summaries). */
+bool pipeline_has_directives(const Source *src);
+
+/* One whole translation in memory, as s2s-cuda does it for an input that
+ * source_load put in u->src (and u zeroed otherwise): the passes configured
+ * from `o` (-Mfprelaxed, -Kieee, -Mnorecompute, ...), then every pass, into
+ * u->cu_text and u->host_text; the kernels written are appended to `sites`
+ * (NULL: not recorded).  Nothing is written to disk, and no error path ends
+ * the process: an error in the input is reported through diag and returns
+ * false (the fuzzing harnesses rely on it; only an internal error aborts).
+ * The caller frees u->cu_text and u->host_text, then the IR (ir_arena_free). */
+bool pipeline_translate(Unit *u, const Options *o, ResKernelSites *sites);
 
 /* Counters for S2S_STATS=1 (tests/bench): wall time per pass and the
  * analyses' work, summed over all inputs; printed by pipeline_stats. */

@@ -315,9 +315,27 @@ bool source_load(const Options *o, const Input *in, Source *src) {
     diag_plain(DIAG_ERROR, "cannot read '%s': %s", in->path, strerror(errno));
     return false;
   }
+  return source_load_text(o, in, text, len, src);
+}
+
+bool source_load_text(const Options *o, const Input *in, char *text, size_t len, Source *src) {
+  memset(src, 0, sizeof *src);
+  src->path = in->path;
+  src->fortran = in->kind != INPUT_C;
   src->orig_file = src->file = diag_add_source(xstrdup(in->path), text, len);
   src->orig = text;
   src->orig_len = len;
+  const char *nul = memchr(text, '\0', len);
+  if (nul) {
+    /* the parsers and the line printer stop at a NUL: say it, where it is */
+    int line = 1;
+    const char *bol = text;
+    for (const char *c = text; c < nul; c++)
+      if (*c == '\n') line++, bol = c + 1;
+    diag_at(DIAG_ERROR, (Loc){ src->orig_file, line, (int)(nul - bol) + 1 }, 1,
+            "a NUL byte: this is not a text file, or an editor damaged it; remove the byte");
+    return false;
+  }
   if (src->fortran) {
     int line = source_fixed_form_line(text, len);
     if (line) {

@@ -33,6 +33,13 @@ typedef struct Source {
  * Returns false after printing an error (exit status 1). */
 bool source_load(const Options *o, const Input *in, Source *src);
 
+/* The same for an input already in memory: `text` (NUL-terminated, `len`
+ * bytes, malloc'ed; diag takes it) stands for the contents of in->path,
+ * which is not read.  The fuzzing harnesses (tests/fuzz/) call it with
+ * -nocpp and a name that implies no cpp, so that nothing runs outside the
+ * process.  A fixed-form in->kind is the caller's to refuse. */
+bool source_load_text(const Options *o, const Input *in, char *text, size_t len, Source *src);
+
 /* The line of `text` that shows the file is fixed-form Fortran (a C, c or *
  * comment in column 1, or a continuation mark in column 6), 0 when none
  * does.  Exposed for tests. */

@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "dep.h"
 #include "frontend.h"
 #include "report.h"
@@ -118,6 +119,7 @@ typedef struct CFe {
   Name *names;                    /* uthash by text */
   Scope *scope;                   /* innermost open scope */
   IrRegion *region;               /* region being lowered, NULL in host code */
+  IrRegion *struct_refused;       /* the region whose struct member use was reported */
   int nlocals;
   RegionLocal *locals;            /* of the routine being read */
   struct { IrSym *iv; int line; } loops[MAX_LOOP_DEPTH]; /* open loops of the region */
@@ -1199,6 +1201,18 @@ static IrExpr *lower_index(CFe *c, TSNode n)
 /* subscript_expression := argument '[' index ']'
  * `A[i][j][k]` nests as ((A[i])[j])[k]: walking down from the outer node
  * meets k, j, i — fastest first, the IR's order. */
+/* `g.x[i]`, `p->n`: struct members are refused once per region (every use
+ * is the same mistake), saying what to do. */
+static void struct_member_error(CFe *c, TSNode n)
+{
+  if (c->region && c->struct_refused == c->region)
+    return;
+  c->struct_refused = c->region;
+  err(c, n, "struct members are not supported inside a stencil region (line %d): copy '%s' into "
+      "a local variable or pointer before the region and use that", line_of(c, n),
+      fe_text(&c->fe, n));
+}
+
 static IrExpr *lower_subscript(CFe *c, TSNode n)
 {
   IrExpr *sub[IR_MAX_RANK];
@@ -1220,6 +1234,9 @@ static IrExpr *lower_subscript(CFe *c, TSNode n)
      * host a pointer to pass for it; a local pointer gives both */
     TSNode member = field(at, "field");
     const char *m = fe_text(&c->fe, member);
+    if (c->region && c->struct_refused == c->region)
+      return NULL;                 /* one error per region: the same root cause */
+    c->struct_refused = c->region;
     err(c, at, "arrays that are struct members, such as '%s', are not supported inside a "
         "stencil region (line %d); before the region, copy the member into a local pointer "
         "(`T *restrict %s = %s;` with T its element type, or `T (*restrict %s)[ny][nx] = ...` for a 3-D "
@@ -1421,6 +1438,29 @@ static const struct { const char *name; IrIntrinsic fn; int nargs; IrType type; 
 };
 #undef MATH
 
+/* A call a region cannot make (n: the call_expression): what to do about it.
+ * Input/output, memory management and exit belong to the host code around
+ * the region; any other function would need inlining, which the C front
+ * end does not do. */
+static void call_error(CFe *c, TSNode n)
+{
+  static const char *const host_only[] = { "printf", "fprintf", "puts", "fputs", "putchar",
+    "scanf", "fscanf", "fopen", "fclose", "fread", "fwrite", "malloc", "calloc", "realloc",
+    "free", "exit", "abort", "assert" };
+  TSNode fn = field(n, "function");
+  const char *name = fe_text(&c->fe, fn);
+  for (size_t i = 0; i < sizeof host_only / sizeof *host_only; i++)
+    if (!strcmp(name, host_only[i])) {
+      err(c, fn, "call to '%s' is not supported inside a stencil region (line %d): a kernel "
+          "thread cannot do input/output, allocate or stop the program; move it before or "
+          "after the region", name, line_of(c, n));
+      return;
+    }
+  err(c, fn, "call to '%s' is not supported inside a stencil region (line %d): only math "
+      "functions such as sqrt, exp, pow and fmax can be called; write what '%s' computes into "
+      "the loop%s", name, line_of(c, n), name, macro_hint(c, name));
+}
+
 /* call_expression := function: identifier arguments: argument_list */
 static IrExpr *lower_call(CFe *c, TSNode n)
 {
@@ -1430,9 +1470,7 @@ static IrExpr *lower_call(CFe *c, TSNode n)
   while (k < sizeof intrinsics / sizeof *intrinsics && strcmp(intrinsics[k].name, name) != 0)
     k++;
   if (!fe_is(fn, "identifier") || k == sizeof intrinsics / sizeof *intrinsics) {
-    err(c, fn, "call to '%s' is not supported inside a stencil region (line %d): only math "
-        "functions such as sqrt, exp, pow and fmax can be called%s", name, line_of(c, n),
-        macro_hint(c, name));
+    call_error(c, n);
     return NULL;
   }
   TSNode args = field(n, "arguments");
@@ -1459,7 +1497,6 @@ static IrExpr *lower_call(CFe *c, TSNode n)
 static const struct { const char *type, *what; } unsupported_exprs[] = {
   { "assignment_expression", "assignments inside expressions are" },
   { "update_expression", "'++' and '--' inside expressions are" },
-  { "field_expression", "struct members are" },
   { "sizeof_expression", "'sizeof' is" },
   { "alignof_expression", "'_Alignof' is" },
   { "comma_expression", "comma expressions are" },
@@ -1505,6 +1542,10 @@ static IrExpr *lower_expr_node(CFe *c, TSNode n)
   if (strcmp(t, "pointer_expression") == 0) {
     unsupported(c, n, strcmp(op_text(n), "&") == 0 ? "addresses ('&x') are"
                                                     : "pointer dereferences ('*p') are");
+    return NULL;
+  }
+  if (strcmp(t, "field_expression") == 0) {
+    struct_member_error(c, n);
     return NULL;
   }
   for (size_t i = 0; i < sizeof unsupported_exprs / sizeof *unsupported_exprs; i++)
@@ -1639,8 +1680,7 @@ static IrStmt *lower_expression_statement(CFe *c, TSNode n)
   if (fe_is(e, "update_expression"))
     return lower_increment(c, e, loc);
   if (fe_is(e, "call_expression")) {
-    err(c, e, "call to '%s' is not supported inside a stencil region (line %d)",
-        fe_text(&c->fe, field(e, "function")), line_of(c, e));
+    call_error(c, e);
     return NULL;
   }
   if (fe_is(e, "comma_expression"))
@@ -2517,20 +2557,24 @@ static FeWalk find_syntax_error(TSNode n, void *ctx)
   return FE_WALK_INTO;
 }
 
-/* Does the text of n hold a `#pragma stencil` line? */
-static bool has_directives(CFe *c, TSNode n)
+/* The column of a Fortran directive sentinel that starts `line`, or 0: a
+ * user who wrote `!$stencil region` in a C file learns the C spelling. */
+static int fortran_sentinel_col(CFe *c, int line)
 {
-  int first = parsed_line(n), last = (int)ts_node_end_point(n).row + 1;
-  for (int l = first; l <= last && l <= c->fe.src->nlines; l++)
-    if (dir_is_directive_line(c->fe.file, l, DIR_C))
-      return true;
-  return false;
+  size_t len;
+  const char *s = diag_line(c->fe.file, line, &len);
+  size_t i = 0;
+  while (s && i < len && (s[i] == ' ' || s[i] == '\t'))
+    i++;
+  return s && len - i >= 9 && strncasecmp(s + i, "!$stencil", 9) == 0 ? (int)i + 1 : 0;
 }
 
-/* Syntax errors are reported where they can change what is translated: in
- * a top-level item holding directives.  Elsewhere the host text is copied
- * as it is and the user's compiler will judge it.  Same messages as
- * fe_syntax_errors, which cannot know about dangling bodies. */
+/* A file the parser cannot read is refused wherever the error is, as in
+ * Fortran (fe_fortran.c, check_syntax): an error outside the functions
+ * with directives can still change how the parser reads them (an open
+ * brace swallows what follows), and outputs from a broken parse help
+ * nobody.  The first error of each top-level item is reported; same
+ * messages as fe_syntax_errors, which cannot know about dangling bodies. */
 static bool check_syntax(CFe *c, TSNode root)
 {
   bool bad = false;
@@ -2538,13 +2582,16 @@ static bool check_syntax(CFe *c, TSNode root)
   for (uint32_t i = 0; i < count; i++) {
     TSNode item = ts_node_child(root, i);
     SyntaxSearch search = { .c = c };
-    if (!has_directives(c, item))
-      continue;
     fe_walk(item, find_syntax_error, &search);
     TSNode at = search.found;
     if (ts_node_is_null(at))
       continue;
-    if (is_stray_else(c, at))
+    int sentinel_col = fortran_sentinel_col(c, fe_loc(&c->fe, at).line);
+    if (sentinel_col)
+      diag_at(DIAG_ERROR, (Loc){ c->fe.file, fe_loc(&c->fe, at).line, sentinel_col }, 9,
+              "syntax error: '!$stencil' is the Fortran form of the directive; in C write "
+              "'#pragma stencil'");
+    else if (is_stray_else(c, at))
       err(c, at, "syntax error: 'else' cannot follow here; a body that starts with a '#pragma' "
           "needs braces");
     else if (ts_node_is_missing(at))
@@ -2558,6 +2605,20 @@ static bool check_syntax(CFe *c, TSNode root)
 }
 
 /* ---- entry -------------------------------------------------------------------------------- */
+
+bool fe_c_check_syntax(int file)
+{
+  CFe c = { 0 };
+  c.fe.file = file;
+  c.fe.src = diag_source(file);
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_c());
+  TSTree *tree = ts_parser_parse_string(parser, NULL, c.fe.src->text, (uint32_t)c.fe.src->len);
+  bool bad = check_syntax(&c, ts_tree_root_node(tree));
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+  return !bad;
+}
 
 Program *fe_c(int file)
 {

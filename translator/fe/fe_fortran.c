@@ -111,6 +111,10 @@ typedef struct FortranFe {
   IrRegion *region;          /* region being lowered, NULL in host code */
   Directive *pending_do;     /* a `do` directive waiting for its loop */
   TSNode pending_do_node;
+  int unmatched_regions;          /* '!$stencil region' refused inside a region or without
+                                     its 'end region' in its block: as many later 'end
+                                     region' are theirs, not strays (one error for the
+                                     one mistake) */
   int region_count;
   int host_dir_count;
   bool real16_reported;      /* DOUBLE PRECISION under -fdefault-real-8 alone: said once */
@@ -330,7 +334,8 @@ static IrSym *resolve(FortranFe *f, TSNode id)
     return NULL;
   }
   if (f->routine ? f->implicit_none : f->module_implicit_none) {
-    fe_error(&f->cx, id, "'%s' has no IMPLICIT type (IMPLICIT NONE is in force)", name);
+    fe_error(&f->cx, id, "'%s' has no IMPLICIT type (IMPLICIT NONE is in force): declare it, "
+             "or check its spelling", name);
     return NULL;
   }
   if (!s)
@@ -691,6 +696,16 @@ static const char *construct_text(const char *node_type)
     { "concatenation_expression", "string concatenation (//)" },
     { "array_literal", "an array constructor" },
     { "implied_do_loop_expression", "an implied DO" },
+    { "allocate_statement", "an ALLOCATE statement" },
+    { "deallocate_statement", "a DEALLOCATE statement" },
+    { "print_statement", "a PRINT statement (input/output)" },
+    { "write_statement", "a WRITE statement (input/output)" },
+    { "read_statement", "a READ statement (input/output)" },
+    { "open_statement", "an OPEN statement (input/output)" },
+    { "close_statement", "a CLOSE statement (input/output)" },
+    { "stop_statement", "a STOP statement" },
+    { "pointer_association_statement", "pointer assignment (=>)" },
+    { "nullify_statement", "a NULLIFY statement" },
   };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcmp(node_type, names[i][0]))
@@ -715,8 +730,19 @@ static IrExpr *lower_operator(FortranFe *f, TSNode n)
     e->u.unary.arg = arg;
     return e;
   }
-  IrExpr *a = lower_expr(f, ln);
-  IrExpr *b = lower_expr(f, ts_node_child_by_field_name(n, "right", 5));
+  /* `tag == 'x'`: the character variable is the mistake, refused where it
+   * is named; the string it is compared with is not a second one (either
+   * way round). */
+  TSNode rn = ts_node_child_by_field_name(n, "right", 5);
+  bool left_string = fe_is(ln, "string_literal"), right_string = fe_is(rn, "string_literal");
+  IrExpr *a = NULL, *b = NULL;
+  if (left_string && !right_string) {
+    b = lower_expr(f, rn);
+    a = b ? lower_expr(f, ln) : NULL;
+  } else {
+    a = lower_expr(f, ln);
+    b = a || !right_string ? lower_expr(f, rn) : NULL;
+  }
   IrOp o = binary_op(op);
   if (!a || !b)
     return NULL;
@@ -1531,11 +1557,31 @@ static IrExpr *lower_user_call(FortranFe *f, TSNode n, TSNode list, const char *
   return e;
 }
 
+/* `v%x` or `v%x(i,j)` in a region: say what it is (a component of a
+ * derived-type variable, with the variable's declared type) and what to do,
+ * rather than call it a function or an unknown construct. */
+static void derived_component_error(FortranFe *f, TSNode member)
+{
+  char *text = fe_text_lower(&f->cx, member);
+  char *base = xstrndup(text, strcspn(text, "%"));
+  IrSym *s = lookup(f, base);
+  const char *declared = s && s->unsupported_type ? s->unsupported_type : "a derived type";
+  fe_error(&f->cx, member, "'%s' is a component of '%s', declared %s: derived types cannot be "
+           "used inside a region; pass the component to this routine as an argument of its "
+           "own (the caller passing '%s' as the actual) and use that in the region", text, base,
+           declared, text);
+  free(base);
+}
+
 /* call_expression: identifier argument_list — an array element, an
  * intrinsic function, a conversion or a function of the program. */
 static IrExpr *lower_call_expr(FortranFe *f, TSNode n)
 {
   TSNode id = ts_node_named_child(n, 0);
+  if (fe_is(id, "derived_type_member_expression")) {
+    derived_component_error(f, id);
+    return NULL;
+  }
   TSNode list = fe_child_of_type(n, "argument_list");
   char *name = fe_text_lower(&f->cx, id);
   IrSym *s = lookup(f, name);
@@ -1640,6 +1686,10 @@ static IrExpr *lower_expr_node(FortranFe *f, TSNode n)
     IrExpr *e = ir_expr_new(IR_E_LOGICAL, IR_T_LOGICAL, fe_loc(&f->cx, n));
     e->u.ival = strstr(fe_text_lower(&f->cx, n), "true") != NULL;
     return e;
+  }
+  if (!strcmp(type, "derived_type_member_expression")) {
+    derived_component_error(f, n);
+    return NULL;
   }
   fe_error(&f->cx, n, "%s is not supported inside a region", construct_text(type));
   return NULL;
@@ -2411,6 +2461,17 @@ static IrStmt *lower_stmt(FortranFe *f, TSNode n, bool *skip)
     *skip = true;
     return NULL;
   }
+  /* a kernel thread cannot allocate, do input/output or stop the program:
+   * such a statement belongs to the host code around the region */
+  static const char *const host_only[] = { "allocate_statement", "deallocate_statement",
+    "print_statement", "write_statement", "read_statement", "open_statement",
+    "close_statement", "stop_statement", "nullify_statement" };
+  for (size_t i = 0; i < sizeof host_only / sizeof *host_only; i++)
+    if (!strcmp(type, host_only[i])) {
+      fe_error(&f->cx, n, "%s is not supported inside a region; move it before or after the "
+               "region", construct_text(type));
+      return NULL;
+    }
   fe_error(&f->cx, n, "%s is not supported inside a region", construct_text(type));
   return NULL;
 }
@@ -2500,9 +2561,14 @@ static void handle_region_comment(FortranFe *f, TSNode n, uint32_t *line_skip)
     f->pending_do_node = n;
     return;
   }
+  if (d->kind == DIR_REGION)
+    f->unmatched_regions++;
   fe_error(&f->cx, n, "'!$stencil %s' is not allowed inside a region%s", dir_kind_name(d->kind),
            d->kind == DIR_END_REGION ? " here: 'end region' must close the region in the block "
-                                       "where it opened" : "");
+                                       "where it opened"
+           : d->kind == DIR_REGION ? ": regions do not nest; end the region before starting "
+                                     "another, or remove this directive"
+           : "");
 }
 
 /* ---- regions and host directives ---------------------------------------- */
@@ -2657,10 +2723,14 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   else if (!trailing_end(f, parent, &endn)) {
     if (d->origin != DIR_FROM_STENCIL)
       fe_error(&f->cx, start, "'%s' has no matching end directive ('!$acc end region', "
-               "'!$acc end parallel' or '!$acc end kernels') in the same block", d->spelled);
+               "'!$acc end parallel' or '!$acc end kernels') in the same block; add one after "
+               "the region's loops, in the routine (and the IF or DO construct) where the region "
+               "starts", d->spelled);
     else
       fe_error(&f->cx, start, "'!$stencil region' has no matching '!$stencil end region' in the "
-               "same block");
+               "same block; add one after the region's loops, in the routine (and the IF or DO "
+               "construct) where the region starts");
+    f->unmatched_regions++;
     return count;
   }
   int last;
@@ -2675,6 +2745,7 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   IrRegion *g = new_region(f, d, fe_first_line(&f->cx, start));
   g->last_line = diag_user_line((Loc){ f->cx.file, last, 1 });
   f->region = g;
+  int errors = diag_error_count();
   lower_block(f, parent, i + 1, end, &g->body);
   refuse_jumps_into(f, parent, g);
   if (f->pending_do) {
@@ -2683,7 +2754,7 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
     f->pending_do = NULL;
   }
   f->region = NULL;
-  if (g->body.n == 0)
+  if (g->body.n == 0 && diag_error_count() == errors) /* not empty: what it holds was refused */
     fe_error(&f->cx, start, "empty region: there is nothing between 'region' and 'end region'");
   return end;
 }
@@ -2738,7 +2809,9 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
   case DIR_REGION:
     return lower_region(f, parent, i, consumed, d);
   case DIR_END_REGION:
-    if (!claimed_end(f, fe_loc(&f->cx, n).line))
+    if (f->unmatched_regions > 0)
+      f->unmatched_regions--;
+    else if (!claimed_end(f, fe_loc(&f->cx, n).line))
       fe_error(&f->cx, n, "'%s' without an open '%s' in this block",
                d->spelled ? d->spelled : "!$stencil end region",
                d->spelled ? "!$acc region, parallel or kernels" : "!$stencil region");
@@ -3233,6 +3306,7 @@ typedef struct SyntaxSearch {
   TSNode top;                          /* the ERROR node searched */
   TSNode at;                           /* what to point at; null while not found */
   bool no_end_do;                      /* at is a DO statement without its END DO */
+  bool no_end_if;                      /* at is an IF construct without its END IF */
 } SyntaxSearch;
 
 static FeWalk find_inner_error(TSNode n, void *ctx)
@@ -3244,6 +3318,12 @@ static FeWalk find_inner_error(TSNode n, void *ctx)
   if (fe_is(n, "end_do_loop_statement") && !strstr(fe_text_lower(&s->f->cx, n), "do")) {
     s->at = ts_node_named_child(ts_node_parent(n), 0);
     s->no_end_do = fe_is(s->at, "do_statement");
+    return FE_WALK_STOP;
+  }
+  /* the same with an IF: `end do` read as `end` (the END IF) and a stray `do` */
+  if (fe_is(n, "end_if_statement") && !strstr(fe_text_lower(&s->f->cx, n), "if")) {
+    s->at = ts_node_parent(n);
+    s->no_end_if = fe_is(s->at, "if_statement");
     return FE_WALK_STOP;
   }
   if (ts_node_is_missing(n) || fe_is(n, "ERROR")) {
@@ -3279,6 +3359,23 @@ static FeWalk find_first_error(TSNode n, void *ctx)
   return ts_node_has_error(n) ? FE_WALK_INTO : FE_WALK_SKIP;
 }
 
+/* The first of ERROR's children that is a bare expression (`a(1)`, `2.0 *
+ * a(1)`): what is left of a statement the parser could not read, as in
+ * `a(1) = (2.0 * a(1)` with its parenthesis left open.  Null when none. */
+static TSNode loose_expression(TSNode error)
+{
+  uint32_t count = ts_node_named_child_count(error);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(error, i);
+    const char *type = ts_node_type(c);
+    size_t len = strlen(type);
+    if ((len > 11 && !strcmp(type + len - 11, "_expression")) || !strcmp(type, "identifier") ||
+        !strcmp(type, "number_literal") || !strcmp(type, "string_literal"))
+      return c;
+  }
+  return (TSNode){ 0 };
+}
+
 static bool report_syntax_error(FortranFe *f, TSNode unit)
 {
   TSNode n = { 0 };
@@ -3293,9 +3390,19 @@ static bool report_syntax_error(FortranFe *f, TSNode unit)
     fe_error(&f->cx, s.at, "syntax error: this DO has no END DO");
     return true;
   }
+  if (s.no_end_if) {
+    fe_error(&f->cx, s.at, "syntax error: this IF has no END IF");
+    return true;
+  }
   if (!ts_node_is_null(s.at))
     return fe_syntax_errors(&f->cx, s.at);
-  TSNode loop = bare_do(n);
+  TSNode loop = bare_do(n), loose = loose_expression(n);
+  if (!ts_node_is_null(loose) &&
+      (ts_node_is_null(loop) || ts_node_start_byte(loose) < ts_node_start_byte(loop))) {
+    fe_error(&f->cx, loose, "syntax error: the parser cannot read the statement that starts "
+             "here");
+    return true;
+  }
   if (ts_node_is_null(loop))
     return fe_syntax_errors(&f->cx, n);
   fe_error(&f->cx, loop, "syntax error in this DO loop: a statement in it cannot be read, or its "
@@ -3546,6 +3653,21 @@ static void lower_called_bodies(FortranFe *f)
     }
   }
   blame_missing_calls(f);
+}
+
+bool fe_fortran_check_syntax(int file)
+{
+  FortranFe f = { 0 };
+  f.cx.file = file;
+  f.cx.src = diag_source(file);
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_fortran());
+  TSTree *tree = ts_parser_parse_string(parser, NULL, f.cx.src->text, (uint32_t)f.cx.src->len);
+  f.root = ts_tree_root_node(tree);
+  bool bad = check_syntax(&f, f.root);
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+  return !bad;
 }
 
 Program *fe_fortran(int file)

@@ -20,6 +20,10 @@
 /* Parse and lower `file`.  Returns the Program (arena-owned) or NULL when
  * errors were reported. */
 Program *fe_fortran(int file);
+/* Only the syntax check fe_fortran starts with: false after reporting the
+ * first syntax error of each unit (main.c: a file without directives). */
+bool fe_fortran_check_syntax(int file);
+bool fe_c_check_syntax(int file);
 Program *fe_c(int file);
 
 /* Expressions inside a region are lowered recursively, and every later

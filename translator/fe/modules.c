@@ -352,6 +352,9 @@ static bool write_atomically(const char *path, const char *data, size_t len)
 static bool write_unit(const SourceFile *sf, int file, TSNode unit, FeUnitKind kind, const char *dir,
                        bool verbose)
 {
+  if (ts_node_has_error(unit))
+    return true;            /* no summary from a broken parse (compiler mode: the host
+                               compiler reports the error; main.c) */
   char *name = unit_name(sf->text, unit);
   if (!name)
     return true;            /* unnamed (a syntax error): nothing anyone could USE */

@@ -1,0 +1,12 @@
+! An option s2s-cuda does not know (a typo of --dump-ir): usage error, exit 2, nothing written.
+subroutine scale(a, n)
+  implicit none
+  integer, intent(in) :: n
+  real, intent(inout) :: a(n)
+  integer :: i
+!$stencil region
+  do i = 1, n
+    a(i) = 2.0 * a(i)
+  end do
+!$stencil end region
+end subroutine scale
