@@ -475,7 +475,7 @@ static bool compile_cuda(const Driver *d, const char *cu, const char *obj, ArgLi
     arglist_push(cmd, "-O3");
     if (d->o->relaxed_fp) arglist_push(cmd, "--use_fast_math");
     if (d->o->strict_fp) push_strict_nvcc(cmd);
-    resource_lines = d->o->minfo || d->o->report_json;
+    resource_lines = d->o->minfo || d->o->report_json || d->o->report_sarif;
     if (resource_lines && !user_asks_resource_usage(&flags)) {
       arglist_push(cmd, "-Xptxas");
       arglist_push(cmd, "-v");

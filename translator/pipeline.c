@@ -106,7 +106,8 @@ static bool pass_emit_cuda(Unit *u) { return emit_cuda_with(u->prog, u->cu, &u->
 
 static bool pass_emit_host(Unit *u)
 {
-  return emit_host(u->prog, u->src.orig, u->src.orig_len, &u->calls, u->host);
+  return emit_host_with(u->prog, u->src.orig, u->src.orig_len, &u->calls, u->host,
+                        u->emit.line_directives);
 }
 
 typedef struct Pass {

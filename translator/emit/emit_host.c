@@ -30,6 +30,7 @@
 #include <string.h>
 #include <strings.h>
 #include "emit.h"
+#include "emit_text.h"
 
 /* Soft right margin of generated Fortran lines (the hard limit is 132). */
 #define FORTRAN_MARGIN 100
@@ -674,6 +675,8 @@ typedef struct Writer {
   FILE *out;
   const char *eol;
   bool open_line; /* the last thing written is a line without its line end */
+  const char *marker_file; /* with line markers: the user's file, escaped; else NULL */
+  IrLang lang;
 } Writer;
 
 static void write_line(Writer *w, const char *s, size_t len, size_t eol_len, const char *eol) {
@@ -702,28 +705,55 @@ static void write_insertion(Writer *w, const Block *b) {
   write_block(w, b, "");
 }
 
+/* Line markers: the host compiler's messages name the user's file and
+ * line, not the generated file's.  C: `#line N "x.c"`; Fortran: the
+ * linemarker `# N "x.f90"` that cpp writes, which gfortran reads in every
+ * file, preprocessed or not (it warns about `#line` without -cpp), and
+ * which cpp passes on for .F90 hosts.  A marker says which user line the
+ * next line is; one follows every edit, and generated lines are
+ * attributed to the directive or statement they stand for. */
+static void write_marker(Writer *w, int line) {
+  if (!w->marker_file || w->open_line) return;
+  fprintf(w->out, "%s %d \"%s\"%s", w->lang == IR_C ? "#line" : "#", line, w->marker_file, w->eol);
+}
+
 static void write_text(Writer *w, const Text *t, const Edits *e) {
   int k = 0;
+  write_marker(w, 1);
   for (int l = 1; l <= t->nlines; l++) {
+    if (k < e->n && e->v[k].line == l && e->v[k].phase == EDIT_BEFORE) write_marker(w, l);
     for (; k < e->n && e->v[k].line == l && e->v[k].phase == EDIT_BEFORE; k++)
       write_block(w, &e->v[k].text, w->eol);
+    if (k > 0 && e->v[k - 1].line == l && e->v[k - 1].phase == EDIT_BEFORE) write_marker(w, l);
     int last = l;
     if (k < e->n && e->v[k].line == l && e->v[k].phase == EDIT_REPLACE) {
       const Edit *d = &e->v[k++];
       last = d->last;
       const char *eol = t->eol_len[last - 1] == 2 ? "\r\n" : t->eol_len[last - 1] == 1 ? "\n" : "";
+      write_marker(w, l);
       write_block(w, &d->text, eol);
+      if (last < t->nlines && !(k < e->n && e->v[k].line == last && e->v[k].phase == EDIT_AFTER))
+        write_marker(w, last + 1);
     } else {
       write_line(w, t->start[l - 1], t->len[l - 1], t->eol_len[l - 1],
                  t->eol_len[l - 1] ? t->start[l - 1] + t->len[l - 1] : "");
     }
-    for (; k < e->n && e->v[k].line == last && e->v[k].phase == EDIT_AFTER; k++)
+    bool inserted = false;
+    for (; k < e->n && e->v[k].line == last && e->v[k].phase == EDIT_AFTER; k++) {
       write_insertion(w, &e->v[k].text);
+      inserted = true;
+    }
+    if (inserted && last < t->nlines) write_marker(w, last + 1);
     l = last;
   }
 }
 
 bool emit_host(const Program *p, const char *orig, size_t len, const HostCalls *calls, FILE *out) {
+  return emit_host_with(p, orig, len, calls, out, false);
+}
+
+bool emit_host_with(const Program *p, const char *orig, size_t len, const HostCalls *calls,
+                    FILE *out, bool line_markers) {
   Text t;
   text_split(&t, orig, len);
   Edits e = { 0 };
@@ -736,8 +766,10 @@ bool emit_host(const Program *p, const char *orig, size_t len, const HostCalls *
     if (!seen_routine(calls, i)) plan_declarations(p, &t, calls, i, &e);
   if (e.n) qsort(e.v, (size_t)e.n, sizeof *e.v, edit_cmp);
   check_edits(&e);
-  Writer w = { .out = out, .eol = t.eol };
+  char *marker_file = line_markers ? emit_c_string_body(p->path) : NULL;
+  Writer w = { .out = out, .eol = t.eol, .marker_file = marker_file, .lang = p->lang };
   write_text(&w, &t, &e);
+  free(marker_file);
   for (int i = 0; i < e.n; i++) block_free(&e.v[i].text);
   free(e.v);
   text_free(&t);
