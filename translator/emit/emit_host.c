@@ -710,8 +710,9 @@ static void write_insertion(Writer *w, const Block *b) {
  * linemarker `# N "x.f90"` that cpp writes, which gfortran reads in every
  * file, preprocessed or not (it warns about `#line` without -cpp), and
  * which cpp passes on for .F90 hosts.  A marker says which user line the
- * next line is; one follows every edit, and generated lines are
- * attributed to the directive or statement they stand for. */
+ * next line is: one opens the file and one follows every edit, so the
+ * user's lines keep their numbers; generated lines count on from the line
+ * before them (a call: the directive's line). */
 static void write_marker(Writer *w, int line) {
   if (!w->marker_file || w->open_line) return;
   fprintf(w->out, "%s %d \"%s\"%s", w->lang == IR_C ? "#line" : "#", line, w->marker_file, w->eol);
@@ -721,7 +722,6 @@ static void write_text(Writer *w, const Text *t, const Edits *e) {
   int k = 0;
   write_marker(w, 1);
   for (int l = 1; l <= t->nlines; l++) {
-    if (k < e->n && e->v[k].line == l && e->v[k].phase == EDIT_BEFORE) write_marker(w, l);
     for (; k < e->n && e->v[k].line == l && e->v[k].phase == EDIT_BEFORE; k++)
       write_block(w, &e->v[k].text, w->eol);
     if (k > 0 && e->v[k - 1].line == l && e->v[k - 1].phase == EDIT_BEFORE) write_marker(w, l);
@@ -730,7 +730,6 @@ static void write_text(Writer *w, const Text *t, const Edits *e) {
       const Edit *d = &e->v[k++];
       last = d->last;
       const char *eol = t->eol_len[last - 1] == 2 ? "\r\n" : t->eol_len[last - 1] == 1 ? "\n" : "";
-      write_marker(w, l);
       write_block(w, &d->text, eol);
       if (last < t->nlines && !(k < e->n && e->v[k].line == last && e->v[k].phase == EDIT_AFTER))
         write_marker(w, last + 1);

@@ -48,16 +48,48 @@ static size_t operator_at(const char *s, size_t i, size_t n)
   return 0;
 }
 
+/* The length of line s without a trailing block comment (the line-number
+ * comment after a statement): such a comment may run past the margin; it is
+ * never a reason to break the code before it. */
+static size_t code_length(const char *s, size_t n)
+{
+  if (n < 4 || s[n - 1] != '/' || s[n - 2] != '*')
+    return n;
+  char quote = 0;
+  for (size_t i = 0; i + 1 < n; i++) {
+    if (quote) {
+      if (s[i] == '\\')
+        i++;
+      else if (s[i] == quote)
+        quote = 0;
+    } else if (s[i] == '"' || s[i] == '\'') {
+      quote = s[i];
+    } else if (s[i] == '/' && s[i + 1] == '*') {
+      const char *end = strstr(s + i + 2, "*/");
+      if (end && (size_t)(end - s) == n - 2) {
+        while (i > 0 && s[i - 1] == ' ')
+          i--;
+        return i;
+      }
+      if (!end)
+        return n;
+      i = (size_t)(end - s) + 1;
+    }
+  }
+  return n;
+}
+
 /* A place to break line s (n bytes, from byte `from`): the index of a
  * blank that becomes the line end, or 0 when there is none.  Only blanks
  * outside string and character literals and comments count, after a
- * comma or before a binary operator or a comment; of those that keep the
- * line within `width`, the least nested (by parentheses, brackets and
- * braces) and then the rightmost; when none fits, the first one after. */
+ * comma or before a binary operator; of those that keep the line within
+ * `width`, the least nested (by parentheses, brackets and braces), a comma
+ * before an operator, then the rightmost; when none fits, the first one
+ * after. */
 static size_t break_point(const char *s, size_t n, size_t from, size_t width)
 {
   size_t best = 0, first_over = 0;
-  int best_depth = 1 << 30, depth = 0;
+  int best_rank = 1 << 30, depth = 0;
   char quote = 0;
   for (size_t i = from; i < n; i++) {
     char c = s[i];
@@ -89,13 +121,12 @@ static size_t break_point(const char *s, size_t n, size_t from, size_t width)
       continue;
     bool after_comma = s[i - 1] == ',';
     bool before_op = !after_comma && s[i - 1] != ' ' && operator_at(s, i + 1, n);
-    bool before_comment = i + 2 < n && s[i + 1] == '/' && s[i + 2] == '*';
-    if (!after_comma && !before_op && !before_comment)
+    if (!after_comma && !before_op)
       continue;
-    int d = before_comment ? -1 : depth;      /* a trailing comment goes first */
+    int rank = 2 * depth + (before_op ? 1 : 0);
     if (i <= width) {
-      if (d <= best_depth)
-        best = i, best_depth = d;
+      if (rank <= best_rank)
+        best = i, best_rank = rank;
     } else if (!first_over) {
       first_over = i;
     }
@@ -155,7 +186,7 @@ static void wrap_line(FILE *out, const char *s, size_t n, size_t width)
     size_t room = width > lead ? width - lead : 0;
     const char *rest = s + from;
     size_t left = n - from;
-    if (left <= room) {
+    if (code_length(rest, left) <= room) {
       fprintf(out, "%*s%.*s\n", (int)lead, "", (int)left, rest);
       return;
     }
@@ -183,7 +214,7 @@ char *emit_wrap_text(const char *text, size_t len, size_t width, size_t *out_len
     const char *nl = memchr(text + pos, '\n', len - pos);
     size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
     const char *s = text + pos;
-    if (n <= width || keep_line(s, n, in_comment))
+    if (code_length(s, n) <= width || keep_line(s, n, in_comment))
       fprintf(out, "%.*s%s", (int)n, s, nl ? "\n" : "");
     else
       wrap_line(out, s, n, width);
