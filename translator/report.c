@@ -180,7 +180,7 @@ static const ReportKindInfo kinds[] = {
     "copy instead of copyout: not every element is surely written" },
   { "accel-clause-mismatch", REPORT_CAT_ACCEL, "copyin(*) but the region writes *",
     "a data clause that loses what the region writes" },
-  { "accel-clause-mismatch", REPORT_CAT_ACCEL, "*(*) but the region reads * never writes *",
+  { "accel-clause-uninitialized", REPORT_CAT_ACCEL, "*(*) but the region reads * never writes *",
     "a data clause that leaves the device copy uninitialized" },
   { "accel-private-ignored", REPORT_CAT_ACCEL, "private(*) is not followed*",
     "a private clause that cannot be honoured" },
@@ -517,7 +517,7 @@ static void fields_of(FILE *out, const char *id, const char *m) {
       free(along);
     }
     if (between(m, "keeps loop '", "'", &at, &n)) json_field(out, "loop", at, n);
-  } else if (!strcmp(id, "accel-clause-mismatch")) {
+  } else if (!strcmp(id, "accel-clause-mismatch") || !strcmp(id, "accel-clause-uninitialized")) {
     json_field(out, "clause", m, strcspn(m, "("));
     if (between(m, "(", ")", &at, &n)) json_field(out, "array", at, n);
   } else if (!strcmp(id, "accel-private-ignored")) {
@@ -561,7 +561,8 @@ static void json_entry(FILE *out, const ReportEntry *e) {
   const char *id = entry_id(e, buf, sizeof buf);
   fputs("    {\"id\": ", out);
   json_string(out, id);
-  fprintf(out, ", \"kind\": \"%s\", \"category\": ", kind_name(e->kind));
+  fprintf(out, ", \"kind\": \"%s\", \"category\": ",
+          werror && e->kind == REPORT_WARNING ? "error" : kind_name(e->kind));
   json_string(out, e->from_diag ? NULL : category_name(entry_category(e)));
   fputs(", \"file\": ", out);
   json_string(out, e->file);

@@ -163,8 +163,8 @@ static const NamedConst *region_const(const Emit *e, const IrSym *s)
  * the IR's.  Binary operators are left-associative: the left operand
  * needs at least the operator's precedence, the right one more.  For
  * clarity (and gcc's -Wparentheses) a comparison inside a comparison and
- * && inside || keep their parentheses, and a unary minus never meets a
- * following minus ("- -b" is written -(-b)). */
+ * && inside || keep their parentheses, and a minus never meets a following
+ * minus (-(-b), a - (-b); "--b" would even be a decrement). */
 typedef enum Prec {
   PREC_TOP = 0,      /* a full expression: statement, argument, subscript */
   PREC_COND = 3,     /* c ? a : b */
@@ -406,6 +406,8 @@ static void emit_operand(Emit *e, const IrExpr *y, IrOp op, Prec p, bool right)
     paren = true;   /* (a < b) == (c < d) */
   if (op == IR_OP_OR && y->kind == IR_E_BINARY && y->u.binary.op == IR_OP_AND)
     paren = true;   /* (a && b) || c */
+  if (right && (op == IR_OP_ADD || op == IR_OP_SUB) && starts_with_minus(y))
+    paren = true;   /* a - (-b), not a - -b */
   if (paren)
     out(e, "(");
   emit_prec(e, y, PREC_TOP);   /* grouping decided here */

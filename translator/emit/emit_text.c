@@ -35,15 +35,21 @@
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 /* Binary operators a line may be broken before (the continuation then
- * starts with the operator, which says it continues). */
-static size_t operator_at(const char *s, size_t i, size_t n)
+ * starts with the operator, which says it continues), with how loosely
+ * they bind: a break goes before the loosest operator of its level, so
+ * that `a * b + c * d` breaks before `+`. */
+static size_t operator_at(const char *s, size_t i, size_t n, int *looseness)
 {
-  static const char *const ops[] = { "&&", "||", "<=", ">=", "==", "!=", "+", "-", "*", "/",
-                                     "%", "<", ">", "?", ":" };
+  static const struct { const char *op; int loose; } ops[] = {
+    { "&&", 3 }, { "||", 3 }, { "<=", 2 }, { ">=", 2 }, { "==", 2 }, { "!=", 2 }, { "+", 1 },
+    { "-", 1 }, { "*", 0 }, { "/", 0 }, { "%", 0 }, { "<", 2 }, { ">", 2 }, { "?", 4 }, { ":", 4 },
+  };
   for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
-    size_t m = strlen(ops[k]);
-    if (i + m < n && strncmp(s + i, ops[k], m) == 0 && s[i + m] == ' ')
+    size_t m = strlen(ops[k].op);
+    if (i + m < n && strncmp(s + i, ops[k].op, m) == 0 && s[i + m] == ' ') {
+      *looseness = ops[k].loose;
       return m;
+    }
   }
   return 0;
 }
@@ -83,9 +89,9 @@ static size_t code_length(const char *s, size_t n)
  * blank that becomes the line end, or 0 when there is none.  Only blanks
  * outside string and character literals and comments count, after a
  * comma or before a binary operator; of those that keep the line within
- * `width`, the least nested (by parentheses, brackets and braces), a comma
- * before an operator, then the rightmost; when none fits, the first one
- * after. */
+ * `width`, the least nested (by parentheses, brackets and braces), then a
+ * comma before an operator and a loosely binding operator before a tighter
+ * one, then the rightmost; when none fits, the first one after. */
 static size_t break_point(const char *s, size_t n, size_t from, size_t width)
 {
   size_t best = 0, first_over = 0;
@@ -120,10 +126,11 @@ static size_t break_point(const char *s, size_t n, size_t from, size_t width)
     if (c != ' ' || i == from || i + 1 >= n)
       continue;
     bool after_comma = s[i - 1] == ',';
-    bool before_op = !after_comma && s[i - 1] != ' ' && operator_at(s, i + 1, n);
+    int loose = 0;
+    bool before_op = !after_comma && s[i - 1] != ' ' && operator_at(s, i + 1, n, &loose);
     if (!after_comma && !before_op)
       continue;
-    int rank = 2 * depth + (before_op ? 1 : 0);
+    int rank = 8 * depth + (before_op ? 5 - loose : 0);
     if (i <= width) {
       if (rank <= best_rank)
         best = i, best_rank = rank;

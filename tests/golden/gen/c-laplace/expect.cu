@@ -8,11 +8,11 @@
 /* ==== region lap_r1: in.c lines 5-10 ==== */
 
 #define S2S_u(i0, i1, i2) S2S_ELEM(u, \
-    ((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 \
-    * (((s2s_idx)(i1) - s2s_u_lo1) + s2s_u_n1 * (((s2s_idx)(i2) - s2s_u_lo2))))
+    ((s2s_idx)(i0) - s2s_u_lo0) \
+    + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1) + s2s_u_n1 * (((s2s_idx)(i2) - s2s_u_lo2))))
 #define S2S_out(i0, i1, i2) S2S_ELEM(out, \
-    ((s2s_idx)(i0) - s2s_out_lo0) + s2s_out_n0 \
-    * (((s2s_idx)(i1) - s2s_out_lo1) + s2s_out_n1 * (((s2s_idx)(i2) - s2s_out_lo2))))
+    ((s2s_idx)(i0) - s2s_out_lo0) \
+    + s2s_out_n0 * (((s2s_idx)(i1) - s2s_out_lo1) + s2s_out_n1 * (((s2s_idx)(i2) - s2s_out_lo2))))
 
 /* lap_r1: the loop nest at in.c:6 */
 template <typename s2s_idx>

@@ -8,8 +8,8 @@
 /* ==== region red_r1: in.f90 lines 10-20 ==== */
 
 #define S2S_a(i0, i1, i2) S2S_ELEM(a, \
-    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 \
-    * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
+    ((s2s_idx)(i0) - s2s_a_lo0) \
+    + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
 #define S2S_b(i0, i1) S2S_ELEM(b, \
     ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
 

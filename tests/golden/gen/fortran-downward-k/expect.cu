@@ -8,10 +8,11 @@
 /* ==== region sweep_r1: in.f90 lines 9-17 ==== */
 
 #define S2S_q(i0, i1, i2) S2S_ELEM(q, \
-    ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 \
-    * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
+    ((s2s_idx)(i0) - s2s_q_lo0) \
+    + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
 #define S2S_flux(i0, i1, i2) S2S_ELEM(flux, \
-    ((s2s_idx)(i0) - s2s_flux_lo0) + s2s_flux_n0 \
+    ((s2s_idx)(i0) - s2s_flux_lo0) \
+    + s2s_flux_n0 \
     * (((s2s_idx)(i1) - s2s_flux_lo1) + s2s_flux_n1 * (((s2s_idx)(i2) - s2s_flux_lo2))))
 
 /* sweep_r1: the loop nest at in.f90:10 */
@@ -49,7 +50,7 @@ __global__ void sweep_r1(float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q
       s2s_q_kp1 = s2s_q_k; /* line 12 */
     }
   }
-#line 53 "in.s2s.cu"
+#line 54 "in.s2s.cu"
 }
 
 extern "C" void s2s_sweep_r1(float *q, float *flux, const int *s2s_p_jm, const int *s2s_p_im,

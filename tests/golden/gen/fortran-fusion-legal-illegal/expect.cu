@@ -8,14 +8,14 @@
 /* ==== region fu_r1: in.f90 lines 8-30 ==== */
 
 #define S2S_c(i0, i1, i2) S2S_ELEM(c, \
-    ((s2s_idx)(i0) - s2s_c_lo0) + s2s_c_n0 \
-    * (((s2s_idx)(i1) - s2s_c_lo1) + s2s_c_n1 * (((s2s_idx)(i2) - s2s_c_lo2))))
+    ((s2s_idx)(i0) - s2s_c_lo0) \
+    + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1) + s2s_c_n1 * (((s2s_idx)(i2) - s2s_c_lo2))))
 #define S2S_a(i0, i1, i2) S2S_ELEM(a, \
-    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 \
-    * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
+    ((s2s_idx)(i0) - s2s_a_lo0) \
+    + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
 #define S2S_b(i0, i1, i2) S2S_ELEM(b, \
-    ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 \
-    * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
+    ((s2s_idx)(i0) - s2s_b_lo0) \
+    + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
 
 /* fu_r1: the loop nest at in.f90:9 */
 template <typename s2s_idx>

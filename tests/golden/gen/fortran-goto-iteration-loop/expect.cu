@@ -8,11 +8,11 @@
 /* ==== region settle_r1: in.f90 lines 19-36 ==== */
 
 #define S2S_v(i0, i1, i2) S2S_ELEM(v, \
-    ((s2s_idx)(i0) - s2s_v_lo0) + s2s_v_n0 \
-    * (((s2s_idx)(i1) - s2s_v_lo1) + s2s_v_n1 * (((s2s_idx)(i2) - s2s_v_lo2))))
+    ((s2s_idx)(i0) - s2s_v_lo0) \
+    + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1) + s2s_v_n1 * (((s2s_idx)(i2) - s2s_v_lo2))))
 #define S2S_q(i0, i1, i2) S2S_ELEM(q, \
-    ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 \
-    * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
+    ((s2s_idx)(i0) - s2s_q_lo0) \
+    + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
 #define S2S_nsteps(i0, i1) S2S_ELEM(nsteps, \
     ((s2s_idx)(i0) - s2s_nsteps_lo0) + s2s_nsteps_n0 * (((s2s_idx)(i1) - s2s_nsteps_lo1)))
 

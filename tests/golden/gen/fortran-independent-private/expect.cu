@@ -10,8 +10,8 @@
 #define S2S_delp(i0, i1) S2S_ELEM(delp, \
     ((s2s_idx)(i0) - s2s_delp_lo0) + s2s_delp_n0 * (((s2s_idx)(i1) - s2s_delp_lo1)))
 #define S2S_q(i0, i1, i2) S2S_ELEM(q, \
-    ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 \
-    * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
+    ((s2s_idx)(i0) - s2s_q_lo0) \
+    + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
 #define S2S_dm(i0) s2s_p_dm[s2s_tid + s2s_nthreads * (((s2s_idx)(i0) - s2s_dm_lo0))]
 
 /* fill_r1: the loop nest at in.f90:12 */

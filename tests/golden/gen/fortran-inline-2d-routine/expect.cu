@@ -8,15 +8,15 @@
 /* ==== region driver_r1: in.f90 lines 16-30 ==== */
 
 #define S2S_th(i0, i1, i2) S2S_ELEM(th, \
-    ((s2s_idx)(i0) - s2s_th_lo0) + s2s_th_n0 \
-    * (((s2s_idx)(i1) - s2s_th_lo1) + s2s_th_n1 * (((s2s_idx)(i2) - s2s_th_lo2))))
+    ((s2s_idx)(i0) - s2s_th_lo0) \
+    + s2s_th_n0 * (((s2s_idx)(i1) - s2s_th_lo1) + s2s_th_n1 * (((s2s_idx)(i2) - s2s_th_lo2))))
 #define S2S_pii(i0, i1, i2) S2S_ELEM(pii, \
-    ((s2s_idx)(i0) - s2s_pii_lo0) + s2s_pii_n0 \
-    * (((s2s_idx)(i1) - s2s_pii_lo1) + s2s_pii_n1 * (((s2s_idx)(i2) - s2s_pii_lo2))))
+    ((s2s_idx)(i0) - s2s_pii_lo0) \
+    + s2s_pii_n0 * (((s2s_idx)(i1) - s2s_pii_lo1) + s2s_pii_n1 * (((s2s_idx)(i2) - s2s_pii_lo2))))
 #define S2S_t(i0, i1) s2s_p_t[s2s_tid + s2s_nthreads * (((s2s_idx)(i1) - s2s_t_lo1))]
 #define S2S_qv(i0, i1, i2) S2S_ELEM(qv, \
-    ((s2s_idx)(i0) - s2s_qv_lo0) + s2s_qv_n0 \
-    * (((s2s_idx)(i1) - s2s_qv_lo1) + s2s_qv_n1 * (((s2s_idx)(i2) - s2s_qv_lo2))))
+    ((s2s_idx)(i0) - s2s_qv_lo0) \
+    + s2s_qv_n0 * (((s2s_idx)(i1) - s2s_qv_lo1) + s2s_qv_n1 * (((s2s_idx)(i2) - s2s_qv_lo2))))
 #define S2S_column2d_work(i0, \
     i1) s2s_p_column2d_work[s2s_tid + s2s_nthreads * (((s2s_idx)(i1) - s2s_column2d_work_lo1))]
 
@@ -70,8 +70,8 @@ __global__ void driver_r1(float *__restrict__ th, s2s_idx s2s_th_lo0, s2s_idx s2
         S2S_qv(ims + (i - ims), kms + (k - 1 - kms), j) = S2S_qv(ims + (i - ims),
             kms + (k - 1 - kms), j) + 0.5f * column2d_supsat; /* line 50 */
 #line 51 "in.f90"
-        S2S_t(its + (i - its), kts + (k - kts)) = S2S_t(its + (i - its), kts + (k - kts)) + 2.5f
-            * column2d_supsat; /* line 51 */
+        S2S_t(its + (i - its), kts + (k - kts)) = S2S_t(its + (i - its), kts + (k - kts))
+            + 2.5f * column2d_supsat; /* line 51 */
       }
     }
   }

@@ -9,13 +9,13 @@
 
 #define S2S_numdt(i0) s2s_p_numdt
 #define S2S_t(i0, i1, i2) S2S_ELEM(t, \
-    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 \
-    * (((s2s_idx)(i1) - s2s_t_lo1) + s2s_t_n1 * (((s2s_idx)(i2) - s2s_t_lo2))))
+    ((s2s_idx)(i0) - s2s_t_lo0) \
+    + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1) + s2s_t_n1 * (((s2s_idx)(i2) - s2s_t_lo2))))
 #define S2S_work(i0, i1) s2s_p_work[s2s_tid + s2s_nthreads * (((s2s_idx)(i1) - s2s_work_lo1))]
 #define S2S_tmp(i0, i1) s2s_p_tmp[((s2s_idx)(i1) - 1)]
 #define S2S_q(i0, i1, i2) S2S_ELEM(q, \
-    ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 \
-    * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
+    ((s2s_idx)(i0) - s2s_q_lo0) \
+    + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
 
 /* micro_r1: the loop nest at in.f90:20 */
 template <typename s2s_idx>

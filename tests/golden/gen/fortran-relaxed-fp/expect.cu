@@ -28,8 +28,8 @@ __global__ void relax_r1(const float *__restrict__ a, s2s_idx s2s_a_lo0,
     return;
 #line 13 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:13 */
-  S2S_c(i) = __fdividef(__expf(S2S_a(i)), 1.0f + __logf(S2S_b(i))) + __powf(S2S_a(i), S2S_b(i))
-      * third; /* line 14 */
+  S2S_c(i) = __fdividef(__expf(S2S_a(i)), 1.0f + __logf(S2S_b(i)))
+      + __powf(S2S_a(i), S2S_b(i)) * third; /* line 14 */
 #line 15 "in.f90"
   S2S_d(i) = exp(S2S_d(i)) / 3.0e0 + (double)s2s_powi(S2S_a(i), (int)2); /* line 15 */
 #line 36 "in.s2s.cu"

@@ -8,11 +8,11 @@
 /* ==== region smooth_r1: in.f90 lines 11-20 ==== */
 
 #define S2S_f(i0, i1, i2) S2S_ELEM(f, \
-    ((s2s_idx)(i0) - s2s_f_lo0) + s2s_f_n0 \
-    * (((s2s_idx)(i1) - s2s_f_lo1) + s2s_f_n1 * (((s2s_idx)(i2) - s2s_f_lo2))))
+    ((s2s_idx)(i0) - s2s_f_lo0) \
+    + s2s_f_n0 * (((s2s_idx)(i1) - s2s_f_lo1) + s2s_f_n1 * (((s2s_idx)(i2) - s2s_f_lo2))))
 #define S2S_g(i0, i1, i2) S2S_ELEM(g, \
-    ((s2s_idx)(i0) - s2s_g_lo0) + s2s_g_n0 \
-    * (((s2s_idx)(i1) - s2s_g_lo1) + s2s_g_n1 * (((s2s_idx)(i2) - s2s_g_lo2))))
+    ((s2s_idx)(i0) - s2s_g_lo0) \
+    + s2s_g_n0 * (((s2s_idx)(i1) - s2s_g_lo1) + s2s_g_n1 * (((s2s_idx)(i2) - s2s_g_lo2))))
 
 /* smooth_r1: the loop nest at in.f90:12 */
 template <typename s2s_idx>
@@ -31,10 +31,11 @@ __global__ void smooth_r1(const float *__restrict__ f, s2s_idx s2s_f_lo0, s2s_id
   const int j = jts + (int)s2s_z; /* in.f90:12 */
   const int k = kts + (int)s2s_y; /* in.f90:13 */
   const int i = its + (int)s2s_x; /* in.f90:14 */
-  S2S_g(i, k, j) = S2S_f(i, k, j) + c
-      * (S2S_f(i - 1, k, j) + S2S_f(i + 1, k, j) + S2S_f(i, k, j - 1) + S2S_f(i, k, j + 1) - 4.0f
-      * S2S_f(i, k, j)); /* line 15 */
-#line 38 "in.s2s.cu"
+  S2S_g(i, k, j) = S2S_f(i, k, j)
+      + c
+      * (S2S_f(i - 1, k, j) + S2S_f(i + 1, k, j) + S2S_f(i, k, j - 1) + S2S_f(i, k, j + 1)
+      - 4.0f * S2S_f(i, k, j)); /* line 15 */
+#line 39 "in.s2s.cu"
 }
 
 extern "C" void s2s_smooth_r1(float *f, float *g, const int *s2s_p_jts, const int *s2s_p_jte,

@@ -8,26 +8,26 @@
 /* ==== region tri_r1: in.f90 lines 10-38 ==== */
 
 #define S2S_c(i0, i1, i2) S2S_ELEM(c, \
-    ((s2s_idx)(i0) - s2s_c_lo0) + s2s_c_n0 \
-    * (((s2s_idx)(i1) - s2s_c_lo1) + s2s_c_n1 * (((s2s_idx)(i2) - s2s_c_lo2))))
+    ((s2s_idx)(i0) - s2s_c_lo0) \
+    + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1) + s2s_c_n1 * (((s2s_idx)(i2) - s2s_c_lo2))))
 #define S2S_b(i0, i1, i2) S2S_ELEM(b, \
-    ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 \
-    * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
+    ((s2s_idx)(i0) - s2s_b_lo0) \
+    + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
 #define S2S_cp(i0, i1, i2) S2S_ELEM(cp, \
-    ((s2s_idx)(i0) - s2s_cp_lo0) + s2s_cp_n0 \
-    * (((s2s_idx)(i1) - s2s_cp_lo1) + s2s_cp_n1 * (((s2s_idx)(i2) - s2s_cp_lo2))))
+    ((s2s_idx)(i0) - s2s_cp_lo0) \
+    + s2s_cp_n0 * (((s2s_idx)(i1) - s2s_cp_lo1) + s2s_cp_n1 * (((s2s_idx)(i2) - s2s_cp_lo2))))
 #define S2S_d(i0, i1, i2) S2S_ELEM(d, \
-    ((s2s_idx)(i0) - s2s_d_lo0) + s2s_d_n0 \
-    * (((s2s_idx)(i1) - s2s_d_lo1) + s2s_d_n1 * (((s2s_idx)(i2) - s2s_d_lo2))))
+    ((s2s_idx)(i0) - s2s_d_lo0) \
+    + s2s_d_n0 * (((s2s_idx)(i1) - s2s_d_lo1) + s2s_d_n1 * (((s2s_idx)(i2) - s2s_d_lo2))))
 #define S2S_dp(i0, i1, i2) S2S_ELEM(dp, \
-    ((s2s_idx)(i0) - s2s_dp_lo0) + s2s_dp_n0 \
-    * (((s2s_idx)(i1) - s2s_dp_lo1) + s2s_dp_n1 * (((s2s_idx)(i2) - s2s_dp_lo2))))
+    ((s2s_idx)(i0) - s2s_dp_lo0) \
+    + s2s_dp_n0 * (((s2s_idx)(i1) - s2s_dp_lo1) + s2s_dp_n1 * (((s2s_idx)(i2) - s2s_dp_lo2))))
 #define S2S_a(i0, i1, i2) S2S_ELEM(a, \
-    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 \
-    * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
+    ((s2s_idx)(i0) - s2s_a_lo0) \
+    + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
 #define S2S_x(i0, i1, i2) S2S_ELEM(x, \
-    ((s2s_idx)(i0) - s2s_x_lo0) + s2s_x_n0 \
-    * (((s2s_idx)(i1) - s2s_x_lo1) + s2s_x_n1 * (((s2s_idx)(i2) - s2s_x_lo2))))
+    ((s2s_idx)(i0) - s2s_x_lo0) \
+    + s2s_x_n0 * (((s2s_idx)(i1) - s2s_x_lo1) + s2s_x_n1 * (((s2s_idx)(i2) - s2s_x_lo2))))
 
 /* tri_r1: the loop nest at in.f90:11 */
 template <typename s2s_idx>

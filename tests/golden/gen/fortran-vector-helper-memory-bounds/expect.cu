@@ -8,12 +8,13 @@
 /* ==== region slopes_r1: in.f90 lines 16-31 ==== */
 
 #define S2S_rho(i0, i1, i2) S2S_ELEM(rho, \
-    ((s2s_idx)(i0) - s2s_rho_lo0) + s2s_rho_n0 \
-    * (((s2s_idx)(i1) - s2s_rho_lo1) + s2s_rho_n1 * (((s2s_idx)(i2) - s2s_rho_lo2))))
+    ((s2s_idx)(i0) - s2s_rho_lo0) \
+    + s2s_rho_n0 * (((s2s_idx)(i1) - s2s_rho_lo1) + s2s_rho_n1 * (((s2s_idx)(i2) - s2s_rho_lo2))))
 #define S2S_tvec1(i0) s2s_p_tvec1
 #define S2S_df(i0, i1) s2s_p_df
 #define S2S_denfac(i0, i1, i2) S2S_ELEM(denfac, \
-    ((s2s_idx)(i0) - s2s_denfac_lo0) + s2s_denfac_n0 \
+    ((s2s_idx)(i0) - s2s_denfac_lo0) \
+    + s2s_denfac_n0 \
     * (((s2s_idx)(i1) - s2s_denfac_lo1) + s2s_denfac_n1 * (((s2s_idx)(i2) - s2s_denfac_lo2))))
 
 /* slopes_r1: the loop nest at in.f90:17 */
@@ -44,7 +45,7 @@ __global__ void slopes_r1(const float *__restrict__ rho, s2s_idx s2s_rho_lo0, s2
   S2S_df(i, k) = sqrtf(S2S_tvec1(i)); /* line 47 */
 #line 27 "in.f90"
   S2S_denfac(i, k, j) = S2S_df(i, k); /* line 27 */
-#line 48 "in.s2s.cu"
+#line 49 "in.s2s.cu"
 }
 
 extern "C" void s2s_slopes_r1(float *rho, float *denfac, const int *s2s_p_jts, const int *s2s_p_jte,
