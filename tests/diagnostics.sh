@@ -155,12 +155,24 @@ expect "#line" tr/cat.s2s.cu '^#line 4 "cat\.f90"$'   # the inlined callee's sta
 grep -A1 '^#line 17 "cat\.f90"$' tr/cat.s2s.cu | tail -1 | grep -q 'S2S_q(i, k) = S2S_q(i, k - 1)' && ok ||
   bad "#line 17 is not before the statement of line 17" tr/cat.s2s.cu
 expect "comments carried into the kernel" tr/cat.s2s.cu '^ +// a recurrence along k: k stays sequential'
-awk '/^#line [0-9]+ "cat\.s2s\.cu"$/ { n++; if ($2 != NR + 1) bad = 1 } END { exit !(n > 0 && !bad) }' \
+awk '/^#line [0-9]+ "tr\/cat\.s2s\.cu"$/ { n++; if ($2 != NR + 1) bad = 1 } END { exit !(n > 0 && !bad) }' \
   tr/cat.s2s.cu && ok || bad "restore directives do not name the .cu's next line" tr/cat.s2s.cu
 awk 'length($0) > 100 && !/^#line|^\/\*|\*\/$/ { print; n++ } END { exit n > 0 }' tr/cat.s2s.cu >long.txt &&
   ok || bad "lines over 100 columns in the .cu" long.txt
 "$CXX_HOST" -x c++ -std=c++14 -DS2S_EMULATE -I"$RT" -fsyntax-only tr/cat.s2s.cu 2>cxx.err && ok ||
   bad "the .cu with #line does not compile" cxx.err
+# nvcc's line table (what cuda-gdb, compute-sanitizer and Nsight read) names cat.f90 line 17
+NVCC_BIN=${NVCC:-$(command -v nvcc || true)}
+if [ -n "$NVCC_BIN" ] && [ -x "$NVCC_BIN" ]; then
+  if "$NVCC_BIN" -arch=sm_90 -lineinfo -I"$RT" -ptx tr/cat.s2s.cu -o cat.ptx 2>nvcc.err; then
+    f90=$(awk '$1 == ".file" && $3 ~ /cat\.f90"$/ { print $2 }' cat.ptx)
+    [ -n "$f90" ] && grep -qE "^[[:space:]]*\.loc[[:space:]]+$f90 17 " cat.ptx && ok ||
+      bad "no line-table entry for cat.f90:17 in the PTX" cat.ptx
+  else
+    bad "nvcc -lineinfo on the .cu failed" nvcc.err
+  fi
+fi
+expect "restore directives" tr/cat.s2s.cu '^#line [0-9]+ "tr/cat\.s2s\.cu"$'
 mkdir -p noline
 "$S2S" --no-line-directives -o noline cat.f90 hosterr.f90 2>tr.err || bad "--no-line-directives" tr.err
 expect "--no-line-directives" noline/cat.s2s.cu '!^#line'

@@ -179,12 +179,12 @@ static const char *summary_dir(const Options *o, const char *outdir) {
 
 /* The .cu as written: lines wrapped near EMIT_WRAP_WIDTH, then its #line
  * directives resolved (emit_text.h); the restore directives name the .cu
- * by its file name, which is how it is compiled (in the driver's work
- * directory too). */
+ * by the path it is written to, which is how a build from this directory
+ * (and the driver, in its work directory) compiles it. */
 static void finish_cu(const Options *o, const char *cu_path, char **text, size_t *len) {
   size_t n;
   char *wrapped = emit_wrap_text(*text, *len, EMIT_WRAP_WIDTH, &n);
-  char *name = emit_c_string_body(base_name(cu_path));
+  char *name = emit_c_string_body(cu_path);
   free(*text);
   *text = emit_line_directives(wrapped, n, !o->no_line_directives, name, len);
   free(name);
