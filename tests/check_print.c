@@ -35,6 +35,9 @@ static const PrintCase cases[] = {
   { "x = -y + z", "-y + z" },
   { "x = y - (-z)", "y - (-z)" },
   { "x = -(-y)", "-(-y)" },
+  { "x = y - (-z) * x", "y - (-z * x)" },
+  { "x = y + (-2.5) * z", "y + (-2.5f * z)" },
+  { "x = y * (-z)", "y * -z" },
   { "x = -y ** 2", "-s2s_powi(y, (int)2)" },
   { "x = y ** (m + p)", "s2s_powi(y, (int)(m + p))" },
   /* integer division stays where Fortran put it, conversions around it */
@@ -56,7 +59,8 @@ static const PrintCase cases[] = {
   { "l1 = l1 .or. l2 .and. l1", "l1 || (l2 && l1)" },
   { "l1 = .not. (x < y)", "!(x < y)" },
   { "l1 = .not. l1 .and. l2", "!l1 && l2" },
-  { "l1 = l1 .eqv. (x < y)", "(l1 != 0) == (x < y != 0)" },
+  { "l1 = l1 .eqv. (x < y)", "(l1 != 0) == ((x < y) != 0)" },
+  { "l1 = .not. (l1 .neqv. l2)", "!((l1 != 0) != (l2 != 0))" },
   { "l1 = x + y < z * 2.0", "x + y < z * 2.0f" },
   /* calls and subscripts are full expressions again */
   { "x = max(y - z, -x)", "s2s_max(y - z, -x)" },

@@ -386,13 +386,23 @@ static bool binary_is_call(const Emit *e, const IrExpr *x)
 }
 
 /* Does the text of x begin with a minus sign (a negative literal, a
- * negation)?  Then it cannot follow a unary minus without parentheses. */
-static bool starts_with_minus(const IrExpr *x)
+ * negation, a product or sum whose left operand does)?  Then it cannot
+ * follow a minus without parentheses. */
+static bool starts_with_minus(const Emit *e, const IrExpr *x)
 {
   switch (x->kind) {
   case IR_E_INT: return x->u.ival < 0;
   case IR_E_REAL: return x->u.real[0] == '-';
   case IR_E_UNARY: return x->u.unary.op == IR_OP_NEG;
+  case IR_E_BINARY: {
+    IrOp op = x->u.binary.op;
+    if (binary_is_call(e, x) || op == IR_OP_EQV || op == IR_OP_NEQV)
+      return false;
+    const IrExpr *l = x->u.binary.lhs;
+    return expr_prec(e, l) >= binary_prec(op) && starts_with_minus(e, l);
+  }
+  case IR_E_COND:
+    return expr_prec(e, x->u.cond.test) >= PREC_OR && starts_with_minus(e, x->u.cond.test);
   default: return false;
   }
 }
@@ -406,7 +416,7 @@ static void emit_operand(Emit *e, const IrExpr *y, IrOp op, Prec p, bool right)
     paren = true;   /* (a < b) == (c < d) */
   if (op == IR_OP_OR && y->kind == IR_E_BINARY && y->u.binary.op == IR_OP_AND)
     paren = true;   /* (a && b) || c */
-  if (right && (op == IR_OP_ADD || op == IR_OP_SUB) && starts_with_minus(y))
+  if (right && (op == IR_OP_ADD || op == IR_OP_SUB) && starts_with_minus(e, y))
     paren = true;   /* a - (-b), not a - -b */
   if (paren)
     out(e, "(");
@@ -424,11 +434,11 @@ static void emit_binary(Emit *e, const IrExpr *x)
   }
   if (emit_fast_division(e, x) || emit_strict_product(e, x))
     return;
-  if (op == IR_OP_EQV || op == IR_OP_NEQV) {
+  if (op == IR_OP_EQV || op == IR_OP_NEQV) {   /* (a != 0) == (b != 0), a comparison kept whole */
     out(e, "(");
-    emit_expr(e, x->u.binary.lhs);
+    emit_prec(e, x->u.binary.lhs, PREC_REL + 1);
     out(e, " != 0) %s (", op == IR_OP_EQV ? "==" : "!=");
-    emit_expr(e, x->u.binary.rhs);
+    emit_prec(e, x->u.binary.rhs, PREC_REL + 1);
     out(e, " != 0)");
     return;
   }
@@ -466,7 +476,7 @@ static Prec expr_prec(const Emit *e, const IrExpr *x)
   switch (x->kind) {
   case IR_E_INT:
   case IR_E_REAL:
-    return starts_with_minus(x) ? PREC_UNARY : PREC_PRIMARY;
+    return starts_with_minus(e, x) ? PREC_UNARY : PREC_PRIMARY;
   case IR_E_LOGICAL:
   case IR_E_ELEM:
     return PREC_PRIMARY;
@@ -533,7 +543,7 @@ static void emit_prec(Emit *e, const IrExpr *x, Prec min)
   case IR_E_UNARY: {
     const IrExpr *a = x->u.unary.arg;
     bool neg = x->u.unary.op == IR_OP_NEG;
-    bool inner = expr_prec(e, a) < PREC_UNARY || (neg && starts_with_minus(a));
+    bool inner = expr_prec(e, a) < PREC_UNARY || (neg && starts_with_minus(e, a));
     out(e, "%s%s", neg ? "-" : "!", inner ? "(" : "");
     emit_prec(e, a, PREC_TOP);   /* grouping decided here */
     out(e, "%s", inner ? ")" : "");

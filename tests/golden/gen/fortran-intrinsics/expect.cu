@@ -35,7 +35,7 @@ __global__ void physics_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0,
   es = 611.2f * expf(17.67f * (S2S_t(i) - 273.15f) / (S2S_t(i) - 29.65f)); /* line 22 */
   x = s2s_max(S2S_qv(i), s2s_max(1.0e-12f, 0.622f * es / (S2S_p(i) - es))); /* line 23 */
   m = (int)roundf(x * 1.0e6f) + i % 3 - (int)-2.5f; /* line 24 */
-  if ((flag != 0) == (S2S_t(i) > 273.15f && !(x >= 1.0f) != 0)) { /* line 25 */
+  if ((flag != 0) == ((S2S_t(i) > 273.15f && !(x >= 1.0f)) != 0)) { /* line 25 */
     S2S_qv(i) = s2s_powi(s2s_sign(x, S2S_p(i) - 5.0e4f), (int)2) + (float)m * 1.0e-9f; /* line 26 */
   } else {
 #line 27 "in.f90"
