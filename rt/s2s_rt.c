@@ -51,6 +51,9 @@
 #include <unistd.h>
 
 #include <uthash.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define S2S_RT_PREFIX "s2s-cuda runtime: "
 
@@ -128,6 +131,7 @@ static struct {
   _Atomic int initialised;
   int debug, timing;         /* S2S_DEBUG, S2S_TIME */
   int device;
+  int host_fallback;         /* no device: regions run their original loops (s2s_compare.c) */
   char device_name[256];
   S2sPresent *present;       /* uthash head */
   S2sRegion *regions;        /* registered regions, newest first */
@@ -135,6 +139,7 @@ static struct {
   size_t chunk;              /* S2S_STAGE_CHUNK: bytes per staging buffer */
   double span_ratio;         /* S2S_SPAN_RATIO: move a holey box's span when span <= ratio * box */
   int copy_threads;          /* S2S_COPY_THREADS: CPU threads filling one staging buffer */
+  int copy_stream;           /* S2S_COPY_STREAM (default on): non-temporal stores in staging copies */
   int pool_enabled;          /* S2S_POOL (default on) */
   S2sRegisterMode register_mode; /* S2S_REGISTER */
   /* the pool */
@@ -1281,14 +1286,19 @@ static int s2s_rt_env_flag(const char *name) {
   return v && *v && strcmp(v, "0") != 0;
 }
 
+/* S2S_DEVICE: a device number, or "host" (-1): run every region's
+ * original loops on the host (host fallback).  Unset: -2 (the first
+ * device, or host fallback when none is visible). */
 static int s2s_rt_env_device(const S2sRegion *r, int line) {
   const char *v = getenv("S2S_DEVICE");
   char *end;
   long dev;
-  if (!v || !*v) return 0;
+  if (!v || !*v) return -2;
+  if (!strcmp(v, "host")) return -1;
   dev = strtol(v, &end, 10);
   if (*end != '\0' || dev < 0 || dev > INT_MAX)
-    s2s_rt_fail(r, line, "S2S_DEVICE='%s' is not a device number", v);
+    s2s_rt_fail_hint(r, line, "region", "give a device number, or host to run on the CPU",
+                     "S2S_DEVICE='%s' is not a device number", v);
   return (int)dev;
 }
 
@@ -1340,6 +1350,7 @@ static void s2s_rt_read_settings(const S2sRegion *r, int line) {
   rt.copy_threads = (int)s2s_rt_env_number(r, line, "S2S_COPY_THREADS",
                                            s2s_rt_default_copy_threads(), 1, 64);
   rt.pool_enabled = !getenv("S2S_POOL") || s2s_rt_env_flag("S2S_POOL");
+  rt.copy_stream = !getenv("S2S_COPY_STREAM") || s2s_rt_env_flag("S2S_COPY_STREAM");
   rt.register_mode = s2s_rt_env_register(r, line);
   /* Until measured: staging at about 20 GB/s, pinned at 50 GB/s, and
    * registering plus unregistering at about 4 GB/s (Linux pins page by page). */
@@ -1351,7 +1362,24 @@ static void s2s_rt_read_settings(const S2sRegion *r, int line) {
 static void s2s_rt_select_device(const S2sRegion *r, int line) {
   int count = 0, dev = s2s_rt_env_device(r, line);
   struct cudaDeviceProp prop; /* C spelling: CUDA has no typedef for C */
-  s2s_rt_cuda(cudaGetDeviceCount(&count), r, line, "cudaGetDeviceCount (is a GPU visible?)");
+  cudaError_t err;
+  if (dev == -1) {
+    rt.host_fallback = 1;
+    fprintf(stderr, "s2s-cuda runtime: S2S_DEVICE=host: the regions run their original loops "
+            "on the host\n");
+    return;
+  }
+  err = cudaGetDeviceCount(&count);
+  if (dev == -2 && (err != cudaSuccess || count == 0)) {
+    /* As NVHPC's host fallback: the host file keeps the original loops. */
+    (void)cudaGetLastError();
+    rt.host_fallback = 1;
+    fprintf(stderr, "s2s-cuda runtime: no GPU is visible (%s): the regions run their original "
+            "loops on the host\n", err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
+    return;
+  }
+  if (dev == -2) dev = 0;
+  s2s_rt_cuda(err, r, line, "cudaGetDeviceCount (is a GPU visible?)");
   if (dev >= count)
     s2s_rt_fail_hint(r, line, "region", "set S2S_DEVICE to a number below the device count",
                      "S2S_DEVICE=%d, but there %s only %d device%s", dev,
@@ -1378,8 +1406,8 @@ static void s2s_rt_init(const S2sRegion *r, int line) {
     rt.timing = s2s_rt_env_flag("S2S_TIME");
     s2s_rt_read_settings(r, line);
     s2s_rt_select_device(r, line);
-    atexit(s2s_rt_release_at_exit);
-    if (rt.timing) atexit(s2s_rt_report_at_exit); /* runs first: the report, then the release */
+    if (!rt.host_fallback) atexit(s2s_rt_release_at_exit);
+    if (rt.timing && !rt.host_fallback) atexit(s2s_rt_report_at_exit); /* runs first: the report, then the release */
     rt.initialised = 1;
   }
   s2s_rt_lock_give();
@@ -1835,6 +1863,39 @@ static long s2s_rt_row_at(const S2sRows *w, size_t at) {
   return lo;
 }
 
+/* A large copy with non-temporal (streaming) stores: the destination's
+ * cache lines are not read first (a plain store reads each line before it
+ * writes it) and do not push the source out of the cache; the staging
+ * buffer is read next by the copy engine, the user's array long after.
+ * That is a third less memory traffic, which is what bounds the staging
+ * copies on a host whose memory the copy engine also reads
+ * (S2S_COPY_STREAM=0: plain memcpy). */
+#define S2S_RT_STREAM_MIN ((size_t)64 << 10)
+
+static void s2s_rt_copy_bytes(char *dst, const char *src, size_t n) {
+#if defined(__SSE2__)
+  if (rt.copy_stream && n >= S2S_RT_STREAM_MIN) {
+    size_t head = (16 - ((uintptr_t)dst & 15)) & 15, i;
+    memcpy(dst, src, head);
+    dst += head, src += head, n -= head;
+    for (i = 0; i + 64 <= n; i += 64) {
+      __m128i a = _mm_loadu_si128((const __m128i *)(src + i));
+      __m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
+      __m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
+      __m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
+      _mm_stream_si128((__m128i *)(dst + i), a);
+      _mm_stream_si128((__m128i *)(dst + i + 16), b);
+      _mm_stream_si128((__m128i *)(dst + i + 32), c);
+      _mm_stream_si128((__m128i *)(dst + i + 48), d);
+    }
+    _mm_sfence(); /* the streamed stores are visible before the copy engine reads */
+    memcpy(dst + i, src + i, n - i);
+    return;
+  }
+#endif
+  memcpy(dst, src, n);
+}
+
 /* Copy the box bytes of transfer window [off, off + n) between the user's
  * array and `buf` (which holds that window): to `buf` when `to_buf`. */
 static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, int to_buf) {
@@ -1844,9 +1905,9 @@ static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, 
     from = at > off ? at : off;
     to = at + w->width < off + n ? at + w->width : off + n;
     if (to_buf)
-      memcpy(buf + (from - off), w->host + s2s_rt_row_host(w, k) + (from - at), to - from);
+      s2s_rt_copy_bytes(buf + (from - off), w->host + s2s_rt_row_host(w, k) + (from - at), to - from);
     else
-      memcpy(w->host + s2s_rt_row_host(w, k) + (from - at), buf + (from - off), to - from);
+      s2s_rt_copy_bytes(w->host + s2s_rt_row_host(w, k) + (from - at), buf + (from - off), to - from);
   }
 }
 
@@ -2249,7 +2310,9 @@ static void s2s_rt_copy_box(S2sThread *t, S2sRegion *r, int line, const S2sArray
 
 /* ---- data, update and kernel API -------------------------------------- */
 
-void s2s_region_begin(S2sRegion *r) {
+int s2s_region_begin(S2sRegion *r) {
+  s2s_rt_init(r, r->line);
+  if (rt.host_fallback) return 0;
   s2s_rt_enter(r, r->line);
   s2s_rt_lock_take();
   r->entered++;
@@ -2257,6 +2320,13 @@ void s2s_region_begin(S2sRegion *r) {
    * time runs from the first begin to the last end. */
   if (r->depth++ == 0) r->region_t0 = s2s_rt_now_us();
   s2s_rt_lock_give();
+  return 1;
+}
+
+int s2s_compute_begin(S2sRegion *r) {
+  s2s_rt_init(r, r->line);
+  if (!s2s_pass_arm(r, rt.host_fallback)) return 0;
+  return s2s_region_begin(r);
 }
 
 void s2s_region_end(S2sRegion *r) {
@@ -2329,7 +2399,8 @@ void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
   if (!e) s2s_rt_fail_absent(r, line, a, "at the end of its data clause", NULL);
   shared = e->shared;
-  copy_out = e->refs == 1 && (e->clause == S2S_COPY || e->clause == S2S_COPYOUT);
+  copy_out = e->refs == 1 && (e->clause == S2S_COPY || e->clause == S2S_COPYOUT) &&
+             !s2s_pass_holds(a->host); /* autocompare: the host pass computes it */
   s2s_rt_lock_give();
   if (shared && !copy_out) s2s_rt_wait(t, r, line);
   if (copy_out) s2s_rt_copy_box(t, r, line, a, &s, e, 0, 0, 1); /* the reference held keeps e */
@@ -2572,7 +2643,12 @@ long s2s_present_refs(const S2sArray *a) {
  * copy(...) when the region also copied it out at least as often,
  * copyin(...) otherwise; `#pragma stencil data` for C files.  The time is
  * the copies' device time (in and out), in s or ms; the saving, all but
- * one of them.
+ * one of them.  An array copied out three or more times and in fewer
+ * gets the same advice for its copy-out:
+ *
+ *         21: advice: copyout of 'tend' repeated 150 times (1.2 s): wrap the calls in !$stencil data copyout(tend)
+ *             (copied out once at its end instead, saves about 1.2 s; where the host reads it
+ *             between the calls, an update host(tend) there)
  */
 
 static const char *s2s_rt_commas(double v, char buf[32]) {
@@ -2636,6 +2712,7 @@ typedef struct S2sAdvice {
   const char *name;
   long copyins, copyouts;
   double us;              /* copy-in time, plus copy-out time when it is copied out as often */
+  double out_us;          /* copy-out time */
 } S2sAdvice;
 
 static int s2s_rt_advice_order(const void *pa, const void *pb) {
@@ -2664,11 +2741,28 @@ static void s2s_rt_report_advice(FILE *out, const S2sRegion *r) {
     adv[i].copyins += st->copyins;
     adv[i].copyouts += st->copyouts;
     adv[i].us += st->in_us + (st->copyouts >= st->copyins ? st->out_us : 0.0);
+    adv[i].out_us += st->out_us;
   }
+  for (int i = 0; i < n; i++) /* an array only copied out is ranked by its copy-out time */
+    if (adv[i].copyins < S2S_RT_ADVICE_MIN_REPEATS) adv[i].us = adv[i].out_us;
   qsort(adv, (size_t)n, sizeof adv[0], s2s_rt_advice_order);
   for (int i = 0, shown = 0; i < n && shown < S2S_RT_ADVICE_MAX; i++) {
     char total[32], saved[32];
-    if (adv[i].copyins < S2S_RT_ADVICE_MIN_REPEATS) continue;
+    if (adv[i].copyins < S2S_RT_ADVICE_MIN_REPEATS) {
+      /* copied out at every call and never (or seldom) in: a work array or a result */
+      if (adv[i].copyouts < S2S_RT_ADVICE_MIN_REPEATS) continue;
+      shown++;
+      fprintf(out, "        %d: advice: copyout of '%s' repeated %ld times (%s): wrap the calls in "
+                   "%s data %s(%s)\n",
+              r->line, adv[i].name, adv[i].copyouts, s2s_rt_seconds(adv[i].out_us, total),
+              s2s_rt_is_c_file(r->file) ? "#pragma stencil" : "!$stencil",
+              adv[i].copyins ? "copy" : "copyout", adv[i].name);
+      fprintf(out, "            (copied out once at its end instead, saves about %s; where the host "
+                   "reads it between the calls, an update host(%s) there)\n",
+              s2s_rt_seconds(adv[i].out_us * (double)(adv[i].copyouts - 1) / (double)adv[i].copyouts,
+                             saved), adv[i].name);
+      continue;
+    }
     shown++;
     fprintf(out, "        %d: advice: copyin of '%s' repeated %ld times (%s): wrap the calls in "
                  "%s data %s(%s)\n",

@@ -114,8 +114,45 @@ typedef struct S2sArray {
 } S2sArray;
 
 /* Region bracket: counts entries and times the region. */
-void s2s_region_begin(S2sRegion *r);
+/* Start of a launcher, data or update function of region r: returns 0
+ * under host fallback (no GPU visible, or S2S_DEVICE=host), when the
+ * function must return at once and do nothing; 1 otherwise, and then
+ * s2s_region_end closes it. */
+int s2s_region_begin(S2sRegion *r);
 void s2s_region_end(S2sRegion *r);
+
+/* The host pass (s2s_compare.c).  The host file keeps each region's
+ * original loops after the launcher's call, run when s2s_host_pass() says
+ * so and closed by s2s_host_pass_end():
+ *   - host fallback: the launcher did nothing (s2s_compute_begin gave 0)
+ *     and the host computes the region;
+ *   - autocompare (S2S_AUTOCOMPARE=1): the launcher ran the region on the
+ *     device and captured what it computed (s2s_compare_array,
+ *     s2s_compare_scalar) instead of copying it back; the host computes it
+ *     again, and s2s_host_pass_end compares the two.
+ * s2s_compute_begin is s2s_region_begin for the launcher of a compute
+ * region: it also arms the host pass. */
+int s2s_compute_begin(S2sRegion *r);
+int s2s_host_pass(void);
+void s2s_host_pass_end(void);
+/* Before s2s_host_pass_end: the host's value of each reduction result of
+ * the region (the user's variable, by address). */
+void s2s_host_pass_result(const void *host);
+
+enum { S2S_TYPE_REAL = 1, S2S_TYPE_INTEGER = 2, S2S_TYPE_LOGICAL = 3 };
+
+/* Autocompare: keep the device's values of the box of array a (device
+ * base pointer dev, as s2s_data_begin returned it), which the region
+ * wrote, for comparison after the host pass; nothing otherwise.  Call
+ * after the last kernel, before s2s_data_end (which then does not copy
+ * the box back: the host computes it). */
+void s2s_compare_array(S2sRegion *r, int line, const S2sArray *a, const void *dev, int type);
+
+/* Autocompare: keep the device's result `value` (size bytes) of the host
+ * scalar `host` (a reduction) and return 1: the launcher must not store
+ * it, the host pass computes it.  Returns 0 otherwise. */
+int s2s_compare_scalar(S2sRegion *r, int line, const char *name, void *host, const void *value,
+                       size_t size, int type);
 
 /* Make array `a` available on the device for region `r` under `clause`
  * (the clause written or inferred at source line `line`).  If the box is
@@ -199,6 +236,12 @@ void s2s_timing_report(FILE *out);
  * (0 when there is none). */
 long s2s_present_count(void);
 long s2s_present_refs(const S2sArray *a);
+
+/* Autocompare's tally of region r so far: host passes compared, those
+ * with an element out of tolerance, and such elements in all (0s when
+ * autocompare is off or r was not compared). */
+void s2s_autocompare_counts(const S2sRegion *r, long *calls, long *failed_calls,
+                            long long *bad_elements);
 
 /* The device memory pool: blocks cached for reuse (not in use), in use,
  * requests served from the cache and by cudaMalloc, and how many times the

@@ -29,4 +29,11 @@ int s2s_tune_timing(void);
 void s2s_tune_record(double us);
 void s2s_tune_report(FILE *out, const S2sRegion *r, int line);
 
+/* The host pass (s2s_compare.c): arm one for region r (the runtime
+ * initialised; host_fallback: no device is used) and say whether the
+ * device runs the region; does an autocompare capture hold the array whose
+ * host address is `host` (its copy back is skipped). */
+int s2s_pass_arm(S2sRegion *r, int host_fallback);
+int s2s_pass_holds(const void *host);
+
 #endif

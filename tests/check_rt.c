@@ -17,6 +17,7 @@
 
 #include <check.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1107,8 +1108,9 @@ END_TEST
 /* ---- advice ------------------------------------------------------------ */
 
 START_TEST(test_repeated_copy_advice) {
-  double th[64], q[32], once[8];
+  double th[64], q[32], once[8], tend[16];
   S2sArray d = vec("th", th, 1, 64, 1, 64), e = vec("q", q, 1, 32, 1, 32), f = vec("once", once, 1, 8, 1, 8);
+  S2sArray o = vec("tend", tend, 1, 16, 1, 16);
   static float g[10][20];
   Dim gd[2] = {{0, 20, 0, 19}, {0, 10, 0, 9}};
   static float g2[10][20];
@@ -1122,6 +1124,8 @@ START_TEST(test_repeated_copy_advice) {
     s2s_data_begin(&kern_r, 21, &e, S2S_COPYIN);
     if (it == 0) s2s_data_begin(&kern_r, 21, &f, S2S_COPYIN);
     if (it == 0) s2s_data_end(&kern_r, 21, &f, S2S_COPYIN);
+    s2s_data_begin(&kern_r, 21, &o, S2S_COPYOUT);
+    s2s_data_end(&kern_r, 21, &o, S2S_COPYOUT);
     s2s_data_end(&kern_r, 21, &e, S2S_COPYIN);
     s2s_data_end(&kern_r, 21, &d, S2S_COPY);
     s2s_region_end(&kern_r);
@@ -1141,8 +1145,182 @@ START_TEST(test_repeated_copy_advice) {
   ck_assert_msg(strstr(text, "copyin of 'q' repeated 5 times"), "%s", text);
   ck_assert_msg(strstr(text, "!$stencil data copyin(q)\n"), "%s", text);
   ck_assert_msg(!strstr(text, "'once'"), "%s", text);
+  ck_assert_msg(strstr(text, "        21: advice: copyout of 'tend' repeated 5 times ("), "%s", text);
+  ck_assert_msg(strstr(text, "s): wrap the calls in !$stencil data copyout(tend)\n"
+                             "            (copied out once at its end instead, saves about "), "%s", text);
+  ck_assert_msg(strstr(text, "update host(tend) there)\n"), "%s", text);
   ck_assert_msg(strstr(text, "        7: advice: copyin of 'g' repeated 10 times"), "%s", text);
   ck_assert_msg(strstr(text, "#pragma stencil data copyin(g)\n"), "%s", text);
+}
+END_TEST
+
+
+/* ---- host pass: autocompare and host fallback (rt/s2s_compare.c) ------ */
+
+/* One element compared: the host pass computed `host`, the device `dev`. */
+typedef struct CompareCase {
+  const char *what;
+  int type;                   /* S2S_TYPE_* */
+  size_t elem;                /* 4 or 8 */
+  double host, dev;
+  const char *rtol, *atol;    /* S2S_AUTOCOMPARE_RTOL/ATOL, or NULL (defaults) */
+  int bad;                    /* expected: out of tolerance */
+} CompareCase;
+
+static const CompareCase compare_cases[] = {
+  { "real(4) equal", S2S_TYPE_REAL, 4, 1.0, 1.0, NULL, NULL, 0 },
+  { "real(4) rel 1e-6 within default 1e-5", S2S_TYPE_REAL, 4, 1.0, 1.000001, NULL, NULL, 0 },
+  { "real(4) rel 1e-4 beyond default", S2S_TYPE_REAL, 4, 1.0, 1.0001, NULL, NULL, 1 },
+  { "real(4) rel 1e-4 within RTOL 1e-3", S2S_TYPE_REAL, 4, 1.0, 1.0001, "1e-3", NULL, 0 },
+  { "real(8) rel 1e-13 within default 1e-12", S2S_TYPE_REAL, 8, 1.0, 1.0 + 1e-13, NULL, NULL, 0 },
+  { "real(8) rel 1e-11 beyond default", S2S_TYPE_REAL, 8, 1.0, 1.0 + 1e-11, NULL, NULL, 1 },
+  { "real(8) 0 vs 1e-20: relative error infinite", S2S_TYPE_REAL, 8, 0.0, 1e-20, NULL, NULL, 1 },
+  { "real(8) 0 vs 1e-20 within ATOL 1e-15", S2S_TYPE_REAL, 8, 0.0, 1e-20, NULL, "1e-15", 0 },
+  { "real(8) 0 vs 1e-20 within w's own ATOL", S2S_TYPE_REAL, 8, 0.0, 1e-20, NULL, "x=1,w=1e-15", 0 },
+  { "real(8) 0 vs 1e-20: ATOL for another array only", S2S_TYPE_REAL, 8, 0.0, 1e-20, NULL, "x=1", 1 },
+  { "real(4) rel 1e-4 within w's own RTOL", S2S_TYPE_REAL, 4, 1.0, 1.0001, "W=1e-3,1e-6", NULL, 0 },
+  { "real(8) NaN and NaN", S2S_TYPE_REAL, 8, NAN, NAN, NULL, NULL, 0 },
+  { "real(8) NaN on the device only", S2S_TYPE_REAL, 8, 1.0, NAN, NULL, "1", 1 },
+  { "real(4) sign differs", S2S_TYPE_REAL, 4, 0.5, -0.5, NULL, NULL, 1 },
+  { "integer equal", S2S_TYPE_INTEGER, 4, 3, 3, NULL, NULL, 0 },
+  { "integer off by one: exact, whatever RTOL", S2S_TYPE_INTEGER, 4, 1000000, 1000001, "1e-3", NULL, 1 },
+  { "integer(8) off by one", S2S_TYPE_INTEGER, 8, 7, 8, NULL, NULL, 1 },
+  { "logical: two spellings of true", S2S_TYPE_LOGICAL, 4, 1, 2, NULL, NULL, 0 },
+  { "logical: true and false", S2S_TYPE_LOGICAL, 4, 0, 1, NULL, NULL, 1 },
+};
+
+static void store_value(void *p, int type, size_t elem, double v) {
+  if (type == S2S_TYPE_REAL && elem == 4) *(float *)p = (float)v;
+  else if (type == S2S_TYPE_REAL) *(double *)p = v;
+  else if (elem == 4) *(int *)p = (int)v;
+  else *(long long *)p = (long long)v;
+}
+
+/* A region writes a 4x3 array with a hole (box 2:3 x 1:3); the device's
+ * value of element (3,2) differs from the host pass's by the case. */
+START_TEST(test_autocompare_tolerance) {
+  const CompareCase *c = &compare_cases[_i];
+  unsigned char host[12 * 8], dev_vals[12 * 8];
+  Dim dims[2] = { { 1, 4, 2, 3 }, { 1, 3, 1, 3 } };
+  S2sArray a = make_array("w", host, c->elem, 2, dims);
+  long calls, failed;
+  long long bad;
+  setenv("S2S_AUTOCOMPARE", "1", 1);
+  if (c->rtol) setenv("S2S_AUTOCOMPARE_RTOL", c->rtol, 1);
+  if (c->atol) setenv("S2S_AUTOCOMPARE_ATOL", c->atol, 1);
+  for (int e = 0; e < 12; e++) {
+    store_value(host + e * c->elem, c->type, c->elem, 10 + e);
+    store_value(dev_vals + e * c->elem, c->type, c->elem, 10 + e);
+  }
+  ck_assert_int_eq(s2s_compute_begin(&kern_r), 1);
+  void *d = s2s_data_begin(&kern_r, 21, &a, S2S_COPYOUT);
+  store_value(dev_vals + 6 * c->elem, c->type, c->elem, c->dev); /* element (3,2) */
+  store_value(dev_vals + 3 * c->elem, c->type, c->elem, -99);      /* (4,1): a hole of the box */
+  store_value(dev_vals + 1 * c->elem, c->type, c->elem, -98);      /* (2,1): in the box */
+  /* the device copy spans (2,1) .. (3,3): offsets 1 .. 10 */
+  dev_write((unsigned char *)d + c->elem, dev_vals + c->elem, 10 * c->elem);
+  s2s_compare_array(&kern_r, 21, &a, d, c->type);
+  s2s_data_end(&kern_r, 21, &a, S2S_COPYOUT);
+  s2s_region_end(&kern_r);
+  /* not copied back: the host pass computes the box */
+  store_value(dev_vals, c->type, c->elem, 11);
+  ck_assert_int_eq(memcmp(host + c->elem, dev_vals, c->elem), 0);
+  ck_assert_int_eq(s2s_host_pass(), 1);
+  store_value(host + 6 * c->elem, c->type, c->elem, c->host);
+  store_value(host + 1 * c->elem, c->type, c->elem, -98);
+  s2s_host_pass_end();
+  ck_assert_int_eq(s2s_host_pass(), 0);
+  s2s_autocompare_counts(&kern_r, &calls, &failed, &bad);
+  ck_assert_msg(calls == 1 && failed == c->bad && bad == c->bad, "%s: calls %ld failed %ld bad %lld",
+                c->what, calls, failed, bad);
+}
+END_TEST
+
+/* A reduction result: the device's value is kept (the launcher does not
+ * store it) and compared with the value the host pass hands over. */
+START_TEST(test_autocompare_scalar) {
+  double sum = 5.0, device_sum = 7.0;
+  long calls, failed;
+  long long bad;
+  setenv("S2S_AUTOCOMPARE", "1", 1);
+  ck_assert_int_eq(s2s_compute_begin(&kern_r), 1);
+  ck_assert_int_eq(s2s_compare_scalar(&kern_r, 22, "sum", &sum, &device_sum, sizeof sum,
+                                      S2S_TYPE_REAL), 1);
+  s2s_region_end(&kern_r);
+  ck_assert(sum == 5.0);
+  ck_assert_int_eq(s2s_host_pass(), 1);
+  sum = 7.0;
+  s2s_host_pass_result(&sum);
+  s2s_host_pass_end();
+  s2s_autocompare_counts(&kern_r, &calls, &failed, &bad);
+  ck_assert(calls == 1 && failed == 0 && bad == 0);
+  /* a second call that differs */
+  ck_assert_int_eq(s2s_compute_begin(&kern_r), 1);
+  s2s_compare_scalar(&kern_r, 22, "sum", &sum, &device_sum, sizeof sum, S2S_TYPE_REAL);
+  s2s_region_end(&kern_r);
+  ck_assert_int_eq(s2s_host_pass(), 1);
+  sum = 8.0;
+  s2s_host_pass_result(&sum);
+  s2s_host_pass_end();
+  s2s_autocompare_counts(&kern_r, &calls, &failed, &bad);
+  ck_assert(calls == 2 && failed == 1 && bad == 1);
+}
+END_TEST
+
+/* Without S2S_AUTOCOMPARE nothing is captured and no host pass runs: the
+ * launcher stores its results as always. */
+START_TEST(test_autocompare_off) {
+  double sum = 5.0, device_sum = 7.0;
+  unsetenv("S2S_AUTOCOMPARE");
+  ck_assert_int_eq(s2s_compute_begin(&kern_r), 1);
+  ck_assert_int_eq(s2s_compare_scalar(&kern_r, 22, "sum", &sum, &device_sum, sizeof sum,
+                                      S2S_TYPE_REAL), 0);
+  s2s_region_end(&kern_r);
+  ck_assert_int_eq(s2s_host_pass(), 0);
+}
+END_TEST
+
+/* S2S_DEVICE=host: launchers, data and update functions do nothing; the
+ * host pass runs every region, also a region called from inside one. */
+START_TEST(test_host_fallback) {
+  setenv("S2S_DEVICE", "host", 1);
+  ck_assert_int_eq(s2s_region_begin(&data_r), 0);
+  ck_assert_int_eq(s2s_compute_begin(&kern_r), 0);
+  ck_assert_int_eq(s2s_host_pass(), 1);
+  ck_assert_int_eq(s2s_compute_begin(&c_r), 0);   /* nested */
+  ck_assert_int_eq(s2s_host_pass(), 1);
+  s2s_host_pass_end();
+  s2s_host_pass_end();
+  ck_assert_int_eq(s2s_host_pass(), 0);
+  ck_assert_int_eq(s2s_present_count(), 0);
+  ck_assert_int_eq(kern_r.entered, 0);
+}
+END_TEST
+
+static void bad_autocompare_value(void) {
+  setenv("S2S_AUTOCOMPARE", "yes", 1);
+  (void)s2s_compute_begin(&kern_r);
+}
+
+static void bad_tolerance_value(void) {
+  setenv("S2S_AUTOCOMPARE", "1", 1);
+  setenv("S2S_AUTOCOMPARE_ATOL", "th=0.05,q=abc", 1);
+  (void)s2s_compute_begin(&kern_r);
+}
+
+static void bad_device_value(void) {
+  setenv("S2S_DEVICE", "gpu", 1);
+  (void)s2s_compute_begin(&kern_r);
+}
+
+START_TEST(test_host_pass_settings_checked) {
+  static const char *const ac[] = { "S2S_AUTOCOMPARE='yes'", "use 1", NULL };
+  static const char *const dev[] = { "S2S_DEVICE='gpu' is not a device number", "host", NULL };
+  static const char *const tol[] = { "S2S_AUTOCOMPARE_ATOL='th=0.05,q=abc': 'q=abc' is not a tolerance",
+                                      "ARRAY=NUMBER", NULL };
+  expect_failure(bad_autocompare_value, ac);
+  expect_failure(bad_tolerance_value, tol);
+  expect_failure(bad_device_value, dev);
 }
 END_TEST
 
@@ -1152,7 +1330,8 @@ static Suite *rt_suite(void) {
   TCase *update = tcase_create("update"), *errors = tcase_create("errors");
   TCase *grid = tcase_create("grid"), *timing = tcase_create("timing");
   TCase *pool = tcase_create("pool"), *async = tcase_create("async");
-  TCase *threads = tcase_create("threads");
+  TCase *threads = tcase_create("threads"), *hostpass = tcase_create("hostpass");
+  int ncompare = (int)(sizeof compare_cases / sizeof compare_cases[0]);
   int nbox = (int)(sizeof box_cases / sizeof box_cases[0]);
   int nchunk = (int)(sizeof chunk_cases / sizeof chunk_cases[0]);
   int npool = (int)(sizeof pool_cases / sizeof pool_cases[0]);
@@ -1206,7 +1385,15 @@ static Suite *rt_suite(void) {
   suite_add_tcase(s, timing);
   suite_add_tcase(s, pool);
   suite_add_tcase(s, async);
+  tcase_add_loop_test(hostpass, test_autocompare_tolerance, 0, ncompare);
+  tcase_add_test(hostpass, test_autocompare_scalar);
+  tcase_add_test(hostpass, test_autocompare_off);
+  tcase_add_test(hostpass, test_host_pass_settings_checked);
+#ifdef S2S_EMULATE
+  tcase_add_test(hostpass, test_host_fallback);  /* a GPU build would select the GPU */
+#endif
   suite_add_tcase(s, threads);
+  suite_add_tcase(s, hostpass);
   return s;
 }
 

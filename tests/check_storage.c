@@ -423,8 +423,8 @@ static char *c_prototypes(const char *host)
   Signatures s;
   sig_open(&s);
   for (const char *l = host; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-    if (strncmp(l, "void s2s_", 9) != 0)
-      continue;
+    if (strncmp(l, "void s2s_", 9) != 0 || !strncmp(l, "void s2s_host_pass", 18))
+      continue;   /* the host pass's functions are the runtime's, not the .cu's */
     const char *name = l + 5, *open = strchr(name, '(');
     c_params(&s, name, (size_t)(open - name), open, false);
   }
@@ -473,8 +473,8 @@ static char *fortran_interfaces(const char *host)
   sig_open(&s);
   for (const char *l = host; l && *l; l = next_line(l)) {
     char *header = line_text(l);
-    if (strncmp(header, "subroutine s2s_", 15) != 0)
-      continue;
+    if (strncmp(header, "subroutine s2s_", 15) != 0 || !strncmp(header, "subroutine s2s_host_pass", 24))
+      continue;   /* the host pass's functions are the runtime's, not the .cu's */
     while (header[strlen(header) - 1] == '&') {   /* "subroutine f(a, b, &" */
       header[strlen(header) - 1] = '\0';
       l = next_line(l);

@@ -31,7 +31,8 @@
 #                            in forward, reverse and shuffled order
 #                            (S2S_EMU_ORDER unset, reverse, shuffle), and in
 #                            forward order under S2S_EMU_CHECK=race, which
-#                            must report no race;
+#                            must report no race; under autocompare and
+#                            host fallback as well (see the steps below);
 #                            `refuse: TEXT`: s2s-cuda must exit 1 with TEXT in
 #                            its stderr and write no output file;
 #                            `race: TEXT`: the translation must build (a wrong
@@ -41,6 +42,9 @@
 #                            `translate`, or a refusal (exit 1 with an error
 #                            message and no program built)
 #   compare                  optional: more s2s_compare options (one line)
+#   autocompare              optional: settings for the autocompare run, one
+#                            VAR=VALUE per line (e.g. S2S_AUTOCOMPARE_ATOL=1e-11
+#                            where a reduction's order moves the last bits)
 #   flags                    optional: more s2s-cuda options for the translation
 #                            (one line), e.g. -Mfprelaxed
 #   sources                  optional: the name of another case whose sources
@@ -63,9 +67,13 @@
 #              report in the log; ./prog out-ORDER.dat for each thread order
 #              (forward, reverse, shuffle) and once more in forward order
 #              with the race check (S2S_EMU_CHECK=race: no report, status 0);
+#              once with S2S_AUTOCOMPARE=1 in reverse order (every region
+#              compared with its host pass, none FAILED) and once with
+#              S2S_DEVICE=host (host fallback: the original loops);
 #              s2s_compare ref.dat out-ORDER.dat; then the `feedback` checks
 #   race:      the same translation; its run with S2S_EMU_CHECK=race exits 1
-#              with TEXT on stderr
+#              with TEXT on stderr, and its run with S2S_AUTOCOMPARE=1 in
+#              reverse order reports the region FAILED
 #   refuse:    the same s2s-cuda command, and `$S2S -Minfo FILES` (translation
 #              only) in an empty directory: both exit 1 with TEXT in stderr,
 #              no prog, no *.s2s.* file (the module summaries *.s2smod and
@@ -343,19 +351,33 @@ run_case() {
         return 1
       fi
       local order envs label status=0 bad=()
-      for order in forward reverse shuffle race; do
+      for order in forward reverse shuffle race autocompare host; do
         envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED -u S2S_EMU_CHECK)
         case $order in
           reverse) envs=(-u S2S_EMU_CHECK S2S_EMU_ORDER=reverse) ;;
           shuffle) envs=(-u S2S_EMU_CHECK S2S_EMU_ORDER=shuffle S2S_EMU_SEED=1) ;;
           race) envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED S2S_EMU_CHECK=race) ;;
+          autocompare) envs=(-u S2S_EMU_CHECK -u S2S_EMU_SEED S2S_EMU_ORDER=reverse S2S_AUTOCOMPARE=1)
+            # shellcheck disable=SC2207
+            [ -f "$src/autocompare" ] && envs+=($(grep -v '^#' "$src/autocompare")) ;;
+          host) envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED -u S2S_EMU_CHECK S2S_DEVICE=host) ;;
         esac
         label="$order thread order"
         [ $order = race ] && label="race check, forward thread order"
+        [ $order = autocompare ] && label="autocompare S2S_AUTOCOMPARE=1, reverse thread order"
+        [ $order = host ] && label="host fallback S2S_DEVICE=host"
         run_logged "run translation ($label)" with_timeout env "${envs[@]}" ./prog "out-$order.dat"
         if [ $rc -ne 0 ]; then
           status=1 bad+=("$order: run exit $rc$(grep -m 1 -o 'race on [^:]*' step.out | sed 's/^/: /')")
           continue
+        fi
+        # Autocompare: every region compared, none out of tolerance (the
+        # dumps then hold the host pass's values); host fallback: the notice.
+        if [ $order = autocompare ] && ! grep -qE '^s2s autocompare: [1-9][0-9]* regions? compared, 0 FAILED' step.out; then
+          status=1 bad+=("autocompare: $(grep -m 1 -E 's2s autocompare: |FAILED' step.out || echo 'no summary')")
+        fi
+        if [ $order = host ] && ! grep -qF 'S2S_DEVICE=host: the regions run their original loops on the host' step.out; then
+          status=1 bad+=("host: no host-fallback notice")
         fi
         # shellcheck disable=SC2086
         run_logged "compare ($label)" "$compare" ref.dat "out-$order.dat" $extra ${S2S_COMPARE_ARGS:-}
@@ -401,6 +423,11 @@ run_case() {
       run_logged "run translation (race check, must report)" with_timeout env -u S2S_EMU_ORDER -u S2S_EMU_SEED S2S_EMU_CHECK=race ./prog out-race.dat
       if [ $rc -ne 1 ]; then why="the run under S2S_EMU_CHECK=race exited $rc, expected 1"; return 1; fi
       if ! grep -qF -- "$text" step.out; then why="the race check does not say '$text'"; return 1; fi
+      # Autocompare sees the wrong results too (threads in reverse order).
+      run_logged "run translation (autocompare, reverse thread order, must fail)" with_timeout env -u S2S_EMU_CHECK -u S2S_EMU_SEED S2S_EMU_ORDER=reverse S2S_AUTOCOMPARE=1 ./prog out-autocompare.dat
+      if ! grep -qE '^s2s autocompare: [0-9]+ regions? compared, [1-9][0-9]* FAILED' step.out; then
+        why="autocompare in reverse thread order did not report the wrong region"; return 1
+      fi
       ;;
     refuse:*)
       local text=${expect#refuse:}

@@ -73,6 +73,11 @@ bool xf_pass_fuse(Program *p, IrRegion *g, int kernel);
 /* Declare scalar s at the top of kernel k, with `note` as its comment (the
  * scalars passes contract and kcache introduce; amortized O(1)). */
 struct KernelPlan;
+/* Pass "advice" (advice.c): a note for each innermost host loop that runs
+ * regions, with the data region that would keep their arrays on the
+ * device across its iterations. */
+void xf_advise_data(Program *p);
+
 void xf_kernel_local(struct KernelPlan *k, IrSym *s, const char *note);
 
 /* A work array kept per thread that one loop uses a level at a time made a

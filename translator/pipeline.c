@@ -27,6 +27,8 @@
  *   -- (each region) --
  *   storage    where each array lives, kernel and launcher parameters (transforms/storage.c)
  *   --
+ *   advice     a note for each host loop that runs regions: the data region that keeps their
+ *              arrays on the device across its iterations (transforms/advice.c)
  *   emit-cuda  NAME.s2s.cu: kernels and launchers (translator/emit/emit_cuda.c)
  *   emit-host  the host file: launches and data movement (translator/emit/emit_host.c)
  *
@@ -102,6 +104,12 @@ static bool pass_storage(Program *p, IrRegion *g)
   return true;
 }
 
+static bool pass_advice(Unit *u)
+{
+  xf_advise_data(u->prog);
+  return true;
+}
+
 static bool pass_emit_cuda(Unit *u) { return emit_cuda_with(u->prog, u->cu, &u->calls, &u->emit); }
 
 static bool pass_emit_host(Unit *u)
@@ -135,6 +143,7 @@ static const Pass passes[] = {
   { "map",       SCOPE_KERNEL,  .kernel = xf_pass_map },
   { "kcache",    SCOPE_KERNEL,  .kernel = xf_pass_kcache },
   { "storage",   SCOPE_REGION,  .region = pass_storage },
+  { "advice",    SCOPE_PROGRAM, .program = pass_advice },
   { "emit-cuda", SCOPE_PROGRAM, .program = pass_emit_cuda },
   { "emit-host", SCOPE_PROGRAM, .program = pass_emit_host },
 };

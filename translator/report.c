@@ -197,6 +197,9 @@ static const ReportKindInfo kinds[] = {
     "the fast intrinsics a kernel uses (-Mfprelaxed)" },
   { "accel-fp-mode", REPORT_CAT_ACCEL, "Strict IEEE floating point*",
     "a kernel built for IEEE results (-Kieee)" },
+  { "accel-data-advice", REPORT_CAT_ACCEL, "the loop at lines * at every iteration*",
+    "a host loop whose regions move the same arrays at every iteration: the data region "
+    "that would keep them on the device" },
   { "accel-assumption", REPORT_CAT_ACCEL, "Assumed at run time: *",
     "an assumption the launcher checks" },
   { "accel-resources", REPORT_CAT_ACCEL, "Kernel * (sm_*",

@@ -15,7 +15,7 @@
  * the runtime at 80% of pinned from 64 MB up, holey boxes at 50%, laplace
  * 3x faster than one core.
  *
- *   usage: datamove [--max-mb N] [--reps N] [--laplace NX NY NZ]
+ *   usage: datamove [--min-mb N] [--max-mb N] [--reps N] [--laplace NX NY NZ] [--contiguous-only]
  *
  * Built by tests/bench/datamove.sh: for a GPU (--build DIR) or for the CPU
  * emulation at small sizes (--emulate), where the figures mean nothing but
@@ -134,11 +134,13 @@ static void runtime_update_s(const S2sArray *whole, const S2sArray *box, double 
 
 /* ---- 1. contiguous arrays ------------------------------------------------ */
 
+static long min_mb = 1;      /* --min-mb: the smallest contiguous size */
+
 static void bench_contiguous(long max_mb, char *pinned, void *dev) {
   printf("\n== 1. contiguous arrays, pageable (malloc) unless said: GB/s, best of %d\n", reps);
   printf("%8s | %8s %8s %8s %8s %6s | %8s %8s %8s %8s %6s\n", "MB", "H2D page", "pinned",
          "copyin", "update", "%pin", "D2H page", "pinned", "copyout", "update", "%pin");
-  for (long mb = 1; mb <= max_mb; mb *= 4) {
+  for (long mb = min_mb; mb <= max_mb; mb *= 4) {
     size_t bytes = (size_t)mb * 1000000;
     long n = (long)(bytes / sizeof(double));
     char *host = host_alloc(bytes);
@@ -263,39 +265,43 @@ static long arg_long(const char *s, const char *what) {
 
 int main(int argc, char **argv) {
   long max_mb = 1024;
-  int nx = 512, ny = 512, nz = 256, bad;
+  int nx = 512, ny = 512, nz = 256, bad = 0, contiguous_only = 0;
   struct cudaDeviceProp prop;
   char *pinned;
   void *dev;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--max-mb") && i + 1 < argc) max_mb = arg_long(argv[++i], "--max-mb");
+    else if (!strcmp(argv[i], "--min-mb") && i + 1 < argc) min_mb = arg_long(argv[++i], "--min-mb");
+    else if (!strcmp(argv[i], "--contiguous-only")) contiguous_only = 1;
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = (int)arg_long(argv[++i], "--reps");
     else if (!strcmp(argv[i], "--laplace") && i + 3 < argc) {
       nx = (int)arg_long(argv[++i], "NX");
       ny = (int)arg_long(argv[++i], "NY");
       nz = (int)arg_long(argv[++i], "NZ");
     } else {
-      fprintf(stderr, "usage: %s [--max-mb N] [--reps N] [--laplace NX NY NZ]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--min-mb N] [--max-mb N] [--reps N] [--laplace NX NY NZ] "
+              "[--contiguous-only]\n", argv[0]);
       return 2;
     }
   }
   s2s_region_begin(&bench_r); /* selects the device (S2S_DEVICE) */
   s2s_region_end(&bench_r);
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  printf("datamove: %s; S2S_STAGE_CHUNK=%s S2S_COPY_THREADS=%s S2S_REGISTER=%s S2S_SPAN_RATIO=%s\n",
+  printf("datamove: %s; S2S_STAGE_CHUNK=%s S2S_COPY_THREADS=%s S2S_COPY_STREAM=%s S2S_REGISTER=%s S2S_SPAN_RATIO=%s\n",
          prop.name, getenv("S2S_STAGE_CHUNK") ? getenv("S2S_STAGE_CHUNK") : "(8M)",
          getenv("S2S_COPY_THREADS") ? getenv("S2S_COPY_THREADS") : "(default)",
+         getenv("S2S_COPY_STREAM") ? getenv("S2S_COPY_STREAM") : "(1)",
          getenv("S2S_REGISTER") ? getenv("S2S_REGISTER") : "(auto)",
          getenv("S2S_SPAN_RATIO") ? getenv("S2S_SPAN_RATIO") : "(1.25)");
   check(cudaMallocHost((void **)&pinned, (size_t)max_mb * 1000000), "cudaMallocHost");
   memset(pinned, 1, (size_t)max_mb * 1000000);
   check(cudaMalloc(&dev, (size_t)max_mb * 1000000), "cudaMalloc");
   bench_contiguous(max_mb, pinned, dev);
-  bench_holey(max_mb, pinned, dev);
+  if (!contiguous_only) bench_holey(max_mb, pinned, dev);
   check(cudaFree(dev), "cudaFree");
   check(cudaFreeHost(pinned), "cudaFreeHost");
   s2s_pool_release();
-  bad = bench_laplace(nx, ny, nz);
+  if (!contiguous_only) bad = bench_laplace(nx, ny, nz);
   if (bad) fprintf(stderr, "datamove: laplace results differ from the CPU's\n");
   return bad;
 }

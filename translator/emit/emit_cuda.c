@@ -1675,6 +1675,16 @@ static void emit_launch(Emit *e, const KernelPlan *k)
   out(e, "    }\n  }\n");
 }
 
+/* The runtime's type code of a value of type t (autocompare). */
+static const char *rt_type(IrType t)
+{
+  switch (t) {
+  case IR_T_REAL4: case IR_T_REAL8: return "S2S_TYPE_REAL";
+  case IR_T_LOGICAL: return "S2S_TYPE_LOGICAL";
+  default: return "S2S_TYPE_INTEGER";
+  }
+}
+
 /* The device accumulator of reduction r, set to its starting value: the
  * region's initial value (computed here, as the region would before its
  * loops) or the host's. */
@@ -1704,7 +1714,9 @@ static void emit_reduction_end(Emit *e, const ReductionPlan *r)
       "&s2s_region, %d, \"result of reduction(%s:%s)\");\n", cname(r->sym), n, t, line,
       xf_reduce_op_text(r->op), n);
   out(e, "  s2s_scratch_free(&s2s_region, %d, s2s_red_%s);\n", line, n);
-  out(e, "  *s2s_p_%s = %s;\n", n, cname(r->sym));
+  out(e, "  if (!s2s_compare_scalar(&s2s_region, %d, \"%s\", s2s_p_%s, &%s, sizeof(%s), %s))\n"
+      "    *s2s_p_%s = %s;\n", line, n, n, cname(r->sym), t, rt_type(r->sym->type), n,
+      cname(r->sym));
 }
 
 typedef struct ScalarArgs {
@@ -1783,9 +1795,10 @@ static void emit_region(Emit *e, IrRegion *g)
   FILE *real = body_begin(e, &text, &len);
   emit_region_static(e, g->name, g->routine, g->first_line);
   emit_scalar_locals(e, c);
+  /* Host fallback returns here: the host pass after the call computes the region. */
+  out(e, "  if (!s2s_compute_begin(&s2s_region)) return;\n");
   for (int i = 0; i < g->nassumptions; i++)
     emit_assumption_check(e, &g->assumptions[i]);
-  out(e, "  s2s_region_begin(&s2s_region);\n");
   for (int i = 0; i < p->narrays; i++) {
     const ArrayPlan *a = &p->arrays[i];
     if (a->storage == ARRAY_REGISTER || a->storage == ARRAY_THREAD_LOCAL)
@@ -1813,6 +1826,12 @@ static void emit_region(Emit *e, IrRegion *g)
       if (p->reductions[r].gpu && p->reductions[r].kernel == i)
         emit_reduction_end(e, &p->reductions[r]);
   }
+  /* Autocompare: what the device wrote is kept for the host pass to compare with. */
+  for (int i = 0; i < p->narrays; i++)
+    if (p->arrays[i].storage == ARRAY_DEVICE && p->arrays[i].written)
+      out(e, "  s2s_compare_array(&s2s_region, %d, &s2s_%s, d_%s, %s);\n",
+          p->arrays[i].clause_line, p->arrays[i].sym->name, p->arrays[i].sym->name,
+          rt_type(p->arrays[i].sym->type));
   for (int i = p->narrays - 1; i >= 0; i--)
     if (p->arrays[i].storage == ARRAY_DEVICE)
       out(e, "  s2s_data_end(&s2s_region, %d, &s2s_%s, %s);\n", p->arrays[i].clause_line,
@@ -1920,7 +1939,7 @@ static void emit_host_function(Emit *e, HostCall *c, IrRoutine *r, int line)
   out(e, ")\n{\n");
   emit_region_static(e, c->function + 4, r, line);
   emit_scalar_locals(e, c);
-  out(e, "  s2s_region_begin(&s2s_region);\n");
+  out(e, "  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */\n");
 }
 
 /* The runtime call `call` for each item with its clause; the end of a data

@@ -4,12 +4,18 @@
  * missing final newline, tabs, comments), and only these edits are made:
  *
  *   Fortran                                   C
- *   region lines  -> call s2s_x_r1(a, n, ...)   region lines -> s2s_x_r1((void *)a, n);
+ *   region lines  -> call s2s_x_r1(a, n, ...)   region lines -> { s2s_x_r1((void *)a, n);
+ *                    if (s2s_host_pass() /= 0)      if (s2s_host_pass()) {
+ *                    then / region code / end if    region code } }
  *   data          -> call s2s_x_d1_begin(...)   data pragma  -> { s2s_x_d1_begin(...);
  *   end data      -> call s2s_x_d1_end(...)     after the statement: s2s_x_d1_end(...); }
  *   update        -> call s2s_x_u1(...)         update pragma -> s2s_x_u1(...);
  *   after the specification part of each       before each function with calls, one
  *   routine with calls, one interface block     prototype per function it calls
+ *
+ * The region's own code stays after its call for the host pass (host
+ * fallback and autocompare, rt/s2s_compare.c): the user's lines less the
+ * directive lines, byte for byte.
  *
  * A region made into kernel variants (present() of the routine's optional
  * dummies, transforms/present.c) is replaced by an IF / ELSE IF chain that
@@ -500,6 +506,82 @@ static char *c_indent(const Text *t, const HostCall *c) {
   return deeper;
 }
 
+/* ---- the host pass ------------------------------------------------------------------------ */
+
+/* Does line l start with `sentinel` (any case) followed by a blank, the end
+ * of the line or, in Fortran, '&'? */
+static bool starts_with_word(const Text *t, int l, const char *sentinel, bool fortran) {
+  size_t i = first_nonblank(t, l), n = strlen(sentinel);
+  const char *s = t->start[l - 1];
+  if (t->len[l - 1] - i < n || strncasecmp(s + i, sentinel, n) != 0) return false;
+  i += n;
+  return i == t->len[l - 1] || s[i] == ' ' || s[i] == '\t' || (fortran && s[i] == '&');
+}
+
+/* A line of a directive s2s-cuda reads: `!$stencil`, `!$acc` (Fortran) or
+ * `#pragma stencil`, `#pragma acc` (C; its backslash continuations are
+ * skipped by the caller). */
+static bool translator_directive_line(const Program *p, const Text *t, int l) {
+  if (p->lang == IR_FORTRAN)
+    return starts_with_word(t, l, "!$stencil", true) || starts_with_word(t, l, "!$acc", true);
+  size_t i = first_nonblank(t, l);
+  const char *s = t->start[l - 1];
+  if (i >= t->len[l - 1] || s[i] != '#') return false;
+  for (i++; i < t->len[l - 1] && (s[i] == ' ' || s[i] == '\t'); i++) {}
+  static const char *const pragmas[] = { "pragma stencil", "pragma acc" };
+  for (int k = 0; k < 2; k++) {
+    size_t n = strlen(pragmas[k]);
+    if (t->len[l - 1] - i >= n && strncmp(s + i, pragmas[k], n) == 0 &&
+        (t->len[l - 1] - i == n || s[i + n] == ' ' || s[i + n] == '\t' || s[i + n] == '\\'))
+      return true;
+  }
+  return false;
+}
+
+static bool c_line_continues(const Text *t, int l) {
+  return t->len[l - 1] > 0 && t->start[l - 1][t->len[l - 1] - 1] == '\\';
+}
+
+/* A line of a Block that write_block turns into a line marker for user
+ * line l (write_marker), or drops when there are no markers. */
+#define MARKER_PREFIX '\001'
+static char *marker_at(int l) { return xasprintf("%c%d", MARKER_PREFIX, l); }
+
+/* After the launcher's call, the region's own code for the host pass
+ * (rt/s2s_compare.c: host fallback and autocompare): the user's lines of
+ * region c byte for byte, less the directive lines, under
+ *   if (s2s_host_pass() /= 0) then ... call s2s_host_pass_end() ... end if
+ * (C: if (s2s_host_pass()) { ... s2s_host_pass_end(); }). */
+static void host_pass(const Program *p, const Text *t, const HostCall *c, const char *indent,
+                      Block *out) {
+  bool fortran = p->lang == IR_FORTRAN;
+  block_add(out, xasprintf(fortran ? "%sif (s2s_host_pass() /= 0) then" : "%s  if (s2s_host_pass()) {",
+                           indent));
+  int next = 0; /* the user line the previous kept line was followed by */
+  for (int l = c->first_line; l <= c->last_line; l++) {
+    if (translator_directive_line(p, t, l)) {
+      /* the directive's continuation lines go with it */
+      while (l < c->last_line &&
+             (fortran ? fortran_continues(t, l) : c_line_continues(t, l)))
+        l++;
+      continue;
+    }
+    if (l != next) block_add(out, marker_at(l)); /* the host compiler names the user's line */
+    block_add(out, xstrndup(t->start[l - 1], t->len[l - 1]));
+    next = l + 1;
+  }
+  for (int i = 0; i < c->params.n; i++) {
+    if (c->params.v[i].role != PARAM_REDUCTION) continue;
+    char *a = actual_text(p, c->routine, &c->params.v[i]);
+    block_add(out, xasprintf(fortran ? "%s  call s2s_host_pass_result(%s)"
+                                     : "%s    s2s_host_pass_result(%s);", indent, a));
+    free(a);
+  }
+  block_add(out, xasprintf(fortran ? "%s  call s2s_host_pass_end()" : "%s    s2s_host_pass_end();",
+                           indent));
+  block_add(out, xasprintf(fortran ? "%send if" : "%s  } }", indent));
+}
+
 /* ---- planning --------------------------------------------------------------------------- */
 
 static void check_line(const Text *t, const HostCall *c, int line) {
@@ -527,11 +609,15 @@ static void plan_call(const Program *p, const Text *t, const HostCall *c, Edits 
   if (p->lang == IR_FORTRAN) {
     char *ind = fortran_indent(t, c);
     fortran_call(p, c, ind, &d->text);
+    if (c->kind == HOST_CALL_REGION) host_pass(p, t, c, ind, &d->text);
     free(ind);
   } else {
     char *ind = c_indent(t, c);
     char *call = c_call(p, c);
-    block_add(&d->text, xasprintf("%s%s%s", ind, c->kind == HOST_CALL_DATA_BEGIN ? "{ " : "", call));
+    /* braces: the call and its host pass stay one statement (an unbraced if's body) */
+    bool brace = c->kind == HOST_CALL_DATA_BEGIN || c->kind == HOST_CALL_REGION;
+    block_add(&d->text, xasprintf("%s%s%s", ind, brace ? "{ " : "", call));
+    if (c->kind == HOST_CALL_REGION) host_pass(p, t, c, ind, &d->text);
     free(call);
     free(ind);
   }
@@ -576,6 +662,7 @@ static void plan_variant_calls(const Program *p, const Text *t, const HostCalls 
     fortran_call(p, v, inner, &d->text);
   }
   block_add(&d->text, xasprintf("%send if", ind));
+  host_pass(p, t, c, ind, &d->text);
   free(inner);
   free(ind);
 }
@@ -632,11 +719,19 @@ static void plan_declarations(const Program *p, const Text *t, const HostCalls *
   const IrRoutine *r = calls->v[from]->routine;
   if (r->spec_end_line < 1 || r->spec_end_line > t->nlines)
     S2S_BUG("routine %s: spec_end_line %d outside the file", r->name, r->spec_end_line);
+  bool regions = false; /* the host pass's runtime functions are needed */
+  for (int i = from; i < calls->n; i++)
+    regions |= calls->v[i]->routine == r && calls->v[i]->kind == HOST_CALL_REGION;
   if (p->lang == IR_C) {
     Edit *d = edit_add(e, r->spec_end_line, EDIT_BEFORE, 0);
     for (int i = from; i < calls->n; i++)
       if (calls->v[i]->routine == r && !seen_function(calls, i))
         block_add(&d->text, c_prototype(p, calls->v[i]));
+    if (regions) {
+      block_add(&d->text, xstrdup("int s2s_host_pass(void);"));
+      block_add(&d->text, xstrdup("void s2s_host_pass_end(void);"));
+      block_add(&d->text, xstrdup("void s2s_host_pass_result(const void *);"));
+    }
     return;
   }
   plan_module_uses(p, t, calls, from, e);
@@ -646,6 +741,16 @@ static void plan_declarations(const Program *p, const Text *t, const HostCalls *
   for (int i = from; i < calls->n; i++)
     if (calls->v[i]->routine == r && !seen_function(calls, i))
       fortran_interface_body(p, calls->v[i], ind, &d->text);
+  if (regions) {
+    block_add(&d->text, xasprintf("%s  integer(c_int) function s2s_host_pass() bind(C, name=\"s2s_host_pass\")", ind));
+    block_add(&d->text, xasprintf("%s    use, intrinsic :: iso_c_binding, only: c_int", ind));
+    block_add(&d->text, xasprintf("%s  end function s2s_host_pass", ind));
+    block_add(&d->text, xasprintf("%s  subroutine s2s_host_pass_end() bind(C, name=\"s2s_host_pass_end\")", ind));
+    block_add(&d->text, xasprintf("%s  end subroutine s2s_host_pass_end", ind));
+    block_add(&d->text, xasprintf("%s  subroutine s2s_host_pass_result(x) bind(C, name=\"s2s_host_pass_result\")", ind));
+    block_add(&d->text, xasprintf("%s    type(*) :: x", ind));
+    block_add(&d->text, xasprintf("%s  end subroutine s2s_host_pass_result", ind));
+  }
   block_add(&d->text, xasprintf("%send interface", ind));
   free(ind);
 }
@@ -687,10 +792,13 @@ static void write_line(Writer *w, const char *s, size_t len, size_t eol_len, con
 
 /* Generated lines; `last_eol` is the line end of the last one (the
  * replaced line's own, which may be none at the end of the file). */
+static void write_marker(Writer *w, int line);
+
 static void write_block(Writer *w, const Block *b, const char *last_eol) {
   for (int i = 0; i < b->n; i++) {
     const char *eol = i == b->n - 1 ? last_eol : w->eol;
-    write_line(w, b->v[i], strlen(b->v[i]), strlen(eol), eol);
+    if (b->v[i][0] == MARKER_PREFIX) write_marker(w, atoi(b->v[i] + 1));
+    else write_line(w, b->v[i], strlen(b->v[i]), strlen(eol), eol);
   }
 }
 

@@ -194,6 +194,11 @@ static bool host_node(HostScan *h, TSNode n, const char *parent, const char *fie
   if (!fortran && (is_c_directive(type) ||
                    (field && !strcmp(field, "condition") && !strncmp(parent, "preproc_", 8))))
     return false;                           /* `#define`, `#pragma`, `#if` conditions */
+  if (fortran ? !strcmp(type, "do_loop")
+              : !strcmp(type, "for_statement") || !strcmp(type, "while_statement") ||
+                !strcmp(type, "do_statement"))
+    IR_APPEND(h->r->host_loops, h->r->nhost_loops, h->r->host_loops_cap,
+              ((IrHostLoop){ fe_first_line(h->cx, n), fe_last_line(h->cx, n) }));
   if (strcmp(type, "identifier"))
     return true;
   if (field && !strcmp(field, "name"))      /* `call f(n=1)`, `#ifdef N`: not the variable */

@@ -351,6 +351,12 @@ typedef struct IrHostUse {
                                    variable, C `name = ...` or `int name = ...` */
 } IrHostUse;
 
+/* A loop of the host code (DO, DO WHILE; C for, while, do), as the host
+ * scan saw it: the advice pass looks for regions run at every iteration. */
+typedef struct IrHostLoop {
+  int first_line, last_line;
+} IrHostLoop;
+
 typedef struct IrHostUses {
   const char *name;             /* as the IR spells it (Fortran: lower case) */
   int n, cap;
@@ -440,6 +446,9 @@ typedef struct IrRoutine {
   bool implicit_none;
   bool saves_all;               /* Fortran: a SAVE statement without a list */
   IrHostUses *host_uses;        /* uthash by name (front end's host scan) */
+  int nhost_loops, host_loops_cap;
+  IrHostLoop *host_loops;       /* loops of the executable part, regions' own included, in
+                                   source order of their first line (front end's host scan) */
   bool body_lowered;            /* `body` holds the executable part (routines that regions
                                    call, for inlining) */
   IrStmtList body;

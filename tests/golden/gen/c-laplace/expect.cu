@@ -39,7 +39,7 @@ __global__ void lap_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx s
 extern "C" void s2s_lap_r1(float *u, float *out, int nz, int ny, int nx)
 {
   static S2sRegion s2s_region = S2S_REGION("lap_r1", "lap", "in.c", 5);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 0 },
       { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, (long)(nz - 1) - (0) + 1 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
@@ -78,6 +78,7 @@ extern "C" void s2s_lap_r1(float *u, float *out, int nz, int ny, int nx)
       s2s_kernel_end(&s2s_region, 6);
     }
   }
+  s2s_compare_array(&s2s_region, 5, &s2s_out, d_out, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 5, &s2s_out, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 5, &s2s_u, S2S_COPYIN);
   s2s_region_end(&s2s_region);

@@ -36,7 +36,7 @@ __global__ void rowscale_r1(const double *__restrict__ s, s2s_idx s2s_s_lo0,
 extern "C" void s2s_rowscale_r1(double *s, double *w, double *a, int n, int m)
 {
   static S2sRegion s2s_region = S2S_REGION("rowscale_r1", "rowscale", "in.c", 8);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_s = { "s", (void *)s, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
       { 0 + n - 1 } };
   double *d_s = (double *)s2s_data_begin(&s2s_region, 8, &s2s_s, S2S_COPYIN);
@@ -75,6 +75,7 @@ extern "C" void s2s_rowscale_r1(double *s, double *w, double *a, int n, int m)
       s2s_kernel_end(&s2s_region, 9);
     }
   }
+  s2s_compare_array(&s2s_region, 8, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 8, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 8, &s2s_w, S2S_COPYIN);
   s2s_data_end(&s2s_region, 8, &s2s_s, S2S_COPYIN);

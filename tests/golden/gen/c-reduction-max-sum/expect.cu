@@ -42,7 +42,7 @@ extern "C" void s2s_stats_r1(double *a, int m, int n, double *s2s_p_amax, double
   static S2sRegion s2s_region = S2S_REGION("stats_r1", "stats", "in.c", 5);
   double amax = *s2s_p_amax;
   double tot = *s2s_p_tot;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 0, 0 },
       { (long)(n - 1) - (0) + 1, (long)(m - 1) - (0) + 1 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
@@ -79,11 +79,13 @@ extern "C" void s2s_stats_r1(double *a, int m, int n, double *s2s_p_amax, double
   s2s_check(cudaMemcpy(&amax, s2s_red_amax, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region, 8,
       "result of reduction(max:amax)");
   s2s_scratch_free(&s2s_region, 8, s2s_red_amax);
-  *s2s_p_amax = amax;
+  if (!s2s_compare_scalar(&s2s_region, 8, "amax", s2s_p_amax, &amax, sizeof(double), S2S_TYPE_REAL))
+    *s2s_p_amax = amax;
   s2s_check(cudaMemcpy(&tot, s2s_red_tot, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region, 9,
       "result of reduction(+:tot)");
   s2s_scratch_free(&s2s_region, 9, s2s_red_tot);
-  *s2s_p_tot = tot;
+  if (!s2s_compare_scalar(&s2s_region, 9, "tot", s2s_p_tot, &tot, sizeof(double), S2S_TYPE_REAL))
+    *s2s_p_tot = tot;
   s2s_data_end(&s2s_region, 5, &s2s_a, S2S_COPYIN);
   s2s_region_end(&s2s_region);
 }

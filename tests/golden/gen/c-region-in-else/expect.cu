@@ -30,7 +30,7 @@ __global__ void f_r1(const double *__restrict__ b, s2s_idx s2s_b_lo0,
 extern "C" void s2s_f_r1(double *b, double *a, int n)
 {
   static S2sRegion s2s_region = S2S_REGION("f_r1", "f", "in.c", 5);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
       { n - 1 } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 5, &s2s_b, S2S_COPYIN);
@@ -61,6 +61,7 @@ extern "C" void s2s_f_r1(double *b, double *a, int n)
       s2s_kernel_end(&s2s_region, 6);
     }
   }
+  s2s_compare_array(&s2s_region, 5, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 5, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 5, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -88,13 +89,13 @@ __global__ void f_r2(const double *__restrict__ b, s2s_idx s2s_b_lo0,
 #line 10 "in.c"
   const int i_2 = 0 + (int)s2s_x; /* in.c:10 */
   S2S_a(i_2) = 2.0 * S2S_b(i_2); /* line 11 */
-#line 92 "in.s2s.cu"
+#line 93 "in.s2s.cu"
 }
 
 extern "C" void s2s_f_r2(double *b, double *a, int n)
 {
   static S2sRegion s2s_region = S2S_REGION("f_r2", "f", "in.c", 9);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
       { n - 1 } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 9, &s2s_b, S2S_COPYIN);
@@ -125,6 +126,7 @@ extern "C" void s2s_f_r2(double *b, double *a, int n)
       s2s_kernel_end(&s2s_region, 10);
     }
   }
+  s2s_compare_array(&s2s_region, 9, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 9, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 9, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);

@@ -28,7 +28,7 @@ __global__ void scale_r1(float *a, s2s_idx s2s_a_lo0,
 extern "C" void s2s_scale_r1(float *a, int n)
 {
   static S2sRegion s2s_region = S2S_REGION("scale_r1", "scale", "in.c", 6);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
       { 0 + n - 1 } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 6, &s2s_a, S2S_COPY);
@@ -53,6 +53,7 @@ extern "C" void s2s_scale_r1(float *a, int n)
       s2s_kernel_end(&s2s_region, 7);
     }
   }
+  s2s_compare_array(&s2s_region, 6, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 6, &s2s_a, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
@@ -63,7 +64,7 @@ extern "C" void s2s_scale_r1(float *a, int n)
 extern "C" void s2s_scale_u1(float *a, int n)
 {
   static S2sRegion s2s_region = S2S_REGION("scale_u1", "scale", "in.c", 9);
-  s2s_region_begin(&s2s_region);
+  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
       { 0 + n - 1 } };
   s2s_update_host(&s2s_region, 9, &s2s_a);

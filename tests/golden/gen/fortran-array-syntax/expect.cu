@@ -76,7 +76,7 @@ extern "C" void s2s_tend_r1(float *b, float *a, float *amax, const int *s2s_p_m,
   static S2sRegion s2s_region = S2S_REGION("tend_r1", "tend", "in.f90", 9);
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
       { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
@@ -141,6 +141,8 @@ extern "C" void s2s_tend_r1(float *b, float *a, float *amax, const int *s2s_p_m,
       s2s_kernel_end(&s2s_region, 10);
     }
   }
+  s2s_compare_array(&s2s_region, 9, &s2s_a, d_a, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 9, &s2s_amax, d_amax, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 9, &s2s_amax, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 9, &s2s_a, S2S_COPY);
   s2s_data_end(&s2s_region, 9, &s2s_b, S2S_COPYIN);

@@ -50,7 +50,7 @@ extern "C" void s2s_red_r1(float *a, float *b, const int *s2s_p_jm, const int *s
   const int jm = *s2s_p_jm;
   const int km = *s2s_p_km;
   const int im = *s2s_p_im;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
       { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
@@ -85,6 +85,7 @@ extern "C" void s2s_red_r1(float *a, float *b, const int *s2s_p_jm, const int *s
       s2s_kernel_end(&s2s_region, 11);
     }
   }
+  s2s_compare_array(&s2s_region, 10, &s2s_b, d_b, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   s2s_region_end(&s2s_region);

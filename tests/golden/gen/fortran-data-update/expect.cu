@@ -46,7 +46,7 @@ extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u,
   const int s2s_ub1_v = *s2s_p_s2s_ub1_v;
   const int s2s_lb2_v = *s2s_p_s2s_lb2_v;
   const int s2s_ub2_v = *s2s_p_s2s_ub2_v;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u },
       { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 },
       { s2s_max<long>(0, s2s_lb1_u), s2s_max<long>(0, s2s_lb2_u) },
@@ -82,6 +82,7 @@ extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u,
       s2s_kernel_end(&s2s_region, 16);
     }
   }
+  s2s_compare_array(&s2s_region, 15, &s2s_v, d_v, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 15, &s2s_v, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 15, &s2s_u, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -113,7 +114,7 @@ __global__ void relax_r2(const float *__restrict__ v, s2s_idx s2s_v_lo0, s2s_idx
   const int j = 1 + (int)s2s_y; /* in.f90:23 */
   const int i = 1 + (int)s2s_x; /* in.f90:24 */
   S2S_u(i, j) = S2S_v(i, j); /* line 25 */
-#line 117 "in.s2s.cu"
+#line 118 "in.s2s.cu"
 }
 
 extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v,
@@ -131,7 +132,7 @@ extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v,
   const int s2s_ub1_u = *s2s_p_s2s_ub1_u;
   const int s2s_lb2_u = *s2s_p_s2s_lb2_u;
   const int s2s_ub2_u = *s2s_p_s2s_ub2_u;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v },
       { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 },
       { s2s_max<long>(1, s2s_lb1_v), s2s_max<long>(1, s2s_lb2_v) },
@@ -167,6 +168,7 @@ extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v,
       s2s_kernel_end(&s2s_region, 23);
     }
   }
+  s2s_compare_array(&s2s_region, 22, &s2s_u, d_u, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 22, &s2s_u, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 22, &s2s_v, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -189,7 +191,7 @@ extern "C" void s2s_relax_d1_begin(float *u, const int *s2s_p_s2s_lb1_u, const i
   const int s2s_ub1_v = *s2s_p_s2s_ub1_v;
   const int s2s_lb2_v = *s2s_p_s2s_lb2_v;
   const int s2s_ub2_v = *s2s_p_s2s_ub2_v;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u },
       { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 },
       { s2s_max<long>(s2s_lb1_u, s2s_lb1_u), s2s_max<long>(s2s_lb2_u, s2s_lb2_u) },
@@ -216,7 +218,7 @@ extern "C" void s2s_relax_d1_end(float *u, const int *s2s_p_s2s_lb1_u, const int
   const int s2s_ub1_v = *s2s_p_s2s_ub1_v;
   const int s2s_lb2_v = *s2s_p_s2s_lb2_v;
   const int s2s_ub2_v = *s2s_p_s2s_ub2_v;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v },
       { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 },
       { s2s_max<long>(s2s_lb1_v, s2s_lb1_v), s2s_max<long>(s2s_lb2_v, s2s_lb2_v) },
@@ -239,7 +241,7 @@ extern "C" void s2s_relax_u2(float *u, const int *s2s_p_s2s_lb1_u, const int *s2
   const int s2s_ub1_u = *s2s_p_s2s_ub1_u;
   const int s2s_lb2_u = *s2s_p_s2s_lb2_u;
   const int s2s_ub2_u = *s2s_p_s2s_ub2_u;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
   const int n = 64;
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u },
       { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 },

@@ -50,7 +50,7 @@ extern "C" void s2s_count_digits_r1(int *k, int *nd, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("count_digits_r1", "count_digits", "in.f90", 11);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_k = { "k", (void *)k, sizeof(int), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   int *d_k = (int *)s2s_data_begin(&s2s_region, 11, &s2s_k, S2S_COPYIN);
@@ -81,6 +81,7 @@ extern "C" void s2s_count_digits_r1(int *k, int *nd, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 12);
     }
   }
+  s2s_compare_array(&s2s_region, 11, &s2s_nd, d_nd, S2S_TYPE_INTEGER);
   s2s_data_end(&s2s_region, 11, &s2s_nd, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 11, &s2s_k, S2S_COPYIN);
   s2s_region_end(&s2s_region);

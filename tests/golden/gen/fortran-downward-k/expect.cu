@@ -60,7 +60,7 @@ extern "C" void s2s_sweep_r1(float *q, float *flux, const int *s2s_p_jm, const i
   const int jm = *s2s_p_jm;
   const int im = *s2s_p_im;
   const int km = *s2s_p_km;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_q = { "q", (void *)q, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
       { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
@@ -96,6 +96,7 @@ extern "C" void s2s_sweep_r1(float *q, float *flux, const int *s2s_p_jm, const i
       s2s_kernel_end(&s2s_region, 10);
     }
   }
+  s2s_compare_array(&s2s_region, 9, &s2s_q, d_q, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 9, &s2s_flux, S2S_COPYIN);
   s2s_data_end(&s2s_region, 9, &s2s_q, S2S_COPY);
   s2s_region_end(&s2s_region);

@@ -38,7 +38,7 @@ extern "C" void s2s_ex_r1(float *b, float *a, const int *s2s_p_n, const float *s
   static S2sRegion s2s_region = S2S_REGION("ex_r1", "ex", "in.f90", 10);
   const int n = *s2s_p_n;
   const float s = *s2s_p_s;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
@@ -69,6 +69,8 @@ extern "C" void s2s_ex_r1(float *b, float *a, const int *s2s_p_n, const float *s
       s2s_kernel_end(&s2s_region, 11);
     }
   }
+  s2s_compare_array(&s2s_region, 10, &s2s_b, d_b, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 10, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 10, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   s2s_region_end(&s2s_region);

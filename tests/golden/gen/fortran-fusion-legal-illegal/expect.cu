@@ -65,7 +65,7 @@ extern "C" void s2s_fu_r1(float *c, float *a, float *b, const int *s2s_p_jm, con
   const int jm = *s2s_p_jm;
   const int km = *s2s_p_km;
   const int im = *s2s_p_im;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_c = { "c", (void *)c, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
       { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
@@ -108,6 +108,9 @@ extern "C" void s2s_fu_r1(float *c, float *a, float *b, const int *s2s_p_jm, con
       s2s_kernel_end(&s2s_region, 9);
     }
   }
+  s2s_compare_array(&s2s_region, 8, &s2s_c, d_c, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 8, &s2s_a, d_a, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 8, &s2s_b, d_b, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 8, &s2s_b, S2S_COPY);
   s2s_data_end(&s2s_region, 8, &s2s_a, S2S_COPY);
   s2s_data_end(&s2s_region, 8, &s2s_c, S2S_COPY);

@@ -112,7 +112,7 @@ extern "C" void s2s_skip_some_r1(float *b, float *a, float *c, int *ktop, const 
   const int kme = *s2s_p_kme;
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
@@ -163,6 +163,9 @@ extern "C" void s2s_skip_some_r1(float *b, float *a, float *c, int *ktop, const 
       s2s_kernel_end(&s2s_region, 19);
     }
   }
+  s2s_compare_array(&s2s_region, 18, &s2s_a, d_a, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 18, &s2s_c, d_c, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 18, &s2s_ktop, d_ktop, S2S_TYPE_INTEGER);
   s2s_data_end(&s2s_region, 18, &s2s_ktop, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 18, &s2s_c, S2S_COPY);
   s2s_data_end(&s2s_region, 18, &s2s_a, S2S_COPY);

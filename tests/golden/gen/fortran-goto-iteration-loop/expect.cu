@@ -84,7 +84,7 @@ extern "C" void s2s_settle_r1(float *v, float *q, int *nsteps, const int *s2s_p_
   const int kme = *s2s_p_kme;
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
@@ -127,6 +127,8 @@ extern "C" void s2s_settle_r1(float *v, float *q, int *nsteps, const int *s2s_p_
       s2s_kernel_end(&s2s_region, 20);
     }
   }
+  s2s_compare_array(&s2s_region, 19, &s2s_q, d_q, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 19, &s2s_nsteps, d_nsteps, S2S_TYPE_INTEGER);
   s2s_data_end(&s2s_region, 19, &s2s_nsteps, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 19, &s2s_q, S2S_COPY);
   s2s_data_end(&s2s_region, 19, &s2s_v, S2S_COPYIN);

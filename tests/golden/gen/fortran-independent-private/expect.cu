@@ -62,7 +62,7 @@ extern "C" void s2s_fill_r1(float *delp, float *q, const int *s2s_p_nq, const in
   const int nq = *s2s_p_nq;
   const int im = *s2s_p_im;
   const int km = *s2s_p_km;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_delp = { "delp", (void *)delp, sizeof(float), 2, { 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
       { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
@@ -104,6 +104,7 @@ extern "C" void s2s_fill_r1(float *delp, float *q, const int *s2s_p_nq, const in
       s2s_scratch_free(&s2s_region, 12, d_dm);
     }
   }
+  s2s_compare_array(&s2s_region, 10, &s2s_q, d_q, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 10, &s2s_q, S2S_COPY);
   s2s_data_end(&s2s_region, 10, &s2s_delp, S2S_COPYIN);
   s2s_region_end(&s2s_region);

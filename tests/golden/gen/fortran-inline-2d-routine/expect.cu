@@ -104,7 +104,7 @@ extern "C" void s2s_driver_r1(float *th, float *pii, float *qv, const int *s2s_p
   const int kme = *s2s_p_kme;
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_th = { "th", (void *)th, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
@@ -165,6 +165,8 @@ extern "C" void s2s_driver_r1(float *th, float *pii, float *qv, const int *s2s_p
       s2s_scratch_free(&s2s_region, 17, d_column2d_work);
     }
   }
+  s2s_compare_array(&s2s_region, 16, &s2s_th, d_th, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 16, &s2s_qv, d_qv, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 16, &s2s_qv, S2S_COPY);
   s2s_data_end(&s2s_region, 16, &s2s_pii, S2S_COPYIN);
   s2s_data_end(&s2s_region, 16, &s2s_th, S2S_COPY);

@@ -29,7 +29,7 @@ extern "C" void s2s_outer_r1(float *q, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("outer_r1", "outer", "in.f90", 8);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_q = { "q", (void *)q, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 8, &s2s_q, S2S_COPY);
@@ -54,6 +54,7 @@ extern "C" void s2s_outer_r1(float *q, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 17);
     }
   }
+  s2s_compare_array(&s2s_region, 8, &s2s_q, d_q, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 8, &s2s_q, S2S_COPY);
   s2s_region_end(&s2s_region);
 }

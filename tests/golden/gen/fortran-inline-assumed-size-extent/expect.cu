@@ -46,10 +46,10 @@ extern "C" void s2s_outer_r1(float *q, float *work, const int *s2s_p_kts, const 
   const int its = *s2s_p_its;
   const int n = *s2s_p_n;
   const int ite = *s2s_p_ite;
+  if (!s2s_compute_begin(&s2s_region)) return;
   s2s_assume(&s2s_region, 11, (long)(ite - n - its + 1) >= 0, "ite+1 >= n+its",
       "dimension 1 of 'q' reached by the call of 'vrec' at line 11 stays inside its declared bounds",
       "ite = %ld, n = %ld, its = %ld", (long)ite, (long)n, (long)its);
-  s2s_region_begin(&s2s_region);
   S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { its, kts },
       { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
       { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
@@ -83,6 +83,7 @@ extern "C" void s2s_outer_r1(float *q, float *work, const int *s2s_p_kts, const 
       s2s_kernel_end(&s2s_region, 20);
     }
   }
+  s2s_compare_array(&s2s_region, 9, &s2s_work, d_work, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 9, &s2s_work, S2S_COPY);
   s2s_data_end(&s2s_region, 9, &s2s_q, S2S_COPYIN);
   s2s_region_end(&s2s_region);

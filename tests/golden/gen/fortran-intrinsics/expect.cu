@@ -56,7 +56,7 @@ extern "C" void s2s_physics_r1(float *t, float *qv, float *p, double *out8, cons
   static S2sRegion s2s_region = S2S_REGION("physics_r1", "physics", "in.f90", 20);
   const int n = *s2s_p_n;
   const int flag = *s2s_p_flag;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 20, &s2s_t, S2S_COPYIN);
@@ -98,6 +98,8 @@ extern "C" void s2s_physics_r1(float *t, float *qv, float *p, double *out8, cons
       s2s_kernel_end(&s2s_region, 21);
     }
   }
+  s2s_compare_array(&s2s_region, 20, &s2s_qv, d_qv, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 20, &s2s_out8, d_out8, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 20, &s2s_out8, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 20, &s2s_p, S2S_COPYIN);
   s2s_data_end(&s2s_region, 20, &s2s_qv, S2S_COPY);

@@ -39,7 +39,7 @@ extern "C" void s2s_smooth_r1(double *a, double *b, const int *s2s_p_m, const in
   static S2sRegion s2s_region = S2S_REGION("smooth_r1", "smooth", "in.f90", 10);
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
       { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
@@ -73,6 +73,7 @@ extern "C" void s2s_smooth_r1(double *a, double *b, const int *s2s_p_m, const in
       s2s_kernel_end(&s2s_region, 11);
     }
   }
+  s2s_compare_array(&s2s_region, 10, &s2s_b, d_b, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   s2s_region_end(&s2s_region);

@@ -29,7 +29,7 @@ extern "C" void s2s_s_r1(double *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("s_r1", "s", "in.f90", 13);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 13, &s2s_a, S2S_COPY);
@@ -54,6 +54,7 @@ extern "C" void s2s_s_r1(double *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 14);
     }
   }
+  s2s_compare_array(&s2s_region, 13, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 13, &s2s_a, S2S_COPY);
   s2s_region_end(&s2s_region);
 }

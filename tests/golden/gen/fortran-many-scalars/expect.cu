@@ -5,7 +5,7 @@
  * the long one otherwise. */
 #include "s2s_rt.h"
 
-/* ==== region many_r1: in.f90 lines 16-162 ==== */
+/* ==== region many_r1: in.f90 lines 16-163 ==== */
 
 #define S2S_b(i0, i1) S2S_ELEM(b, \
     ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
@@ -320,7 +320,7 @@ extern "C" void s2s_many_r1(float *b, float *a, const int *s2s_p_kts, const int 
   const int kte = *s2s_p_kte;
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { its, kts },
       { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
       { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
@@ -356,6 +356,7 @@ extern "C" void s2s_many_r1(float *b, float *a, const int *s2s_p_kts, const int 
       s2s_kernel_end(&s2s_region, 17);
     }
   }
+  s2s_compare_array(&s2s_region, 16, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 16, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 16, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);

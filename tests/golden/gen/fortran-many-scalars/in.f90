@@ -156,7 +156,8 @@ subroutine many(a, b, its, ite, kts, kte)
       t137 = b(i,k) * 138.0
       t138 = b(i,k) * 139.0
       t139 = b(i,k) * 140.0
-      a(i,k) = t0 + t7 + t14 + t21 + t28 + t35 + t42 + t49 + t56 + t63 + t70 + t77 + t84 + t91 + t98 + t105 + t112 + t119 + t126 + t133
+      a(i,k) = t0 + t7 + t14 + t21 + t28 + t35 + t42 + t49 + t56 &
+             + t63 + t70 + t77 + t84 + t91 + t98 + t105 + t112 + t119 + t126 + t133
     end do
   end do
 !$stencil end region

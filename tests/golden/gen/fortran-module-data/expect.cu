@@ -52,7 +52,7 @@ extern "C" void s2s_moist_r1(float *t, float *q, float *coef, double *th, const 
   const int n = *s2s_p_n;
   const float qmin = *s2s_p_qmin;
   const float xlv = *s2s_p_xlv;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(nk) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
       { s2s_min<long>(n, n), s2s_min<long>(nk, nk) } };
@@ -94,6 +94,8 @@ extern "C" void s2s_moist_r1(float *t, float *q, float *coef, double *th, const 
       s2s_kernel_end(&s2s_region, 25);
     }
   }
+  s2s_compare_array(&s2s_region, 24, &s2s_q, d_q, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 24, &s2s_th, d_th, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 24, &s2s_th, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 24, &s2s_q, S2S_COPY);
   s2s_data_end(&s2s_region, 24, &s2s_t, S2S_COPYIN);

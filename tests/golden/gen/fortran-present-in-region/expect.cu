@@ -31,7 +31,7 @@ extern "C" void s2s_accumulate_r1_v1(float *a, float *extra, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("accumulate_r1_v1", "accumulate", "in.f90", 8);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPY);
@@ -62,6 +62,7 @@ extern "C" void s2s_accumulate_r1_v1(float *a, float *extra, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 9);
     }
   }
+  s2s_compare_array(&s2s_region, 8, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 8, &s2s_extra, S2S_COPYIN);
   s2s_data_end(&s2s_region, 8, &s2s_a, S2S_COPY);
   s2s_region_end(&s2s_region);
@@ -84,14 +85,14 @@ __global__ void accumulate_r1_v2(s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx
     return;
 #line 9 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:9 */
-#line 88 "in.s2s.cu"
+#line 89 "in.s2s.cu"
 }
 
 extern "C" void s2s_accumulate_r1_v2(const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("accumulate_r1_v2", "accumulate", "in.f90", 8);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[0] = s2s_max<long>(0, (long)(n));

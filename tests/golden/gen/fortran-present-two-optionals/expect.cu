@@ -56,7 +56,7 @@ extern "C" void s2s_freeze_r1_v1(float *qi, float *t, float *qc, float *qs, cons
   const int kte = *s2s_p_kte;
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_qi = { "qi", (void *)qi, sizeof(float), 2, { its, kts },
       { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
       { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
@@ -107,6 +107,10 @@ extern "C" void s2s_freeze_r1_v1(float *qi, float *t, float *qc, float *qs, cons
       s2s_kernel_end(&s2s_region, 16);
     }
   }
+  s2s_compare_array(&s2s_region, 15, &s2s_qi, d_qi, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_t, d_t, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qc, d_qc, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qs, d_qs, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 15, &s2s_qs, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_qc, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_t, S2S_COPY);
@@ -151,7 +155,7 @@ __global__ void freeze_r1_v2(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s
 #line 29 "in.f90"
   S2S_qc(i, k) = S2S_qc(i, k) - frz; /* line 29 */
   S2S_t(i, k) = S2S_t(i, k) + 300.0f * frz; /* line 30 */
-#line 155 "in.s2s.cu"
+#line 159 "in.s2s.cu"
 }
 
 extern "C" void s2s_freeze_r1_v2(float *t, float *qc, float *qs, const int *s2s_p_kts,
@@ -162,7 +166,7 @@ extern "C" void s2s_freeze_r1_v2(float *t, float *qc, float *qs, const int *s2s_
   const int kte = *s2s_p_kte;
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts },
       { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
       { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
@@ -205,6 +209,9 @@ extern "C" void s2s_freeze_r1_v2(float *t, float *qc, float *qs, const int *s2s_
       s2s_kernel_end(&s2s_region, 16);
     }
   }
+  s2s_compare_array(&s2s_region, 15, &s2s_t, d_t, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qc, d_qc, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qs, d_qs, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 15, &s2s_qs, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_qc, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_t, S2S_COPY);
@@ -251,7 +258,7 @@ __global__ void freeze_r1_v3(float *__restrict__ qi, s2s_idx s2s_qi_lo0, s2s_idx
   S2S_qi(i, k) = S2S_qi(i, k) + frz; /* line 28 */
   S2S_qc(i, k) = S2S_qc(i, k) - frz; /* line 29 */
   S2S_t(i, k) = S2S_t(i, k) + 300.0f * frz; /* line 30 */
-#line 255 "in.s2s.cu"
+#line 262 "in.s2s.cu"
 }
 
 extern "C" void s2s_freeze_r1_v3(float *qi, float *t, float *qc, const int *s2s_p_kts,
@@ -262,7 +269,7 @@ extern "C" void s2s_freeze_r1_v3(float *qi, float *t, float *qc, const int *s2s_
   const int kte = *s2s_p_kte;
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_qi = { "qi", (void *)qi, sizeof(float), 2, { its, kts },
       { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
       { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
@@ -305,6 +312,9 @@ extern "C" void s2s_freeze_r1_v3(float *qi, float *t, float *qc, const int *s2s_
       s2s_kernel_end(&s2s_region, 16);
     }
   }
+  s2s_compare_array(&s2s_region, 15, &s2s_qi, d_qi, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_t, d_t, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qc, d_qc, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 15, &s2s_qc, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_t, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_qi, S2S_COPY);
@@ -344,7 +354,7 @@ __global__ void freeze_r1_v4(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s
 #line 29 "in.f90"
   S2S_qc(i, k) = S2S_qc(i, k) - frz; /* line 29 */
   S2S_t(i, k) = S2S_t(i, k) + 300.0f * frz; /* line 30 */
-#line 348 "in.s2s.cu"
+#line 358 "in.s2s.cu"
 }
 
 extern "C" void s2s_freeze_r1_v4(float *t, float *qc, const int *s2s_p_kts, const int *s2s_p_kte,
@@ -355,7 +365,7 @@ extern "C" void s2s_freeze_r1_v4(float *t, float *qc, const int *s2s_p_kts, cons
   const int kte = *s2s_p_kte;
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts },
       { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
       { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
@@ -391,6 +401,8 @@ extern "C" void s2s_freeze_r1_v4(float *t, float *qc, const int *s2s_p_kts, cons
       s2s_kernel_end(&s2s_region, 16);
     }
   }
+  s2s_compare_array(&s2s_region, 15, &s2s_t, d_t, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 15, &s2s_qc, d_qc, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 15, &s2s_qc, S2S_COPY);
   s2s_data_end(&s2s_region, 15, &s2s_t, S2S_COPY);
   s2s_region_end(&s2s_region);

@@ -52,7 +52,7 @@ extern "C" void s2s_pac_r1(float *t, float *v, float *out, const int *s2s_p_n, c
   static S2sRegion s2s_region = S2S_REGION("pac_r1", "pac", "in.f90", 10);
   const int n = *s2s_p_n;
   const int m = *s2s_p_m;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
       { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
@@ -91,6 +91,7 @@ extern "C" void s2s_pac_r1(float *t, float *v, float *out, const int *s2s_p_n, c
       s2s_kernel_end(&s2s_region, 13);
     }
   }
+  s2s_compare_array(&s2s_region, 10, &s2s_out, d_out, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 10, &s2s_out, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 10, &s2s_v, S2S_COPYIN);
   s2s_data_end(&s2s_region, 10, &s2s_t, S2S_COPYIN);

@@ -91,7 +91,7 @@ extern "C" void s2s_micro_r1(float *t, float *q, const int *s2s_p_jts, const int
   const int kme = *s2s_p_kme;
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
@@ -135,6 +135,7 @@ extern "C" void s2s_micro_r1(float *t, float *q, const int *s2s_p_jts, const int
       s2s_scratch_free(&s2s_region, 20, d_work);
     }
   }
+  s2s_compare_array(&s2s_region, 19, &s2s_q, d_q, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 19, &s2s_q, S2S_COPY);
   s2s_data_end(&s2s_region, 19, &s2s_t, S2S_COPYIN);
   s2s_region_end(&s2s_region);

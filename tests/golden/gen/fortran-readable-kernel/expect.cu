@@ -49,7 +49,7 @@ extern "C" void s2s_tend_r1(float *t, float *q, float *out, const int *s2s_p_km,
   static S2sRegion s2s_region = S2S_REGION("tend_r1", "tend", "in.f90", 13);
   const int km = *s2s_p_km;
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
       { s2s_min<long>(n, n), s2s_min<long>(km, km) } };
@@ -89,6 +89,7 @@ extern "C" void s2s_tend_r1(float *t, float *q, float *out, const int *s2s_p_km,
       s2s_kernel_end(&s2s_region, 14);
     }
   }
+  s2s_compare_array(&s2s_region, 13, &s2s_out, d_out, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 13, &s2s_out, S2S_COPY);
   s2s_data_end(&s2s_region, 13, &s2s_q, S2S_COPYIN);
   s2s_data_end(&s2s_region, 13, &s2s_t, S2S_COPYIN);

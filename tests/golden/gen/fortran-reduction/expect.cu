@@ -81,7 +81,7 @@ extern "C" void s2s_remove_mean_r1(double *a, double *b, const int *s2s_p_jts, c
   const int jme = *s2s_p_jme;
   double tot = *s2s_p_tot;
   double vmax = *s2s_p_vmax;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { ims, jms },
       { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) },
@@ -128,11 +128,14 @@ extern "C" void s2s_remove_mean_r1(double *a, double *b, const int *s2s_p_jts, c
   s2s_check(cudaMemcpy(&tot, s2s_red_tot, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region, 30,
       "result of reduction(+:tot)");
   s2s_scratch_free(&s2s_region, 30, s2s_red_tot);
-  *s2s_p_tot = tot;
+  if (!s2s_compare_scalar(&s2s_region, 30, "tot", s2s_p_tot, &tot, sizeof(double), S2S_TYPE_REAL))
+    *s2s_p_tot = tot;
   s2s_check(cudaMemcpy(&vmax, s2s_red_vmax, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region,
       31, "result of reduction(max:vmax)");
   s2s_scratch_free(&s2s_region, 31, s2s_red_vmax);
-  *s2s_p_vmax = vmax;
+  if (!s2s_compare_scalar(&s2s_region, 31, "vmax", s2s_p_vmax, &vmax, sizeof(double),
+      S2S_TYPE_REAL))
+    *s2s_p_vmax = vmax;
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[1] = s2s_max<long>(0, (long)(jte) - (long)(jts) + 1);
@@ -158,6 +161,7 @@ extern "C" void s2s_remove_mean_r1(double *a, double *b, const int *s2s_p_jts, c
       s2s_kernel_end(&s2s_region, 35);
     }
   }
+  s2s_compare_array(&s2s_region, 25, &s2s_b, d_b, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 25, &s2s_b, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 25, &s2s_a, S2S_COPYIN);
   s2s_region_end(&s2s_region);

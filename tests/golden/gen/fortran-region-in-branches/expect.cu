@@ -31,7 +31,7 @@ extern "C" void s2s_branches_r1(float *b, float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r1", "branches", "in.f90", 11);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 11, &s2s_b, S2S_COPYIN);
@@ -62,6 +62,7 @@ extern "C" void s2s_branches_r1(float *b, float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 12);
     }
   }
+  s2s_compare_array(&s2s_region, 11, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 11, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 11, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -89,14 +90,14 @@ __global__ void branches_r2(const float *__restrict__ b, s2s_idx s2s_b_lo0,
 #line 18 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:18 */
   S2S_a(i) = 2.0f * S2S_b(i); /* line 19 */
-#line 93 "in.s2s.cu"
+#line 94 "in.s2s.cu"
 }
 
 extern "C" void s2s_branches_r2(float *b, float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r2", "branches", "in.f90", 17);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 17, &s2s_b, S2S_COPYIN);
@@ -127,6 +128,7 @@ extern "C" void s2s_branches_r2(float *b, float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 18);
     }
   }
+  s2s_compare_array(&s2s_region, 17, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 17, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 17, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -154,14 +156,14 @@ __global__ void branches_r3(const float *__restrict__ b, s2s_idx s2s_b_lo0,
 #line 25 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:25 */
   S2S_a(i) = 3.0f * S2S_b(i); /* line 26 */
-#line 158 "in.s2s.cu"
+#line 160 "in.s2s.cu"
 }
 
 extern "C" void s2s_branches_r3(float *b, float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r3", "branches", "in.f90", 24);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 24, &s2s_b, S2S_COPYIN);
@@ -192,6 +194,7 @@ extern "C" void s2s_branches_r3(float *b, float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 25);
     }
   }
+  s2s_compare_array(&s2s_region, 24, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 24, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 24, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -219,14 +222,14 @@ __global__ void branches_r4(const float *__restrict__ b, s2s_idx s2s_b_lo0,
 #line 31 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:31 */
   S2S_a(i) = 4.0f * S2S_b(i); /* line 32 */
-#line 223 "in.s2s.cu"
+#line 226 "in.s2s.cu"
 }
 
 extern "C" void s2s_branches_r4(float *b, float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r4", "branches", "in.f90", 30);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 30, &s2s_b, S2S_COPYIN);
@@ -257,6 +260,7 @@ extern "C" void s2s_branches_r4(float *b, float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 31);
     }
   }
+  s2s_compare_array(&s2s_region, 30, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 30, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 30, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -284,14 +288,14 @@ __global__ void branches_r5(const float *__restrict__ b, s2s_idx s2s_b_lo0,
 #line 40 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:40 */
   S2S_a(i) = 5.0f * S2S_b(i); /* line 41 */
-#line 288 "in.s2s.cu"
+#line 292 "in.s2s.cu"
 }
 
 extern "C" void s2s_branches_r5(float *b, float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r5", "branches", "in.f90", 39);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 39, &s2s_b, S2S_COPYIN);
@@ -322,6 +326,7 @@ extern "C" void s2s_branches_r5(float *b, float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 40);
     }
   }
+  s2s_compare_array(&s2s_region, 39, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 39, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 39, &s2s_b, S2S_COPYIN);
   s2s_region_end(&s2s_region);
@@ -347,14 +352,14 @@ __global__ void branches_r6(float *__restrict__ a, s2s_idx s2s_a_lo0,
 #line 46 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:46 */
   S2S_a(i) = S2S_a(i) + 1.0f; /* line 47 */
-#line 351 "in.s2s.cu"
+#line 356 "in.s2s.cu"
 }
 
 extern "C" void s2s_branches_r6(float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("branches_r6", "branches", "in.f90", 45);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 45, &s2s_a, S2S_COPY);
@@ -379,6 +384,7 @@ extern "C" void s2s_branches_r6(float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 46);
     }
   }
+  s2s_compare_array(&s2s_region, 45, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 45, &s2s_a, S2S_COPY);
   s2s_region_end(&s2s_region);
 }

@@ -39,7 +39,7 @@ extern "C" void s2s_relax_r1(float *a, float *b, float *c, double *d, const int 
 {
   static S2sRegion s2s_region = S2S_REGION("relax_r1", "relax", "in.f90", 12);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 12, &s2s_a, S2S_COPYIN);
@@ -80,6 +80,8 @@ extern "C" void s2s_relax_r1(float *a, float *b, float *c, double *d, const int 
       s2s_kernel_end(&s2s_region, 13);
     }
   }
+  s2s_compare_array(&s2s_region, 12, &s2s_c, d_c, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 12, &s2s_d, d_d, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 12, &s2s_d, S2S_COPY);
   s2s_data_end(&s2s_region, 12, &s2s_c, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 12, &s2s_b, S2S_COPYIN);

@@ -47,7 +47,7 @@ extern "C" void s2s_physics_r1(float *t, float *p, float *a, const int *s2s_p_m,
   static S2sRegion s2s_region = S2S_REGION("physics_r1", "physics", "in.f90", 17);
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
       { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
@@ -87,6 +87,7 @@ extern "C" void s2s_physics_r1(float *t, float *p, float *a, const int *s2s_p_m,
       s2s_kernel_end(&s2s_region, 18);
     }
   }
+  s2s_compare_array(&s2s_region, 17, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 17, &s2s_a, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 17, &s2s_p, S2S_COPYIN);
   s2s_data_end(&s2s_region, 17, &s2s_t, S2S_COPYIN);

@@ -57,7 +57,7 @@ extern "C" void s2s_smooth_r1(float *f, float *g, const int *s2s_p_jts, const in
   const int kme = *s2s_p_kme;
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_f = { "f", (void *)f, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its - 1, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts - 1, jms) },
@@ -94,6 +94,7 @@ extern "C" void s2s_smooth_r1(float *f, float *g, const int *s2s_p_jts, const in
       s2s_kernel_end(&s2s_region, 12);
     }
   }
+  s2s_compare_array(&s2s_region, 11, &s2s_g, d_g, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 11, &s2s_g, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 11, &s2s_f, S2S_COPYIN);
   s2s_region_end(&s2s_region);

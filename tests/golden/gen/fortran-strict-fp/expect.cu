@@ -74,7 +74,7 @@ extern "C" void s2s_tendency_r1(double *t, float *w, double *tend, float *q, con
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
   const double kappa = *s2s_p_kappa;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(double), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1) },
       { s2s_min<long>(n, n), s2s_min<long>(m - 1, m) } };
@@ -121,6 +121,8 @@ extern "C" void s2s_tendency_r1(double *t, float *w, double *tend, float *q, con
       s2s_kernel_end(&s2s_region, 19);
     }
   }
+  s2s_compare_array(&s2s_region, 18, &s2s_tend, d_tend, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 18, &s2s_q, d_q, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 18, &s2s_q, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 18, &s2s_tend, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 18, &s2s_w, S2S_COPYIN);

@@ -117,7 +117,7 @@ extern "C" void s2s_tri_r1(float *c, float *b, float *cp, float *d, float *dp, f
   const int jm = *s2s_p_jm;
   const int im = *s2s_p_im;
   const int km = *s2s_p_km;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_c = { "c", (void *)c, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
       { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
@@ -189,6 +189,9 @@ extern "C" void s2s_tri_r1(float *c, float *b, float *cp, float *d, float *dp, f
       s2s_kernel_end(&s2s_region, 11);
     }
   }
+  s2s_compare_array(&s2s_region, 10, &s2s_cp, d_cp, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 10, &s2s_dp, d_dp, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 10, &s2s_x, d_x, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 10, &s2s_x, S2S_COPY);
   s2s_data_end(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   s2s_data_end(&s2s_region, 10, &s2s_dp, S2S_COPY);

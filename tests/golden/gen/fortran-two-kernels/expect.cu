@@ -59,7 +59,7 @@ extern "C" void s2s_two_r1(float *a, float *b, float *c, const int *s2s_p_m, con
   static S2sRegion s2s_region = S2S_REGION("two_r1", "two", "in.f90", 9);
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
       { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
@@ -126,6 +126,8 @@ extern "C" void s2s_two_r1(float *a, float *b, float *c, const int *s2s_p_m, con
       s2s_kernel_end(&s2s_region, 15);
     }
   }
+  s2s_compare_array(&s2s_region, 9, &s2s_b, d_b, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 9, &s2s_c, d_c, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 9, &s2s_c, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 9, &s2s_b, S2S_COPY);
   s2s_data_end(&s2s_region, 9, &s2s_a, S2S_COPYIN);

@@ -29,7 +29,7 @@ extern "C" void s2s_scale_r1(float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("scale_r1", "scale", "in.f90", 8);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPY);
@@ -54,6 +54,7 @@ extern "C" void s2s_scale_r1(float *a, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 9);
     }
   }
+  s2s_compare_array(&s2s_region, 8, &s2s_a, d_a, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 8, &s2s_a, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
@@ -65,7 +66,7 @@ extern "C" void s2s_scale_u1(float *a, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("scale_u1", "scale", "in.f90", 13);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   s2s_update_host(&s2s_region, 13, &s2s_a);

@@ -54,7 +54,7 @@ extern "C" void s2s_scale_r1(double *a, double *b, const int *s2s_p_jts, const i
   const int kme = *s2s_p_kme;
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(ims, ims), s2s_max<long>(kms, kms), s2s_max<long>(jms, jms) },
@@ -91,6 +91,7 @@ extern "C" void s2s_scale_r1(double *a, double *b, const int *s2s_p_jts, const i
       s2s_kernel_end(&s2s_region, 13);
     }
   }
+  s2s_compare_array(&s2s_region, 11, &s2s_b, d_b, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 11, &s2s_b, S2S_COPYIN);
   s2s_data_end(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   s2s_region_end(&s2s_region);

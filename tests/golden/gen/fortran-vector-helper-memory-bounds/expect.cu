@@ -66,13 +66,13 @@ extern "C" void s2s_slopes_r1(float *rho, float *denfac, const int *s2s_p_jts, c
   const int kme = *s2s_p_kme;
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
+  if (!s2s_compute_begin(&s2s_region)) return;
   s2s_assume(&s2s_region, 19, (long)(0 - ims + its) >= 0, "its >= ims",
       "dimension 1 of 'rho' reached by the call of 'vsrec' at line 19 stays inside its declared bounds",
       "ims = %ld, its = %ld", (long)ims, (long)its);
   s2s_assume(&s2s_region, 19, (long)(ime - ite) >= 0, "ime >= ite",
       "dimension 1 of 'rho' reached by the call of 'vsrec' at line 19 stays inside its declared bounds",
       "ime = %ld, ite = %ld", (long)ime, (long)ite);
-  s2s_region_begin(&s2s_region);
   S2sArray s2s_rho = { "rho", (void *)rho, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
@@ -111,6 +111,7 @@ extern "C" void s2s_slopes_r1(float *rho, float *denfac, const int *s2s_p_jts, c
       s2s_kernel_end(&s2s_region, 17);
     }
   }
+  s2s_compare_array(&s2s_region, 16, &s2s_denfac, d_denfac, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 16, &s2s_denfac, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 16, &s2s_rho, S2S_COPYIN);
   s2s_region_end(&s2s_region);

@@ -45,7 +45,7 @@ extern "C" void s2s_loc_r1(float *a, float *keep, float *b, const int *s2s_p_km,
   static S2sRegion s2s_region = S2S_REGION("loc_r1", "loc", "in.f90", 10);
   const int km = *s2s_p_km;
   const int im = *s2s_p_im;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
       { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
@@ -85,6 +85,8 @@ extern "C" void s2s_loc_r1(float *a, float *keep, float *b, const int *s2s_p_km,
       s2s_kernel_end(&s2s_region, 11);
     }
   }
+  s2s_compare_array(&s2s_region, 10, &s2s_keep, d_keep, S2S_TYPE_REAL);
+  s2s_compare_array(&s2s_region, 10, &s2s_b, d_b, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 10, &s2s_keep, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 10, &s2s_a, S2S_COPYIN);

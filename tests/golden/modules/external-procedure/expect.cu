@@ -37,7 +37,7 @@ extern "C" void s2s_columns_r1(float *x, float *y, const int *s2s_p_nx, const in
   static S2sRegion s2s_region = S2S_REGION("columns_r1", "columns", "in.f90", 9);
   const int nx = *s2s_p_nx;
   const int nz = *s2s_p_nz;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_x = { "x", (void *)x, sizeof(float), 2, { 1, 1 },
       { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
       { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
@@ -71,6 +71,7 @@ extern "C" void s2s_columns_r1(float *x, float *y, const int *s2s_p_nx, const in
       s2s_kernel_end(&s2s_region, 10);
     }
   }
+  s2s_compare_array(&s2s_region, 9, &s2s_y, d_y, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 9, &s2s_y, S2S_COPYOUT);
   s2s_data_end(&s2s_region, 9, &s2s_x, S2S_COPYIN);
   s2s_region_end(&s2s_region);

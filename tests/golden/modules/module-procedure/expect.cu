@@ -38,7 +38,7 @@ extern "C" void s2s_columns_r1(float *t, float *p, const int *s2s_p_nx, const in
   static S2sRegion s2s_region = S2S_REGION("columns_r1", "columns", "in.f90", 10);
   const int nx = *s2s_p_nx;
   const int nz = *s2s_p_nz;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
       { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
       { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
@@ -72,6 +72,7 @@ extern "C" void s2s_columns_r1(float *t, float *p, const int *s2s_p_nx, const in
       s2s_kernel_end(&s2s_region, 11);
     }
   }
+  s2s_compare_array(&s2s_region, 10, &s2s_t, d_t, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 10, &s2s_p, S2S_COPYIN);
   s2s_data_end(&s2s_region, 10, &s2s_t, S2S_COPY);
   s2s_region_end(&s2s_region);

@@ -31,7 +31,7 @@ extern "C" void s2s_heat_r1(double *t, const int *s2s_p_n, const double *s2s_p_r
   static S2sRegion s2s_region = S2S_REGION("heat_r1", "heat", "in.f90", 12);
   const int n = *s2s_p_n;
   const double rd = *s2s_p_rd;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   double *d_t = (double *)s2s_data_begin(&s2s_region, 12, &s2s_t, S2S_COPY);
@@ -56,6 +56,7 @@ extern "C" void s2s_heat_r1(double *t, const int *s2s_p_n, const double *s2s_p_r
       s2s_kernel_end(&s2s_region, 13);
     }
   }
+  s2s_compare_array(&s2s_region, 12, &s2s_t, d_t, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 12, &s2s_t, S2S_COPY);
   s2s_region_end(&s2s_region);
 }

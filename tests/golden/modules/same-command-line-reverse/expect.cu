@@ -30,7 +30,7 @@ extern "C" void s2s_heat_r1(double *t, const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("heat_r1", "heat", "in.f90", 10);
   const int n = *s2s_p_n;
-  s2s_region_begin(&s2s_region);
+  if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   double *d_t = (double *)s2s_data_begin(&s2s_region, 10, &s2s_t, S2S_COPY);
@@ -55,6 +55,7 @@ extern "C" void s2s_heat_r1(double *t, const int *s2s_p_n)
       s2s_kernel_end(&s2s_region, 11);
     }
   }
+  s2s_compare_array(&s2s_region, 10, &s2s_t, d_t, S2S_TYPE_REAL);
   s2s_data_end(&s2s_region, 10, &s2s_t, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
