@@ -14,6 +14,7 @@
 #include <string.h>
 #include "affine.h"
 #include "access.h"
+#include "delinearize.h"
 #include "column.h"     /* xf_first_exposed: reads that may come before an assignment */
 #include "visit.h"
 #include "report.h"
@@ -143,6 +144,9 @@ void an_extent_text(const IrExpr *lo, const IrExpr *hi, char *buf, size_t size)
 void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang lang, char *buf,
                  size_t size)
 {
+  /* a flat array the user indexes flat: its flat range where it is one */
+  if (lang == IR_C && dl_flat_box_text(a, lo, hi, buf, size))
+    return;
   size_t n = (size_t)snprintf(buf, size, "%s%s", a->name, lang == IR_FORTRAN ? "(" : "");
   char l[128], h[128];
   for (int k = 0; k < a->rank && n < size; k++) {
@@ -432,6 +436,28 @@ static IrExpr *bound_ir(const IrRoutine *r, const DirExpr *e, IrExpr *ir)
 
 bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExpr **lo, IrExpr **hi)
 {
+  if (a->delinearized && item->nsections == 1) {
+    /* the user's flat range of an array the analyses index per dimension */
+    const DirSection *s = &item->sections[0];
+    IrExpr *start = s->lo ? bound_ir(r, s->lo, s->lo_ir) : ir_int(0, item->loc);
+    IrExpr *len = s->is_index ? ir_int(1, item->loc) : s->len ? bound_ir(r, s->len, s->len_ir)
+                                                                : NULL;
+    const char *why = NULL;
+    if (!start || (!len && !s->is_index && s->len))
+      return false;
+    if (!len) {
+      diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "the size of '%s' is unknown; "
+              "give its length in the clause, as in copyin(%s[0:n])", a->name, a->name);
+      return false;
+    }
+    if (dl_flat_item_box(a, start, len, lo, hi, &why))
+      return true;
+    char shape[256];
+    dl_shape_text(a, shape, sizeof shape);
+    diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "the region indexes '%s' as a "
+            "delinearized %s array; %s", a->name, shape, why);
+    return false;
+  }
   if (item->nsections && item->nsections != a->rank) {
     diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "'%s' has rank %d but the clause "
             "gives %d dimension%s", a->name, a->rank, item->nsections, item->nsections == 1 ? "" : "s");
@@ -1428,7 +1454,7 @@ static bool written_before_read(const IrSym *s, const DepGraph *dg, const DepGra
 /* Does a `!$stencil do private(...)` in region g name array s?  The user's
  * word that each column stores every element of s it reads before reading
  * it, where the analysis cannot prove it (as `independent` is for loops). */
-typedef struct UserPrivate { const IrSym *s; bool named; } UserPrivate;
+typedef struct UserPrivate { const IrSym *s; bool named, stencil; } UserPrivate;
 
 static IrVisitStep user_private_pre(IrStmt *t, IrVisit *v)
 {
@@ -1436,16 +1462,31 @@ static IrVisitStep user_private_pre(IrStmt *t, IrVisit *v)
   const Directive *adv = t->kind == IR_S_DO ? t->u.loop.advice : NULL;
   for (int c = 0; adv && c < adv->nclauses; c++)
     for (int i = 0; adv->clauses[c].kind == DIR_PRIVATE && i < adv->clauses[c].nitems; i++)
-      u->named |= adv->clauses[c].items[i].sym == u->s;
-  return u->named ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
+      if (adv->clauses[c].items[i].sym == u->s) {
+        u->named = true;
+        u->stencil |= adv->origin == DIR_FROM_STENCIL;
+      }
+  return u->stencil ? IR_VISIT_STOP : IR_VISIT_CONTINUE;
+}
+
+static UserPrivate user_private(IrRegion *g, const IrSym *s)
+{
+  UserPrivate u = { s, false, false };
+  IrVisit v = { .pre = user_private_pre, .ctx = &u };
+  ir_visit_stmts(&g->body, &v);
+  return u;
 }
 
 bool an_user_private(IrRegion *g, const IrSym *s)
 {
-  UserPrivate u = { s, false };
-  IrVisit v = { .pre = user_private_pre, .ctx = &u };
-  ir_visit_stmts(&g->body, &v);
-  return u.named;
+  return user_private(g, s).named;
+}
+
+/* Only `!$stencil do private(...)` is the user's word that the analysis
+ * need not prove; an `!$acc` private list is advice it checks. */
+static bool user_private_waives_proof(IrRegion *g, const IrSym *s)
+{
+  return user_private(g, s).stencil;
 }
 
 /* Why a written array cannot have one copy per thread, or NULL (then it is
@@ -1454,7 +1495,10 @@ static const char *not_private_because(const Program *prog, const IrRegion *g, c
                                        const DepGraph *dg, const DepGraph *all)
 {
   const IrSym *s = a->sym;
-  if (a->user_clause)
+  /* create (local) moves nothing and nothing outlives the region, so one
+   * copy per thread is what the user's private(list) asks for; a clause
+   * that moves data says the host's values matter */
+  if (a->user_clause && !(a->clause == DIR_CREATE && an_user_private((IrRegion *)g, s)))
     return ir_printf("a data clause names '%s'", s->name);
   if (prog->lang != IR_FORTRAN)
     return "keeping C arrays per thread is not implemented yet";
@@ -1466,7 +1510,7 @@ static const char *not_private_because(const Program *prog, const IrRegion *g, c
     return ir_printf("the routine uses '%s' outside the region, or its declaration lets its "
                      "values outlive the call", s->name);
   const Access *r = uncovered_read(s, dg, all);
-  if (r && !an_user_private((IrRegion *)g, s))
+  if (r && !user_private_waives_proof((IrRegion *)g, s))
     return ir_printf("its element %s read at line %d may not have been written before in the "
                      "same iteration (if each column stores every element it reads first, say so "
                      "with private(%s) on the `!$stencil do` of a column loop)",
@@ -1641,6 +1685,30 @@ static void check_user_clause(ArrayPlan *a, const DepGraph *dg)
                                   diag_user_line(r->stmt->loc));
 }
 
+/* An `!$acc` copyout is advice: honoured only where the region surely
+ * writes every element it copies back (as an inferred copyout must);
+ * otherwise the elements it skips would come back with whatever the
+ * device memory held, so it becomes copy, and the report says why. */
+static void check_acc_copyout(ArrayPlan *a, const BoxCtx *b, const DepGraph *dg, IrLang lang)
+{
+  const char *why = a->read ? ir_printf("the region reads '%s'", a->sym->name)
+                            : partial_write(b, dg, a->sym, lang);
+  IrExpr *lo[IR_MAX_RANK], *hi[IR_MAX_RANK];
+  char user[512], touched[512];
+  if (!why && accessed_box(b, dg, a->sym, lo, hi)) {
+    an_box_text(a->sym, a->box_lo, a->box_hi, lang, user, sizeof user);
+    an_box_text(a->sym, lo, hi, lang, touched, sizeof touched);
+    if (strcmp(user, touched) != 0)
+      why = ir_printf("it writes %s, not every element of %s", touched, user);
+  } else if (!why)
+    why = "the analysis cannot tell which elements it writes";
+  if (!why)
+    return;
+  a->clause = DIR_COPY;
+  a->clause_superseded = ir_printf("the region may not write every element it would copy back "
+                                   "(%s): copy, so the others keep the host's values", why);
+}
+
 IrSym *an_clause_array(IrRoutine *r, const DirItem *item, DirClauseKind kind)
 {
   IrSym *s = item->sym;   /* resolved by the front end */
@@ -1752,6 +1820,8 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
     dep_array_graph(&dg, by_array, a->sym, &one);
     if (a->user_clause) {
       check_user_clause(a, &one);
+      if (a->clause == DIR_COPYOUT && g->dir->origin != DIR_FROM_STENCIL)
+        check_acc_copyout(a, &b, &one, lang);
     } else {
       a->clause_line = diag_user_line(g->dir->loc);
       infer_clause(a, &b, &one, lang);
@@ -1760,7 +1830,17 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       if (a->written && !an_host_uses_array(prog, g, a->sym))
         a->clause = a->clause == DIR_COPYOUT || written_before_read(a->sym, &one, &dg) ? DIR_CREATE
                                                                                  : DIR_COPYIN;
-      if (!accessed_box(&b, &one, a->sym, a->box_lo, a->box_hi)) {
+      bool boxed = accessed_box(&b, &one, a->sym, a->box_lo, a->box_hi);
+      if (!boxed && a->sym->delinearize_why) {
+        diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
+                "subscripts are linearized but cannot be delinearized (%s); add a clause such "
+                "as copy(%s[0:n]) to the region", a->sym->name, a->sym->delinearize_why,
+                a->sym->name);
+        ok = false;
+        dep_free(&one);
+        break;
+      }
+      if (!boxed) {
         diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
                 "subscripts are not affine in the loop indices and its bounds are not declared; "
                 "add a clause such as copy(%s%s) to the region", a->sym->name, a->sym->name,

@@ -88,6 +88,7 @@ typedef struct ArrayPlan {
   int clause_line;           /* user line of the clause or of the region */
   bool read, written;
   const char *clause_warning; /* a user clause that contradicts the code, or NULL */
+  const char *clause_superseded; /* an `!$acc` copyout made copy: why, or NULL */
   const char *copy_reason;   /* inferred copy of an array the region does not read: why
                                 not copyout (some element of the box may stay unwritten) */
   IrExpr *box_lo[IR_MAX_RANK], *box_hi[IR_MAX_RANK]; /* sub-array, IR order */

@@ -51,9 +51,6 @@
 #include <unistd.h>
 
 #include <uthash.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #define S2S_RT_PREFIX "s2s-cuda runtime: "
 
@@ -132,6 +129,9 @@ static struct {
   int debug, timing;         /* S2S_DEBUG, S2S_TIME */
   int device;
   int host_fallback;         /* no device: regions run their original loops (s2s_compare.c) */
+  int local_rank;            /* node-local MPI rank the device was chosen by, or -1 */
+  const char *rank_from;     /* where it came from: an environment variable or the program */
+  int local_rank_given;      /* s2s_use_local_rank was called (before initialisation) */
   char device_name[256];
   S2sPresent *present;       /* uthash head */
   S2sRegion *regions;        /* registered regions, newest first */
@@ -139,7 +139,6 @@ static struct {
   size_t chunk;              /* S2S_STAGE_CHUNK: bytes per staging buffer */
   double span_ratio;         /* S2S_SPAN_RATIO: move a holey box's span when span <= ratio * box */
   int copy_threads;          /* S2S_COPY_THREADS: CPU threads filling one staging buffer */
-  int copy_stream;           /* S2S_COPY_STREAM (default on): non-temporal stores in staging copies */
   int pool_enabled;          /* S2S_POOL (default on) */
   S2sRegisterMode register_mode; /* S2S_REGISTER */
   /* the pool */
@@ -166,8 +165,10 @@ static void s2s_rt_vmessage(const char *kind, const S2sRegion *r, int line,
                             const char *where, const char *fmt, va_list ap) {
   fprintf(stderr, S2S_RT_PREFIX "%s: ", kind);
   vfprintf(stderr, fmt, ap);
-  fprintf(stderr, " in %s %s (%s:%d)\n", where, r ? s2s_rt_str(r->name) : "?",
-          r ? s2s_rt_str(r->file) : "?", line);
+  if (r)
+    fprintf(stderr, " in %s %s (%s:%d)\n", where, s2s_rt_str(r->name), s2s_rt_str(r->file), line);
+  else
+    fputc('\n', stderr);   /* a call of the program's, outside any region */
 }
 
 /* Every stop of the user's program goes through here, so the message always
@@ -1202,6 +1203,8 @@ static S2sThread *s2s_rt_thread(const S2sRegion *r, int line) {
   if (t) return t;
   t = calloc(1, sizeof *t);
   if (!t) s2s_rt_fail(r, line, "out of host memory for the thread's runtime state");
+  /* the device is per host thread in CUDA: every thread uses the one chosen */
+  s2s_rt_cuda(cudaSetDevice(rt.device), r, line, "cudaSetDevice");
   s2s_rt_cuda(cudaStreamCreate(&t->stream), r, line, "cudaStreamCreate");
   s2s_rt_cuda(cudaEventCreate(&t->ev_start), r, line, "cudaEventCreate");
   s2s_rt_cuda(cudaEventCreate(&t->ev_stop), r, line, "cudaEventCreate");
@@ -1337,26 +1340,47 @@ static S2sRegisterMode s2s_rt_env_register(const S2sRegion *r, int line) {
                    "S2S_REGISTER='%s' is not a registration policy", v);
 }
 
-/* CPU threads that fill or drain one staging buffer: one core copies about
- * 10 GB/s, PCIe 5 moves 55, so several; at most half the cores. */
+/* CPU threads that fill or drain one staging buffer: one core copies a few
+ * GB/s on a loaded memory system, PCIe 5 moves 55, so all the cores but
+ * one, at most 15 (measured on an H100 host with 16 cores, datamove
+ * --contiguous-only: 8 threads and 8 MiB windows reached 53-68% of pinned
+ * from 64 MB up, 15 threads and 32 MiB windows 66-91%; tests/bench/RESULTS.md). */
 static int s2s_rt_default_copy_threads(void) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return cores >= 16 ? 8 : cores >= 8 ? 4 : cores >= 4 ? 2 : 1;
+  return cores >= 4 ? (int)(cores - 1 < 15 ? cores - 1 : 15) : 1;
 }
 
 static void s2s_rt_read_settings(const S2sRegion *r, int line) {
-  rt.chunk = s2s_rt_env_bytes(r, line, "S2S_STAGE_CHUNK", (size_t)8 << 20);
+  rt.chunk = s2s_rt_env_bytes(r, line, "S2S_STAGE_CHUNK", (size_t)32 << 20);
   rt.span_ratio = s2s_rt_env_number(r, line, "S2S_SPAN_RATIO", 1.25, 1.0, 1e9);
   rt.copy_threads = (int)s2s_rt_env_number(r, line, "S2S_COPY_THREADS",
                                            s2s_rt_default_copy_threads(), 1, 64);
   rt.pool_enabled = !getenv("S2S_POOL") || s2s_rt_env_flag("S2S_POOL");
-  rt.copy_stream = !getenv("S2S_COPY_STREAM") || s2s_rt_env_flag("S2S_COPY_STREAM");
   rt.register_mode = s2s_rt_env_register(r, line);
   /* Until measured: staging at about 20 GB/s, pinned at 50 GB/s, and
    * registering plus unregistering at about 4 GB/s (Linux pins page by page). */
   rt.staged_us_mb = 50.0;
   rt.pinned_us_mb = 20.0;
   rt.register_us_mb = 250.0;
+}
+
+/* The node-local rank an MPI launcher gives this process (Open MPI, MPICH
+ * and Intel MPI, Slurm, PMI, MVAPICH), or -1; *from names the variable. */
+static int s2s_rt_env_local_rank(const char **from) {
+  static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                                      "SLURM_LOCALID", "PMI_LOCAL_RANK",
+                                      "MV2_COMM_WORLD_LOCAL_RANK" };
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+    const char *v = getenv(vars[i]);
+    char *end;
+    long n;
+    if (!v || !*v) continue;
+    n = strtol(v, &end, 10);
+    if (*end || n < 0 || n > INT_MAX) continue;
+    *from = vars[i];
+    return (int)n;
+  }
+  return -1;
 }
 
 static void s2s_rt_select_device(const S2sRegion *r, int line) {
@@ -1378,8 +1402,11 @@ static void s2s_rt_select_device(const S2sRegion *r, int line) {
             "loops on the host\n", err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
     return;
   }
-  if (dev == -2) dev = 0;
   s2s_rt_cuda(err, r, line, "cudaGetDeviceCount (is a GPU visible?)");
+  /* One MPI rank per GPU (WRF): the node-local rank picks the device,
+   * round robin when a node runs more ranks than it has GPUs. */
+  if (!rt.local_rank_given) rt.local_rank = s2s_rt_env_local_rank(&rt.rank_from);
+  if (dev == -2) dev = rt.local_rank >= 0 ? rt.local_rank % count : 0;
   if (dev >= count)
     s2s_rt_fail_hint(r, line, "region", "set S2S_DEVICE to a number below the device count",
                      "S2S_DEVICE=%d, but there %s only %d device%s", dev,
@@ -1410,6 +1437,23 @@ static void s2s_rt_init(const S2sRegion *r, int line) {
     if (rt.timing && !rt.host_fallback) atexit(s2s_rt_report_at_exit); /* runs first: the report, then the release */
     rt.initialised = 1;
   }
+  s2s_rt_lock_give();
+}
+
+void s2s_use_local_rank(const int *local_rank) {
+  if (*local_rank < 0)
+    s2s_rt_fail_hint(NULL, 0, "program", "pass the rank MPI_Comm_split_type gave",
+                     "s2s_use_local_rank(%d): not a rank", *local_rank);
+  s2s_rt_lock_take();
+  if (rt.initialised && !rt.host_fallback && rt.local_rank != *local_rank) {
+    s2s_rt_lock_give();
+    s2s_rt_fail_hint(NULL, 0, "program", "call it before the first region runs",
+                     "s2s_use_local_rank(%d) after the runtime chose device %d", *local_rank,
+                     rt.device);
+  }
+  rt.local_rank = *local_rank;
+  rt.rank_from = "s2s_use_local_rank";
+  rt.local_rank_given = 1;
   s2s_rt_lock_give();
 }
 
@@ -1863,39 +1907,6 @@ static long s2s_rt_row_at(const S2sRows *w, size_t at) {
   return lo;
 }
 
-/* A large copy with non-temporal (streaming) stores: the destination's
- * cache lines are not read first (a plain store reads each line before it
- * writes it) and do not push the source out of the cache; the staging
- * buffer is read next by the copy engine, the user's array long after.
- * That is a third less memory traffic, which is what bounds the staging
- * copies on a host whose memory the copy engine also reads
- * (S2S_COPY_STREAM=0: plain memcpy). */
-#define S2S_RT_STREAM_MIN ((size_t)64 << 10)
-
-static void s2s_rt_copy_bytes(char *dst, const char *src, size_t n) {
-#if defined(__SSE2__)
-  if (rt.copy_stream && n >= S2S_RT_STREAM_MIN) {
-    size_t head = (16 - ((uintptr_t)dst & 15)) & 15, i;
-    memcpy(dst, src, head);
-    dst += head, src += head, n -= head;
-    for (i = 0; i + 64 <= n; i += 64) {
-      __m128i a = _mm_loadu_si128((const __m128i *)(src + i));
-      __m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
-      __m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
-      __m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
-      _mm_stream_si128((__m128i *)(dst + i), a);
-      _mm_stream_si128((__m128i *)(dst + i + 16), b);
-      _mm_stream_si128((__m128i *)(dst + i + 32), c);
-      _mm_stream_si128((__m128i *)(dst + i + 48), d);
-    }
-    _mm_sfence(); /* the streamed stores are visible before the copy engine reads */
-    memcpy(dst + i, src + i, n - i);
-    return;
-  }
-#endif
-  memcpy(dst, src, n);
-}
-
 /* Copy the box bytes of transfer window [off, off + n) between the user's
  * array and `buf` (which holds that window): to `buf` when `to_buf`. */
 static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, int to_buf) {
@@ -1905,9 +1916,9 @@ static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, 
     from = at > off ? at : off;
     to = at + w->width < off + n ? at + w->width : off + n;
     if (to_buf)
-      s2s_rt_copy_bytes(buf + (from - off), w->host + s2s_rt_row_host(w, k) + (from - at), to - from);
+      memcpy(buf + (from - off), w->host + s2s_rt_row_host(w, k) + (from - at), to - from);
     else
-      s2s_rt_copy_bytes(w->host + s2s_rt_row_host(w, k) + (from - at), buf + (from - off), to - from);
+      memcpy(w->host + s2s_rt_row_host(w, k) + (from - at), buf + (from - off), to - from);
   }
 }
 
@@ -2786,11 +2797,15 @@ static void s2s_rt_report_region(FILE *out, const S2sRegion *r) {
 }
 
 static void s2s_rt_report_header(FILE *out) {
+  char rank[160] = "";
+  if (rt.initialised && rt.local_rank >= 0 && rt.rank_from)
+    snprintf(rank, sizeof rank, "; local rank %d from %s", rt.local_rank, rt.rank_from);
 #ifdef S2S_EMULATE
-  fprintf(out, "S2S Accelerator Kernel Timing data (emulated on CPU)\n");
+  fprintf(out, "S2S Accelerator Kernel Timing data (emulated on CPU%s)\n", rank);
 #else
   if (rt.initialised)
-    fprintf(out, "S2S Accelerator Kernel Timing data (%s, device %d)\n", rt.device_name, rt.device);
+    fprintf(out, "S2S Accelerator Kernel Timing data (%s, device %d%s)\n", rt.device_name,
+            rt.device, rank);
   else
     fprintf(out, "S2S Accelerator Kernel Timing data (no device used)\n");
 #endif

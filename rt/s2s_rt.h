@@ -227,6 +227,15 @@ void s2s_assume(S2sRegion *r, int line, int holds, const char *assumption, const
 void *s2s_scratch_alloc(S2sRegion *r, int line, size_t bytes);
 void s2s_scratch_free(S2sRegion *r, int line, void *p);
 
+/* Several GPUs under MPI, one rank per GPU: the runtime picks device
+ * (node-local rank mod devices), the rank taken from the launcher's
+ * environment (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, SLURM_LOCALID,
+ * PMI_LOCAL_RANK, MV2_COMM_WORLD_LOCAL_RANK) or given here by a program that
+ * computed it (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED) before its
+ * first region; S2S_DEVICE overrides both.  By address, so Fortran can call
+ * it through a plain bind(C) interface. */
+void s2s_use_local_rank(const int *local_rank);
+
 /* The S2S_TIME=1 report (printed to stderr at exit when the variable is
  * set); callable directly, e.g. by tests or a program that wants it early. */
 void s2s_timing_report(FILE *out);

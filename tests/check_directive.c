@@ -668,7 +668,8 @@ static const LineCase lines[] = {
     {F, "x = 1 !$stencil region", false},
     {F, "!$sten", false},
     {F, "", false},
-    {F, "!$acc region", false},
+    {F, "!$acc region", true},   /* a file without !$stencil reads !$acc */
+    {F, "!$accregion", false},
     {F, "#pragma stencil region", false},
     {C, "#pragma stencil region", true},
     {C, "  #  pragma   stencil do", true},
@@ -683,6 +684,146 @@ static const LineCase lines[] = {
     {C, "// #pragma stencil", false},
     {C, "!$stencil region", false},
 };
+
+/* ---- !$acc and #pragma acc ----------------------------------------------------
+ *
+ * dump() of the directive (and of its loop part, after " + "), then its
+ * origin and each clause as the user wrote it with its fate: later (the
+ * passes decide), ignored or superseded. */
+static const char *dump_acc(const Directive *d) {
+  static char out[2048];
+  snprintf(out, sizeof out, "%s", dump(d));
+  if (d->loop) {
+    strncat(out, " + ", sizeof out - strlen(out) - 1);
+    strncat(out, dump(d->loop), sizeof out - strlen(out) - 1);
+  }
+  strncat(out, d->origin == DIR_FROM_PGI ? " {pgi" : " {openacc", sizeof out - strlen(out) - 1);
+  const Directive *parts[2] = {d, d->loop};
+  for (int p = 0; p < 2 && parts[p]; p++)
+    for (int a = 0; a < parts[p]->nacc; a++) {
+      const DirAccClause *c = &parts[p]->acc[a];
+      char b[128];
+      snprintf(b, sizeof b, " %s=%s", c->text,
+               c->fate == ACC_IGNORED ? "ignored" : c->fate == ACC_SUPERSEDED ? "superseded"
+                                                                              : "later");
+      strncat(out, b, sizeof out - strlen(out) - 1);
+    }
+  strncat(out, "}", sizeof out - strlen(out) - 1);
+  return out;
+}
+
+static const Good acc_good[] = {
+    /* the PGI Accelerator model */
+    {F, "!$acc region", 1, "region {pgi}"},
+    {F, "!$acc end region", 1, "end region {pgi}"},
+    {F, "!$acc region copyin(a(:,:)) local(w) if(n > 1)", 1,
+     "region copyin(a(:,:)) create(w) {pgi copyin(a(:,:))=later local(w)=later if(n > 1)=ignored}"},
+    {F, "!$acc region copy(a) &\n!$acc& updatein(b)", 2,
+     "region copy(a) {pgi copy(a)=later updatein(b)=ignored}"},
+    {F, "!$acc region copy(a)\n!$acc& local(b)", 2, "region copy(a) create(b) {pgi copy(a)=later local(b)=later}"},
+    {F, "!$acc data region copyin(t)", 1, "data copyin(t) {pgi copyin(t)=later}"},
+    {F, "!$acc end data region", 1, "end data {pgi}"},
+    {F, "!$acc do parallel, vector(16) private(work, numdt)", 1,
+     "do vector(16) private(work,numdt) {pgi parallel=later vector(16)=later private(work,numdt)=later}"},
+    {F, "!$acc do kernel unroll(4) cache(a) host", 1,
+     "do kernel {pgi kernel=later unroll(4)=ignored cache(a)=superseded host=ignored}"},
+    {F, "!$acc do seq", 1, "do seq {pgi seq=later}"},
+    {F, "!$acc region do parallel copyin(a)", 1,
+     "region copyin(a) + do {pgi copyin(a)=later parallel=later}"},
+    {F, "!$acc update host(a, b(1:n))", 1, "update host(a,b(1:n)) {openacc host(a,b(1:n))=later}"},
+    /* OpenACC */
+    {F, "!$acc parallel loop gang vector(128) collapse(2) async(1) reduction(+:s)", 1,
+     "region + do vector(128) {openacc async(1)=ignored gang=later vector(128)=later "
+     "collapse(2)=superseded reduction(+:s)=superseded}"},
+    {F, "!$acc kernels present(a) pcopyin(b) default(present)", 1,
+     "region present(a) copyin(b) {openacc present(a)=later pcopyin(b)=later default(present)=superseded}"},
+    {F, "!$acc end kernels", 1, "end region {openacc}"},
+    {F, "!$acc end parallel", 1, "end region {openacc}"},
+    {F, "!$acc loop independent private(x) vector(length:64)", 1,
+     "do vector(64) private(x) {openacc independent=later private(x)=later vector(length:64)=later}"},
+    {F, "!$acc data copy(t) create(tend)", 1, "data copy(t) create(tend) {openacc copy(t)=later create(tend)=later}"},
+    {F, "!$acc end data", 1, "end data {openacc}"},
+    {F, "!$acc update self(t) if(x) async", 1, "update host(t) {openacc self(t)=later if(x)=ignored async=ignored}"},
+    {C, "#pragma acc parallel loop copyin(u[0:n]) vector(32)", 1,
+     "region copyin(u[0:n]) + do vector(32) {openacc copyin(u[0:n])=later vector(32)=later}"},
+    {C, "#pragma acc kernels copy(a[0:n]) \\\n  copyin(b[0:n])", 2,
+     "region copy(a[0:n]) copyin(b[0:n]) {openacc copy(a[0:n])=later copyin(b[0:n])=later}"},
+    {C, "#pragma acc loop seq", 1, "do seq {openacc seq=later}"},
+};
+
+START_TEST(test_acc_good) {
+  const Good *g = &acc_good[_i];
+  int last = -1;
+  Directive *d = read_first(g->lang, g->src, &last);
+  ck_assert_msg(d != NULL, "%s\nfailed with:\n%s", g->src, output());
+  ck_assert_str_eq(dump_acc(d), g->expect);
+  ck_assert_int_eq(last, g->last_line);
+  ck_assert_str_eq(output(), "");
+  dir_free(d);
+}
+END_TEST
+
+typedef struct AccBad {
+  DirLang lang;
+  const char *src;
+  const char *expect; /* the first line of the message */
+} AccBad;
+
+static const AccBad acc_bad[] = {
+    {F, "!$acc parallel loop firstprivate(s)",
+     "t.f90:1:21: error: clause 'firstprivate' is not supported: scalars the region reads already "
+     "start from the host's value; remove the clause"},
+    {F, "!$acc loop seq gang", "t.f90:1:16: error: 'seq' and 'gang' contradict each other"},
+    {F, "!$acc loop vector(2000)",
+     "t.f90:1:19: error: 'vector' length 2000 exceeds 1024, the most threads a CUDA block can have"},
+    {F, "!$acc end region copy(a)", "t.f90:1:18: error: garbage after '!$acc end region'"},
+    {F, "!$acc region copyin(a", "t.f90:1:22: error: expected ')' to close the list of 'copyin'"},
+    {F, "!$acc update", "t.f90:1:7: error: '!$acc update' needs host(list) or device(list)"},
+    {F, "!$acc do copyin(a)", "t.f90:1:10: error: clause 'copyin' is not allowed on '!$acc do'"},
+    {F, "!$acc kernels frob(1)",
+     "t.f90:1:15: warning: clause 'frob' of '!$acc kernels' is not understood and is ignored"},
+};
+
+START_TEST(test_acc_bad) {
+  const AccBad *b = &acc_bad[_i];
+  int last = -1;
+  int file = add_source(file_name(b->lang), b->src);
+  Directive *d = dir_read(file, 1, b->lang, &last);
+  const char *out = output();
+  const char *nl = strchr(out, '\n');
+  ck_assert_msg(nl != NULL, "%s: no message", b->src);
+  ck_assert_str_eq(xstrndup(out, (size_t)(nl - out)), b->expect);
+  ck_assert(strstr(b->expect, "warning") ? d != NULL : d == NULL);
+  dir_free(d);
+}
+END_TEST
+
+/* Which lines of a file are directives: the spelling is the file's. */
+typedef struct FileLines {
+  DirLang lang;
+  const char *src;
+  const char *directive_lines; /* '1' per line that is a directive, else '0' */
+} FileLines;
+
+static const FileLines acc_files[] = {
+    {F, "!$acc region\n!$acc end region", "11"},
+    {F, "!$stencil region\n!$acc region\n!$stencil end region", "101"},
+    {F, "!$acc wait\n!$acc routine seq\n!$acc enter data copyin(a) &\n!$acc& create(b)\n!$acc atomic",
+     "00000"},
+    {F, "!$acc parallel loop\n!$acc end parallel loop\n!$acc cache(a)", "100"},
+    {F, "!$acc region copy(a) &\n!$acc   local(b)\n!$acc& local(c)", "111"},
+    {C, "#pragma acc parallel loop\n#pragma acc wait\n#pragma acc data copy(a[0:n])", "101"},
+    {C, "#pragma stencil region\n#pragma acc kernels", "10"},
+};
+
+START_TEST(test_acc_file_lines) {
+  const FileLines *f = &acc_files[_i];
+  int file = add_source(file_name(f->lang), f->src);
+  for (int l = 1; f->directive_lines[l - 1]; l++)
+    ck_assert_msg(dir_is_directive_line(file, l, f->lang) == (f->directive_lines[l - 1] == '1'),
+                  "line %d of:\n%s", l, f->src);
+}
+END_TEST
 
 START_TEST(test_is_directive_line) {
   const LineCase *c = &lines[_i];
@@ -776,6 +917,9 @@ static Suite *directive_suite(void) {
   tcase_add_loop_test(tc, test_good, 0, (int)(sizeof good / sizeof good[0]));
   tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof bad / sizeof bad[0]));
   tcase_add_loop_test(tc, test_is_directive_line, 0, (int)(sizeof lines / sizeof lines[0]));
+  tcase_add_loop_test(tc, test_acc_good, 0, (int)(sizeof acc_good / sizeof acc_good[0]));
+  tcase_add_loop_test(tc, test_acc_bad, 0, (int)(sizeof acc_bad / sizeof acc_bad[0]));
+  tcase_add_loop_test(tc, test_acc_file_lines, 0, (int)(sizeof acc_files / sizeof acc_files[0]));
   suite_add_tcase(s, tc);
   TCase *api = tcase_create("api");
   tcase_add_checked_fixture(api, setup, teardown);

@@ -307,6 +307,11 @@ static const struct { const char *header, *loop; } loop_cases[] = {
   { "int j = 0; j < n; j++", "do j = 0, (n - 1)" },
   { "long j = 0; j < q; j++", "do j = 0, (q - 1)" },
   { "long j = n; j < m; j++", "do j = integer(8)(n), (integer(8)(m) - 1)" },
+  /* != counts like < (step 1) or > (step -1) */
+  { "i = 0; i != n; i++", "do i = 0, (n - 1)" },
+  { "i = n; m != i; --i", "do i = n, (m + 1), -1" },
+  /* size_t: a signed 64-bit index */
+  { "size_t j = 0; j < q; j++", "do j = 0, (q - 1)" },
 };
 
 START_TEST(test_loop_forms)
@@ -459,6 +464,12 @@ static const struct { const char *lhs, *rhs, *ir; IrType type; } expr_cases[] = 
     IR_T_REAL4 },
   /* named constants and globals */
   { "a[i]", "c0 * N", "(c0 * real(8)(N))", IR_T_REAL8 },
+  /* what index macros expand to: `(k) + ...`, `(k) - ...` and `(k) * ...` read as casts
+   * to a type named k by C's grammar, lowered as the sums and products they are */
+  { "m[i]", "(k) + n * (i)", "(k + (n * i))", IR_T_INT },
+  { "m[i]", "(k) - 1", "(k - 1)", IR_T_INT },
+  { "m[i]", "(k) * n + (i)", "((k * n) + i)", IR_T_INT },
+  { "m[i]", "(k) + n * 2 / 3", "(k + ((n * 2) / 3))", IR_T_INT },
 };
 
 START_TEST(test_expressions)
@@ -782,7 +793,7 @@ static const struct { const char *code, *message; } error_cases[] = {
     "    6 |     while (a[i] > 0) a[i] -= 1;\n"
     "      |     ^~~~~~~~~~~~~~~~~~~~~~~~~~~\n" },
   { "  for (i = 0; i < n; i++) a[i] = N;\n",
-    "t.c:5:34: error: 'N' is not declared; if it is a macro, run with -cpp\n" },
+    "t.c:5:34: error: 'N' is not declared; if 'N' is a macro, run without -nocpp\n" },
   { "  for (i = 0; i < n; i += k) a[i] = 0;\n",
     "t.c:5:27: error: the step 'k' of a 'for' loop inside a stencil region must be an "
     "integer constant (line 5)\n" },
@@ -834,9 +845,12 @@ static const struct { const char *code, *message; } error_cases[] = {
   { "  for (i = 0; i < n; i--) a[i] = 0;\n",
     "t.c:5:3: error: the 'for' loop at line 5 counts down but its condition 'i < ...' needs it "
     "to count up\n" },
-  { "  for (i = 0; i != n; i++) a[i] = 0;\n",
+  { "  for (i = 0; i != n; i += 2) a[i] = 0;\n",
+    "t.c:5:3: error: the 'for' loop at line 5 tests 'i != ...' but steps by 2: it ends only if "
+    "the step lands on the bound; write the condition with < or >\n" },
+  { "  for (i = 0; i == n; i++) a[i] = 0;\n",
     "t.c:5:15: error: the condition of a 'for' loop inside a stencil region must compare 'i' "
-    "with <, <=, > or >= to a bound that does not depend on it (line 5)\n" },
+    "with <, <=, >, >= or != to a bound that does not depend on it (line 5)\n" },
   { "  for (i = 0; i < n; i++) { a[i] = 0; n = n - 1; }\n",
     "t.c:5:3: error: the condition of the 'for' loop at line 5 reads 'n', which the loop "
     "assigns at line 5; s2s-cuda needs loop bounds that do not change inside the loop\n" },
@@ -848,10 +862,15 @@ static const struct { const char *code, *message; } error_cases[] = {
     "region (declared at line 1)\n" },
   { "  for (i = 0; i < n; i++) a[i] = ps->x;\n",
     "t.c:5:34: error: struct members are not supported inside a stencil region (line 5)\n" },
+  { "  for (i = 0; i < n; i++) ps->a[i] = 0;\n",
+    "t.c:5:27: error: arrays that are struct members, such as 'ps->a', are not supported inside "
+    "a stencil region (line 5); before the region, copy the member into a local pointer "
+    "(`T *restrict a = ps->a;` with T its element type, or `T (*restrict a)[ny][nx] = ...` for "
+    "a 3-D field) and index that\n" },
   { "  for (i = 0; i < n; i++) a[i] = foo(i);\n",
     "t.c:5:34: error: call to 'foo' is not supported inside a stencil region (line 5): only "
     "math functions such as sqrt, exp, pow and fmax can be called; if 'foo' is a macro, run "
-    "with -cpp\n" },
+    "without -nocpp\n" },
   { "  for (i = 0; i < n; i++) a2[i] = 0;\n",
     "t.c:5:27: error: 'a2' has 2 dimensions but 1 subscript here (line 5)\n" },
   { "  for (i = 0; i < n; i++) a[i][0] = 0;\n",

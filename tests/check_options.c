@@ -221,6 +221,19 @@ START_TEST(test_passthrough) {
 }
 END_TEST
 
+/* -Munroll: 4 copies; -Munroll=N: N (1: none). */
+START_TEST(test_unroll) {
+  ck_assert_int_eq(parse("-Munroll", "x.f90"), OPTIONS_OK);
+  ck_assert_int_eq(opts.unroll, 4);
+  ck_assert_int_eq(parse("-Munroll=8", "x.f90"), OPTIONS_OK);
+  ck_assert_int_eq(opts.unroll, 8);
+  ck_assert_int_eq(parse("-Munroll=1", "x.f90"), OPTIONS_OK);
+  ck_assert_int_eq(opts.unroll, 0);
+  ck_assert_int_eq(parse("x.f90"), OPTIONS_OK);
+  ck_assert_int_eq(opts.unroll, 0);
+}
+END_TEST
+
 START_TEST(test_double_dash) {
   ck_assert_int_eq(parse("-Minfo", "--", "-odd.f90"), OPTIONS_OK);
   ck_assert_int_eq(opts.ninputs, 1);
@@ -329,7 +342,7 @@ END_TEST
 /* --dump-ir=list: the pass table, in order, one name per line, then exit. */
 START_TEST(test_dump_list) {
   ck_assert_int_eq(parse("--dump-ir=list"), OPTIONS_EXIT);
-  ck_assert_str_eq(out_text, "parse\nnormalize\ninline\ninvariant\ntripcount\npresent\naccesses\ngroup\nrecompute\ncolumnize\nfuse\ncontract\nmap\nkcache\nstorage\nadvice\n"
+  ck_assert_str_eq(out_text, "parse\nnormalize\ninline\ninvariant\ndelinearize\ntripcount\npresent\naccesses\ngroup\nrecompute\ncolumnize\nfuse\ncontract\nmap\nkcache\nstorage\nadvice\n"
                              "emit-cuda\n"
                              "emit-host\n");
   ck_assert_str_eq(errors(), "");
@@ -364,6 +377,8 @@ static const struct {
   { { "-Minfo=", "x.f90" }, "-Minfo= needs a category" },
   { { "--report=sarif", "x.f90", "--report=sarif" }, "missing file name after '--report=sarif'" },
   { { "-Mfprelaxed=div", "x.f90" }, "-Mfprelaxed takes no sub-options in s2s-cuda" },
+  { { "-Munroll=0", "x.f90" }, "-Munroll=N: N is a number of copies from 1 to 32, not '0'" },
+  { { "-Munroll=c:4", "x.f90" }, "-Munroll=N: N is a number of copies from 1 to 32, not 'c:4'" },
   { { "-Kieee", "-Mfprelaxed", "x.f90" },
     "-Kieee and -Mfprelaxed contradict each other (relaxed and strict IEEE floating point); give one" },
   { { "--fast-math", "x.f90", "--strict-fp" }, "--fast-math and --strict-fp contradict each other" },
@@ -473,6 +488,7 @@ static Suite *options_suite(void) {
   tcase_add_test(good, test_fixed_form_flag);
   tcase_add_test(good, test_passthrough);
   tcase_add_test(good, test_double_dash);
+  tcase_add_test(good, test_unroll);
   tcase_add_loop_test(good, test_relaxed_fp, 0,
                       (int)(sizeof relaxed_spellings / sizeof *relaxed_spellings));
   tcase_add_loop_test(good, test_strict_fp, 0,

@@ -1324,6 +1324,59 @@ START_TEST(test_host_pass_settings_checked) {
 }
 END_TEST
 
+
+/* ---- several GPUs under MPI: the device from the node-local rank ------- */
+
+static void report_text(char *text, size_t size) {
+  FILE *out = tmpfile();
+  size_t n;
+  s2s_timing_report(out);
+  rewind(out);
+  n = fread(text, 1, size - 1, out);
+  text[n] = '\0';
+  fclose(out);
+}
+
+/* A launcher's variable picks the device (mod the count: emulation has
+ * one) and the report says which rank it was. */
+START_TEST(test_local_rank_from_launcher) {
+  char text[4096];
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "3", 1);
+  ck_assert_int_eq(s2s_region_begin(&kern_r), 1);
+  s2s_region_end(&kern_r);
+  report_text(text, sizeof text);
+  ck_assert_msg(strstr(text, "local rank 3 from OMPI_COMM_WORLD_LOCAL_RANK)"), "%s", text);
+}
+END_TEST
+
+/* The program's own rank (MPI_Comm_split_type) wins over the environment. */
+START_TEST(test_local_rank_from_program) {
+  char text[4096];
+  int rank = 1;
+  setenv("SLURM_LOCALID", "5", 1);
+  s2s_use_local_rank(&rank);
+  ck_assert_int_eq(s2s_region_begin(&kern_r), 1);
+  s2s_region_end(&kern_r);
+  report_text(text, sizeof text);
+  ck_assert_msg(strstr(text, "local rank 1 from s2s_use_local_rank)"), "%s", text);
+}
+END_TEST
+
+static void rank_after_first_region(void) {
+  int rank = 1;
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "0", 1);
+  (void)s2s_region_begin(&kern_r);
+  s2s_region_end(&kern_r);
+  s2s_use_local_rank(&rank);
+}
+
+START_TEST(test_local_rank_too_late) {
+  static const char *const msg[] = { "s2s_use_local_rank(1) after the runtime chose device 0",
+                                     "call it before the first region runs", NULL };
+  expect_failure(rank_after_first_region, msg);
+}
+END_TEST
+
 static Suite *rt_suite(void) {
   Suite *s = suite_create("s2s_rt");
   TCase *present = tcase_create("present"), *boxes = tcase_create("boxes");
@@ -1388,6 +1441,9 @@ static Suite *rt_suite(void) {
   tcase_add_loop_test(hostpass, test_autocompare_tolerance, 0, ncompare);
   tcase_add_test(hostpass, test_autocompare_scalar);
   tcase_add_test(hostpass, test_autocompare_off);
+  tcase_add_test(threads, test_local_rank_from_launcher);
+  tcase_add_test(threads, test_local_rank_from_program);
+  tcase_add_test(threads, test_local_rank_too_late);
   tcase_add_test(hostpass, test_host_pass_settings_checked);
 #ifdef S2S_EMULATE
   tcase_add_test(hostpass, test_host_fallback);  /* a GPU build would select the GPU */

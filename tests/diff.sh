@@ -49,7 +49,10 @@
 #                            (one line), e.g. -Mfprelaxed
 #   sources                  optional: the name of another case whose sources
 #                            (and `files`) this one uses, the same program
-#                            translated another way (with its own `flags`)
+#                            translated another way (with its own `flags`);
+#                            sources of the case's own directory replace those
+#                            of the same name (a kernel in another spelling);
+#                            a path such as ../../samples/thomas names a sample
 #   feedback                 optional, for `translate`: one extended regular
 #                            expression (grep -E) per line that must match a
 #                            line of the -Minfo report (the shape the case is
@@ -298,6 +301,13 @@ run_case() {
   for f in "$from"/*; do
     case $f in *.c | *.h | *.f90 | *.F90 | *.inc) cp "$f" "$dir/" ;; esac
   done
+  # with `sources`, the case's own sources replace those of the same name
+  # (the same program with one file spelled another way)
+  if [ "$from" != "$src" ]; then
+    for f in "$src"/*; do
+      case $f in *.c | *.h | *.f90 | *.F90 | *.inc) cp "$f" "$dir/" ;; esac
+    done
+  fi
   cd "$dir" || return 1
   # shellcheck disable=SC2206
   local srcs=($files)

@@ -59,6 +59,10 @@ for f in "${inputs[@]}"; do
   ext=${base##*.}
   args=()
   [ -f "$(dirname "$f")/args" ] && read -r -a args <"$(dirname "$f")/args"
+  # a differential case's own options (tests/diff.sh: `flags`, e.g. -Msafeptr)
+  case $f in */tests/diff/*) [ -f "$(dirname "$f")/flags" ] && read -r -a args <"$(dirname "$f")/flags" ;; esac
+  # C is preprocessed: its headers stay beside the original
+  [ "$ext" = c ] && args+=(-I"$(dirname "$f")")
   # a differential case's modules in files of their own: on the command line too
   others=()
   case $f in

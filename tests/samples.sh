@@ -24,7 +24,7 @@
 #
 # Environment (make check sets it through AM_TESTS_ENVIRONMENT): top_srcdir,
 # top_builddir, S2S (the built s2s-cuda), CC, FC, CXX, NVCC (may be empty).
-# Also: S2S_SAMPLES (default "laplace diffusion thomas physics wsm5"), S2S_TEST_TIMEOUT (seconds
+# Also: S2S_SAMPLES (default "laplace diffusion thomas pgiport physics wsm5"), S2S_TEST_TIMEOUT (seconds
 # per program run, default 900), S2S_COMPARE_ARGS (more s2s_compare options,
 # e.g. --exact: emulation of a faithful translation is bit for bit).  Work directories: $top_builddir/tests/work/<sample>.
 # Exit status: 0 all passed, 1 a failure, 2 usage, 77 (skip) only for --gpu
@@ -76,7 +76,7 @@ fi
 # A relative path names a file from here: make it absolute, the steps cd.
 case $S2S in */*) [ ! -d "$(dirname "$S2S")" ] || S2S=$(cd "$(dirname "$S2S")" && pwd)/$(basename "$S2S") ;; esac
 
-samples=${S2S_SAMPLES:-laplace diffusion thomas physics wsm5}
+samples=${S2S_SAMPLES:-laplace diffusion thomas pgiport physics wsm5}
 timeout_s=${S2S_TEST_TIMEOUT:-900}
 work_root=$top_builddir/tests/work
 failures=0
@@ -88,6 +88,7 @@ describe() {
     laplace) echo "C, 3-D 7-point Jacobi stencil" ;;
     diffusion) echo "Fortran, WRF-style horizontal diffusion and update" ;;
     thomas) echo "Fortran, tridiagonal solve per column, k loops outermost" ;;
+    pgiport) echo "Fortran, a warm-rain microphysics in the 2009 PGI Accelerator directives of the WSM5 port" ;;
     physics) echo "Fortran across files, built by its Makefile with FC=s2s-cuda: kinds, constants set by an init routine, module functions, MASS-style helpers; a j loop calling a 2-D routine" ;;
     wsm5) echo "WSM5-shaped microphysics, built by its Makefile with FC=s2s-cuda: one region around the j loop, a data region around the time loop" ;;
     *) echo "samples.sh: unknown sample '$1'" >&2; exit 2 ;;
@@ -98,6 +99,7 @@ sources() {
     laplace) echo "laplace.c main.c s2s_dump.c" ;;
     diffusion) echo "s2s_dump.f90 diffusion.f90 main.f90" ;;
     thomas) echo "s2s_dump.f90 thomas.f90 main.f90" ;;
+    pgiport) echo "s2s_dump.f90 micro.f90 main.f90" ;;
     physics) echo "Makefile kinds.f90 constants.f90 vmass.f90 funcs.f90 column.f90 main.f90 s2s_dump.f90" ;;
     wsm5) echo "Makefile kinds.f90 constants.f90 vmass.f90 wsm5.f90 main.f90 s2s_dump.f90" ;;
   esac
@@ -123,6 +125,7 @@ ref_command() {
     laplace) cmd=($CC -O2 -std=c11 laplace.c main.c s2s_dump.c -lm -o ref) ;;
     diffusion) cmd=($FC -O2 s2s_dump.f90 diffusion.f90 main.f90 -o ref) ;;
     thomas) cmd=($FC -O2 s2s_dump.f90 thomas.f90 main.f90 -o ref) ;;
+    pgiport) cmd=($FC -O2 s2s_dump.f90 micro.f90 main.f90 -o ref) ;;
     # its own Makefile, one file at a time, as a model's build is
     physics | wsm5) cmd=(make -j2 FC="$FC" COMMON=. PROG=ref) ;;
   esac

@@ -35,7 +35,7 @@
  *  - an element loaded early is one the loop reads at every iteration (an
  *    unconditional read at that offset, or at offsets on both sides of it),
  *    so no load reaches outside what the original reads;
- *  - in C, an array that is not `restrict` (nor local to the region) is
+ *  - in C, an array that is not `restrict` (nor -Msafeptr given, nor local to the region) is
  *    cached only when the loop writes no other array, which could alias it.
  * Memory is written exactly as before: only loads go.  S2S_KCACHE=0 turns
  * the pass off (for measuring what it gains), as does -Mnokcache.
@@ -392,7 +392,7 @@ static bool cacheable(const Kc *c, const KcArray *a)
 {
   if (!a->ok || a->sym->in_equivalence)
     return false;
-  if (c->prog->lang == IR_C && !a->sym->is_restrict && !a->sym->region_local)
+  if (c->prog->lang == IR_C && !xf_c_no_alias(a->sym) && !a->sym->region_local)
     for (int i = 0; i < c->narrays; i++)
       if (c->arrays[i].sym != a->sym && c->arrays[i].nwrites)
         return false;

@@ -526,14 +526,19 @@ static void report_kernel(MapCtx *m, KernelPlan *k)
   report_add(REPORT_INFO, routine_of(m), user_loc(m, m->region->first_line),
              "Accelerator kernel generated: %s grid [%s] block [%s]", k->name, text, block);
   static const char *const axis_names[] = { "blockIdx.x threadIdx.x", "blockIdx.y", "blockIdx.z" };
-  const char *sentinel = m->prog->lang == IR_FORTRAN ? "!$stencil" : "#pragma stencil";
+  /* the schedule in the user's own spelling: `!$acc do parallel,
+   * vector(16)` as PGI printed it, `!$acc loop gang, vector(128)` as NVHPC does */
+  DirOrigin origin = m->region->dir->origin;
+  const char *sentinel = dir_sentinel(m->region->dir, m->prog->lang == IR_FORTRAN ? DIR_FORTRAN
+                                                                                  : DIR_C);
+  const char *construct = origin == DIR_FROM_OPENACC ? "loop gang" : "do parallel";
   for (int i = 0; i < k->nmapped; i++) {
     int a = k->axis[i];
     char vec[32] = "";
     if (k->block[a] > 1)
       snprintf(vec, sizeof vec, ", vector(%d)", k->block[a]);
     report_at(REPORT_INFO, routine_of(m), k->mapped[i]->loc,
-               "%s do parallel%s %s %s", sentinel, vec, m->prog->lang == IR_FORTRAN ? "!" : "//",
+               "%s %s%s %s %s", sentinel, construct, vec, m->prog->lang == IR_FORTRAN ? "!" : "//",
                axis_names[a]);
   }
 }
@@ -559,6 +564,11 @@ static const char *refusal_advice(const MapCtx *m, const IrStmt *loop, const Dep
                        xf_shared_write_text(&cx, loop->u.loop.iv, w));
     }
   }
+  if (m->region->dir->origin != DIR_FROM_STENCIL)
+    return ir_printf(". If the iterations are in fact independent, put '%s do independent' "
+                     "before the loop: an '!$acc' independent is checked like any other clause, "
+                     "not taken on trust", m->prog->lang == IR_FORTRAN ? "!$stencil"
+                                                                        : "#pragma stencil");
   return ir_printf(". If the iterations are in fact independent, put '%s do independent' before "
                    "the loop", m->prog->lang == IR_FORTRAN ? "!$stencil" : "#pragma stencil");
 }
@@ -567,11 +577,16 @@ static void refuse_loop(MapCtx *m, const IrStmt *loop, const DepGraph *dg, const
 {
   char why[300];
   dep_describe(dg, d, why, sizeof why);
+  /* a flat C array left flat: its subscripts say why the distance is unknown */
+  const IrSym *arr = dg->acc[d->src].ref->u.elem.sym;
+  const char *flat = arr->delinearize_why ? ir_printf(" ('%s' is indexed flat and was not "
+                                                      "delinearized: %s)", arr->name,
+                                                      arr->delinearize_why) : "";
   diag_at(DIAG_ERROR, loop->loc, 1, "loop '%s' cannot run in parallel: loop carried dependence of "
-          "%s between lines %d and %d, and no other loop of the nest can be spread over the GPU "
+          "%s between lines %d and %d%s, and no other loop of the nest can be spread over the GPU "
           "instead%s",
           loop->u.loop.iv->name, why, diag_user_line(dg->acc[d->src].stmt->loc),
-          diag_user_line(dg->acc[d->dst].stmt->loc), refusal_advice(m, loop, dg, d));
+          diag_user_line(dg->acc[d->dst].stmt->loc), flat, refusal_advice(m, loop, dg, d));
 }
 
 /* The scalars of the private(list) clauses of `adv`, checked: unknown
@@ -592,7 +607,8 @@ static bool private_list(MapCtx *m, const Directive *adv, IrSymSet *defs)
       }
       if (s->rank)
         continue;   /* an array: the accesses pass keeps it per thread (an_user_private) */
-      if (defs)
+      /* `!$acc` private lists are advice the analysis checks: not a waiver */
+      if (defs && adv->origin == DIR_FROM_STENCIL)
         ir_symset_add(defs, s);
     }
   }
@@ -638,6 +654,8 @@ static IrVisitStep advice_unused(IrStmt *s, IrVisit *v)
 {
   UnusedAdvice *u = v->ctx;
   const Directive *adv = s->kind == IR_S_DO ? s->u.loop.advice : NULL;
+  if (adv && adv->origin != DIR_FROM_STENCIL)
+    return IR_VISIT_CONTINUE;   /* report_acc_loop speaks of the user's clauses */
   if (adv && (adv->parallel || adv->vector || adv->independent) && !is_mapped_loop(u->k, s)) {
     const char *why = adv->independent ? independent_refused(u->m, u->k, s->u.loop.iv) : "";
     report_at(REPORT_WARNING, routine_of(u->m), s->loc, "'%s' on loop '%s' is not followed: the "
@@ -649,11 +667,141 @@ static IrVisitStep advice_unused(IrStmt *s, IrVisit *v)
   return IR_VISIT_CONTINUE;
 }
 
+/* What became of the loop clauses of an `!$acc do` / `!$acc loop`: the
+ * report line of each (those fixed when read were reported then).  A
+ * request for parallelism the analysis disproves is a warning naming the
+ * dependence; the loop then runs in order in each thread. */
+static const char *loop_not_mapped_because(UnusedAdvice *u, const IrStmt *s)
+{
+  const DepGraph *dg = kernel_deps((KernelPlan *)u->k);
+  const Dep *d = blocking_dep(u->m, dg, s);
+  if (d) {
+    char why[300];
+    dep_describe(dg, d, why, sizeof why);
+    return ir_printf("loop carried dependence of %s between lines %d and %d", why,
+                     diag_user_line(dg->acc[d->src].stmt->loc),
+                     diag_user_line(dg->acc[d->dst].stmt->loc));
+  }
+  return "only the outermost perfectly nested parallel loops, at most three, are mapped to "
+         "the grid, and not inside a loop marked 'kernel' or 'seq'";
+}
+
+static void report_acc_clause(UnusedAdvice *u, const IrStmt *s, const Directive *adv,
+                              const DirAccClause *c)
+{
+  const char *iv = s->u.loop.iv->name, *r = routine_of(u->m);
+  bool mapped = is_mapped_loop(u->k, s);
+  int block = 0;      /* threads along the loop's index in a block, where mapped */
+  for (int i = 0; i < u->k->nmapped; i++)
+    if (u->k->mapped[i]->u.loop.iv == s->u.loop.iv)
+      block = u->k->block[u->k->axis[i]];
+  if (mapped && c->role == ACC_ROLE_VECTOR_LEN && block != adv->vector) {
+    report_at(REPORT_WARNING, r, c->loc, "%s on '%s' superseded: loop '%s' runs across the grid "
+              "fused with the other loops over '%s', %d threads along it per block (the vector "
+              "length of the loop over '%s' that leads the fusion)", c->text, adv->spelled, iv, iv,
+              block, iv);
+    return;
+  }
+  switch (c->role) {
+  case ACC_ROLE_PARALLEL:
+  case ACC_ROLE_VECTOR_LEN:
+  case ACC_ROLE_INDEPENDENT:
+    if (mapped)
+      report_at(REPORT_INFO, r, c->loc, "%s on '%s' honoured: loop '%s' runs across the grid%s",
+                c->text, adv->spelled, iv, c->role == ACC_ROLE_INDEPENDENT ? " (the analysis "
+                "proves its iterations independent)" : c->role == ACC_ROLE_VECTOR_LEN
+                ? ir_printf(", %d threads along it per block", adv->vector) : "");
+    else
+      report_at(REPORT_WARNING, r, c->loc, "%s on '%s' is not followed: loop '%s' runs "
+                "sequentially in each thread: %s", c->text, adv->spelled, iv,
+                loop_not_mapped_because(u, s));
+    return;
+  case ACC_ROLE_SEQ:
+  case ACC_ROLE_KERNEL:
+    report_at(REPORT_INFO, r, c->loc, "%s on '%s' honoured: loop '%s' %s", c->text, adv->spelled,
+              iv, c->role == ACC_ROLE_SEQ ? "runs sequentially in each thread"
+                                          : "is the last loop mapped; its body runs in one thread");
+    return;
+  case ACC_ROLE_PRIVATE: {
+    const DirClause *cl = &adv->clauses[c->clause];
+    for (int i = 0; i < cl->nitems; i++) {
+      const IrSym *sym = cl->items[i].sym;
+      const ArrayPlan *a = NULL;
+      for (int k = 0; sym && sym->rank && k < u->m->plan->narrays; k++)
+        if (u->m->plan->arrays[k].sym == sym)
+          a = &u->m->plan->arrays[k];
+      if (sym && !sym->rank)
+        report_at(REPORT_INFO, r, cl->items[i].loc, "private(%s) on '%s' honoured: each thread "
+                  "has its own '%s' (the analysis proves every iteration assigns it before "
+                  "using it)", sym->name, adv->spelled, sym->name);
+      else if (a && a->privatized)
+        report_at(REPORT_INFO, r, cl->items[i].loc, "private(%s) on '%s' honoured: one copy per "
+                  "thread (every element a column reads, it wrote before)", sym->name,
+                  adv->spelled);
+      /* else: private_advice_pre warns with the reason */
+    }
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+static IrVisitStep acc_advice_pre(IrStmt *s, IrVisit *v)
+{
+  UnusedAdvice *u = v->ctx;
+  const Directive *adv = s->kind == IR_S_DO ? s->u.loop.advice : NULL;
+  for (int a = 0; adv && adv->origin != DIR_FROM_STENCIL && a < adv->nacc; a++)
+    if (adv->acc[a].fate == ACC_DECIDED_LATER)
+      report_acc_clause(u, s, adv, &adv->acc[a]);
+  return IR_VISIT_CONTINUE;
+}
+
 static void check_unused_advice(MapCtx *m, const KernelPlan *k)
 {
   UnusedAdvice u = { m, k };
   IrVisit v = { .pre = advice_unused, .ctx = &u };
   ir_visit_stmts((IrStmtList *)&k->stmts, &v);
+  IrVisit acc = { .pre = acc_advice_pre, .ctx = &u };
+  ir_visit_stmts((IrStmtList *)&k->stmts, &acc);
+}
+
+/* What became of the data clauses of an `!$acc` region: honoured (the
+ * 'Generating' line follows them), or superseded where the array is kept
+ * per thread instead (a `local` array also named private). */
+static void report_acc_region(MapCtx *m)
+{
+  const Directive *d = m->region->dir;
+  for (int c = 0; d->origin != DIR_FROM_STENCIL && c < d->nacc; c++) {
+    const DirAccClause *ac = &d->acc[c];
+    if (ac->role != ACC_ROLE_DATA)
+      continue;
+    const DirClause *cl = &d->clauses[ac->clause];
+    bool all_moved = true;
+    for (int i = 0; i < cl->nitems; i++) {
+      const ArrayPlan *a = NULL;
+      for (int k = 0; cl->items[i].sym && k < m->plan->narrays; k++)
+        if (m->plan->arrays[k].sym == cl->items[i].sym)
+          a = &m->plan->arrays[k];
+      if (a && a->privatized) {
+        all_moved = false;
+        report_at(REPORT_INFO, routine_of(m), cl->items[i].loc, "%s on '%s' superseded for "
+                  "'%s' by private(%s): one copy per thread, nothing allocated or moved",
+                  ac->text, d->spelled, cl->items[i].name, cl->items[i].name);
+      }
+    }
+    for (int i = 0; i < cl->nitems; i++) {
+      for (int k = 0; cl->items[i].sym && k < m->plan->narrays; k++)
+        if (m->plan->arrays[k].sym == cl->items[i].sym && m->plan->arrays[k].clause_superseded) {
+          all_moved = false;
+          report_at(REPORT_WARNING, routine_of(m), cl->items[i].loc, "%s on '%s' superseded for "
+                    "'%s': %s", ac->text, d->spelled, cl->items[i].name,
+                    m->plan->arrays[k].clause_superseded);
+        }
+    }
+    if (all_moved)
+      report_at(REPORT_INFO, routine_of(m), ac->loc, "%s on '%s' honoured", ac->text, d->spelled);
+  }
 }
 
 static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
@@ -758,7 +906,8 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
 
 /* C array parameters are pointers that may overlap, and then no
  * dependence test about distinct arrays holds.  Unless one of each pair is
- * restrict (or the user asserts independence), refuse. */
+ * restrict, -Msafeptr says none overlap, or the user asserts independence,
+ * refuse. */
 static bool check_c_aliasing(MapCtx *m)
 {
   RegionPlan *p = m->plan;
@@ -768,18 +917,19 @@ static bool check_c_aliasing(MapCtx *m)
     return true;
   for (int i = 0; i < p->narrays; i++) {
     const ArrayPlan *a = &p->arrays[i];
-    if (!a->written || !a->sym->is_dummy || a->sym->is_restrict)
+    if (!a->written || !a->sym->is_dummy || xf_c_no_alias(a->sym))
       continue;
     for (int k = 0; k < p->narrays; k++) {
       const IrSym *b = p->arrays[k].sym;
-      if (k == i || !b->is_dummy || b->is_restrict || b->type != a->sym->type)
+      if (k == i || !b->is_dummy || xf_c_no_alias(b) || b->type != a->sym->type)
         continue;
       /* not `independent`: it would also waive the dependence tests of
        * the loop, and the advice must lead to a correct kernel */
       diag_at(DIAG_ERROR, a->sym->loc, (int)strlen(a->sym->name), "the region writes '%s' and "
               "uses '%s', pointer parameters that may overlap; if they never do, declare them "
-              "restrict (as in '%s *restrict %s'): the loops are then still checked for "
-              "dependences", a->sym->name, b->name, ir_type_c(a->sym->type), a->sym->name);
+              "restrict (as in '%s *restrict %s') or translate with -Msafeptr (no parameter "
+              "overlaps another): the loops are then still checked for dependences",
+              a->sym->name, b->name, ir_type_c(a->sym->type), a->sym->name);
       return false;
     }
   }
@@ -1665,6 +1815,7 @@ bool xf_pass_group(Program *prog, IrRegion *g)
       return false;
     }
   an_report_arrays(prog, g, p);
+  report_acc_region(&m);
   for (int i = 1; i < n; i++)
     if (p->kernels[i].split_note)
       report_at(REPORT_INFO, routine_of(&m), p->kernels[i].split_at, "%s", p->kernels[i].split_note);

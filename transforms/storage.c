@@ -35,6 +35,7 @@
 #include <string.h>
 #include "access.h"
 #include "storage.h"
+#include "transforms.h"
 #include "visit.h"
 
 ArrayStorage xf_array_storage(const ArrayPlan *a)
@@ -108,7 +109,7 @@ static void add_param(KernelPlan *k, Param a)
 /* The address of array a and the bounds its indexing macro reads.  Fortran
  * arrays may not alias one another (the standard forbids a dummy argument
  * written through another); C arrays might, so only scratch and the user's
- * `restrict` parameters are restrict.  An array the kernel only reads is
+ * `restrict` parameters (all parameters under -Msafeptr) are restrict.  An array the kernel only reads is
  * const: with __restrict__, its loads may take the read-only data path. */
 static void add_array_params(IrLang lang, KernelPlan *k, const ArrayPlan *a)
 {
@@ -116,7 +117,7 @@ static void add_array_params(IrLang lang, KernelPlan *k, const ArrayPlan *a)
   add_param(k, (Param){ .role = scratch ? PARAM_SCRATCH_BASE : PARAM_ARRAY, .sym = a->sym,
                         .ctype = ir_type_c(a->sym->type), .by_reference = true,
                         .read_only = !scratch && !ir_assignment_of(k->body, a->sym),
-                        .no_alias = scratch || lang == IR_FORTRAN || a->sym->is_restrict });
+                        .no_alias = scratch || lang == IR_FORTRAN || xf_c_no_alias(a->sym) });
   for (int d = 0; d < a->sym->rank; d++)
     add_param(k, (Param){ .role = PARAM_LOWER_BOUND, .sym = a->sym, .dim = d, .ctype = "long" });
   for (int d = 0; d + 1 < a->sym->rank; d++)

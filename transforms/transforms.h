@@ -51,8 +51,14 @@ typedef struct XfConfig {
   bool recompute;      /* pass "recompute" (-Mnorecompute: off) */
   bool kcache;         /* pass "kcache" (-Mnokcache: off) */
   bool contract;       /* pass "contract" (-Mnocontract: off) */
+  bool assume_no_alias;/* -Msafeptr: C pointer and array parameters never overlap */
 } XfConfig;
 extern XfConfig xf_config;
+
+/* May C parameter s be taken not to overlap any other array: declared
+ * restrict, or -Msafeptr given?  (Fortran dummies never alias by the
+ * language rules; callers check the language.) */
+bool xf_c_no_alias(const IrSym *s);
 
 /* Every planning pass of the table (those between parse and emit-cuda),
  * on a parsed program: what the unit tests call.  Defined in

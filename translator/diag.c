@@ -148,6 +148,15 @@ SourceFile *diag_source(int file) {
   return file >= 0 && file < nsources ? sources[file] : NULL;
 }
 
+int diag_user_source(Loc loc, int *line) {
+  const char *path = diag_user_file(loc);
+  *line = diag_user_line(loc);
+  for (int i = nsources - 1; i >= 0; i--)
+    if (!sources[i]->map_file && strcmp(sources[i]->path, path) == 0)
+      return *line <= sources[i]->nlines ? i : -1;
+  return -1;
+}
+
 const char *diag_line(int file, int line, size_t *len) {
   SourceFile *sf = diag_source(file);
   if (!sf || line < 1 || line > sf->nlines) return NULL;

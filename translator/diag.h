@@ -36,6 +36,7 @@ typedef struct SourceFile {
    * the text is the user's file itself (no preprocessing). */
   const char **map_file;   /* owned array of interned names */
   int *map_line;           /* owned */
+  int dir_dialect;         /* directive.c: the file's directive spelling + 1; 0 until decided */
 } SourceFile;
 
 typedef enum DiagKind { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE, DIAG_INFO } DiagKind;
@@ -57,6 +58,13 @@ void diag_map_line(int file, int line, const char *orig_file, int orig_line);
 /* The user's file name and line for a location (after the line map). */
 const char *diag_user_file(Loc loc);
 int diag_user_line(Loc loc);
+
+/* The registered source holding the user's own bytes of the file that
+ * parsed location `loc` comes from (the input itself before cpp), with
+ * the line there in *line; -1 when none is registered (an included
+ * header).  For text that cpp changes but must be read as written: a
+ * `#pragma` continued with '\' is one joined line in cpp's output. */
+int diag_user_source(Loc loc, int *line);
 
 /* Print `file:line:col: kind: message`, the source line and a caret of
  * `width` characters (at least 1) under the column.  Errors are counted. */

@@ -149,12 +149,38 @@ static bool write_outputs(Pending *w, int n, char **data, size_t *len) {
 
 /* ---- the pipeline -------------------------------------------------------------- */
 
-static bool has_directives(const Source *src) {
+/* Whether the file has directives of its spelling; on the way, every
+ * `!$acc` / `#pragma acc` line that is none: a note when the tool
+ * understands it and it has no effect here (`wait`, `routine seq`; only
+ * when `notes`), else a warning, so that no directive is dropped without a
+ * word. */
+static bool has_directives(const Source *src, bool notes) {
   const SourceFile *sf = diag_source(src->file);
   DirLang lang = src->fortran ? DIR_FORTRAN : DIR_C;
-  for (int l = 1; l <= sf->nlines; l++)
-    if (dir_is_directive_line(src->file, l, lang)) return true;
-  return false;
+  bool any = false;
+  for (int l = 1; l <= sf->nlines; l++) {
+    bool understood;
+    const char *why;
+    int width;
+    if (dir_acc_inert_line(src->file, l, lang, &understood, &why, &width)) {
+      size_t len;
+      const char *s = diag_line(src->file, l, &len);
+      int col = 0;
+      while (s[col] == ' ' || s[col] == '\t') col++;
+      Loc at = { src->file, l, col + 1 };
+      /* the construct as written: up to its first clause argument or comment */
+      int n = 1 + (int)strcspn(s + col + 1, "(!\r\n");
+      while (n > 1 && (s[col + n - 1] == ' ' || s[col + n - 1] == '\t')) n--;
+      if (understood && *why && notes)
+        diag_at(DIAG_NOTE, at, width, "'%.*s' has no effect here: %s", n, s + col, why);
+      else if (!understood)
+        diag_at(DIAG_WARNING, at, width, "'%.*s' is not understood and is ignored%s%s", n,
+                s + col, why ? ": " : "", why ? why : "");
+    } else if (!any && dir_is_directive_line(src->file, l, lang)) {
+      any = true;
+    }
+  }
+  return any;
 }
 
 /* A stream into memory, for outputs that are written only if all went well. */
@@ -204,10 +230,12 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
     return 1;
   }
   res->preprocessed = u.src.preprocessed;
-  if (!has_directives(&u.src)) {
+  /* notes as for "nothing to translate": not in a quiet driver-mode build */
+  if (!has_directives(&u.src, !o->driver || o->minfo)) {
     if (!o->driver || o->minfo)
       diag_plain(DIAG_NOTE, "no %s directives in '%s'; nothing to translate",
-                 u.src.fortran ? "!$stencil" : "#pragma stencil", in->path);
+                 u.src.fortran ? "!$stencil or !$acc" : "#pragma stencil or #pragma acc",
+                 in->path);
     bool ok = !u.src.fortran || fe_write_summaries(u.src.file, summary_dir(o, outdir), o->verbose);
     fe_modules_input_done(in->path, ok);
     return ok ? 0 : 1;
@@ -220,9 +248,11 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   u.emit.relaxed_fp = o->relaxed_fp;
   u.emit.line_directives = !o->no_line_directives;
   u.emit.strict_fp = o->strict_fp;
+  u.emit.unroll = o->unroll;
   xf_config.recompute = !o->no_recompute;
   xf_config.kcache = !o->no_kcache;
   xf_config.contract = !o->no_contract;
+  xf_config.assume_no_alias = o->assume_no_alias;
   u.emit.sites = &res->kernels;
   u.cu = mem_open(&u.cu_text, &u.cu_len);
   u.host = mem_open(&u.host_text, &u.host_len);

@@ -18,6 +18,7 @@
 #endif
 
 #include "options.h"
+#include "directive.h"
 #include "pipeline.h"
 
 #include <stdarg.h>
@@ -54,6 +55,9 @@ static const char usage_text[] =
     "  --no-line-directives\n"
     "                      no #line directives to the user's source in the .cu, and no\n"
     "                      line markers in the host file\n"
+    "  -Msafeptr, --assume-no-alias\n"
+    "                      C: pointer and array parameters never overlap (as if each\n"
+    "                      were restrict); the loops are still checked for dependences\n"
     "  -Mfprelaxed, --fast-math\n"
     "                      relaxed floating point: single-precision exp, log, power,\n"
     "                      sin, cos, tan and division in kernels use CUDA's fast\n"
@@ -66,7 +70,8 @@ static const char usage_text[] =
     "                      plan: the state after planning)\n"
     "  --lang=LANG         the inputs are 'fortran' or 'c' (default: by extension:\n"
     "                      .f90 .f95 .f03 .f08 .F .F90 .F95 .F03 .F08 Fortran, .c C)\n"
-    "  -cpp, -nocpp        do (not) run the C preprocessor first; .F and .F90 imply -cpp\n"
+    "  -cpp, -nocpp        do (not) run the C preprocessor first; C files and .F and\n"
+    "                      .F90 imply -cpp\n"
     "  -D NAME[=VALUE], -U NAME, -I DIR\n"
     "                      preprocessor definitions and include directories; USEd\n"
     "                      modules of other files are looked for in the -I directories\n"
@@ -79,6 +84,9 @@ static const char usage_text[] =
     "translate, then build with $FC or $CC and nvcc, and link the runtime.\n"
     "  -c                  compile each source to NAME.o (or to -o FILE)\n"
     "  -o FILE             the object (with -c) or the program (default a.out)\n"
+    "  --directives=SPELLING  read 'stencil' (!$stencil), 'pgi-acc' (the 2009 PGI\n"
+    "                      Accelerator !$acc) or 'openacc' directives (default: !$stencil\n"
+    "                      if the file has any, else both !$acc models)\n"
     "  --emulate           build the CUDA code for CPU emulation (no GPU needed)\n"
     "  -v                  print every command run\n"
     "  --keep, -save-temps keep the work directory with the generated files\n"
@@ -303,6 +311,16 @@ static void report_option(Parser *p, const char *arg) {
  * same mode twice is no error. */
 typedef enum FpMode { FP_DEFAULT, FP_RELAXED, FP_STRICT } FpMode;
 
+/* -Munroll=N: N from 1 (no unrolling) to 32. */
+static void unroll_option(Parser *p, const char *arg) {
+  char *end;
+  long n = strtol(arg + 9, &end, 10);
+  if (*end || end == arg + 9 || n < 1 || n > 32)
+    usage_error(p, "-Munroll=N: N is a number of copies from 1 to 32, not '%s'", arg + 9);
+  else
+    p->o->unroll = n > 1 ? (int)n : 0;
+}
+
 static void fp_mode_option(Parser *p, const char *arg, FpMode mode) {
   Options *o = p->o;
   if ((mode == FP_RELAXED && o->strict_fp) || (mode == FP_STRICT && o->relaxed_fp)) {
@@ -398,6 +416,12 @@ static bool long_option(Parser *p, const char *arg, OptionsResult *done, FILE *o
     fp_mode_option(p, arg, FP_RELAXED);
   } else if (strcmp(arg, "--strict-fp") == 0) {
     fp_mode_option(p, arg, FP_STRICT);
+  } else if (strncmp(arg, "--directives=", 13) == 0) {
+    const char *v = arg + 13;
+    if (!strcmp(v, "stencil")) dir_dialect_option = DIR_DIALECT_STENCIL;
+    else if (!strcmp(v, "pgi-acc")) dir_dialect_option = DIR_DIALECT_PGI;
+    else if (!strcmp(v, "openacc")) dir_dialect_option = DIR_DIALECT_OPENACC;
+    else usage_error(p, "unknown spelling '%s' in --directives (known: stencil, pgi-acc, openacc)", v);
   } else if (strcmp(arg, "--emulate") == 0) {
     o->emulate = true;
   } else if (strcmp(arg, "--no-line-directives") == 0) {
@@ -429,6 +453,11 @@ static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *ou
   else if (strcmp(arg, "-Mnorecompute") == 0) o->no_recompute = true;
   else if (strcmp(arg, "-Mnokcache") == 0) o->no_kcache = true;
   else if (strcmp(arg, "-Mnocontract") == 0) o->no_contract = true;
+  else if (strcmp(arg, "-Munroll") == 0) o->unroll = 4;
+  else if (strncmp(arg, "-Munroll=", 9) == 0) unroll_option(p, arg);
+  else if (strcmp(arg, "-Msafeptr") == 0 || strcmp(arg, "-Msafeptr=dummy") == 0 ||
+           strcmp(arg, "-Msafeptr=all") == 0 || strcmp(arg, "--assume-no-alias") == 0)
+    o->assume_no_alias = true;
   else if (strncmp(arg, "-Mfprelaxed=", 12) == 0)
     /* PGI's sub-options pick operations (div, rsqrt, ...); here the option is all or nothing */
     usage_error(p, "-Mfprelaxed takes no sub-options in s2s-cuda (it relaxes exp, log, power, "
@@ -467,7 +496,9 @@ static void classify_inputs(Parser *p) {
     }
     if (kind == INPUT_FORTRAN && p->fixed_form_flag) kind = INPUT_FIXED_FORM;
     in->kind = (InputKind)kind;
-    in->cpp = !o->nocpp && kind != INPUT_LINK && (cpp || o->cpp_forced);
+    /* C is always preprocessed, as every C compiler does it (-nocpp opts
+     * out): index macros and #if in regions are the user's code. */
+    in->cpp = !o->nocpp && kind != INPUT_LINK && (cpp || o->cpp_forced || kind == INPUT_C);
   }
 }
 

@@ -67,6 +67,10 @@ typedef struct Options {
   bool no_recompute;       /* -Mnorecompute: stencil work arrays stay stored (pass recompute off) */
   bool no_kcache;          /* -Mnokcache: no registers across iterations (pass kcache off) */
   bool no_contract;        /* -Mnocontract: work arrays stay arrays (pass contract off) */
+  int unroll;              /* -Munroll[=N]: innermost sequential loops of kernels unrolled N
+                              times (-Munroll: 4); 0: left to nvcc */
+  bool assume_no_alias;    /* -Msafeptr, --assume-no-alias: C pointer and array parameters
+                              never overlap, as if each were restrict */
   bool relaxed_fp;         /* -Mfprelaxed, --fast-math: single-precision math in kernels through
                               CUDA's fast intrinsics (__expf, __fdividef, ...), and nvcc
                               --use_fast_math in compiler-driver mode; default: IEEE */

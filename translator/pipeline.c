@@ -6,6 +6,8 @@
  *   inline     calls in regions replaced by the callees' bodies (transforms/inline.c)
  *   invariant  reads of a scalar that holds one region-invariant value (`l = ite`) replaced
  *              by that value, so loops it bounds stay parallel (transforms/invariant.c)
+ *   delinearize  C: flat arrays indexed `a[(k*nj + j)*ni + i]` read as a[k][j][i] of a
+ *              [][nj][ni] array where the ranges nest (analysis/delinearize.c)
  *   tripcount  `do n = 1, mstepmax` over columns tested `n <= mstep(i)` becomes
  *              `do i / do n = 1, mstep(i)`, the maximum dropped (transforms/tripcount.c)
  *   present    a region testing present() of its routine's optional dummies becomes one
@@ -60,6 +62,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "delinearize.h"
 #include "dep.h"
 #include "diag.h"
 #include "emit.h"
@@ -77,6 +80,11 @@
 
 XfConfig xf_config = { .recompute = true, .kcache = true, .contract = true };
 
+bool xf_c_no_alias(const IrSym *s)
+{
+  return s->is_restrict || (xf_config.assume_no_alias && s->is_dummy);
+}
+
 typedef enum PassScope { SCOPE_PROGRAM, SCOPE_REGION, SCOPE_KERNEL } PassScope;
 
 /* Analyses a pass can invalidate (Pass.invalidates). */
@@ -93,6 +101,8 @@ static bool pass_normalize(Unit *u) { return xf_normalize_program(u->prog); }
 static bool pass_inline(Unit *u) { return xf_inline_program(u->prog); }
 
 static bool pass_invariant(Unit *u) { return xf_region_invariants(u->prog); }
+
+static bool pass_delinearize(Unit *u) { return xf_delinearize_program(u->prog); }
 
 static bool pass_tripcount(Unit *u) { return xf_per_column_tripcounts(u->prog); }
 
@@ -132,6 +142,7 @@ static const Pass passes[] = {
   { "normalize", SCOPE_PROGRAM, .program = pass_normalize },
   { "inline",    SCOPE_PROGRAM, .program = pass_inline },
   { "invariant", SCOPE_PROGRAM, .program = pass_invariant },
+  { "delinearize", SCOPE_PROGRAM, .program = pass_delinearize },
   { "tripcount", SCOPE_PROGRAM, .program = pass_tripcount },
   { "present",   SCOPE_PROGRAM, .program = pass_present },
   { "accesses",  SCOPE_REGION,  .region = xf_pass_accesses },

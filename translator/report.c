@@ -162,6 +162,21 @@ static const ReportKindInfo kinds[] = {
     "how a loop is mapped onto blocks and threads" },
   { "accel-loop-mapping", REPORT_CAT_ACCEL, "#pragma stencil do *",
     "how a loop is mapped onto blocks and threads" },
+  { "accel-loop-mapping", REPORT_CAT_ACCEL, "!$acc *", "how a loop is mapped onto blocks and threads" },
+  { "accel-loop-mapping", REPORT_CAT_ACCEL, "#pragma acc *",
+    "how a loop is mapped onto blocks and threads" },
+  { "accel-clause-honoured", REPORT_CAT_ACCEL, "* on '*' honoured*",
+    "a clause of an input directive and what it became" },
+  { "accel-clause-ignored", REPORT_CAT_ACCEL, "* on '*' ignored*",
+    "a clause of an input directive that has no effect here, and why" },
+  { "accel-clause-superseded", REPORT_CAT_ACCEL, "* on '*' superseded*",
+    "a clause of an input directive whose effect the translator provides itself" },
+  { "accel-clause-not-followed", REPORT_CAT_ACCEL, "* on '*' is not followed*",
+    "a clause of an input directive that cannot be honoured, and why" },
+  { "accel-directive-ignored", REPORT_CAT_ACCEL, "'*' ignored in the kernel*",
+    "a directive of another model inside a region, ignored in the kernel" },
+  { "accel-delinearize", REPORT_CAT_ACCEL, "Delinearized '*",
+    "a linearized subscript read as a multi-dimensional one" },
   { "accel-region-split", REPORT_CAT_ACCEL, "Region split into *",
     "a region made into several kernels" },
   { "accel-kernel-split", REPORT_CAT_ACCEL, "Kernel split before line *",
@@ -500,8 +515,12 @@ static void fields_of(FILE *out, const char *id, const char *m) {
     if (between(m, " grid [", "]", &at, &n)) json_field(out, "grid", at, n);
     if (between(m, " block [", "]", &at, &n)) json_field(out, "block", at, n);
   } else if (!strcmp(id, "accel-loop-mapping")) {
+    /* "!$stencil do SCHEDULE ! HARDWARE", also #pragma and !$acc loop/do */
     bool c = m[0] == '#';
-    const char *sched = m + strlen(c ? "#pragma stencil do " : "!$stencil do ");
+    const char *sched = strstr(m, " do ");
+    const char *loop = strstr(m, " loop ");
+    if (!sched || (loop && loop < sched)) sched = loop;
+    sched = sched ? strchr(sched + 1, ' ') + 1 : m;
     const char *hw = strstr(sched, c ? " // " : " ! ");
     json_field(out, "schedule", sched, hw ? (size_t)(hw - sched) : strlen(sched));
     if (hw) json_field(out, "hardware", hw + (c ? 4 : 3), strlen(hw + (c ? 4 : 3)));
@@ -537,6 +556,11 @@ static void fields_of(FILE *out, const char *id, const char *m) {
     json_field(out, "callee", at, n);
   } else if (!strncmp(m, "Loop '", 6) && between(m, "Loop '", "'", &at, &n)) {
     json_field(out, "loop", at, n);
+  } else if (!strcmp(id, "accel-delinearize") && between(m, "'", "'", &at, &n)) {
+    json_field(out, "array", at, n);
+  } else if (!strncmp(id, "accel-clause-", 13) && strstr(m, " on '")) {
+    json_field(out, "clause", m, (size_t)(strstr(m, " on '") - m));
+    if (between(m, " on '", "'", &at, &n)) json_field(out, "directive", at, n);
   } else if ((!strncmp(m, "Array '", 7) || !strncmp(m, "Module array '", 14) ||
               !strncmp(m, "copy, not copyout, for '", 24)) && between(m, "'", "'", &at, &n)) {
     json_field(out, "array", at, n);

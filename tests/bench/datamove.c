@@ -287,10 +287,9 @@ int main(int argc, char **argv) {
   s2s_region_begin(&bench_r); /* selects the device (S2S_DEVICE) */
   s2s_region_end(&bench_r);
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  printf("datamove: %s; S2S_STAGE_CHUNK=%s S2S_COPY_THREADS=%s S2S_COPY_STREAM=%s S2S_REGISTER=%s S2S_SPAN_RATIO=%s\n",
-         prop.name, getenv("S2S_STAGE_CHUNK") ? getenv("S2S_STAGE_CHUNK") : "(8M)",
+  printf("datamove: %s; S2S_STAGE_CHUNK=%s S2S_COPY_THREADS=%s S2S_REGISTER=%s S2S_SPAN_RATIO=%s\n",
+         prop.name, getenv("S2S_STAGE_CHUNK") ? getenv("S2S_STAGE_CHUNK") : "(32M)",
          getenv("S2S_COPY_THREADS") ? getenv("S2S_COPY_THREADS") : "(default)",
-         getenv("S2S_COPY_STREAM") ? getenv("S2S_COPY_STREAM") : "(1)",
          getenv("S2S_REGISTER") ? getenv("S2S_REGISTER") : "(auto)",
          getenv("S2S_SPAN_RATIO") ? getenv("S2S_SPAN_RATIO") : "(1.25)");
   check(cudaMallocHost((void **)&pinned, (size_t)max_mb * 1000000), "cudaMallocHost");

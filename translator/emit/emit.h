@@ -58,6 +58,9 @@ typedef struct EmitCudaConfig {
                                tan and division in kernels through CUDA's fast intrinsics
                                (__expf, ..., __fdividef), one report line per kernel; the
                                __host__ __device__ functions keep the standard ones */
+  int unroll;               /* -Munroll=N: `#pragma unroll N` on the innermost sequential loops of
+                               kernels (the loads of later iterations issue while a recurrence
+                               of this one completes); 0: none */
   bool strict_fp;           /* -Kieee: every real product in kernels and __device__ functions
                                through __fmul_rn/__dmul_rn (s2s_fmul_rn/s2s_dmul_rn in the
                                __host__ __device__ functions), which nvcc never contracts

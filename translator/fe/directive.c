@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define DIRECTIVES "region, end region, data, end data, do, update"
 #define VECTOR_HINT "'vector' needs a positive integer length, as in vector(128)"
@@ -79,6 +80,8 @@ typedef struct Parser {
   const char *item;           /* the list item being parsed, for messages */
   int nesting;                /* parentheses and signs open in a bound (DIR_MAX_EXPR_DEPTH) */
   char found[48];             /* buffer for found() */
+  bool acc;                   /* an `!$acc` / `#pragma acc` directive */
+  DirDialect dialect;         /* for acc: which models are accepted */
 } Parser;
 
 /* Skip blanks and comments.  True when nothing but comments remain: a
@@ -337,6 +340,9 @@ void dir_free(Directive *d) {
     free(d->clauses[c].items);
   }
   free(d->clauses);
+  for (int a = 0; a < d->nacc; a++) free(d->acc[a].text);
+  free(d->acc);
+  dir_free(d->loop);
   free(d);
 }
 
@@ -634,7 +640,13 @@ static const char *clauses_allowed(DirKind k) {
 }
 
 static const char *sentinel(const Parser *p) {
+  if (p->acc) return p->lang == DIR_FORTRAN ? "!$acc" : "#pragma acc";
   return p->lang == DIR_FORTRAN ? "!$stencil" : "#pragma stencil";
+}
+
+const char *dir_sentinel(const Directive *d, DirLang lang) {
+  if (d && d->origin != DIR_FROM_STENCIL) return lang == DIR_FORTRAN ? "!$acc" : "#pragma acc";
+  return lang == DIR_FORTRAN ? "!$stencil" : "#pragma stencil";
 }
 
 static bool *flag_field(Directive *d, DoFlag f) {
@@ -909,16 +921,395 @@ static bool parse_directive(Parser *p) {
   return error_here(p, "unknown directive %s; expected " DIRECTIVES, found(p));
 }
 
+/* ---- OpenACC and the 2009 PGI Accelerator model ------------------------------------
+ *
+ * `!$acc` / `#pragma acc` directives are read into the same Directive as
+ * `!$stencil`: region, data, do, update.  What the passes honour is what
+ * the analysis can check; the user's clauses are kept (DirAccClause) so
+ * that the report says what became of each: honoured, superseded (by what)
+ * or ignored (why).  Assertions are advice here: gang/worker/vector and
+ * parallel ask for a parallel loop that the dependence tests must prove;
+ * `independent` and private lists of arrays are checked the same way.
+ *
+ *   pgi      := 'region' ['do'] clause* | 'end' 'region' | 'data' 'region' clause*
+ *             | 'end' 'data' 'region' | 'do' clause* | 'update' clause+
+ *   openacc  := ('parallel' | 'kernels') ['loop'] clause* | 'end' ('parallel' | 'kernels')
+ *             | 'loop' clause* | 'data' clause* | 'end' 'data' | 'update' clause+
+ *
+ * `enter data`, `exit data`, `wait`, `routine`, `end parallel loop` and
+ * the constructs of neither list are no directives here: dir_acc_inert_line
+ * says which the tool understands (no effect, a note) and which it does
+ * not (a warning). */
+
+enum { M_PGI = 1, M_OACC = 2, M_BOTH = 3 };
+
+typedef enum AccAction {
+  A_DATA, A_PRIVATE, A_PARALLEL, A_VECTOR, A_SEQ, A_KERNEL, A_INDEPENDENT, A_UPDATE,
+  A_IGNORE, A_SUPERSEDE, A_UNSUPPORTED
+} AccAction;
+
+typedef enum AccArg { ARG_NONE, ARG_OPTIONAL, ARG_REQUIRED } AccArg;
+
+typedef struct AccWord {
+  const char *word;
+  unsigned models, on;
+  AccAction action;
+  DirClauseKind kind;   /* A_DATA, A_UPDATE */
+  AccArg arg;           /* for A_IGNORE, A_SUPERSEDE, A_PARALLEL: skipped whole */
+  const char *why;      /* A_IGNORE, A_SUPERSEDE, A_UNSUPPORTED */
+} AccWord;
+
+#define WHY_MOVES "the analysis infers what each region moves (its 'Generating' lines)"
+#define WHY_ORDER "queued in order: every launch and copy runs in program order, so the " \
+                  "results are those of an immediate wait"
+#define WHY_GRID "the grid follows the loop bounds and the block the vector lengths"
+
+static const AccWord acc_words[] = {
+    {"copyin", M_BOTH, ON_REGION | ON_DATA, A_DATA, DIR_COPYIN, ARG_REQUIRED, NULL},
+    {"copyout", M_BOTH, ON_REGION | ON_DATA, A_DATA, DIR_COPYOUT, ARG_REQUIRED, NULL},
+    {"copy", M_BOTH, ON_REGION | ON_DATA, A_DATA, DIR_COPY, ARG_REQUIRED, NULL},
+    {"create", M_BOTH, ON_REGION | ON_DATA, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
+    {"local", M_PGI, ON_REGION | ON_DATA, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
+    {"present", M_BOTH, ON_REGION | ON_DATA, A_DATA, DIR_PRESENT, ARG_REQUIRED, NULL},
+    {"pcopy", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPY, ARG_REQUIRED, NULL},
+    {"present_or_copy", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPY, ARG_REQUIRED, NULL},
+    {"pcopyin", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPYIN, ARG_REQUIRED, NULL},
+    {"present_or_copyin", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPYIN, ARG_REQUIRED, NULL},
+    {"pcopyout", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPYOUT, ARG_REQUIRED, NULL},
+    {"present_or_copyout", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPYOUT, ARG_REQUIRED, NULL},
+    {"pcreate", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
+    {"present_or_create", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
+    {"updatein", M_PGI, ON_REGION | ON_DATA, A_IGNORE, 0, ARG_REQUIRED, WHY_MOVES},
+    {"updateout", M_PGI, ON_REGION | ON_DATA, A_IGNORE, 0, ARG_REQUIRED, WHY_MOVES},
+    {"host", M_BOTH, ON_UPDATE, A_UPDATE, DIR_UPDATE_HOST, ARG_REQUIRED, NULL},
+    {"self", M_OACC, ON_UPDATE, A_UPDATE, DIR_UPDATE_HOST, ARG_REQUIRED, NULL},
+    {"device", M_BOTH, ON_UPDATE, A_UPDATE, DIR_UPDATE_DEVICE, ARG_REQUIRED, NULL},
+    {"if", M_BOTH, ON_REGION | ON_DATA | ON_UPDATE, A_IGNORE, 0, ARG_REQUIRED,
+     "the code always runs on the GPU (the results are the same)"},
+    {"if_present", M_OACC, ON_UPDATE, A_IGNORE, 0, ARG_NONE, "every array named is moved"},
+    {"async", M_OACC, ON_REGION | ON_DATA | ON_UPDATE, A_IGNORE, 0, ARG_OPTIONAL, WHY_ORDER},
+    {"wait", M_OACC, ON_REGION | ON_DATA | ON_UPDATE, A_IGNORE, 0, ARG_OPTIONAL, WHY_ORDER},
+    {"num_gangs", M_OACC, ON_REGION, A_IGNORE, 0, ARG_REQUIRED, WHY_GRID},
+    {"num_workers", M_OACC, ON_REGION, A_IGNORE, 0, ARG_REQUIRED, WHY_GRID},
+    {"vector_length", M_OACC, ON_REGION, A_IGNORE, 0, ARG_REQUIRED,
+     "the block length comes from vector(n) on a loop, else the default"},
+    {"default", M_OACC, ON_REGION | ON_DATA, A_SUPERSEDE, 0, ARG_REQUIRED, WHY_MOVES},
+    {"firstprivate", M_OACC, ON_REGION, A_UNSUPPORTED, 0, ARG_REQUIRED,
+     "scalars the region reads already start from the host's value; remove the clause"},
+    {"deviceptr", M_OACC, ON_REGION | ON_DATA, A_UNSUPPORTED, 0, ARG_REQUIRED,
+     "the translation moves host arrays itself"},
+    {"no_create", M_OACC, ON_REGION | ON_DATA, A_UNSUPPORTED, 0, ARG_REQUIRED, WHY_MOVES},
+    {"attach", M_OACC, ON_REGION | ON_DATA, A_UNSUPPORTED, 0, ARG_REQUIRED, WHY_MOVES},
+    {"parallel", M_PGI, ON_DO, A_PARALLEL, 0, ARG_OPTIONAL, NULL},
+    {"gang", M_OACC, ON_DO, A_PARALLEL, 0, ARG_OPTIONAL, NULL},
+    {"worker", M_OACC, ON_DO, A_PARALLEL, 0, ARG_OPTIONAL, NULL},
+    {"vector", M_BOTH, ON_DO, A_VECTOR, 0, ARG_OPTIONAL, NULL},
+    {"seq", M_BOTH, ON_DO, A_SEQ, 0, ARG_NONE, NULL},
+    {"kernel", M_PGI, ON_DO, A_KERNEL, 0, ARG_NONE, NULL},
+    {"independent", M_BOTH, ON_DO, A_INDEPENDENT, 0, ARG_NONE, NULL},
+    {"private", M_BOTH, ON_DO | ON_REGION, A_PRIVATE, DIR_PRIVATE, ARG_REQUIRED, NULL},
+    {"reduction", M_OACC, ON_DO | ON_REGION, A_SUPERSEDE, 0, ARG_REQUIRED,
+     "the analysis finds reductions itself (its 'Generating reduction' lines)"},
+    {"auto", M_OACC, ON_DO, A_SUPERSEDE, 0, ARG_NONE, "the analysis decides every loop"},
+    {"collapse", M_OACC, ON_DO, A_SUPERSEDE, 0, ARG_REQUIRED,
+     "the analysis maps the outermost perfectly nested parallel loops, up to three"},
+    {"tile", M_OACC, ON_DO, A_IGNORE, 0, ARG_REQUIRED, WHY_GRID},
+    {"device_type", M_OACC, ON_DO | ON_REGION, A_IGNORE, 0, ARG_REQUIRED,
+     "the clauses are read for every device"},
+    {"cache", M_PGI, ON_DO, A_SUPERSEDE, 0, ARG_REQUIRED,
+     "the analysis keeps values read again in registers (k-caching)"},
+    {"unroll", M_PGI, ON_DO, A_IGNORE, 0, ARG_REQUIRED, "nvcc decides the unrolling"},
+    {"host", M_PGI, ON_DO, A_IGNORE, 0, ARG_OPTIONAL,
+     "the loop runs on the GPU with the rest of the region (the results are the same)"},
+};
+
+static unsigned dialect_models(DirDialect d) {
+  return d == DIR_DIALECT_PGI ? M_PGI : d == DIR_DIALECT_OPENACC ? M_OACC : M_BOTH;
+}
+
+static const AccWord *find_acc_word(const Parser *p, unsigned on) {
+  const AccWord *any = NULL;
+  for (size_t i = 0; i < sizeof acc_words / sizeof acc_words[0]; i++) {
+    const AccWord *w = &acc_words[i];
+    if (!tok_is(p, &p->tok, w->word) || !(w->models & dialect_models(p->dialect))) continue;
+    if (w->on & on) return w;
+    any = w;
+  }
+  return any;
+}
+
+static DirAccClause *add_acc(Directive *d, const Parser *p, int start, DirAccRole role) {
+  d->acc = xrealloc(d->acc, sizeof *d->acc * (size_t)(d->nacc + 1));
+  DirAccClause *a = &d->acc[d->nacc++];
+  *a = (DirAccClause){.loc = loc_at(p, start), .role = role, .clause = -1};
+  return a;
+}
+
+/* The clause's text as written, from `start` to the end of the last token. */
+static char *clause_text(const Parser *p, int start) {
+  /* collapse the blanks and continuation breaks of a joined text */
+  size_t n = (size_t)(p->prev_end - start);
+  char *t = xmalloc(n + 1);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = p->text[start + i];
+    if (is_blank(c)) {
+      if (k && t[k - 1] != ' ' && t[k - 1] != '(' && t[k - 1] != ',') t[k++] = ' ';
+      continue;
+    }
+    if ((c == ')' || c == ',') && k && t[k - 1] == ' ') k--;
+    t[k++] = c;
+  }
+  t[k] = '\0';
+  return t;
+}
+
+/* A balanced '(' ... ')' after a clause word whose argument is not read. */
+static bool skip_argument(Parser *p, const char *word) {
+  Token open = p->tok;
+  int depth = 0;
+  do {
+    if (p->tok.kind == T_LPAREN) depth++;
+    else if (p->tok.kind == T_RPAREN) depth--;
+    else if (p->tok.kind == T_END) {
+      char what[64];
+      snprintf(what, sizeof what, "the argument of '%s'", word);
+      return error_unclosed(p, &open, what);
+    }
+    next(p);
+  } while (depth > 0);
+  return true;
+}
+
+/* vector(n) / vector(length:n): the length, checked as !$stencil's is. */
+static bool acc_vector(Parser *p, Directive *loop) {
+  if (loop->vector) return error_here(p, "duplicate clause 'vector'");
+  if (p->tok.kind != T_LPAREN) return true;
+  next(p);
+  if (tok_is(p, &p->tok, "length")) {
+    next(p);
+    if (p->tok.kind != T_COLON) return vector_hint(p);
+    next(p);
+  }
+  Directive *saved = p->dir;
+  p->dir = loop; /* vector_length sets p->dir->vector */
+  bool ok = vector_length(p);
+  p->dir = saved;
+  if (!ok) return false;
+  if (p->tok.kind != T_RPAREN)
+    return error_here(p, "expected ')' after the length of 'vector', found %s", found(p));
+  next(p);
+  return true;
+}
+
+static bool acc_clause(Parser *p, Directive *d, Directive *loop, unsigned on) {
+  if (p->tok.kind != T_NAME)
+    return error_here(p, "expected a clause of '%s', found %s", p->dir->spelled, found(p));
+  const AccWord *w = find_acc_word(p, on);
+  int start = p->tok.start;
+  if (!w) {
+    /* an unknown clause: warned and skipped, never silently dropped */
+    Token t = p->tok;
+    next(p);
+    if (p->tok.kind == T_LPAREN && !skip_argument(p, "clause")) return false;
+    diag_at(DIAG_WARNING, loc_at(p, t.start), width_of(p, t.start, p->prev_end),
+            "clause '%.*s' of '%s' is not understood and is ignored", t.end - t.start,
+            p->text + t.start, p->dir->spelled);
+    return true;
+  }
+  if (!(w->on & on))
+    return error_here(p, "clause '%s' is not allowed on '%s'", w->word, p->dir->spelled);
+  /* a loop clause of a combined construct belongs to its loop */
+  Directive *to = (w->on & ON_DO) && loop ? loop : d;
+  AccAction action = w->action;
+  const char *why = w->why;
+  if (action == A_PRIVATE && to->kind != DIR_DO) {
+    /* private on a parallel/kernels region: the gangs' copies */
+    action = A_SUPERSEDE;
+    why = "the analysis keeps per thread the scalars and work arrays each column writes "
+          "before reading them";
+  }
+  bool list = action == A_DATA || action == A_UPDATE || action == A_PRIVATE;
+  if (!list) next(p); /* parse_list reads the keyword itself */
+  DirAccRole role = ACC_ROLE_OTHER;
+  switch (action) {
+  case A_DATA:
+  case A_UPDATE:
+  case A_PRIVATE: {
+    ClauseWord cw = {w->word, action == A_PRIVATE ? CL_NAMES : CL_LIST, w->kind, 0, on};
+    Directive *saved = p->dir;
+    p->dir = to;
+    bool ok = parse_list(p, &cw);
+    p->dir = saved;
+    if (!ok) return false;
+    role = action == A_PRIVATE ? ACC_ROLE_PRIVATE : ACC_ROLE_DATA;
+    break;
+  }
+  case A_PARALLEL:
+  case A_VECTOR:
+    role = ACC_ROLE_PARALLEL;
+    if (action == A_VECTOR && p->tok.kind == T_LPAREN) {
+      if (!acc_vector(p, to)) return false;
+      role = ACC_ROLE_VECTOR_LEN;
+    } else if (p->tok.kind == T_LPAREN && !skip_argument(p, w->word))
+      return false;
+    if (to->seq) return error_span(p, start, p->prev_end, "'seq' and '%s' contradict each other", w->word);
+    break;
+  case A_SEQ:
+  case A_KERNEL:
+  case A_INDEPENDENT:
+    if (action == A_SEQ) {
+      for (int a = 0; a < to->nacc; a++)
+        if (to->acc[a].role == ACC_ROLE_PARALLEL || to->acc[a].role == ACC_ROLE_VECTOR_LEN ||
+            to->acc[a].role == ACC_ROLE_INDEPENDENT)
+          return error_span(p, start, p->prev_end, "'%s' and 'seq' contradict each other",
+                            to->acc[a].text);
+      to->seq = true;
+      role = ACC_ROLE_SEQ;
+    } else if (action == A_KERNEL) {
+      to->kernel = true;
+      role = ACC_ROLE_KERNEL;
+    } else
+      role = ACC_ROLE_INDEPENDENT;
+    break;
+  case A_IGNORE:
+  case A_SUPERSEDE:
+  case A_UNSUPPORTED:
+    if (p->tok.kind == T_LPAREN && w->arg != ARG_NONE) {
+      if (!skip_argument(p, w->word)) return false;
+    } else if (w->arg == ARG_REQUIRED)
+      return error_here(p, "expected '(' after '%s', found %s", w->word, found(p));
+    if (action == A_UNSUPPORTED)
+      return error_span(p, start, p->prev_end, "clause '%s' is not supported: %s", w->word, why);
+    break;
+  }
+  DirAccClause *a = add_acc(to, p, start, role);
+  a->text = clause_text(p, start);
+  if (role == ACC_ROLE_DATA || role == ACC_ROLE_PRIVATE) a->clause = to->nclauses - 1;
+  if (action == A_IGNORE || action == A_SUPERSEDE) {
+    a->fate = action == A_IGNORE ? ACC_IGNORED : ACC_SUPERSEDED;
+    a->why = why;
+  }
+  return true;
+}
+
+static bool acc_clauses(Parser *p, Directive *d, Directive *loop, unsigned on) {
+  bool first = true;
+  while (p->tok.kind != T_END) {
+    if (!first && p->tok.kind == T_COMMA) {
+      next(p);
+      if (p->tok.kind == T_END) return error_here(p, "expected a clause after ','");
+    }
+    if (!acc_clause(p, d, loop, on)) return false;
+    first = false;
+  }
+  return true;
+}
+
+typedef struct AccConstruct {
+  const char *words[3];  /* as written, lower case */
+  unsigned models;
+  DirKind kind;
+  bool combined;         /* region + loop */
+  const char *spelled_f, *spelled_c;
+} AccConstruct;
+
+static const AccConstruct acc_constructs[] = {
+    {{"region", "do"}, M_PGI, DIR_REGION, true, "!$acc region do", "#pragma acc region for"},
+    {{"region", "for"}, M_PGI, DIR_REGION, true, "!$acc region do", "#pragma acc region for"},
+    {{"region"}, M_PGI, DIR_REGION, false, "!$acc region", "#pragma acc region"},
+    {{"end", "data", "region"}, M_PGI, DIR_END_DATA, false, "!$acc end data region", NULL},
+    {{"end", "region"}, M_PGI, DIR_END_REGION, false, "!$acc end region", NULL},
+    {{"data", "region"}, M_PGI, DIR_DATA, false, "!$acc data region", "#pragma acc data region"},
+    {{"do"}, M_PGI, DIR_DO, false, "!$acc do", NULL},
+    {{"for"}, M_PGI, DIR_DO, false, NULL, "#pragma acc for"},
+    {{"parallel", "loop"}, M_OACC, DIR_REGION, true, "!$acc parallel loop",
+     "#pragma acc parallel loop"},
+    {{"kernels", "loop"}, M_OACC, DIR_REGION, true, "!$acc kernels loop", "#pragma acc kernels loop"},
+    {{"parallel"}, M_OACC, DIR_REGION, false, "!$acc parallel", "#pragma acc parallel"},
+    {{"kernels"}, M_OACC, DIR_REGION, false, "!$acc kernels", "#pragma acc kernels"},
+    {{"end", "parallel"}, M_OACC, DIR_END_REGION, false, "!$acc end parallel", NULL},
+    {{"end", "kernels"}, M_OACC, DIR_END_REGION, false, "!$acc end kernels", NULL},
+    {{"end", "data"}, M_OACC, DIR_END_DATA, false, "!$acc end data", NULL},
+    {{"loop"}, M_OACC, DIR_DO, false, "!$acc loop", "#pragma acc loop"},
+    {{"data"}, M_OACC, DIR_DATA, false, "!$acc data", "#pragma acc data"},
+    {{"update"}, M_BOTH, DIR_UPDATE, false, "!$acc update", "#pragma acc update"},
+};
+
+/* The construct the text starts with, for `models`; *nwords its words. */
+static const AccConstruct *acc_construct_of(const char *text, DirLang lang, unsigned models,
+                                            int *nwords, int *end) {
+  Parser p = {.text = text, .len = (int)strlen(text), .lang = lang};
+  for (size_t i = 0; i < sizeof acc_constructs / sizeof acc_constructs[0]; i++) {
+    const AccConstruct *c = &acc_constructs[i];
+    if (!(c->models & models) || !(lang == DIR_FORTRAN ? c->spelled_f : c->spelled_c)) continue;
+    p.pos = 0;
+    p.tok = (Token){0};
+    next(&p);
+    int n = 0;
+    while (n < 3 && c->words[n] && tok_is(&p, &p.tok, c->words[n])) {
+      n++;
+      next(&p);
+    }
+    if (n == 0 || (n < 3 && c->words[n])) continue;
+    /* `end parallel loop` closes a combined construct: not `end parallel` */
+    if (c->kind == DIR_END_REGION && (tok_is(&p, &p.tok, "loop"))) continue;
+    *nwords = n;
+    if (end) *end = p.tok.start;
+    return c;
+  }
+  return NULL;
+}
+
+static bool acc_parse_directive(Parser *p) {
+  Directive *d = p->dir;
+  unsigned models = dialect_models(p->dialect);
+  int nwords = 0, end = 0;
+  const AccConstruct *c = acc_construct_of(p->text, p->lang, models, &nwords, &end);
+  if (!c) return error_here(p, "unknown directive %s", found(p));
+  int first = p->tok.start;
+  for (int i = 0; i < nwords; i++) next(p);
+  end = p->prev_end;
+  d->kind = c->kind;
+  d->origin = c->models == M_PGI ? DIR_FROM_PGI : c->models == M_OACC ? DIR_FROM_OPENACC
+              : p->dialect == DIR_DIALECT_PGI ? DIR_FROM_PGI : DIR_FROM_OPENACC;
+  d->spelled = p->lang == DIR_FORTRAN ? c->spelled_f : c->spelled_c;
+  if (c->kind == DIR_END_REGION || c->kind == DIR_END_DATA) {
+    if (p->tok.kind != T_END) return garbage_after(p, d->spelled);
+    return true;
+  }
+  unsigned on = construct_bit(c->kind);
+  if (c->combined) {
+    d->loop = xcalloc(1, sizeof *d->loop);
+    d->loop->kind = DIR_DO;
+    d->loop->loc = d->loc;
+    d->loop->origin = d->origin;
+    d->loop->spelled = d->spelled;
+    on |= ON_DO;
+  }
+  if (!acc_clauses(p, d, d->loop, on)) return false;
+  if (c->kind == DIR_UPDATE && d->nclauses == 0)
+    return error_span(p, first, end, "'%s' needs host(list) or device(list)", d->spelled);
+  return true;
+}
+
 /* d->loc is `loc` here; dir_read replaces it with the sentinel's location. */
+static Directive *parse_text(Parser *p, Loc loc);
+
 Directive *dir_parse(const char *text, Loc loc, const int *linemap, const int *colmap,
                      DirLang lang) {
   Parser p = {.text = text, .len = (int)strlen(text), .loc = loc,
               .linemap = linemap, .colmap = colmap, .lang = lang};
+  return parse_text(&p, loc);
+}
+
+static Directive *parse_text(Parser *pp, Loc loc) {
+  Parser p = *pp;
   next(&p);
   Directive *d = xcalloc(1, sizeof *d);
   d->loc = loc;
   p.dir = d;
-  if (!parse_directive(&p)) {
+  if (!(p.acc ? acc_parse_directive(&p) : parse_directive(&p))) {
     dir_free(d);
     return NULL;
   }
@@ -965,14 +1356,201 @@ static int c_sentinel_end(const char *s, int len) {
   return j == len || !is_alnum(s[j]) ? j : -1;
 }
 
-static int sentinel_end(const char *s, int len, DirLang lang) {
+/* `!$acc` in any case, then a blank, the end of the line or `&` (PGI's
+ * `!$acc&` continuation); C: `#pragma acc` and no more identifier.
+ * Returns the index just after the sentinel, or -1. */
+static int acc_sentinel_end(const char *s, int len, DirLang lang) {
+  int i = skip_blanks(s, len, 0);
+  if (lang == DIR_FORTRAN) {
+    if (!match_ci(s + i, (size_t)(len - i), "!$acc")) return -1;
+    i += 5;
+    return i == len || s[i] == ' ' || s[i] == '\t' || s[i] == '&' ? i : -1;
+  }
+  if (i == len || s[i] != '#') return -1;
+  i = skip_blanks(s, len, i + 1);
+  if (len - i < 6 || strncmp(s + i, "pragma", 6) != 0) return -1;
+  int j = skip_blanks(s, len, i + 6);
+  if (j == i + 6 || len - j < 3 || strncmp(s + j, "acc", 3) != 0) return -1;
+  j += 3;
+  return j == len || !is_alnum(s[j]) ? j : -1;
+}
+
+static int line_text_end(const char *s, int len, int from, DirLang lang, bool *continued);
+
+/* ---- which spelling a file uses ---------------------------------------------------- */
+
+DirDialect dir_dialect_option = DIR_DIALECT_AUTO;
+
+static bool any_line(int file, DirLang lang, int (*end)(const char *, int, DirLang)) {
+  const SourceFile *sf = diag_source(file);
+  for (int l = 1; sf && l <= sf->nlines; l++) {
+    size_t len;
+    const char *s = diag_line(file, l, &len);
+    if (s && end(s, (int)len, lang) >= 0) return true;
+  }
+  return false;
+}
+
+static int stencil_sentinel_end(const char *s, int len, DirLang lang) {
   return lang == DIR_FORTRAN ? fortran_sentinel_end(s, len) : c_sentinel_end(s, len);
+}
+
+/* Decided once per registered file (kept in its SourceFile). */
+DirDialect dir_file_dialect(int file, DirLang lang) {
+  SourceFile *sf = (SourceFile *)diag_source(file);
+  if (sf && sf->dir_dialect) return (DirDialect)(sf->dir_dialect - 1);
+  DirDialect d = dir_dialect_option;
+  if (d == DIR_DIALECT_AUTO)
+    d = any_line(file, lang, stencil_sentinel_end) || !any_line(file, lang, acc_sentinel_end)
+            ? DIR_DIALECT_STENCIL : DIR_DIALECT_AUTO;
+  if (sf) sf->dir_dialect = (int)d + 1;
+  return d;
+}
+
+static bool is_acc_file(int file, DirLang lang) {
+  return dir_file_dialect(file, lang) != DIR_DIALECT_STENCIL;
+}
+
+static int sentinel_end_in(const char *s, int len, DirLang lang, bool acc) {
+  return acc ? acc_sentinel_end(s, len, lang) : stencil_sentinel_end(s, len, lang);
+}
+
+/* The construct of an `!$acc` line that is no directive here: `enter
+ * data`, `wait`, ... (understood, no effect) or anything else (not
+ * understood).  NULL for a directive the parser reads. */
+typedef struct Inert { const char *words[3]; const char *why; } Inert;
+static const Inert inert_constructs[] = {
+    {{"end", "parallel", "loop"}, ""},
+    {{"end", "kernels", "loop"}, ""},
+    {{"end", "region", "do"}, ""},
+    {{"wait"}, WHY_ORDER},
+    {{"routine"}, "a routine the region calls is inlined, or made a __device__ function, "
+                  "as the analysis decides"},
+    {{"enter", "data"}, "each region moves its own data instead (correct, but slower); "
+                        "'!$acc data' ... '!$acc end data' keeps arrays on the device"},
+    {{"exit", "data"}, "each region moves its own data instead (correct, but slower); "
+                       "'!$acc data' ... '!$acc end data' keeps arrays on the device"},
+    {{"init"}, "the runtime starts the device at the first launch"},
+    {{"shutdown"}, "the runtime releases the device at exit"},
+};
+
+/* Does `!$acc` line `line` continue the directive of the line before? */
+static bool acc_continues_previous(int file, int line, DirLang lang) {
+  if (lang != DIR_FORTRAN || line <= 1) return false;
+  size_t len, plen;
+  const char *s = diag_line(file, line, &len);
+  const char *prev = diag_line(file, line - 1, &plen);
+  int at = s ? acc_sentinel_end(s, (int)len, lang) : -1;
+  int pat = prev ? acc_sentinel_end(prev, (int)plen, lang) : -1;
+  if (at < 0 || pat < 0) return false;
+  bool continued;
+  line_text_end(prev, (int)plen, pat, lang, &continued);
+  return continued || (at < (int)len && s[at] == '&');
+}
+
+bool dir_acc_inert_line(int file, int line, DirLang lang, bool *understood, const char **why,
+                        int *width) {
+  size_t len;
+  const char *s = diag_line(file, line, &len);
+  int at = s ? acc_sentinel_end(s, (int)len, lang) : -1;
+  if (at < 0) return false;
+  /* a continuation line is part of the directive it continues */
+  if (acc_continues_previous(file, line, lang)) return false;
+  *width = at - skip_blanks(s, (int)len, 0);
+  DirDialect d = dir_file_dialect(file, lang);
+  if (d == DIR_DIALECT_STENCIL && dir_dialect_option == DIR_DIALECT_STENCIL) {
+    *understood = false;
+    *why = "--directives=stencil reads only !$stencil and #pragma stencil directives";
+    return true;
+  }
+  if (d == DIR_DIALECT_STENCIL) {
+    *understood = false;
+    *why = lang == DIR_FORTRAN ? "the file has !$stencil directives, which are read instead "
+                                 "(--directives=pgi-acc or openacc reads these)"
+                               : "the file has #pragma stencil directives, which are read "
+                                 "instead (--directives=pgi-acc or openacc reads these)";
+    return true;
+  }
+  char *text = xstrndup(s + at, len - (size_t)at);
+  int nwords, end;
+  bool directive = acc_construct_of(text, lang, dialect_models(d), &nwords, &end) != NULL;
+  *understood = false;
+  *why = NULL;
+  if (!directive) {
+    Parser p = {.text = text, .len = (int)strlen(text), .lang = lang};
+    for (size_t i = 0; i < sizeof inert_constructs / sizeof *inert_constructs; i++) {
+      p.pos = 0;
+      p.tok = (Token){0};
+      next(&p);
+      int n = 0;
+      while (n < 3 && inert_constructs[i].words[n] &&
+             tok_is(&p, &p.tok, inert_constructs[i].words[n])) {
+        n++;
+        next(&p);
+      }
+      if (n && (n == 3 || !inert_constructs[i].words[n])) {
+        *understood = true;
+        *why = inert_constructs[i].why;
+        break;
+      }
+    }
+  }
+  if (!directive && !*understood && d != DIR_DIALECT_AUTO &&
+      acc_construct_of(text, lang, M_BOTH, &nwords, &end))
+    *why = d == DIR_DIALECT_PGI ? "an OpenACC directive, which --directives=pgi-acc does not read"
+                                : "a PGI Accelerator directive, which --directives=openacc does "
+                                  "not read";
+  free(text);
+  return !directive;
 }
 
 bool dir_is_directive_line(int file, int line, DirLang lang) {
   size_t len;
   const char *s = diag_line(file, line, &len);
-  return s && sentinel_end(s, (int)len, lang) >= 0;
+  if (!s) return false;
+  if (!is_acc_file(file, lang)) return stencil_sentinel_end(s, (int)len, lang) >= 0;
+  bool understood;
+  const char *why;
+  int width;
+  if (acc_sentinel_end(s, (int)len, lang) < 0) return false;
+  while (acc_continues_previous(file, line, lang)) line--; /* judged by its first line */
+  return !dir_acc_inert_line(file, line, lang, &understood, &why, &width);
+}
+
+const char *dir_line_text(int file, int line, DirLang lang) {
+  if (!dir_is_directive_line(file, line, lang)) return NULL;
+  size_t len;
+  const char *s = diag_line(file, line, &len);
+  int at = sentinel_end_in(s, (int)len, lang, is_acc_file(file, lang));
+  return s + skip_blanks(s, (int)len, at);
+}
+
+/* `end` then blanks then a word starting with `w` (tolerant, for recovery) */
+static bool end_then(const char *t, const char *w) {
+  if (strncasecmp(t, "end", 3)) return false;
+  t += 3;
+  while (*t == ' ' || *t == '\t') t++;
+  return !strncasecmp(t, w, strlen(w));
+}
+
+bool dir_line_ends_region(int file, int line, DirLang lang) {
+  const char *t = dir_line_text(file, line, lang);
+  if (!t) return false;
+  if (!is_acc_file(file, lang)) return end_then(t, "reg");
+  int nwords, end;
+  const AccConstruct *c = acc_construct_of(t, lang, dialect_models(dir_file_dialect(file, lang)),
+                                           &nwords, &end);
+  return c ? c->kind == DIR_END_REGION : end_then(t, "reg");
+}
+
+bool dir_line_opens_region(int file, int line, DirLang lang) {
+  const char *t = dir_line_text(file, line, lang);
+  if (!t) return false;
+  if (!is_acc_file(file, lang)) return !strncasecmp(t, "reg", 3);
+  int nwords, end;
+  const AccConstruct *c = acc_construct_of(t, lang, dialect_models(dir_file_dialect(file, lang)),
+                                           &nwords, &end);
+  return c ? c->kind == DIR_REGION && !c->combined : !strncasecmp(t, "reg", 3);
 }
 
 /* The directive text of one line from `from`, and whether it continues:
@@ -1021,9 +1599,9 @@ static void free_joined(Joined *j) {
 /* Where the next line's text starts, or -1 when it does not continue the
  * directive.  Fortran: its own `!$stencil`, then an optional `&` (which lets
  * a word be split across lines, as in Fortran).  C: the whole line. */
-static int continuation_start(const char *s, int len, DirLang lang) {
+static int continuation_start(const char *s, int len, DirLang lang, bool acc) {
   if (lang == DIR_C) return 0;
-  int at = fortran_sentinel_end(s, len);
+  int at = acc ? acc_sentinel_end(s, len, lang) : fortran_sentinel_end(s, len);
   if (at < 0) return -1;
   int i = skip_blanks(s, len, at);
   if (i == len || s[i] != '&') return at;
@@ -1033,19 +1611,31 @@ static int continuation_start(const char *s, int len, DirLang lang) {
   return continued && end == i ? at : i + 1;
 }
 
-static bool continuation_error(int file, int line, int col, DirLang lang, bool at_eof) {
+static bool continuation_error(int file, int line, int col, DirLang lang, bool at_eof, bool acc) {
   Loc marker = {file, line, col};
   if (at_eof)
     diag_at(DIAG_ERROR, marker, 1, "directive continued with '%s' but the file ends",
             lang == DIR_FORTRAN ? "&" : "\\");
   else
-    diag_at(DIAG_ERROR, marker, 1, "continued directive must continue on a '!$stencil' line");
+    diag_at(DIAG_ERROR, marker, 1, "continued directive must continue on a '%s' line",
+            acc ? "!$acc" : "!$stencil");
   return false;
+}
+
+/* PGI's fixed-form habit: a next line `!$acc&` continues the directive
+ * even without a trailing `&`. */
+static bool acc_ampersand_line(int file, int line, bool acc) {
+  if (!acc || line > diag_source(file)->nlines) return false;
+  size_t len;
+  const char *s = diag_line(file, line, &len);
+  int at = acc_sentinel_end(s, (int)len, DIR_FORTRAN);
+  return at >= 0 && at < (int)len && s[at] == '&';
 }
 
 /* Append the directive's lines to `j` from `line` on; *last_line ends on the
  * last line that belongs to it (even on error, so the caller can skip it). */
-static bool join_lines(Joined *j, int file, int line, int at, DirLang lang, int *last_line) {
+static bool join_lines(Joined *j, int file, int line, int at, DirLang lang, int *last_line,
+                       bool acc) {
   int nlines = diag_source(file)->nlines;
   for (;;) {
     size_t len;
@@ -1054,11 +1644,15 @@ static bool join_lines(Joined *j, int file, int line, int at, DirLang lang, int 
     int end = line_text_end(s, (int)len, at, lang, &continued);
     join(j, s + at, end - at, line, at + 1);
     *last_line = line;
+    if (!continued && lang == DIR_FORTRAN && acc_ampersand_line(file, line + 1, acc)) {
+      join(j, " ", 1, line, end + 1); /* the line break separates words */
+      continued = true;
+    }
     if (!continued) return true;
-    if (line == nlines) return continuation_error(file, line, end + 1, lang, true);
+    if (line == nlines) return continuation_error(file, line, end + 1, lang, true, acc);
     const char *next_s = diag_line(file, line + 1, &len);
-    at = continuation_start(next_s, (int)len, lang);
-    if (at < 0) return continuation_error(file, line, end + 1, lang, false);
+    at = continuation_start(next_s, (int)len, lang, acc);
+    if (at < 0) return continuation_error(file, line, end + 1, lang, false, acc);
     line++;
   }
 }
@@ -1072,7 +1666,8 @@ static bool nothing_to_parse(const Joined *j, DirLang lang) {
 Directive *dir_read(int file, int line, DirLang lang, int *last_line) {
   size_t len;
   const char *s = diag_line(file, line, &len);
-  int at = s ? sentinel_end(s, (int)len, lang) : -1;
+  bool acc = is_acc_file(file, lang);
+  int at = s ? sentinel_end_in(s, (int)len, lang, acc) : -1;
   if (at < 0) S2S_BUG("dir_read: line %d of file %d is not a directive", line, file);
   int first = skip_blanks(s, (int)len, 0);
   Loc sentinel_loc = {file, line, first + 1};
@@ -1080,19 +1675,25 @@ Directive *dir_read(int file, int line, DirLang lang, int *last_line) {
   Joined j = {0};
   join(&j, "", 0, line, at + 1);
   Directive *d = NULL;
-  int glued = lang == DIR_FORTRAN ? glued_word(s, (int)len, at) : 0;
+  int glued = lang == DIR_FORTRAN && !acc ? glued_word(s, (int)len, at) : 0;
   if (glued) {
     int width = at + glued - first;
     diag_at(DIAG_ERROR, sentinel_loc, width, "'%.*s': a blank is needed after '!$stencil'",
             width, s + first);
-  } else if (!join_lines(&j, file, line, at, lang, last_line)) {
+  } else if (!join_lines(&j, file, line, at, lang, last_line, acc)) {
     /* reported */
   } else if (nothing_to_parse(&j, lang)) {
-    diag_at(DIAG_ERROR, sentinel_loc, at - first, "empty directive; expected " DIRECTIVES);
+    diag_at(DIAG_ERROR, sentinel_loc, at - first, "empty directive; expected %s",
+            acc ? "an accelerator directive (region, data, do, parallel, kernels, loop, update)"
+                : DIRECTIVES);
   } else {
     Loc text_loc = {file, j.linemap[0], j.colmap[0]};
-    d = dir_parse(j.text, text_loc, j.linemap, j.colmap, lang);
+    Parser p = {.text = j.text, .len = j.len, .loc = text_loc, .linemap = j.linemap,
+                .colmap = j.colmap, .lang = lang, .acc = acc,
+                .dialect = dir_file_dialect(file, lang)};
+    d = parse_text(&p, text_loc);
     if (d) d->loc = sentinel_loc;
+    if (d && d->loop) d->loop->loc = sentinel_loc;
   }
   free_joined(&j);
   return d;

@@ -104,6 +104,44 @@ typedef struct DirClause {
   DirItem *items;
 } DirClause;
 
+/* Which spelling a directive was written in.  The OpenACC and PGI
+ * Accelerator directives (`!$acc`, `#pragma acc`) are translated into the
+ * same Directive as `!$stencil`, so the passes need not know; the origin
+ * and the user's own clauses (DirAccClause) let the report speak of what
+ * the user wrote, and make assertions advice that the analysis checks. */
+typedef enum DirOrigin { DIR_FROM_STENCIL, DIR_FROM_PGI, DIR_FROM_OPENACC } DirOrigin;
+
+/* Which directive spellings a file is read in (--directives=). */
+typedef enum DirDialect {
+  DIR_DIALECT_AUTO,     /* !$stencil if the file has any, else !$acc (both models) */
+  DIR_DIALECT_STENCIL, DIR_DIALECT_PGI, DIR_DIALECT_OPENACC
+} DirDialect;
+extern DirDialect dir_dialect_option;
+
+/* What became of one clause of an `!$acc` directive, for the report. */
+typedef enum DirAccFate {
+  ACC_DECIDED_LATER,    /* the passes decide: data clauses, private, loop schedules */
+  ACC_HONOURED, ACC_SUPERSEDED, ACC_IGNORED
+} DirAccFate;
+
+typedef enum DirAccRole {
+  ACC_ROLE_OTHER,       /* fate fixed when parsed */
+  ACC_ROLE_DATA,        /* clauses[clause]: copyin, copy, local, ... */
+  ACC_ROLE_PRIVATE,     /* clauses[clause]: private(list) */
+  ACC_ROLE_PARALLEL,    /* parallel, gang, worker, vector: run this loop across the grid */
+  ACC_ROLE_VECTOR_LEN,  /* vector(n): the block length */
+  ACC_ROLE_SEQ, ACC_ROLE_KERNEL, ACC_ROLE_INDEPENDENT
+} DirAccRole;
+
+typedef struct DirAccClause {
+  char *text;           /* as written, e.g. "local(qci, work)", "unroll(4)" */
+  Loc loc;
+  DirAccRole role;
+  int clause;           /* ACC_ROLE_DATA, ACC_ROLE_PRIVATE: index in Directive.clauses */
+  DirAccFate fate;      /* ACC_DECIDED_LATER unless fixed when parsed */
+  const char *why;      /* for a fate fixed when parsed */
+} DirAccClause;
+
 typedef struct Directive {
   DirKind kind;
   Loc loc;             /* of the sentinel (`!$stencil` / `#pragma`) */
@@ -117,6 +155,13 @@ typedef struct Directive {
    * A `do` directive of a routine that regions call keeps the callee's
    * symbols when its loop is inlined into the caller. */
   struct IrRoutine *scope;
+  /* `!$acc` / `#pragma acc` input (origin != DIR_FROM_STENCIL) */
+  DirOrigin origin;
+  const char *spelled;  /* the construct as written: "!$acc region", "#pragma acc parallel loop" */
+  int nacc;
+  DirAccClause *acc;
+  struct Directive *loop; /* `region do`, `parallel loop`, `kernels loop`: the loop's part;
+                             the region is that one loop (Fortran: no end directive) */
 } Directive;
 
 /* Parse the directive text `text` (what follows the sentinel `!$stencil` or
@@ -143,6 +188,30 @@ bool dir_is_directive_line(int file, int line, DirLang lang);
  * line even on error (so the caller can skip it).  NULL on error (already
  * reported). */
 Directive *dir_read(int file, int line, DirLang lang, int *last_line);
+
+/* The directive spelling of source `file` (decided once per file: the
+ * --directives option, else whether the file has any !$stencil line). */
+DirDialect dir_file_dialect(int file, DirLang lang);
+
+/* An `!$acc` / `#pragma acc` line that is no directive of the file's
+ * dialect: the tool understands it and it has no effect (`wait`, `routine
+ * seq`, ...), or it does not.  Returns false for other lines; else *what
+ * is the construct as written and *why says why it has no effect (a note
+ * when *understood, else a warning). */
+bool dir_acc_inert_line(int file, int line, DirLang lang, bool *understood, const char **why,
+                        int *width);
+
+/* Text of directive line `line` after the sentinel and blanks (NULL when
+ * it is no directive line); whether it ends a region (`end region`, OpenACC
+ * `end parallel`/`end kernels`, tolerant of misspellings of `region` for
+ * error recovery); whether it looks like it opens one. */
+const char *dir_line_text(int file, int line, DirLang lang);
+bool dir_line_ends_region(int file, int line, DirLang lang);
+bool dir_line_opens_region(int file, int line, DirLang lang);
+
+/* The sentinel of a directive as the user wrote it ("!$stencil", "!$acc",
+ * "#pragma stencil", "#pragma acc"), for messages. */
+const char *dir_sentinel(const Directive *d, DirLang lang);
 
 const char *dir_clause_name(DirClauseKind k); /* "copyin", ... */
 const char *dir_kind_name(DirKind k);         /* "region", "end region", ... */

@@ -42,6 +42,7 @@
 #include <string.h>
 #include "dep.h"
 #include "frontend.h"
+#include "report.h"
 
 const TSLanguage *tree_sitter_c(void);
 
@@ -110,6 +111,7 @@ typedef struct RegionLocal {
 
 typedef struct CFe {
   FeCtx fe;
+  TSNode cast_subst;              /* a misread cast being lowered as its operand (below) */
   IrModule *globals;              /* the pseudo module "" of file-scope declarations */
   IrRoutine *routine;             /* function being read, NULL at file scope */
   TSNode function;                /* its function_definition */
@@ -242,6 +244,44 @@ static bool is_stencil_pragma(CFe *c, TSNode n)
   return is_pragma(c, n) && dir_is_directive_line(c->fe.file, parsed_line(n), DIR_C);
 }
 
+/* `#pragma omp ...`, an OpenMP directive. */
+static bool is_omp_pragma(CFe *c, TSNode n)
+{
+  size_t len;
+  const char *l = diag_line(c->fe.file, parsed_line(n), &len);
+  const char *end = l ? l + len : NULL;
+  if (!l)
+    return false;
+  l += strspn(l, " \t#");
+  if (end - l < 6 || strncmp(l, "pragma", 6) != 0)
+    return false;
+  l += 6;
+  l += strspn(l, " \t");
+  return end - l >= 3 && strncmp(l, "omp", 3) == 0 && (end - l == 3 || l[3] == ' ' || l[3] == '\t');
+}
+
+/* The pragma's text as written, trailing blanks dropped: for messages. */
+static const char *pragma_text(CFe *c, TSNode n)
+{
+  size_t len;
+  const char *l = diag_line(c->fe.file, parsed_line(n), &len);
+  size_t skip = strspn(l, " \t");
+  while (len > skip && (l[len - 1] == ' ' || l[len - 1] == '\t' || l[len - 1] == '\r'))
+    len--;
+  return ir_strndup(l + skip, len - skip);
+}
+
+/* The user's OpenMP loop pragma on a region's loop: the GPU mapping
+ * replaces it in the kernel; the region's own code in the host file (the
+ * host pass: fallback and autocompare) keeps it with the loop. */
+static void note_omp_pragma(CFe *c, TSNode n)
+{
+  if (!c->quiet)
+    report_at(REPORT_NOTE, c->routine->name, fe_loc(&c->fe, n), "'%s' ignored in the kernel: "
+              "the region's loops are mapped onto the GPU instead (the host pass keeps it)",
+              pragma_text(c, n));
+}
+
 static void free_directive(void *d)
 {
   dir_free(d);
@@ -251,10 +291,17 @@ static void free_directive(void *d)
  * arena owns it from then on.  *last_line: its last user line. */
 static Directive *read_directive(CFe *c, TSNode n, int *last_line)
 {
-  int last;
-  Directive *d = dir_read(c->fe.file, parsed_line(n), DIR_C, &last);
+  /* After cpp, read the pragma from the user's own lines (cpp expands no
+   * macro in an unknown pragma, but joins its '\' continuations into one
+   * line): the directive's locations are then the user's columns. */
+  int file = c->fe.file, line = parsed_line(n), last;
+  int user_line, user = diag_source(file)->map_file ?
+                            diag_user_source((Loc){ file, line, 1 }, &user_line) : -1;
+  if (user >= 0 && dir_is_directive_line(user, user_line, DIR_C))
+    file = user, line = user_line;
+  Directive *d = dir_read(file, line, DIR_C, &last);
   if (last_line)
-    *last_line = diag_user_line((Loc){ c->fe.file, last, 1 });
+    *last_line = diag_user_line((Loc){ file, last, 1 });
   if (d) {
     ir_arena_on_free(free_directive, d);
     fe_directive_read(&c->fe, d);
@@ -413,13 +460,23 @@ static void bind_bad(CFe *c, const char *text, TSNode at, const char *why)
   b->bad = *why ? ir_printf("%s (declared at line %d)", why, b->line) : why;
 }
 
+/* What to add to a message about a name that may be a macro: nothing
+ * after cpp (it would have been expanded), the way to expand it under
+ * -nocpp. */
+static const char *macro_hint(CFe *c, const char *name)
+{
+  if (diag_source(c->fe.file)->map_file)
+    return "";
+  return ir_printf("; if '%s' is a macro, run without -nocpp", name);
+}
+
 /* The symbol a region names with identifier `id`, or NULL (reported). */
 static IrSym *lookup(CFe *c, TSNode id)
 {
   char *text = fe_text(&c->fe, id);
   Binding *b = visible(c, text);
   if (!b) {
-    err(c, id, "'%s' is not declared; if it is a macro, run with -cpp", text);
+    err(c, id, "'%s' is not declared%s", text, macro_hint(c, text));
     return NULL;
   }
   if (b->is_typedef) {
@@ -606,6 +663,11 @@ static CType primitive_type(const char *text)
   static const struct { const char *name; IrType t; } names[] = {
     { "int", IR_T_INT }, { "int32_t", IR_T_INT }, { "int64_t", IR_T_INT8 },
     { "ptrdiff_t", IR_T_INT8 }, { "ssize_t", IR_T_INT8 }, { "intptr_t", IR_T_INT8 },
+    /* sizes and indices: held as a signed 64-bit integer, exact for every
+     * value below 2^63; C's wrap-around below 0 is not modelled (a region
+     * relying on it, such as `i >= 0` to end a downward size_t loop, loops
+     * forever in C) */
+    { "size_t", IR_T_INT8 },
     { "float", IR_T_REAL4 }, { "double", IR_T_REAL8 },
   };
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -1153,6 +1215,17 @@ static IrExpr *lower_subscript(CFe *c, TSNode n)
   }
   while (fe_is(at, "parenthesized_expression"))
     at = first_named(at);
+  if (fe_is(at, "field_expression")) {
+    /* a member array: the kernel would need the struct's layout and the
+     * host a pointer to pass for it; a local pointer gives both */
+    TSNode member = field(at, "field");
+    const char *m = fe_text(&c->fe, member);
+    err(c, at, "arrays that are struct members, such as '%s', are not supported inside a "
+        "stencil region (line %d); before the region, copy the member into a local pointer "
+        "(`T *restrict %s = %s;` with T its element type, or `T (*restrict %s)[ny][nx] = ...` for a 3-D "
+        "field) and index that", fe_text(&c->fe, at), line_of(c, at), m, fe_text(&c->fe, at), m);
+    return NULL;
+  }
   if (!fe_is(at, "identifier")) {
     unsupported(c, at, "subscripts of anything but a named array are");
     return NULL;
@@ -1255,8 +1328,73 @@ static IrExpr *lower_conditional(CFe *c, TSNode n)
 
 /* cast_expression := '(' type: type_descriptor ')' value
  * type_descriptor := type_qualifier* type declarator: abstract_declarator? */
+/* C's grammar cannot tell `(i) + x` (a sum; index macros expand to it)
+ * from a cast of +x to a type named i; tree-sitter reads a cast.  A cast
+ * to a name that is a variable, of `+v`, `-v` or `*v`, is that misreading.
+ * Its operator is the cast's operand's: `(i) * v` is a product where it
+ * stands, but `(i) + v * w`, parsed as (cast(i, +v)) * w, is i + (v * w),
+ * so a sum or difference is found from the top of the chain of *, / and %
+ * whose leftmost operand it is (misread_sum).  The operand: `v`. */
+static bool misread_cast(CFe *c, TSNode n, char op)
+{
+  if (!fe_is(n, "cast_expression"))
+    return false;
+  TSNode desc = field(n, "type"), value = field(n, "value");
+  TSNode type = field(desc, "type");
+  if (!ts_node_is_null(field(desc, "declarator")) || !fe_is(type, "type_identifier"))
+    return false;
+  Binding *b = visible(c, fe_text(&c->fe, type));
+  if (!b || b->is_typedef)
+    return false;
+  const char *vop = fe_is(value, "unary_expression") || fe_is(value, "pointer_expression")
+                        ? op_text(value) : "";
+  return vop[0] == op && vop[1] == '\0';
+}
+
+/* Is n the top of a chain of *, / and % whose leftmost operand is a
+ * misread `(i) + v` or `(i) - v`?  *leaf: that cast. */
+static bool misread_sum(CFe *c, TSNode n, TSNode *leaf)
+{
+  TSNode m = n;
+  while (fe_is(m, "binary_expression") && strchr("*/%", op_text(m)[0]) && !op_text(m)[1])
+    m = field(m, "left");
+  if (ts_node_eq(m, c->cast_subst) || !(misread_cast(c, m, '+') || misread_cast(c, m, '-')))
+    return false;
+  *leaf = m;
+  return true;
+}
+
+/* i + n, n the chain with the misread cast replaced by its operand. */
+static IrExpr *lower_misread_sum(CFe *c, TSNode n, TSNode leaf)
+{
+  TSNode var = field(field(leaf, "type"), "type");
+  char op = op_text(field(leaf, "value"))[0];
+  IrExpr *i = lower_ident(c, var);
+  TSNode saved = c->cast_subst;
+  c->cast_subst = leaf;
+  IrExpr *rest = lower_expr(c, n);
+  c->cast_subst = saved;
+  if (!i || !rest)
+    return NULL;
+  return arith(op == '+' ? IR_OP_ADD : IR_OP_SUB, i, rest, fe_loc(&c->fe, n));
+}
+
 static IrExpr *lower_cast(CFe *c, TSNode n)
 {
+  if (ts_node_eq(n, c->cast_subst))  /* the misread cast's operand v */
+    return lower_expr(c, field(field(n, "value"), "argument"));
+  if (misread_cast(c, n, '*')) {
+    TSNode var = field(field(n, "type"), "type");
+    IrExpr *i = lower_ident(c, var);
+    IrExpr *v = lower_expr(c, field(field(n, "value"), "argument"));
+    return i && v ? arith(IR_OP_MUL, i, v, fe_loc(&c->fe, n)) : NULL;
+  }
+  if (misread_cast(c, n, '+') || misread_cast(c, n, '-')) {
+    err(c, n, "'%s' reads as a cast to '%s' in C's grammar here; drop the parentheses around "
+        "'%s' (line %d)", fe_text(&c->fe, n), fe_text(&c->fe, field(field(n, "type"), "type")),
+        fe_text(&c->fe, field(field(n, "type"), "type")), line_of(c, n));
+    return NULL;
+  }
   TSNode desc = field(n, "type");
   CType t = read_type(c, field(desc, "type"));
   if (t.bad || !ts_node_is_null(field(desc, "declarator"))) {
@@ -1293,8 +1431,8 @@ static IrExpr *lower_call(CFe *c, TSNode n)
     k++;
   if (!fe_is(fn, "identifier") || k == sizeof intrinsics / sizeof *intrinsics) {
     err(c, fn, "call to '%s' is not supported inside a stencil region (line %d): only math "
-        "functions such as sqrt, exp, pow and fmax can be called; if '%s' is a macro, run with "
-        "-cpp", name, line_of(c, n), name);
+        "functions such as sqrt, exp, pow and fmax can be called%s", name, line_of(c, n),
+        macro_hint(c, name));
     return NULL;
   }
   TSNode args = field(n, "arguments");
@@ -1338,6 +1476,9 @@ static const struct { const char *type, *what; } unsupported_exprs[] = {
 static IrExpr *lower_expr_node(CFe *c, TSNode n)
 {
   const char *t = ts_node_type(n);
+  TSNode leaf;
+  if (misread_sum(c, n, &leaf))
+    return lower_misread_sum(c, n, leaf);
   if (strcmp(t, "identifier") == 0)
     return lower_ident(c, n);
   if (strcmp(t, "number_literal") == 0)
@@ -1656,17 +1797,18 @@ static bool read_loop_step(CFe *c, TSNode up, LoopHeader *h)
   return false;
 }
 
-/* condition := i ('<' | '<=' | '>' | '>=') bound | bound ('>' | '>=' | '<' | '<=') i */
+/* condition := i ('<' | '<=' | '>' | '>=' | '!=') bound
+ *            | bound ('>' | '>=' | '<' | '<=' | '!=') i */
 static bool read_loop_condition(CFe *c, TSNode cond, LoopHeader *h)
 {
   while (fe_is(cond, "parenthesized_expression"))
     cond = first_named(cond);
-  static const char *const cmps[] = { "<", "<=", ">", ">=" };
-  static const char *const flipped[] = { ">", ">=", "<", "<=" };
+  static const char *const cmps[] = { "<", "<=", ">", ">=", "!=" };
+  static const char *const flipped[] = { ">", ">=", "<", "<=", "!=" };
   if (fe_is(cond, "binary_expression")) {
     const char *op = op_text(cond);
     TSNode l = field(cond, "left"), r = field(cond, "right");
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
       if (strcmp(op, cmps[k]) != 0)
         continue;
       bool left = names_iv(c, l, h), right = names_iv(c, r, h);
@@ -1689,7 +1831,7 @@ static bool read_loop_condition(CFe *c, TSNode cond, LoopHeader *h)
     }
   }
   err(c, cond, "the condition of a 'for' loop inside a stencil region must compare '%s' with "
-      "<, <=, > or >= to a bound that does not depend on it (line %d)", h->name,
+      "<, <=, >, >= or != to a bound that does not depend on it (line %d)", h->name,
       line_of(c, cond));
   return false;
 }
@@ -1698,6 +1840,17 @@ static bool read_loop_condition(CFe *c, TSNode cond, LoopHeader *h)
  * up), i > b  ->  hi = b+1 (counting down); <= and >= keep b. */
 static bool loop_hi(CFe *c, TSNode n, LoopHeader *h, IrExpr **hi)
 {
+  if (strcmp(h->cmp, "!=") == 0) {
+    /* i != b stepping by 1 stops where i < b (or i > b counting down)
+     * would, whenever the loop ends at all; a longer step may jump over b */
+    if (h->step != 1 && h->step != -1) {
+      err(c, n, "the 'for' loop at line %d tests '%s != ...' but steps by %ld: it ends only if "
+          "the step lands on the bound; write the condition with < or >", line_of(c, n),
+          h->name, h->step);
+      return false;
+    }
+    h->cmp = h->step > 0 ? "<" : ">";
+  }
   bool up = h->cmp[0] == '<';
   if (up != (h->step > 0)) {
     err(c, n, "the 'for' loop at line %d counts %s but its condition '%s %s ...' needs it to "
@@ -1858,8 +2011,8 @@ static void lower_stmt_node(CFe *c, TSNode n, Seq *rest, Directive *advice, IrSt
   else if (strcmp(t, "continue_statement") == 0)
     push(out, lower_jump(c, n, IR_S_CYCLE));
   else if (strncmp(t, "preproc_", 8) == 0)
-    err(c, n, "preprocessor directives are not supported inside a stencil region (line %d); "
-        "run with -cpp", line_of(c, n));
+    err(c, n, "preprocessor directives are not supported inside a stencil region (line %d)%s",
+        line_of(c, n), diag_source(c->fe.file)->map_file ? "" : "; run without -nocpp");
   else
     unsupported(c, n, describe(n, true));
 }
@@ -1887,8 +2040,16 @@ static void lower_stmt(CFe *c, TSNode n, Seq *rest, Directive *advice, IrStmtLis
  * warning. */
 static void region_pragma(CFe *c, TSNode n, Directive **advice)
 {
+  if (!is_stencil_pragma(c, n) && is_omp_pragma(c, n)) {
+    note_omp_pragma(c, n);
+    return;
+  }
   if (!is_stencil_pragma(c, n)) {
-    if (!c->quiet)
+    bool understood;  /* an inert `#pragma acc`: the driver has said so already */
+    const char *why;
+    int width;
+    if (!c->quiet && !dir_acc_inert_line(c->fe.file, parsed_line(n), DIR_C, &understood, &why,
+                                         &width))
       diag_at(DIAG_WARNING, fe_loc(&c->fe, n), fe_width(&c->fe, n),
               "ignoring this pragma inside a stencil region");
     return;
@@ -1982,8 +2143,19 @@ static IrRegion *new_region(CFe *c, Directive *d, TSNode pragma)
 static void lower_region(CFe *c, TSNode pragma, Directive *d, Seq *seq)
 {
   IrRegion *g = new_region(c, d, pragma);
+  /* OpenMP pragmas right above the region are the loop's: they go with it
+   * (left in the host file, they would stand before the launcher's call,
+   * which an OpenMP compiler refuses), like one between the region pragma
+   * and its loop */
+  for (TSNode p = ts_node_prev_named_sibling(pragma);
+       !ts_node_is_null(p) && is_pragma(c, p) && is_omp_pragma(c, p) &&
+       fe_last_line(&c->fe, p) + 1 == g->first_line;
+       p = ts_node_prev_named_sibling(p)) {
+    g->first_line = fe_first_line(&c->fe, p);
+    note_omp_pragma(c, p);
+  }
   Extent saved = extent_start(c);
-  Directive *advice = NULL;
+  Directive *advice = d->loop; /* `#pragma acc parallel loop`: the loop's part */
   TSNode n;
   c->region = g;
   bool found = false;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "directive.h"
 #include "frontend.h"
+#include "report.h"
 #include "diag.h"
 
 Loc fe_loc(const FeCtx *cx, TSNode n)
@@ -283,10 +284,28 @@ void fe_resolve_directive(IrRoutine *r, Directive *d)
 void fe_directive_read(FeCtx *cx, Directive *d)
 {
   IR_PUSH(cx->unresolved, cx->nunresolved, d);
+  if (d->loop)
+    IR_PUSH(cx->unresolved, cx->nunresolved, d->loop);
+}
+
+/* The clauses of an `!$acc` directive whose fate is known as soon as it is
+ * read (ignored, or superseded by what the analysis does anyway): one
+ * report line each, so that no clause the user wrote goes unmentioned.
+ * The others are reported by the passes that decide them. */
+static void report_fixed_acc_clauses(const IrRoutine *r, const Directive *d)
+{
+  for (int a = 0; a < d->nacc; a++) {
+    const DirAccClause *c = &d->acc[a];
+    if (c->fate == ACC_IGNORED || c->fate == ACC_SUPERSEDED)
+      report_at(REPORT_NOTE, r->name, c->loc, "%s on '%s' %s: %s", c->text, d->spelled,
+                 c->fate == ACC_IGNORED ? "ignored" : "superseded", c->why);
+  }
 }
 
 void fe_resolve_directives(FeCtx *cx, IrRoutine *r)
 {
+  for (int i = 0; i < cx->nunresolved; i++)
+    report_fixed_acc_clauses(r, cx->unresolved[i]);
   for (int i = 0; i < cx->nunresolved; i++)
     fe_resolve_directive(r, cx->unresolved[i]);
   cx->nunresolved = 0;

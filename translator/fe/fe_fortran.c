@@ -2431,7 +2431,8 @@ static void lower_block(FortranFe *f, TSNode parent, uint32_t from, uint32_t to,
       continue;
     }
     if (f->pending_do && !fe_is(c, "do_loop")) {
-      fe_error(&f->cx, f->pending_do_node, "'!$stencil do' must come right before a DO loop");
+      fe_error(&f->cx, f->pending_do_node, "'%s' must come right before a DO loop",
+               f->pending_do->spelled ? f->pending_do->spelled : "!$stencil do");
       f->pending_do = NULL;
     }
     bool skip;
@@ -2488,44 +2489,19 @@ static IrRegion *new_region(FortranFe *f, Directive *d, int first_line)
   return g;
 }
 
-/* Text of a directive line after the `!$stencil` sentinel and blanks. */
-static const char *directive_text(FortranFe *f, TSNode c)
-{
-  const char *p = diag_source(f->cx.file)->line_start[fe_loc(&f->cx, c).line - 1];
-  p = strchr(p, '!') + 1 + 8; /* "!$stencil" */
-  while (*p == ' ' || *p == '\t')
-    p++;
-  return p;
-}
-
-/* Does a directive text start with something like `region` (also when
- * misspelled, as `regoin`)?  Only for error recovery and for finding the
- * end of a region; the directive parser judges the keyword itself. */
-static bool region_word(const char *t)
-{
-  return !strncasecmp(t, "reg", 3);
-}
-
-/* Is child c an `end region` directive (or a misspelling of one)?  The
- * region scan stops there and lets the directive parser judge it. */
+/* Is child c an `end region` directive (`!$acc end region`, `end
+ * parallel`, ..., or a misspelling of one)?  The region scan stops there
+ * and lets the directive parser judge it. */
 static bool is_end_directive(FortranFe *f, TSNode c)
 {
-  if (!fe_is(c, "comment") || !dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN))
-    return false;
-  const char *t = directive_text(f, c);
-  if (strncasecmp(t, "end", 3))
-    return false;
-  t += 3;
-  while (*t == ' ' || *t == '\t')
-    t++;
-  return region_word(t);
+  return fe_is(c, "comment") && dir_line_ends_region(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN);
 }
 
 /* Does the directive comment c open a region?  Used to skip the body of a
  * region whose directive could not be parsed (its error is reported). */
 static bool looks_like_region(FortranFe *f, TSNode c)
 {
-  return region_word(directive_text(f, c));
+  return dir_line_opens_region(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN);
 }
 
 /* tree-sitter attaches comments after the last statement of a clause (an
@@ -2604,8 +2580,40 @@ static void refuse_jumps_into(FortranFe *f, TSNode parent, const IrRegion *g)
 /* The region directive starts at child `first` of parent and ends (with its
  * continuation lines) at child i: lower the siblings up to its `end region`.
  * Returns the index of the end comment. */
+/* `!$acc region do`, `parallel loop`, `kernels loop`: the region is the
+ * DO loop that follows (child i+1), advised by the loop part of d; an
+ * `!$acc end parallel loop` after it is understood and not a directive. */
+static uint32_t lower_loop_region(FortranFe *f, TSNode parent, uint32_t first, uint32_t i,
+                                  Directive *d)
+{
+  TSNode start = ts_node_named_child(parent, first);
+  uint32_t count = ts_node_named_child_count(parent);
+  uint32_t at = i + 1;
+  while (at < count && fe_is(ts_node_named_child(parent, at), "comment") &&
+         !dir_is_directive_line(f->cx.file, fe_loc(&f->cx, ts_node_named_child(parent, at)).line,
+                                DIR_FORTRAN))
+    at++;
+  if (at >= count || !fe_is(ts_node_named_child(parent, at), "do_loop")) {
+    fe_error(&f->cx, start, "'%s' must come right before a DO loop", d->spelled);
+    return i;
+  }
+  TSNode loop = ts_node_named_child(parent, at);
+  IrRegion *g = new_region(f, d, fe_first_line(&f->cx, start));
+  g->last_line = fe_last_line(&f->cx, loop);
+  f->region = g;
+  f->pending_do = d->loop;
+  f->pending_do_node = start;
+  lower_block(f, parent, at, at + 1, &g->body);
+  refuse_jumps_into(f, parent, g);
+  f->pending_do = NULL;
+  f->region = NULL;
+  return at;
+}
+
 static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32_t i, Directive *d)
 {
+  if (d->loop)
+    return lower_loop_region(f, parent, first, i, d);
   TSNode start = ts_node_named_child(parent, first);
   uint32_t count = ts_node_named_child_count(parent);
   uint32_t end = i + 1;
@@ -2615,8 +2623,12 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   if (end < count)
     endn = ts_node_named_child(parent, end);
   else if (!trailing_end(f, parent, &endn)) {
-    fe_error(&f->cx, start, "'!$stencil region' has no matching '!$stencil end region' in the "
-             "same block");
+    if (d->origin != DIR_FROM_STENCIL)
+      fe_error(&f->cx, start, "'%s' has no matching end directive ('!$acc end region', "
+               "'!$acc end parallel' or '!$acc end kernels') in the same block", d->spelled);
+    else
+      fe_error(&f->cx, start, "'!$stencil region' has no matching '!$stencil end region' in the "
+               "same block");
     return count;
   }
   int last;
@@ -2634,7 +2646,8 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   lower_block(f, parent, i + 1, end, &g->body);
   refuse_jumps_into(f, parent, g);
   if (f->pending_do) {
-    fe_error(&f->cx, f->pending_do_node, "'!$stencil do' must come right before a DO loop");
+    fe_error(&f->cx, f->pending_do_node, "'%s' must come right before a DO loop",
+             f->pending_do->spelled ? f->pending_do->spelled : "!$stencil do");
     f->pending_do = NULL;
   }
   f->region = NULL;
@@ -2694,12 +2707,14 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
     return lower_region(f, parent, i, consumed, d);
   case DIR_END_REGION:
     if (!claimed_end(f, fe_loc(&f->cx, n).line))
-      fe_error(&f->cx, n, "'!$stencil end region' without an open '!$stencil region' in this "
-               "block");
+      fe_error(&f->cx, n, "'%s' without an open '%s' in this block",
+               d->spelled ? d->spelled : "!$stencil end region",
+               d->spelled ? "!$acc region, parallel or kernels" : "!$stencil region");
     break;
   case DIR_DO:
-    fe_error(&f->cx, n, "'!$stencil do' outside a region has no effect; put it inside a "
-             "'!$stencil region'");
+    fe_error(&f->cx, n, "'%s' outside a region has no effect; put it inside a '%s'",
+             d->spelled ? d->spelled : "!$stencil do",
+             d->spelled ? "!$acc region, parallel or kernels" : "!$stencil region");
     break;
   case DIR_DATA:
   case DIR_END_DATA:

@@ -78,6 +78,10 @@ struct IrSym {
                                    user promises overlaps no other; Fortran dummies are
                                    treated so by the language rules */
   bool by_value;                /* C scalar parameter: passed by value */
+  bool delinearized;            /* C: a flat array whose linearized subscripts pass
+                                   "delinearize" rewrote per dimension (analysis/
+                                   delinearize.h); the user indexes it flat */
+  const char *delinearize_why;  /* C: why its linearized subscripts were left flat, or NULL */
   /* What the Fortran specification part does with the name besides
    * declaring it (the front end's reading of it; see also
    * IrRoutine.saves_all).  Each lets a local's values outlive the call or

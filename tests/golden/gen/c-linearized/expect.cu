@@ -8,16 +8,17 @@
 /* ==== region rowscale_r1: in.c lines 8-14 ==== */
 
 #define S2S_s(i0) S2S_ELEM(s, ((s2s_idx)(i0) - s2s_s_lo0))
-#define S2S_w(i0) S2S_ELEM(w, ((s2s_idx)(i0) - s2s_w_lo0))
+#define S2S_w(i0, i1) S2S_ELEM(w, \
+    ((s2s_idx)(i0) - s2s_w_lo0) + s2s_w_n0 * (((s2s_idx)(i1) - s2s_w_lo1)))
 #define S2S_a(i0, i1) S2S_ELEM(a, \
     ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 
 /* rowscale_r1: the loop nest at in.c:9 */
 template <typename s2s_idx>
 __global__ void rowscale_r1(const double *__restrict__ s, s2s_idx s2s_s_lo0,
-    const double *__restrict__ w, s2s_idx s2s_w_lo0,
+    const double *__restrict__ w, s2s_idx s2s_w_lo0, s2s_idx s2s_w_lo1, s2s_idx s2s_w_n0,
     double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
-    int m, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
+    s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
   const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
@@ -28,9 +29,9 @@ __global__ void rowscale_r1(const double *__restrict__ s, s2s_idx s2s_s_lo0,
 #line 9 "in.c"
   const int i = 0 + (int)s2s_y; /* in.c:9 */
   const int j = 0 + (int)s2s_x; /* in.c:10 */
-  t = S2S_w(i * m + j); /* line 11 */
+  t = S2S_w(j, i); /* line 11 */
   S2S_a(j, i) = fabs(t) > 1.0 ? sqrt(fabs(t)) * S2S_s(i) : t * t; /* line 12 */
-#line 34 "in.s2s.cu"
+#line 35 "in.s2s.cu"
 }
 
 extern "C" void s2s_rowscale_r1(double *s, double *w, double *a, int n, int m)
@@ -40,8 +41,8 @@ extern "C" void s2s_rowscale_r1(double *s, double *w, double *a, int n, int m)
   S2sArray s2s_s = { "s", (void *)s, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
       { 0 + n - 1 } };
   double *d_s = (double *)s2s_data_begin(&s2s_region, 8, &s2s_s, S2S_COPYIN);
-  S2sArray s2s_w = { "w", (void *)w, sizeof(double), 1, { 0 }, { 0 },
-      { s2s_max<long>(s2s_min(0, n * m - m), 0) }, { s2s_max(m - 1, n * m - 1) } };
+  S2sArray s2s_w = { "w", (void *)w, sizeof(double), 2, { 0, 0 }, { (long)(m - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>(m - 1, m - 1), n - 1 } };
   double *d_w = (double *)s2s_data_begin(&s2s_region, 8, &s2s_w, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 0, 0 },
       { (long)(m - 1) - (0) + 1, (long)(n - 1) - (0) + 1 },
@@ -63,15 +64,15 @@ extern "C" void s2s_rowscale_r1(double *s, double *w, double *a, int n, int m)
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(rowscale_r1<int>, s2s_grid, s2s_block,
         d_s, s2s_s.lo[0],
-        d_w, s2s_w.lo[0],
+        d_w, s2s_w.lo[0], s2s_w.lo[1], s2s_w.ext[0],
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
-        m, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
+        s2s_trip[0], s2s_trip[1], s2s_trip[2]);
       else
         S2S_LAUNCH(rowscale_r1<long>, s2s_grid, s2s_block,
         d_s, s2s_s.lo[0],
-        d_w, s2s_w.lo[0],
+        d_w, s2s_w.lo[0], s2s_w.lo[1], s2s_w.ext[0],
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
-        m, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
+        s2s_trip[0], s2s_trip[1], s2s_trip[2]);
       s2s_kernel_end(&s2s_region, 9);
     }
   }

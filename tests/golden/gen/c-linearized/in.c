@@ -1,5 +1,5 @@
-/* A pointer indexed with a linearized subscript, read-only; the size of its
- * GPU copy comes from the subscript range. */
+/* A pointer indexed with a linearized subscript, read-only: delinearized to
+ * w[i][j] of a [][m] array; its GPU copy is the flat range w[0:n*m]. */
 #include <math.h>
 
 void rowscale(int n, int m, const double *restrict w, double a[restrict n][m], double *restrict s)
