@@ -54,7 +54,7 @@ static const DeviceCase cases[] = {
     "  end function twice\n" END_MODULE, INLINED, "Function 'twice' inlined", 0, 1, NULL, 0 },
   /* recursive, scalars only: a __device__ function, the call kept */
   { "recursive-scalar", CALLER("a(i) = fact(b(i))") FACT("", "") END_MODULE, DEVICE,
-    "t.f90:11: info: Function 'fact' generated as a __device__ function (recursive: cannot be "
+    "t.f90:11:14: info: Function 'fact' generated as a __device__ function (recursive: cannot be "
     "inlined)", 1, 0, "a(i) = __device__ fact(b(i))", 1 },
   /* called twice: one __device__ function, reported once */
   { "called-twice", CALLER("a(i) = fact(b(i)) + fact(a(i))") FACT("", "") END_MODULE, DEVICE,

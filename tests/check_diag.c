@@ -77,6 +77,47 @@ START_TEST(test_kinds) {
 }
 END_TEST
 
+/* -Werror: a warning is printed and counted as an error. */
+START_TEST(test_werror) {
+  int f = add("kern.f90", kern);
+  diag_set_werror(true);
+  diag_at(DIAG_WARNING, (Loc){f, 2, 3}, 4, "w");
+  ck_assert_str_eq(take(), "kern.f90:2:3: error: w [-Werror]\n"
+                           "    2 |   real a(10)\n"
+                           "      |   ^~~~\n");
+  diag_plain(DIAG_WARNING, "ignoring '%s'", "-O9");
+  ck_assert_str_eq(take(), "s2s-cuda: error: ignoring '-O9' [-Werror]\n");
+  ck_assert_int_eq(diag_error_count(), 2);
+  diag_at(DIAG_NOTE, (Loc){f, 1, 1}, 1, "n");   /* notes stay notes */
+  ck_assert_ptr_nonnull(strstr(take(), "note: n"));
+  diag_set_werror(false);
+  diag_at(DIAG_WARNING, (Loc){f, 2, 3}, 4, "w");
+  ck_assert_ptr_nonnull(strstr(take(), "warning: w\n"));
+}
+END_TEST
+
+/* The observer (the JSON and SARIF reports) sees each message with the
+ * user's file, line and column and the format it came from. */
+static char observed[512];
+static void observe(DiagKind kind, const char *file, int line, int col, const char *format,
+                    const char *message) {
+  snprintf(observed, sizeof observed, "%d|%s|%d|%d|%s|%s", (int)kind, file ? file : "(none)", line,
+           col, format, message);
+}
+
+START_TEST(test_observer) {
+  int f = add("kern.f90", kern);
+  diag_map_line(f, 3, "user.F90", 40);
+  diag_set_observer(observe);
+  diag_at(DIAG_ERROR, (Loc){f, 3, 18}, 7, "unknown clause '%s'", "copyinn");
+  ck_assert_str_eq(observed, "0|user.F90|40|18|unknown clause '%s'|unknown clause 'copyinn'");
+  diag_plain(DIAG_NOTE, "no %s", "directives");
+  ck_assert_str_eq(observed, "2|(none)|0|0|no %s|no directives");
+  diag_set_observer(NULL);
+  take();
+}
+END_TEST
+
 START_TEST(test_info_has_no_caret) {
   int f = add("wsm5.f90", kern);
   diag_at(DIAG_INFO, (Loc){f, 3, 11}, 6, "Generating copyin(%s)", "delz(its:ite,kts:kte,jts:jte)");
@@ -297,6 +338,8 @@ static Suite *diag_suite(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_caret_form);
   tcase_add_test(tc, test_kinds);
+  tcase_add_test(tc, test_werror);
+  tcase_add_test(tc, test_observer);
   tcase_add_test(tc, test_info_has_no_caret);
   tcase_add_test(tc, test_note_without_column);
   tcase_add_test(tc, test_tabs_reproduced);

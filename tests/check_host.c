@@ -90,6 +90,16 @@ static char *host(const Program *p, const char *src, const HostCalls *calls) {
   return buf;
 }
 
+/* emit_host_with line markers, into a string (malloc'ed). */
+static char *host_marked(const Program *p, const char *src, const HostCalls *calls) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  ck_assert(emit_host_with(p, src, strlen(src), calls, f, true));
+  fclose(f);
+  return buf;
+}
+
 #define ck_assert_text(got, want)                                                        \
   do {                                                                                   \
     char *g_ = (got);                                                                    \
@@ -156,6 +166,86 @@ START_TEST(test_fortran_region) {
                  "  end if\n"
                  "  print *, t(1)\n"
                  "end subroutine diffuse\n");
+}
+END_TEST
+
+/* Line markers: one opens the file, one follows every edit, and one goes
+ * before the region's own lines kept for the host pass, so that every user
+ * line keeps its number for the host compiler; Fortran gets cpp's
+ * linemarker form, which gfortran reads with or without -cpp. */
+START_TEST(test_fortran_line_markers) {
+  Program *p = program(IR_FORTRAN);
+  IrRoutine *r = routine(p, "diffuse", 2, 5, 14);
+  HostCalls calls = { 0 };
+  HostCall *c = call(&calls, HOST_CALL_REGION, r, "s2s_diffuse_r1", 8, 12);
+  arg(p, c, PARAM_SCALAR, sym("n", IR_T_INT, 0));
+  ck_assert_text(host_marked(p, fortran_src, &calls),
+                 "# 1 \"t.f90\"\n"
+                 "! header comment\n"
+                 "subroutine diffuse(t, n, s)\n"
+                 "  implicit none\n"
+                 "  integer, intent(in) :: n\n"
+                 "  real :: t(n), s   ! trailing comment\n"
+                 "  interface\n"
+                 "    subroutine s2s_diffuse_r1(n) bind(C, name=\"s2s_diffuse_r1\")\n"
+                 "      use, intrinsic :: iso_c_binding, only: c_int\n"
+                 "      integer(c_int) :: n\n"
+                 "    end subroutine s2s_diffuse_r1\n"
+                 "    integer(c_int) function s2s_host_pass() bind(C, name=\"s2s_host_pass\")\n"
+                 "      use, intrinsic :: iso_c_binding, only: c_int\n"
+                 "    end function s2s_host_pass\n"
+                 "    subroutine s2s_host_pass_end() bind(C, name=\"s2s_host_pass_end\")\n"
+                 "    end subroutine s2s_host_pass_end\n"
+                 "    subroutine s2s_host_pass_result(x) bind(C, name=\"s2s_host_pass_result\")\n"
+                 "      type(*) :: x\n"
+                 "    end subroutine s2s_host_pass_result\n"
+                 "  end interface\n"
+                 "# 6 \"t.f90\"\n"
+                 "\n"
+                 "  t(1) = 0.0\n"
+                 "  call s2s_diffuse_r1(n)\n"
+                 "  if (s2s_host_pass() /= 0) then\n"
+                 "# 9 \"t.f90\"\n"       /* the region's own lines keep their numbers */
+                 "  do i = 1, n\n"
+                 "    t(i) = t(i) * s\n"
+                 "  end do\n"
+                 "    call s2s_host_pass_end()\n"
+                 "  end if\n"
+                 "# 13 \"t.f90\"\n"
+                 "  print *, t(1)\n"
+                 "end subroutine diffuse\n");
+}
+END_TEST
+
+/* C: #line; prototypes inserted before the function count as its line,
+ * which the marker after them gives back; the last edit at the end of the
+ * file needs no marker after it. */
+START_TEST(test_c_line_markers) {
+  static const char src[] = "/* f */\nvoid f(int n)\n{\n#pragma stencil region\n  g(n);\n}\n";
+  Program *p = program(IR_C);
+  p->path = "dir/\"q\".c";
+  IrRoutine *r = routine(p, "f", 2, 2, 6);
+  HostCalls calls = { 0 };
+  HostCall *c = call(&calls, HOST_CALL_REGION, r, "s2s_f_r1", 4, 5);
+  arg(p, c, PARAM_SCALAR, sym("n", IR_T_INT, 0));
+  ck_assert_text(host_marked(p, src, &calls),
+                 "#line 1 \"dir/\\\"q\\\".c\"\n"
+                 "/* f */\n"
+                 "void s2s_f_r1(int n);\n"
+                 "int s2s_host_pass(void);\n"
+                 "void s2s_host_pass_end(void);\n"
+                 "void s2s_host_pass_result(const void *);\n"
+                 "#line 2 \"dir/\\\"q\\\".c\"\n"
+                 "void f(int n)\n"
+                 "{\n"
+                 "  { s2s_f_r1(n);\n"
+                 "    if (s2s_host_pass()) {\n"
+                 "#line 5 \"dir/\\\"q\\\".c\"\n"
+                 "  g(n);\n"
+                 "      s2s_host_pass_end();\n"
+                 "    } }\n"
+                 "#line 6 \"dir/\\\"q\\\".c\"\n"
+                 "}\n");
 }
 END_TEST
 
@@ -675,6 +765,7 @@ static Suite *host_suite(void) {
   TCase *f = tcase_create("fortran");
   tcase_add_checked_fixture(f, setup, teardown);
   tcase_add_test(f, test_fortran_region);
+  tcase_add_test(f, test_fortran_line_markers);
   tcase_add_test(f, test_fortran_unchanged);
   tcase_add_test(f, test_fortran_crlf_no_final_newline);
   tcase_add_test(f, test_fortran_continuation);
@@ -686,6 +777,7 @@ static Suite *host_suite(void) {
   TCase *c = tcase_create("c");
   tcase_add_checked_fixture(c, setup, teardown);
   tcase_add_test(c, test_c_region_data_update);
+  tcase_add_test(c, test_c_line_markers);
   tcase_add_test(c, test_c_nested_data_crlf);
   tcase_add_test(c, test_c_insert_after_last_line);
   tcase_add_loop_test(c, test_launcher_abi, 0, (int)(sizeof abi_cases / sizeof *abi_cases));

@@ -230,7 +230,7 @@ static const InlineCase sequence_cases[] = {
   /* an extent the region knows nothing about but never changes: inlined, assuming that the
    * reach its..its+n-1 stays inside its:ite (the launcher checks it) */
   { "extent-unknown", SEQ_CALLER("      call vrec(q(its,k), work(its), n)\n") VREC, true,
-    "t.f90:10: info: Assumed at run time: ite+1 >= n+its (checked before the launch)", 1,
+    "t.f90:10:7: info: Assumed at run time: ite+1 >= n+its (checked before the launch)", 1,
     "q(i,k) = ", 1 },
   /* starting one element in, the tile's extent runs one past it: refused */
   { "start-past-tile", SEQ_CALLER("      call vrec(q(its+1,k), work(its), ite-its+1)\n") VREC,
@@ -457,7 +457,7 @@ static const InlineCase function_cases[] = {
   { "recursive",
     CALLER("a(i) = fact(b(i))")
     "  recursive real function fact(x)\n    real, intent(in) :: x\n    fact = x * fact(x - 1.0)\n"
-    "  end function fact\n" END_MODULE, true, "t.f90:10: info: Function 'fact' generated as a "
+    "  end function fact\n" END_MODULE, true, "t.f90:10:14: info: Function 'fact' generated as a "
     "__device__ function (recursive: cannot be inlined)", 0, "a(i) = __device__ fact(b(i))", 1 },
   /* subroutines calling each other in a cycle: not inlined; assigning nothing, the call is
    * removed (their __device__ functions: check_devicefn.c) */

@@ -70,7 +70,7 @@ static const KcacheCase kcache_cases[] = {
   /* cached */
   /* the Thomas forward sweep: both recurrences from registers, one line for the loop */
   { "thomas-forward", THOMAS_FORWARD, 1,
-    "t.f90:9: info: Loop 'k' keeps values in registers across iterations (k-caching): "
+    "t.f90:9:2: info: Loop 'k' keeps values in registers across iterations (k-caching): "
     "cp(i,k-1), dp(i,k-1) from the registers the previous iteration stored them in", NULL, false },
   /* the back substitution downwards (step -1): x2(i,k+1) is what the previous iteration stored */
   { "back-substitution-downward",

@@ -117,6 +117,30 @@ START_TEST(test_cpp_flags) {
 }
 END_TEST
 
+/* -Minfo categories as NVHPC spells them: a comma list; a bare -Minfo is all. */
+static const struct {
+  const char *arg;
+  unsigned categories;
+} minfo_cases[] = {
+  { "-Minfo", MINFO_ALL },
+  { "-Minfo=all", MINFO_ALL },
+  { "-Minfo=accel", MINFO_ACCEL },
+  { "-Minfo=inline", MINFO_INLINE },
+  { "-Minfo=loop", MINFO_LOOP },
+  { "-Minfo=accel,loop", MINFO_ACCEL | MINFO_LOOP },
+  { "-Minfo=inline,accel,inline", MINFO_ACCEL | MINFO_INLINE },
+  { "-Minfo=accel,ccff", MINFO_ACCEL },   /* NVHPC's others select nothing */
+  { "-Minfo=ftn", 0 },
+};
+
+START_TEST(test_minfo_categories) {
+  ck_assert_int_eq(parse(minfo_cases[_i].arg, "x.f90"), OPTIONS_OK);
+  ck_assert_uint_eq(opts.minfo_categories, minfo_cases[_i].categories);
+  ck_assert(opts.minfo == (minfo_cases[_i].categories != 0));
+  options_free(&opts);
+}
+END_TEST
+
 START_TEST(test_report_options) {
   ck_assert_int_eq(parse("-Minfo", "--report=json", "r.json", "--dump-ir=plan", "x.c"), OPTIONS_OK);
   ck_assert(opts.minfo);
@@ -128,6 +152,24 @@ START_TEST(test_report_options) {
   ck_assert(opts.minfo);
   ck_assert_str_eq(opts.report_json, "-");
   ck_assert_str_eq(opts.dump_ir, "parse");
+  ck_assert_ptr_null(opts.report_sarif);
+  options_free(&opts);
+  ck_assert_int_eq(parse("--report=sarif", "r.sarif", "--report=json", "r.json", "x.c"), OPTIONS_OK);
+  ck_assert_str_eq(opts.report_sarif, "r.sarif");
+  ck_assert_str_eq(opts.report_json, "r.json");
+  ck_assert(!opts.minfo);
+  options_free(&opts);
+  ck_assert_int_eq(parse("--report-sarif=-", "x.c"), OPTIONS_OK);
+  ck_assert_str_eq(opts.report_sarif, "-");
+  options_free(&opts);
+  /* -Werror is ours and the host compilers'; --no-line-directives */
+  ck_assert_int_eq(parse("-Werror", "--no-line-directives", "x.c"), OPTIONS_OK);
+  ck_assert(opts.werror && opts.no_line_directives);
+  ck_assert_int_eq(opts.compiler_args.n, 1);
+  ck_assert_str_eq(opts.compiler_args.v[0], "-Werror");
+  options_free(&opts);
+  ck_assert_int_eq(parse("-Werror", "-Wno-error", "x.c"), OPTIONS_OK);
+  ck_assert(!opts.werror && !opts.no_line_directives);
   options_free(&opts);
   /* every pass of the table can be dumped after */
   static const char *const pass[] = { "parse", "inline", "accesses", "group", "columnize", "fuse",
@@ -418,7 +460,10 @@ static const struct {
   { { "x.txt" }, "cannot tell the language of 'x.txt' from its name; use --lang=fortran or --lang=c" },
   { { "--lang=cobol", "x.f90" }, "unknown language 'cobol' in --lang (known: fortran, c)" },
   { { "--dump-ir=cuda", "x.f90" }, "unknown pass 'cuda' in --dump-ir (--dump-ir=list prints them)" },
-  { { "-Minfo=inline", "x.f90" }, "unknown -Minfo category 'inline'" },
+  { { "-Minfo=bogus", "x.f90" }, "unknown -Minfo category 'bogus' (known: accel, inline, loop, all)" },
+  { { "-Minfo=accel,,loop", "x.f90" }, "unknown -Minfo category ''" },
+  { { "-Minfo=", "x.f90" }, "-Minfo= needs a category" },
+  { { "--report=sarif", "x.f90", "--report=sarif" }, "missing file name after '--report=sarif'" },
   { { "-Mfprelaxed=div", "x.f90" }, "-Mfprelaxed takes no sub-options in s2s-cuda" },
   { { "-Munroll=0", "x.f90" }, "-Munroll=N: N is a number of copies from 1 to 32, not '0'" },
   { { "-Munroll=c:4", "x.f90" }, "-Munroll=N: N is a number of copies from 1 to 32, not 'c:4'" },
@@ -531,6 +576,8 @@ static Suite *options_suite(void) {
   tcase_add_test(good, test_preprocessor_options);
   tcase_add_test(good, test_cpp_flags);
   tcase_add_test(good, test_report_options);
+  tcase_add_loop_test(good, test_minfo_categories, 0,
+                      (int)(sizeof minfo_cases / sizeof *minfo_cases));
   tcase_add_test(good, test_lang);
   tcase_add_test(good, test_fixed_form_flag);
   tcase_add_test(good, test_passthrough);

@@ -48,7 +48,7 @@ typedef struct RecomputeCase {
 static const RecomputeCase cases[] = {
   /* a Laplacian and a flux chain: both inlined, one kernel, no work array left */
   { "chain-2d", WORK2, CHAIN_2D, 2,
-    "t.f90:12: info: Array 'flx' recomputed where it is read (stencil inlining): the nest at "
+    "t.f90:12:1: info: Array 'flx' recomputed where it is read (stencil inlining): the nest at "
     "line 12 runs inside the statements that read it, up to 2 evaluations per point "
     "(9 operations each) instead of storing 4 bytes per point and reading them back",
     "stored, not recomputed", "j i", "lap(", false },
@@ -77,7 +77,7 @@ static const RecomputeCase cases[] = {
   { "read-outside-bounds", WORK2,
     LAP_PRODUCER "do j = 1, 100\n do i = 2, 99\n  c2(i,j) = lap(i+1,j) - lap(i,j)\n end do\n"
     "end do\n", 0,
-    "t.f90:7: note: Array 'lap' stored, not recomputed where it is read: lap(i+1,j) is read at "
+    "t.f90:7:1: note: Array 'lap' stored, not recomputed where it is read: lap(i+1,j) is read at "
     "points its nest (line 7) does not store", "(stencil inlining)", "j i | j i", NULL, false },
   /* below the lower bound along j: the producer starts at j = 2, lap(i,j-1) for j = 2 is
    * lap(i,1) */
@@ -90,13 +90,13 @@ static const RecomputeCase cases[] = {
   { "input-written-later", WORK2,
     "do j = 1, 100\n do i = 2, 99\n  lap(i,j) = b(i-1) + b(i+1) - 2.0*b(i) + c(j)\n end do\n"
     "end do\n" LAP_CONSUMER "do i = 1, 100\n b(i) = 0.0\nend do\n", 0,
-    "t.f90:7: note: Array 'lap' stored, not recomputed where it is read: its nest reads 'b', "
+    "t.f90:7:1: note: Array 'lap' stored, not recomputed where it is read: its nest reads 'b', "
     "which the region writes", "(stencil inlining)", "j i | i", NULL, false },
   /* the producer reads x, which the region body assigns again between the nests */
   { "scalar-assigned-between", "real :: lap(100,100), x\n",
     "x = 2.0\ndo j = 1, 100\n do i = 2, 99\n  lap(i,j) = x * b(i) + c(j)\n end do\nend do\n"
     "x = 3.0\n" LAP_CONSUMER, 0,
-    "t.f90:8: note: Array 'lap' stored, not recomputed where it is read: its nest reads the "
+    "t.f90:8:1: note: Array 'lap' stored, not recomputed where it is read: its nest reads the "
     "scalar 'x', which changes between the nests", "(stencil inlining)", "j i | j i", NULL,
     false },
   /* five intrinsic calls read at five points: (5 - 1) * 27 > 4 * 8 */
@@ -126,12 +126,12 @@ static const RecomputeCase cases[] = {
   { "stored-twice", WORK2,
     LAP_PRODUCER "do j = 1, 100\n do i = 2, 99\n  lap(i,j) = lap(i,j) * 2.0\n end do\nend do\n"
     LAP_CONSUMER, 0,
-    "t.f90:7: note: Array 'lap' stored, not recomputed where it is read: other statements "
+    "t.f90:7:1: note: Array 'lap' stored, not recomputed where it is read: other statements "
     "store it too", "(stencil inlining)", "j i | j i", NULL, false },
   /* lap read before its producer in the list */
   { "read-before-producer", WORK2,
     "do j = 1, 100\n a(j) = lap(5,j)\nend do\n" LAP_PRODUCER LAP_CONSUMER, 0,
-    "t.f90:10: note: Array 'lap' stored, not recomputed where it is read: statements before its "
+    "t.f90:10:1: note: Array 'lap' stored, not recomputed where it is read: statements before its "
     "nest, or outside the loop around it, use it", "(stencil inlining)", "j | j i | j i", NULL,
     false },
   /* read only at the point itself: privatization keeps it per thread, this pass says nothing */

@@ -116,7 +116,7 @@ elif grep -q '^ptxas info' "$rdir/err.log"; then
   echo "FAIL driver-resources: ptxas's own lines leaked into the output"; sed 's/^/  /' "$rdir/err.log"; fail=1
 elif ! grep -qE '(^| )--use_fast_math( |$)' "$rdir/err.log" || ! grep -qE ' -Xptxas -v( |$)' "$rdir/err.log"; then
   echo "FAIL driver-resources: nvcc not run with --use_fast_math -Xptxas -v"; sed 's/^/  /' "$rdir/err.log"; fail=1
-elif ! grep -q "^relax\.f90:13: info: Relaxed floating point (-Mfprelaxed): fast intrinsics __expf, __logf, __powf, __fdividef in kernel relax_r1" "$rdir/err.log"; then
+elif ! grep -q "^relax\.f90:13:3: info: Relaxed floating point (-Mfprelaxed): fast intrinsics __expf, __logf, __powf, __fdividef in kernel relax_r1" "$rdir/err.log"; then
   echo "FAIL driver-resources: no -Mfprelaxed report line"; sed 's/^/  /' "$rdir/err.log"; fail=1
 fi
 # ---- strict floating point (-Kieee) ----
@@ -130,7 +130,7 @@ elif ! grep -E '(^| )-arch=' "$sdir/err.log" | grep -qE ' --fmad=false --prec-di
   sed 's/^/  /' "$sdir/err.log"; fail=1
 elif grep -qE -- '--use_fast_math|--fmad=true' "$sdir/err.log"; then
   echo "FAIL driver-strict: nvcc run with fast math"; sed 's/^/  /' "$sdir/err.log"; fail=1
-elif ! grep -q "^strict\.f90:19: info: Strict IEEE floating point (-Kieee): no FMA contraction, IEEE division and square root in kernel tendency_r1$" "$sdir/err.log"; then
+elif ! grep -q "^strict\.f90:19:5: info: Strict IEEE floating point (-Kieee): no FMA contraction, IEEE division and square root in kernel tendency_r1$" "$sdir/err.log"; then
   echo "FAIL driver-strict: no -Kieee report line"; sed 's/^/  /' "$sdir/err.log"; fail=1
 fi
 for mode in strict default; do

@@ -9,7 +9,8 @@
  *         -c W/1/x.s2s.cu -o W/1/cuda.o
  *     (--use_fast_math with -Mfprelaxed; STRICT with -Kieee: --fmad=false
  *      --prec-div=true --prec-sqrt=true --ftz=false; -Xptxas -v with -Minfo or
- *      --report=json: ptxas's lines become the report's resource lines, resources.h)
+ *      --report=json or --report=sarif: ptxas's lines become the report's resource lines,
+ *      resources.h)
  *     or, for emulation: $CXX -x c++ -std=c++14 -O2 [-ffp-contract=off] -DS2S_EMULATE
  *     -I<rt include> -c ...  (-ffp-contract=off with -Kieee)
  *   ld -r -o x.o W/1/host.o W/1/cuda.o       (-c; otherwise into W, then linked)
@@ -63,6 +64,7 @@
 
 #include "diag.h"
 #include "modules.h"
+#include "report.h"
 
 extern char **environ;
 
@@ -498,7 +500,7 @@ static bool compile_cuda(const Driver *d, const char *cu, const char *obj, ArgLi
     arglist_push(cmd, "-O3");
     if (d->o->relaxed_fp) arglist_push(cmd, "--use_fast_math");
     if (d->o->strict_fp) push_strict_nvcc(cmd);
-    resource_lines = d->o->minfo || d->o->report_json;
+    resource_lines = d->o->minfo || d->o->report_json || d->o->report_sarif;
     if (resource_lines && !user_asks_resource_usage(&flags)) {
       arglist_push(cmd, "-Xptxas");
       arglist_push(cmd, "-v");
@@ -751,7 +753,10 @@ static bool build_source(Driver *d, int i, const char *obj) {
     char *host_obj = xasprintf("%s/host.o", dir), *cu_obj = xasprintf("%s/cuda.o", dir);
     compile_host(d, in, tr.host_path, true, in->cpp || tr.preprocessed, host_obj, &cmd);
     ok = run(d, &cmd);
+    int warnings = report_warning_count();
     if (ok) ok = build_cuda(d, &tr, cu_obj);
+    /* -Werror: a resource warning (spills, local memory) leaves no object */
+    if (ok && d->o->werror && report_warning_count() > warnings) ok = false;
     if (ok) {
       build_tool_words(&cmd, "LD", "ld");
       arglist_push(&cmd, "-r");

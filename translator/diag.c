@@ -35,6 +35,8 @@ static int ninterned, interned_cap;
 
 static FILE *diag_stream; /* NULL means stderr, which is not a constant */
 static int error_count;
+static bool werror;           /* -Werror: warnings are errors */
+static DiagObserver observer; /* told of every message printed */
 
 static FILE *out(void) { return diag_stream ? diag_stream : stderr; }
 
@@ -278,13 +280,33 @@ static void print_source_line(FILE *f, Loc loc, int width) {
   fputc('\n', f);
 }
 
+/* The message text, for the observer. */
+static char *format_message(const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0) S2S_BUG("bad format '%s'", fmt);
+  char *m = xmalloc((size_t)n + 1);
+  vsnprintf(m, (size_t)n + 1, fmt, ap);
+  return m;
+}
+
 void diag_vat(DiagKind kind, Loc loc, int width, const char *fmt, va_list ap) {
   FILE *f = out();
+  bool promoted = werror && kind == DIAG_WARNING;
+  if (promoted) kind = DIAG_ERROR;
+  char *msg = format_message(fmt, ap);
   print_header(f, kind, loc);
-  vfprintf(f, fmt, ap);
-  fputc('\n', f);
+  fprintf(f, "%s%s\n", msg, promoted ? " [-Werror]" : "");
   if (kind != DIAG_INFO && loc.col > 0) print_source_line(f, loc, width);
   if (kind == DIAG_ERROR) error_count++;
+  if (observer) {
+    bool known = diag_source(loc.file) && loc.line > 0;
+    observer(kind, known ? diag_user_file(loc) : NULL, known ? diag_user_line(loc) : 0,
+             known ? loc.col : 0, fmt, msg);
+  }
+  free(msg);
 }
 
 void diag_at(DiagKind kind, Loc loc, int width, const char *fmt, ...) {
@@ -296,16 +318,23 @@ void diag_at(DiagKind kind, Loc loc, int width, const char *fmt, ...) {
 
 void diag_plain(DiagKind kind, const char *fmt, ...) {
   FILE *f = out();
-  fprintf(f, "s2s-cuda: %s: ", kind_name(kind));
+  bool promoted = werror && kind == DIAG_WARNING;
+  if (promoted) kind = DIAG_ERROR;
   va_list ap;
   va_start(ap, fmt);
-  vfprintf(f, fmt, ap);
+  char *msg = format_message(fmt, ap);
   va_end(ap);
-  fputc('\n', f);
+  fprintf(f, "s2s-cuda: %s: %s%s\n", kind_name(kind), msg, promoted ? " [-Werror]" : "");
   if (kind == DIAG_ERROR) error_count++;
+  if (observer) observer(kind, NULL, 0, 0, fmt, msg);
+  free(msg);
 }
 
 int diag_error_count(void) { return error_count; }
+
+void diag_set_werror(bool on) { werror = on; }
+
+void diag_set_observer(DiagObserver fn) { observer = fn; }
 
 void diag_set_stream(void *file) { diag_stream = file; }
 
@@ -329,4 +358,5 @@ void diag_reset(void) {
   interned = NULL;
   ninterned = interned_cap = 0;
   error_count = 0;
+  werror = false;
 }

@@ -76,6 +76,17 @@ void diag_vat(DiagKind kind, Loc loc, int width, const char *fmt, va_list ap);
 void diag_plain(DiagKind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 int diag_error_count(void);
+
+/* -Werror: warnings are printed and counted as errors (`... [-Werror]`). */
+void diag_set_werror(bool on);
+
+/* A function told of every message printed (after the line map: the
+ * user's file, NULL for a message about no file, line and column, 0 when
+ * unknown), with the format it came from: the kind of message.  The
+ * report keeps them for --report=json and --report=sarif. */
+typedef void (*DiagObserver)(DiagKind kind, const char *file, int line, int col,
+                             const char *format, const char *message);
+void diag_set_observer(DiagObserver fn);
 void diag_reset(void); /* forget all sources and counts (unit tests) */
 
 /* Where diagnostics go; stderr unless a test redirects them. */

@@ -50,6 +50,7 @@
 #include "report.h"
 #include "source.h"
 #include "pipeline.h"
+#include "emit_text.h"
 #include "transforms.h"
 
 /* ---- output names ---------------------------------------------------------- */
@@ -191,6 +192,20 @@ static const char *summary_dir(const Options *o, const char *outdir) {
   return o->driver ? "." : outdir;
 }
 
+/* The .cu as written: lines wrapped near EMIT_WRAP_WIDTH, then its #line
+ * directives resolved (emit_text.h); the restore directives name the .cu
+ * by the path it is written to, which is how a build from this directory
+ * (and the driver, in its work directory) compiles it. */
+static void finish_cu(const Options *o, const char *cu_path, char **text, size_t *len) {
+  size_t n;
+  char *wrapped = emit_wrap_text(*text, *len, EMIT_WRAP_WIDTH, &n);
+  char *name = emit_c_string_body(cu_path);
+  free(*text);
+  *text = emit_line_directives(wrapped, n, !o->no_line_directives, name, len);
+  free(name);
+  free(wrapped);
+}
+
 /* Translate one input into `outdir`: load it, run the passes, and write
  * both outputs only if no pass reported an error.  Returns 0, or 1 when an
  * error was reported; res->host_path/cu_path are set only when outputs
@@ -227,7 +242,10 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   char *names[2];
   output_names(in, outdir, u.src.preprocessed, &names[0], &names[1]);
   bool ok = !overwrites_input(o, names[0]) && !overwrites_input(o, names[1]);
+  int warnings = report_warning_count();
   ok = ok && pipeline_translate(&u, o, &res->kernels);
+  if (ok && o->werror && report_warning_count() > warnings) ok = false; /* printed at the end */
+  if (ok) finish_cu(o, names[1], &u.cu_text, &u.cu_len);
   if (ok) {
     Pending w[2] = { { names[0], NULL }, { names[1], NULL } };
     char *data[2] = { u.host_text, u.cu_text };
@@ -335,13 +353,26 @@ int main(int argc, char **argv) {
   case OPTIONS_OK: break;
   }
   configure_modules(&o);
+  diag_set_observer(report_record_diag);   /* the JSON and SARIF reports hold errors too */
+  diag_set_werror(o.werror);
+  report_set_werror(o.werror);
+  int warnings = report_warning_count();
   int status = o.driver ? build_driver(&o, translate) : translate_all(&o);
+  if (o.werror && report_warning_count() > warnings) status = 1;
   fe_modules_reset();
-  if (o.minfo) report_print(stderr);
+  /* warnings print without -Minfo; info and note lines by its categories */
+  _Static_assert((unsigned)MINFO_ACCEL == (unsigned)REPORT_CAT_ACCEL &&
+                 (unsigned)MINFO_INLINE == (unsigned)REPORT_CAT_INLINE &&
+                 (unsigned)MINFO_LOOP == (unsigned)REPORT_CAT_LOOP, "-Minfo categories");
+  report_print_selected(stderr, o.minfo_categories);
   if (getenv("S2S_STATS") && *getenv("S2S_STATS") && strcmp(getenv("S2S_STATS"), "0"))
     pipeline_stats(stderr);
-  if (o.report_json && !report_write_json(o.report_json)) {
+  if (o.report_json && !report_write_json(o.report_json, options_version())) {
     diag_plain(DIAG_ERROR, "cannot write the report '%s': %s", o.report_json, strerror(errno));
+    status = 1;
+  }
+  if (o.report_sarif && !report_write_sarif(o.report_sarif, options_version())) {
+    diag_plain(DIAG_ERROR, "cannot write the report '%s': %s", o.report_sarif, strerror(errno));
     status = 1;
   }
   report_clear();

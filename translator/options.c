@@ -47,7 +47,14 @@ static const char usage_text[] =
     "procedure outside a module a Fortran file defines, a summary NAME.s2smod or\n"
     "NAME.s2sproc is written, that translations of the files using them read.\n"
     "  -o DIR              write the outputs into DIR (default: the current directory)\n"
-    "  -Minfo[=accel]      print the feedback report on stderr\n"
+    "  -Minfo[=CATS]       print the feedback report on stderr: all of it, or the\n"
+    "                      categories in the comma list CATS: accel (data, kernels,\n"
+    "                      loop mapping), inline, loop (parallelization, dependences,\n"
+    "                      loop transformations), all; warnings print without -Minfo\n"
+    "  -Werror             make warnings errors (exit status 1, no outputs)\n"
+    "  --no-line-directives\n"
+    "                      no #line directives to the user's source in the .cu, and no\n"
+    "                      line markers in the host file\n"
     "  -Msafeptr, --assume-no-alias\n"
     "                      C: pointer and array parameters never overlap (as if each\n"
     "                      were restrict); the loops are still checked for dependences\n"
@@ -55,8 +62,10 @@ static const char usage_text[] =
     "                      relaxed floating point: single-precision exp, log, power,\n"
     "                      sin, cos, tan and division in kernels use CUDA's fast\n"
     "                      intrinsics (__expf, __fdividef, ...); nvcc gets --use_fast_math\n"
-    "  --report=json FILE  write the feedback report as JSON (FILE '-': stdout);\n"
-    "                      also spelled --report-json=FILE\n"
+    "  --report=json FILE  write every diagnostic and report line as JSON, format\n"
+    "                      version 2 (FILE '-': stdout); also --report-json=FILE\n"
+    "  --report=sarif FILE the same as SARIF 2.1.0, for editors and CI; also\n"
+    "                      --report-sarif=FILE\n"
     "  --dump-ir=PASS      print the IR after PASS on stdout (--dump-ir=list: the passes;\n"
     "                      plan: the state after planning)\n"
     "  --lang=LANG         the inputs are 'fortran' or 'c' (default: by extension:\n"
@@ -234,12 +243,39 @@ static void output_option(Parser *p) {
   p->o->output = v;
 }
 
+/* -Minfo, -Minfo=accel,loop: NVHPC's categories.  NVHPC's others
+ * (ccff, ftn, mp, par, vect, ...) are accepted so that its makefiles work,
+ * and select nothing: s2s-cuda has nothing to say about them. */
 static void minfo_option(Parser *p, const char *arg) {
-  p->o->minfo = true;
-  if (strcmp(arg, "-Minfo") == 0) return;
-  const char *cat = arg + strlen("-Minfo=");
-  if (strcmp(cat, "accel") && strcmp(cat, "all"))
-    usage_error(p, "unknown -Minfo category '%s' (s2s-cuda reports 'accel', which is also 'all')", cat);
+  static const struct { const char *name; unsigned bits; } cats[] = {
+    { "accel", MINFO_ACCEL }, { "inline", MINFO_INLINE }, { "loop", MINFO_LOOP },
+    { "all", MINFO_ALL }, { "ccff", 0 }, { "ftn", 0 }, { "mp", 0 }, { "par", 0 },
+    { "vect", 0 }, { "opt", 0 }, { "lre", 0 }, { "pfo", 0 }, { "intensity", 0 },
+    { "stdpar", 0 }, { "unified", 0 },
+  };
+  if (strcmp(arg, "-Minfo") == 0) {
+    p->o->minfo_categories = MINFO_ALL;
+    p->o->minfo = true;
+    return;
+  }
+  const char *list = arg + strlen("-Minfo=");
+  if (!*list) {
+    usage_error(p, "-Minfo= needs a category (accel, inline, loop, all)");
+    return;
+  }
+  for (const char *c = list; *c;) {
+    size_t n = strcspn(c, ",");
+    size_t k = 0;
+    while (k < sizeof cats / sizeof *cats && (strlen(cats[k].name) != n || strncmp(c, cats[k].name, n)))
+      k++;
+    if (k == sizeof cats / sizeof *cats) {
+      usage_error(p, "unknown -Minfo category '%.*s' (known: accel, inline, loop, all)", (int)n, c);
+      return;
+    }
+    p->o->minfo_categories |= cats[k].bits;
+    c += n + (c[n] == ',');
+  }
+  p->o->minfo = p->o->minfo_categories != 0;
 }
 
 /* --dump-ir=list prints the passes and exits, like --help. */
@@ -254,20 +290,30 @@ static void dump_option(Parser *p, const char *pass, OptionsResult *done, FILE *
   }
 }
 
+/* --report=json FILE, --report=sarif FILE, --report-json=FILE,
+ * --report-sarif=FILE; both formats may be asked for at once. */
 static void report_option(Parser *p, const char *arg) {
-  if (strncmp(arg, "--report-json=", 14) == 0) {
-    p->o->report_json = arg + 14;
-  } else if (strcmp(arg, "--report=json") == 0) {
-    if (p->i + 1 >= p->argc) {
-      usage_error(p, "missing file name after '--report=json'");
-      return;
+  static const char *const formats[] = { "json", "sarif" };
+  for (size_t f = 0; f < sizeof formats / sizeof *formats; f++) {
+    const char **dest = f == 0 ? &p->o->report_json : &p->o->report_sarif;
+    char *glued = xasprintf("--report-%s=", formats[f]);
+    char *spaced = xasprintf("--report=%s", formats[f]);
+    bool matched = true;
+    if (strncmp(arg, glued, strlen(glued)) == 0) {
+      *dest = arg + strlen(glued);
+    } else if (strcmp(arg, spaced) == 0) {
+      if (p->i + 1 >= p->argc) usage_error(p, "missing file name after '%s'", spaced);
+      else *dest = p->argv[++p->i];
+    } else {
+      matched = false;
     }
-    p->o->report_json = p->argv[++p->i];
-  } else {
-    usage_error(p, "unknown report format in '%s' (known: --report=json FILE)", arg);
-    return;
+    if (matched && *dest && !**dest) usage_error(p, "%s needs a file name", spaced);
+    free(glued);
+    free(spaced);
+    if (matched) return;
   }
-  if (!*p->o->report_json) usage_error(p, "--report=json needs a file name");
+  usage_error(p, "unknown report format in '%s' (known: --report=json FILE, --report=sarif FILE)",
+              arg);
 }
 
 /* -Mfprelaxed/--fast-math, -Kieee/--strict-fp and -Knoieee.  Relaxed and
@@ -393,6 +439,8 @@ static bool compiler_option(Parser *p, const char *arg) {
   for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++) {
     if (strncmp(arg, prefixes[k], strlen(prefixes[k])) == 0) {
       if (strcmp(arg, "-ffixed-form") == 0) p->fixed_form_flag = true;
+      if (strcmp(arg, "-Werror") == 0) p->o->werror = true;    /* ours too, as gcc's */
+      if (strcmp(arg, "-Wno-error") == 0) p->o->werror = false;
       arglist_push(&p->o->compiler_args, arg);
       return true;
     }
@@ -444,6 +492,8 @@ static bool long_option(Parser *p, const char *arg, OptionsResult *done, FILE *o
     else usage_error(p, "unknown spelling '%s' in --directives (known: stencil, pgi-acc, openacc)", v);
   } else if (strcmp(arg, "--emulate") == 0) {
     o->emulate = true;
+  } else if (strcmp(arg, "--no-line-directives") == 0) {
+    o->no_line_directives = true;
   } else if (strcmp(arg, "--keep") == 0 || strcmp(arg, "-save-temps") == 0) {
     o->keep = true;
   } else if (strcmp(arg, "--verbose") == 0) {

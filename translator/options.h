@@ -54,9 +54,16 @@ typedef struct Options {
   const char *module_dir;  /* -J DIR, -JDIR, -module DIR: where .mod files and s2s-cuda's
                               module summaries go, searched first for USEd modules; NULL */
   ArgList link_args;       /* -l* -L*: after the objects when linking */
-  bool minfo;              /* -Minfo, -Minfo=accel|all: feedback report on stderr */
+  bool minfo;              /* -Minfo[=...]: feedback report on stderr (minfo_categories != 0) */
+  unsigned minfo_categories; /* MINFO_* bits: which info and note lines -Minfo prints
+                              (warnings and errors print always) */
+  bool werror;             /* -Werror: warnings are errors (exit 1, no outputs); -Wno-error
+                              undoes it; still passed to the host compilers */
+  bool no_line_directives; /* --no-line-directives: no #line in the .cu, no line markers in
+                              the host file */
   const char *dump_ir;     /* --dump-ir=PASS: IR on stdout after that pass (pipeline.h); NULL */
   const char *report_json; /* --report=json FILE / --report-json=FILE ("-": stdout) */
+  const char *report_sarif; /* --report=sarif FILE / --report-sarif=FILE ("-": stdout) */
   bool no_recompute;       /* -Mnorecompute: stencil work arrays stay stored (pass recompute off) */
   bool no_kcache;          /* -Mnokcache: no registers across iterations (pass kcache off) */
   bool no_contract;        /* -Mnocontract: work arrays stay arrays (pass contract off) */
@@ -94,6 +101,16 @@ typedef struct Options {
   bool default_real8;
   bool default_double8;
 } Options;
+
+/* -Minfo categories, as NVHPC names them: accel (data movement, kernels,
+ * the mapping of loops), inline (inlining, __device__ functions), loop
+ * (parallelization, dependences, loop transformations). */
+enum {
+  MINFO_ACCEL = 1u << 0,
+  MINFO_INLINE = 1u << 1,
+  MINFO_LOOP = 1u << 2,
+  MINFO_ALL = MINFO_ACCEL | MINFO_INLINE | MINFO_LOOP,
+};
 
 typedef enum OptionsResult {
   OPTIONS_OK,        /* go on */

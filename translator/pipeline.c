@@ -126,7 +126,8 @@ static bool pass_emit_cuda(Unit *u) { return emit_cuda_with(u->prog, u->cu, &u->
 
 static bool pass_emit_host(Unit *u)
 {
-  return emit_host(u->prog, u->src.orig, u->src.orig_len, &u->calls, u->host);
+  return emit_host_with(u->prog, u->src.orig, u->src.orig_len, &u->calls, u->host,
+                        u->emit.line_directives);
 }
 
 typedef struct Pass {
@@ -410,6 +411,7 @@ bool pipeline_translate(Unit *u, const Options *o, ResKernelSites *sites)
   u->emit.relaxed_fp = o->relaxed_fp;
   u->emit.strict_fp = o->strict_fp;
   u->emit.unroll = o->unroll;
+  u->emit.line_directives = !o->no_line_directives;
   u->emit.sites = sites;
   xf_config.recompute = !o->no_recompute;
   xf_config.kcache = !o->no_kcache;

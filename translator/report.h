@@ -15,7 +15,34 @@
 #include <stdio.h>
 #include "diag.h"
 
-typedef enum ReportKind { REPORT_INFO, REPORT_NOTE, REPORT_WARNING } ReportKind;
+/* REPORT_ERROR only for the errors diag.c printed (report_record_diag). */
+typedef enum ReportKind { REPORT_INFO, REPORT_NOTE, REPORT_WARNING, REPORT_ERROR } ReportKind;
+
+/* -Minfo categories (the same bits as options.h's MINFO_*). */
+enum {
+  REPORT_CAT_ACCEL = 1u << 0,
+  REPORT_CAT_INLINE = 1u << 1,
+  REPORT_CAT_LOOP = 1u << 2,
+  REPORT_CAT_ALL = REPORT_CAT_ACCEL | REPORT_CAT_INLINE | REPORT_CAT_LOOP,
+};
+
+/* A kind of feedback line: its stable id (tools key on it), category, the
+ * shape of its text ('*': any text) and what it says (SARIF's rule text). */
+typedef struct ReportKindInfo {
+  const char *id;
+  unsigned category;
+  const char *shape;
+  const char *what;
+} ReportKindInfo;
+
+/* The kind of a feedback line's text, or NULL when it has none of the
+ * known shapes (its id is then made from its format). */
+const ReportKindInfo *report_kind_of(const char *message);
+
+/* Record a diagnostic diag.c printed (its DiagObserver), so that the JSON
+ * and SARIF reports hold every error too.  `file` NULL: about no file. */
+void report_record_diag(DiagKind kind, const char *file, int line, int col, const char *format,
+                        const char *message);
 
 /* Record one line.  `routine` groups the lines; `loc` gives file and line
  * (after the line map).  Returns nothing; the text is copied. */
@@ -38,16 +65,36 @@ void report_add_file(ReportKind kind, const char *routine, const char *file, int
 int report_count(void);
 void report_drop(int from, int to);
 
+/* How many warnings have been recorded (for -Werror: a translation that
+ * added one fails). */
+int report_warning_count(void);
+
+/* -Werror: warnings print as `error: ... [-Werror]` and are SARIF errors. */
+void report_set_werror(bool on);
+
 /* Print the collected lines to `out` grouped by routine:
  *   file.f90: In routine 'name':
  *   file.f90:21: info: Generating copyin(t(its-1:ite+1,kts:kte,jts-1:jte+1))
  * Lines keep the order in which they were recorded within a routine. */
 void report_print(FILE *out);
 
-/* Write the entries as a JSON array of
- *   {"file":..,"line":..,"routine":..,"kind":"info"|"note"|"warning","message":..}
+/* The same for the info and note lines of the REPORT_CAT_* `categories`
+ * (-Minfo=accel,loop), and every warning; lines carry a column where the
+ * pass knew one (`file:line:col: info: ...`).  Diagnostics diag.c printed
+ * are not printed again. */
+void report_print_selected(FILE *out, unsigned categories);
+
+/* Write every entry, diagnostics included, as JSON format version 2
+ * (documented in the man page, section REPORTS):
+ *   {"format": "s2s-cuda-report", "version": 2, "tool": {"name", "version"},
+ *    "diagnostics": [{"id", "kind", "category", "file", "line", "column",
+ *                     "routine", "message", "fields": {...}}, ...]}
  * Returns false if the file cannot be written. */
-bool report_write_json(const char *path);
+bool report_write_json(const char *path, const char *version);
+
+/* The same as a SARIF 2.1.0 log: one run, a rule per id, a result per
+ * entry with its level and location. */
+bool report_write_sarif(const char *path, const char *version);
 
 void report_clear(void);
 

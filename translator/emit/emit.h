@@ -65,6 +65,9 @@ typedef struct EmitCudaConfig {
                                through __fmul_rn/__dmul_rn (s2s_fmul_rn/s2s_dmul_rn in the
                                __host__ __device__ functions), which nvcc never contracts
                                into an FMA; a banner note and one report line per kernel */
+  bool line_directives;     /* `#line N "user.f90"` before the statements of kernels and
+                               __device__ functions, EMIT_LINE_RESTORE after them
+                               (emit_text.h resolves both); off: --no-line-directives */
   ResKernelSites *sites;    /* when not NULL: one entry appended per kernel written (name,
                                source line, default block), for the resource report */
 } EmitCudaConfig;
@@ -76,10 +79,20 @@ bool emit_cuda_with(Program *p, FILE *out, HostCalls *calls, const EmitCudaConfi
  * from p->path, before any preprocessing) with the calls applied. */
 bool emit_host(const Program *p, const char *orig, size_t len, const HostCalls *calls, FILE *out);
 
+/* emit_host with line markers when `line_markers` (`#line N "x.c"`, `# N
+ * "x.f90"`: at the top and after every edit), so that the host compiler's
+ * messages name the user's file and line. */
+bool emit_host_with(const Program *p, const char *orig, size_t len, const HostCalls *calls,
+                    FILE *out, bool line_markers);
+
 /* The C type of parameter a as a declaration writes it, e.g. "float *",
  * "const int *", "int": the one spelling of a launcher parameter's type,
  * for both the .cu definition and the C prototype of the host file (the
  * Fortran interface block is derived from the same Param). */
 const char *emit_param_ctype(const Param *a);
+
+/* Expression x as a kernel writes it, by C's precedence (emit_cuda.c): for
+ * the unit tests of the printer.  Malloc'ed. */
+char *emit_expr_text(const IrExpr *x);
 
 #endif

@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emit.h"
+#include "emit_text.h"
 #include "access.h"
 #include "column.h"
 #include "present.h"
@@ -84,12 +85,21 @@ typedef struct Emit {
   /* While a __device__ function is written: the named constants it
    * declares at its top, by their own names. */
   IrSymSet device_consts;
+  /* While a data or update function is written: the named constants of the
+   * routine its bounds use, declared by their own names (emit_host_consts). */
+  IrSymSet *host_consts;
   const EmitCudaConfig *cfg; /* never NULL */
   bool fast;            /* in a kernel with relaxed_fp: the fast intrinsics apply */
   bool in_kernel;       /* writing a kernel's body (not a __device__ function's) */
   unsigned fast_used;   /* the FastIntrinsic bits the kernel being written used */
   const char *strict_mul; /* -Kieee, while a kernel ("__") or a __host__ __device__ function
                              ("s2s_") is written: the prefix of fmul_rn/dmul_rn; else NULL */
+  /* The comment blocks of the user's source already carried into the
+   * function being written, by the (file, line) of their first line: a
+   * statement the passes duplicated, or a loop and its first statement
+   * made from one array assignment, repeats none. */
+  long *comments_seen;
+  int ncomments_seen, comments_seen_cap;
 } Emit;
 
 /* CUDA's fast single-precision intrinsics (-Mfprelaxed), as bits of
@@ -147,7 +157,31 @@ static const NamedConst *region_const(const Emit *e, const IrSym *s)
 
 /* ---- expressions ------------------------------------------------------------ */
 
+/* Expressions are printed by C's precedence: an operand is parenthesized
+ * only where C would otherwise group it differently from the IR tree
+ * (a - (b - c), a / (b * c), -(a + b), (double)(i / j)), so the kernel
+ * reads like the user's statement; the tree, and so the value, is exactly
+ * the IR's.  Binary operators are left-associative: the left operand
+ * needs at least the operator's precedence, the right one more.  For
+ * clarity (and gcc's -Wparentheses) a comparison inside a comparison and
+ * && inside || keep their parentheses, and a minus never meets a following
+ * minus (-(-b), a - (-b); "--b" would even be a decrement). */
+typedef enum Prec {
+  PREC_TOP = 0,      /* a full expression: statement, argument, subscript */
+  PREC_COND = 3,     /* c ? a : b */
+  PREC_OR = 4,
+  PREC_AND = 5,
+  PREC_EQ = 9,       /* == != */
+  PREC_REL = 10,     /* < <= > >= */
+  PREC_ADD = 12,
+  PREC_MUL = 13,     /* * / % */
+  PREC_UNARY = 14,   /* - ! casts, * (dereference) & (address) */
+  PREC_PRIMARY = 16, /* names, literals, calls, macro references */
+} Prec;
+
 static void emit_expr(Emit *e, const IrExpr *x);
+static void emit_prec(Emit *e, const IrExpr *x, Prec min);
+static Prec expr_prec(const Emit *e, const IrExpr *x);
 
 static const char *math_name(IrIntrinsic fn, IrType t)
 {
@@ -236,12 +270,10 @@ static void emit_call(Emit *e, const IrExpr *x)
     out(e, "%s(", real ? math_name(IR_FN_ABS, at) : at == IR_T_INT8 ? "llabs" : "abs");
     break;
   case IR_FN_MOD:
-    if (!real) {
-      out(e, "(");
-      emit_expr(e, x->u.call.args[0]);
+    if (!real) {   /* expr_prec: PREC_MUL */
+      emit_prec(e, x->u.call.args[0], PREC_MUL);
       out(e, " %% ");
-      emit_expr(e, x->u.call.args[1]);
-      out(e, ")");
+      emit_prec(e, x->u.call.args[1], PREC_MUL + 1);
       return;
     }
     out(e, "%s(", math_name(IR_FN_MOD, at));
@@ -269,7 +301,7 @@ static void emit_pow(Emit *e, const IrExpr *x)
     out(e, "%s(", ir_type_is_integer(b->type) ? "s2s_ipow" : "s2s_powi");
     emit_expr(e, b);
     out(e, ", (int)");
-    emit_expr(e, p);
+    emit_prec(e, p, PREC_UNARY);
   } else {
     const char *fast = fast_name(e, IR_FN_POW, x->type);
     out(e, "%s(", fast ? fast : x->type == IR_T_REAL4 ? "powf" : "pow");
@@ -303,9 +335,8 @@ static void emit_product_operand(Emit *e, const IrExpr *y, IrType t)
     emit_expr(e, y);
     return;
   }
-  out(e, "((%s)", ir_type_c(t));
-  emit_expr(e, y);
-  out(e, ")");
+  out(e, "(%s)", ir_type_c(t));
+  emit_prec(e, y, PREC_UNARY);
 }
 
 /* A real product in a strict (-Kieee) kernel: __fmul_rn(x, y) or
@@ -323,6 +354,78 @@ static bool emit_strict_product(Emit *e, const IrExpr *x)
   return true;
 }
 
+/* The precedence of binary operator op as C groups it. */
+static Prec binary_prec(IrOp op)
+{
+  switch (op) {
+  case IR_OP_OR: return PREC_OR;
+  case IR_OP_AND: return PREC_AND;
+  case IR_OP_EQ: case IR_OP_NE: case IR_OP_EQV: case IR_OP_NEQV: return PREC_EQ;
+  case IR_OP_LT: case IR_OP_LE: case IR_OP_GT: case IR_OP_GE: return PREC_REL;
+  case IR_OP_ADD: case IR_OP_SUB: return PREC_ADD;
+  case IR_OP_MUL: case IR_OP_DIV: case IR_OP_MOD_C: return PREC_MUL;
+  case IR_OP_POW: return PREC_PRIMARY;   /* a call: pow, s2s_ipow, s2s_powi */
+  case IR_OP_NEG: case IR_OP_NOT: break;
+  }
+  S2S_BUG("binary_prec of operator %d", (int)op);
+}
+
+static bool is_comparison(Prec p) { return p == PREC_EQ || p == PREC_REL; }
+
+/* Is the product or division x written as a call (__fdividef, __fmul_rn)?
+ * The same tests as emit_fast_division and emit_strict_product. */
+static bool binary_is_call(const Emit *e, const IrExpr *x)
+{
+  IrOp op = x->u.binary.op;
+  const IrExpr *l = x->u.binary.lhs, *r = x->u.binary.rhs;
+  if (op == IR_OP_POW)
+    return true;
+  if (e->fast && op == IR_OP_DIV && x->type == IR_T_REAL4 && l->type == IR_T_REAL4 &&
+      r->type == IR_T_REAL4)
+    return true;
+  return e->strict_mul && op == IR_OP_MUL && (x->type == IR_T_REAL4 || x->type == IR_T_REAL8);
+}
+
+/* Does the text of x begin with a minus sign (a negative literal, a
+ * negation, a product or sum whose left operand does)?  Then it cannot
+ * follow a minus without parentheses. */
+static bool starts_with_minus(const Emit *e, const IrExpr *x)
+{
+  switch (x->kind) {
+  case IR_E_INT: return x->u.ival < 0;
+  case IR_E_REAL: return x->u.real[0] == '-';
+  case IR_E_UNARY: return x->u.unary.op == IR_OP_NEG;
+  case IR_E_BINARY: {
+    IrOp op = x->u.binary.op;
+    if (binary_is_call(e, x) || op == IR_OP_EQV || op == IR_OP_NEQV)
+      return false;
+    const IrExpr *l = x->u.binary.lhs;
+    return expr_prec(e, l) >= binary_prec(op) && starts_with_minus(e, l);
+  }
+  case IR_E_COND:
+    return expr_prec(e, x->u.cond.test) >= PREC_OR && starts_with_minus(e, x->u.cond.test);
+  default: return false;
+  }
+}
+
+/* The operand of binary operator op (precedence p) on the given side. */
+static void emit_operand(Emit *e, const IrExpr *y, IrOp op, Prec p, bool right)
+{
+  Prec yp = expr_prec(e, y);
+  bool paren = yp < p + (right ? 1 : 0);
+  if (is_comparison(p) && is_comparison(yp))
+    paren = true;   /* (a < b) == (c < d) */
+  if (op == IR_OP_OR && y->kind == IR_E_BINARY && y->u.binary.op == IR_OP_AND)
+    paren = true;   /* (a && b) || c */
+  if (right && (op == IR_OP_ADD || op == IR_OP_SUB) && starts_with_minus(e, y))
+    paren = true;   /* a - (-b), not a - -b */
+  if (paren)
+    out(e, "(");
+  emit_prec(e, y, PREC_TOP);   /* grouping decided here */
+  if (paren)
+    out(e, ")");
+}
+
 static void emit_binary(Emit *e, const IrExpr *x)
 {
   IrOp op = x->u.binary.op;
@@ -332,41 +435,103 @@ static void emit_binary(Emit *e, const IrExpr *x)
   }
   if (emit_fast_division(e, x) || emit_strict_product(e, x))
     return;
-  out(e, "(");
-  if (op == IR_OP_EQV || op == IR_OP_NEQV) {
+  if (op == IR_OP_EQV || op == IR_OP_NEQV) {   /* (a != 0) == (b != 0), a comparison kept whole */
     out(e, "(");
-    emit_expr(e, x->u.binary.lhs);
+    emit_prec(e, x->u.binary.lhs, PREC_REL + 1);
     out(e, " != 0) %s (", op == IR_OP_EQV ? "==" : "!=");
-    emit_expr(e, x->u.binary.rhs);
-    out(e, " != 0))");
+    emit_prec(e, x->u.binary.rhs, PREC_REL + 1);
+    out(e, " != 0)");
     return;
   }
-  emit_expr(e, x->u.binary.lhs);
+  Prec p = binary_prec(op);
+  emit_operand(e, x->u.binary.lhs, op, p, false);
   out(e, " %s ", ir_op_text(op));
-  emit_expr(e, x->u.binary.rhs);
-  out(e, ")");
+  emit_operand(e, x->u.binary.rhs, op, p, true);
 }
 
-static void emit_expr(Emit *e, const IrExpr *x)
+/* How a variable reference is written. */
+typedef enum VarForm {
+  VAR_REGION_CONST,  /* a named constant of the region, by the name storage chose */
+  VAR_OWN_NAME,      /* by its own name: a variable, a __device__ function's or a host
+                        function's named constant */
+  VAR_FOLDED,        /* a named constant no declaration names: (int)5 */
+  VAR_DEREF,         /* a __device__ subroutine's argument it assigns: *x */
+} VarForm;
+
+static VarForm var_form(const Emit *e, const IrSym *v)
 {
+  if (v->kind == IR_SYM_PARAM && e->naming_consts && region_const(e, v))
+    return VAR_REGION_CONST;
+  if (ir_symset_has(&e->device_consts, v))
+    return VAR_OWN_NAME;
+  if (v->kind == IR_SYM_PARAM && e->host_consts && !v->rank)
+    return VAR_OWN_NAME;
+  if (v->kind == IR_SYM_PARAM)
+    return VAR_FOLDED;
+  return v->device_by_ref ? VAR_DEREF : VAR_OWN_NAME;
+}
+
+/* How C groups the text emit_prec writes for x (without parentheses). */
+static Prec expr_prec(const Emit *e, const IrExpr *x)
+{
+  switch (x->kind) {
+  case IR_E_INT:
+  case IR_E_REAL:
+    return starts_with_minus(e, x) ? PREC_UNARY : PREC_PRIMARY;
+  case IR_E_LOGICAL:
+  case IR_E_ELEM:
+    return PREC_PRIMARY;
+  case IR_E_VAR:
+    return var_form(e, x->u.var) >= VAR_FOLDED ? PREC_UNARY : PREC_PRIMARY;
+  case IR_E_UNARY:
+  case IR_E_CONVERT:
+    return PREC_UNARY;
+  case IR_E_BINARY:
+    return binary_is_call(e, x) ? PREC_PRIMARY : binary_prec(x->u.binary.op);
+  case IR_E_CALL:
+    if (x->u.call.fn == IR_FN_MOD && !ir_type_is_real(x->u.call.args[0]->type))
+      return PREC_MUL;
+    if (x->u.call.fn == IR_FN_NINT || x->u.call.fn == IR_FN_FLOOR || x->u.call.fn == IR_FN_CEILING)
+      return PREC_UNARY;  /* (int)round(x) */
+    return PREC_PRIMARY;
+  case IR_E_COND:
+    return PREC_COND;
+  case IR_E_SECTION:
+    break;
+  }
+  S2S_BUG("expr_prec of expression kind %d", (int)x->kind);
+}
+
+/* x as an operand that needs at least precedence `min`: parenthesized
+ * when it binds less tightly. */
+static void emit_prec(Emit *e, const IrExpr *x, Prec min)
+{
+  bool paren = expr_prec(e, x) < min;
+  if (paren)
+    out(e, "(");
   switch (x->kind) {
   case IR_E_INT: out(e, "%ld%s", x->u.ival, x->type == IR_T_INT8 ? "LL" : ""); break;
   case IR_E_REAL: out(e, "%s%s", x->u.real, x->type == IR_T_REAL4 ? "f" : ""); break;
   case IR_E_LOGICAL: out(e, "%d", x->u.ival ? 1 : 0); break;
   case IR_E_VAR:
-    if (x->u.var->kind == IR_SYM_PARAM && e->naming_consts && region_const(e, x->u.var)) {
+    switch (var_form(e, x->u.var)) {
+    case VAR_REGION_CONST:
       ir_symset_add(&e->consts_used, x->u.var);
       out(e, "%s", cident(region_const(e, x->u.var)->name));
-    } else if (ir_symset_has(&e->device_consts, x->u.var)) {
+      break;
+    case VAR_OWN_NAME:
+      if (x->u.var->kind == IR_SYM_PARAM && e->host_consts)
+        ir_symset_add(e->host_consts, x->u.var);   /* declared by emit_host_consts */
       out(e, "%s", cname(x->u.var));
-    } else if (x->u.var->kind == IR_SYM_PARAM) {
-      out(e, "((%s)", ir_type_c(x->u.var->type));
-      emit_expr(e, x->u.var->init);
-      out(e, ")");
-    } else if (x->u.var->device_by_ref) {
-      out(e, "(*%s)", cname(x->u.var));   /* a subroutine's argument it assigns */
-    } else
-      out(e, "%s", cname(x->u.var));
+      break;
+    case VAR_FOLDED:
+      out(e, "(%s)", ir_type_c(x->u.var->type));
+      emit_prec(e, x->u.var->init, PREC_UNARY);
+      break;
+    case VAR_DEREF:
+      out(e, "*%s", cname(x->u.var));
+      break;
+    }
     break;
   case IR_E_ELEM:
     out(e, "S2S_%s(", x->u.elem.sym->name);
@@ -376,29 +541,51 @@ static void emit_expr(Emit *e, const IrExpr *x)
     }
     out(e, ")");
     break;
-  case IR_E_UNARY:
-    out(e, "(%s", x->u.unary.op == IR_OP_NEG ? "-" : "!");
-    emit_expr(e, x->u.unary.arg);
-    out(e, ")");
+  case IR_E_UNARY: {
+    const IrExpr *a = x->u.unary.arg;
+    bool neg = x->u.unary.op == IR_OP_NEG;
+    bool inner = expr_prec(e, a) < PREC_UNARY || (neg && starts_with_minus(e, a));
+    out(e, "%s%s", neg ? "-" : "!", inner ? "(" : "");
+    emit_prec(e, a, PREC_TOP);   /* grouping decided here */
+    out(e, "%s", inner ? ")" : "");
     break;
+  }
   case IR_E_BINARY: emit_binary(e, x); break;
   case IR_E_CALL: emit_call(e, x); break;
   case IR_E_COND:
-    out(e, "(");
-    emit_expr(e, x->u.cond.test);
+    emit_prec(e, x->u.cond.test, PREC_OR);
     out(e, " ? ");
     emit_expr(e, x->u.cond.then);
     out(e, " : ");
-    emit_expr(e, x->u.cond.els);
-    out(e, ")");
+    emit_prec(e, x->u.cond.els, PREC_COND);
     break;
   case IR_E_SECTION: S2S_BUG("array section left after pass normalize");
   case IR_E_CONVERT:
-    out(e, "((%s)", ir_type_c(x->type));
-    emit_expr(e, x->u.operand);
-    out(e, ")");
+    out(e, "(%s)", ir_type_c(x->type));
+    emit_prec(e, x->u.operand, PREC_UNARY);
     break;
   }
+  if (paren)
+    out(e, ")");
+}
+
+/* x where any expression may stand: a statement, an argument, a subscript. */
+static void emit_expr(Emit *e, const IrExpr *x)
+{
+  emit_prec(e, x, PREC_TOP);
+}
+
+char *emit_expr_text(const IrExpr *x)
+{
+  static const EmitCudaConfig ieee = { 0 };
+  char *text = NULL;
+  size_t len = 0;
+  Emit e = { .out = open_memstream(&text, &len), .ok = true, .cfg = &ieee };
+  if (!e.out)
+    S2S_BUG("open_memstream failed");
+  emit_expr(&e, x);
+  fclose(e.out);
+  return text;
 }
 
 /* ---- statements --------------------------------------------------------------- */
@@ -541,14 +728,98 @@ static void emit_device_call(Emit *e, const IrRoutine *fn, IrExpr **actual)
       out(e, "%s", cname(a->u.var));
     } else {
       out(e, "&");
-      emit_expr(e, a);
+      emit_prec(e, a, PREC_UNARY);
     }
   }
   out(e, ")");
 }
 
+/* ---- the user's comments and lines --------------------------------------------- */
+
+/* The comment on parsed line `line` of `file` as the text to carry (in
+ * *text, *len), or false when the line is not a whole-line comment: code,
+ * a blank line, a directive (!$..., #pragma) or a multi-line C comment. */
+static bool comment_line(IrLang lang, int file, int line, const char **text, size_t *len)
+{
+  size_t n;
+  const char *s = diag_line(file, line, &n);
+  if (!s)
+    return false;
+  size_t i = 0;
+  while (i < n && (s[i] == ' ' || s[i] == '\t'))
+    i++;
+  size_t skip;
+  if (lang == IR_FORTRAN && i < n && s[i] == '!' && (i + 1 >= n || s[i + 1] != '$'))
+    skip = 1;
+  else if (lang == IR_C && i + 1 < n && s[i] == '/' && s[i + 1] == '/')
+    skip = 2;
+  else if (lang == IR_C && i + 3 < n && s[i] == '/' && s[i + 1] == '*' && s[n - 2] == '*' &&
+           s[n - 1] == '/')
+    skip = 2, n -= 2;
+  else
+    return false;
+  i += skip;
+  while (i < n && (s[i] == ' ' || s[i] == '\t'))
+    i++;
+  /* nothing that would continue a // comment onto the next line: a final
+   * backslash, or the ??/ trigraph g++ -std=c++14 reads as one */
+  while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\\' ||
+                   (n - i >= 3 && !strncmp(s + n - 3, "?\?/", 3))))
+    n -= s[n - 1] == '/' ? 3 : 1;
+  *text = s + i;
+  *len = n - i;
+  return true;
+}
+
+/* The whole-line comments right above statement s in the user's source,
+ * as // lines before its code, once per function. */
+static void emit_comments(Emit *e, const IrStmt *s, int indent)
+{
+  if (!e->prog || s->loc.line <= 1)
+    return;
+  const char *text;
+  size_t len;
+  int first = s->loc.line;
+  while (first > 1 && comment_line(e->prog->lang, s->loc.file, first - 1, &text, &len))
+    first--;
+  if (first == s->loc.line)
+    return;
+  long key = (long)s->loc.file * 100000000L + first;
+  for (int i = 0; i < e->ncomments_seen; i++)
+    if (e->comments_seen[i] == key)
+      return;
+  IR_APPEND(e->comments_seen, e->ncomments_seen, e->comments_seen_cap, key);
+  for (int l = first; l < s->loc.line; l++) {
+    comment_line(e->prog->lang, s->loc.file, l, &text, &len);
+    out(e, "%*s//%s%.*s\n", indent, "", len ? " " : "", (int)len, text);
+  }
+}
+
+/* `#line N "user.f90"` before the code of a statement at loc, so that
+ * nvcc's line table, and so cuda-gdb, compute-sanitizer and Nsight, name
+ * the user's line (emit_line_directives drops those the compiler would
+ * infer). */
+static void emit_line_directive(Emit *e, Loc loc)
+{
+  if (!e->cfg->line_directives || loc.line <= 0)
+    return;
+  char *file = emit_c_string_body(diag_user_file(loc));
+  out(e, "#line %d \"%s\"\n", diag_user_line(loc), file);
+  free(file);
+}
+
+/* After the statements of a kernel or __device__ function: the code that
+ * follows is the .cu's own again. */
+static void emit_line_restore(Emit *e)
+{
+  if (e->cfg->line_directives)
+    out(e, "%s\n", EMIT_LINE_RESTORE);
+}
+
 static void emit_stmt(Emit *e, const IrStmt *s, int indent)
 {
+  emit_comments(e, s, indent);
+  emit_line_directive(e, s->loc);
   switch (s->kind) {
   case IR_S_ASSIGN:
     out(e, "%*s", indent, "");
@@ -661,7 +932,7 @@ static void body_end(Emit *e, FILE *real, char **textp, size_t *lenp)
         cident(k->name));
     if (v->type != k->sym->type)
       out(e, "(%s)", ir_type_c(k->sym->type));
-    emit_expr(e, v);
+    emit_prec(e, v, v->type != k->sym->type ? PREC_UNARY : PREC_TOP);
     if (strcmp(k->name, k->sym->name))
       out(e, "; /* '%s' */\n", k->sym->name);
     else
@@ -785,7 +1056,7 @@ static void emit_device_consts(Emit *e, const IrRoutine *fn, const IrSymSet *nam
     out(e, "  const %s %s = ", ir_type_c(k->type), cname(k));
     if (k->init->type != k->type)
       out(e, "(%s)", ir_type_c(k->type));
-    emit_expr(e, k->init);
+    emit_prec(e, k->init, k->init->type != k->type ? PREC_UNARY : PREC_TOP);
     out(e, ";\n");
     ir_symset_add(&e->device_consts, k);
   }
@@ -809,6 +1080,8 @@ static void emit_device_function(Emit *e, IrRoutine *fn)
   e->strict_mul = e->cfg->strict_fp ? "s2s_" : NULL;
   emit_device_consts(e, fn, named);
   emit_stmts(e, &fn->body, 2);
+  emit_line_restore(e);
+  e->ncomments_seen = 0;
   e->strict_mul = NULL;
   e->device_consts = (IrSymSet){ 0 };
   if (fn->is_function)
@@ -1153,8 +1426,10 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
     long step = 1;
     if (l->u.loop.step)
       ir_eval_const(l->u.loop.step, &step);
+    emit_comments(e, l, (int)strlen(ind));
+    emit_line_directive(e, l->loc);
     out(e, "%sconst %s %s = ", ind, ir_type_c(l->u.loop.iv->type), cname(l->u.loop.iv));
-    emit_expr(e, l->u.loop.lo);
+    emit_prec(e, l->u.loop.lo, PREC_ADD);
     out(e, " + (%s)s2s_%s", ir_type_c(l->u.loop.iv->type), axis[k->axis[i]]);
     if (step != 1)
       out(e, " * %ld", step);
@@ -1164,6 +1439,8 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   e->nopen = 0;
   e->nlabels = 0;
   emit_stmts(e, k->body, k->nreductions ? 4 : 2);
+  emit_line_restore(e);
+  e->ncomments_seen = 0;
   e->kernel = NULL;
   if (k->nreductions)
     out(e, "  }\n");
@@ -1616,6 +1893,56 @@ static int directive_items(Emit *e, IrRoutine *r, const Directive *d, HostCall *
   return n;
 }
 
+/* The named constants of a data or update function's bounds keep their
+ * names: its descriptors are written to a buffer, then the constants they
+ * used are declared (each after those its value uses) before them. */
+static FILE *host_consts_begin(Emit *e, IrSymSet *used, char **text, size_t *len)
+{
+  FILE *buf = open_memstream(text, len);
+  if (!buf)
+    S2S_BUG("open_memstream failed");
+  FILE *real = e->out;
+  e->out = buf;
+  *used = (IrSymSet){ 0 };
+  e->host_consts = used;
+  return real;
+}
+
+static void collect_named_consts(IrExpr *x, IrStmt *in, void *ctx)
+{
+  (void)in;
+  if (x->kind == IR_E_VAR && x->u.var->kind == IR_SYM_PARAM && !x->u.var->rank)
+    ir_symset_add(ctx, x->u.var);
+}
+
+static void declare_host_const(Emit *e, IrSym *k, IrSymSet *declared)
+{
+  if (!ir_symset_add(declared, k))
+    return;
+  IrSymSet needs = { 0 };
+  ir_walk_expr(k->init, NULL, collect_named_consts, &needs);
+  for (int i = 0; i < needs.n; i++)
+    declare_host_const(e, needs.syms[i], declared);
+  out(e, "  const %s %s = ", ir_type_c(k->type), cname(k));
+  if (k->init->type != k->type)
+    out(e, "(%s)", ir_type_c(k->type));
+  emit_prec(e, k->init, k->init->type != k->type ? PREC_UNARY : PREC_TOP);
+  out(e, ";\n");
+}
+
+static void host_consts_end(Emit *e, FILE *real, IrSymSet *used, char **text, size_t *len)
+{
+  fclose(e->out);
+  e->out = real;
+  IrSymSet declared = { 0 }, scratch = { 0 };
+  e->host_consts = &scratch;   /* a value that uses another constant names it too */
+  for (int i = 0; i < used->n; i++)
+    declare_host_const(e, used->syms[i], &declared);
+  e->host_consts = NULL;
+  fwrite(*text, 1, *len, e->out);
+  free(*text);
+}
+
 static void emit_host_function(Emit *e, HostCall *c, IrRoutine *r, int line)
 {
   out(e, "extern \"C\" void %s(", c->function);
@@ -1630,12 +1957,17 @@ static void emit_host_function(Emit *e, HostCall *c, IrRoutine *r, int line)
  * region releases in the reverse order (the runtime relies on it). */
 static void emit_data_calls(Emit *e, ItemBox *items, int n, const char *call, bool reverse)
 {
+  IrSymSet used;
+  char *text;
+  size_t len;
+  FILE *real = host_consts_begin(e, &used, &text, &len);
   for (int k = 0; k < n; k++) {
     const ItemBox *it = &items[reverse ? n - 1 - k : k];
     emit_descriptor(e, it->sym, it->lo, it->hi);
     out(e, "  %s(&s2s_region, %d, &s2s_%s, %s);\n", call, it->line, it->sym->name,
         rt_clause(it->clause));
   }
+  host_consts_end(e, real, &used, &text, &len);
 }
 
 static void emit_data(Emit *e, IrRoutine *r, IrHostDirective *h)
@@ -1681,12 +2013,17 @@ static void emit_update(Emit *e, IrRoutine *r, IrHostDirective *h)
   }
   out(e, "/* ==== update: %s line %d ==== */\n", e->prog->path, h->first_line);
   emit_host_function(e, c, r, h->first_line);
+  IrSymSet used;
+  char *text;
+  size_t len;
+  FILE *real = host_consts_begin(e, &used, &text, &len);
   for (int i = 0; i < n; i++) {
     emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
     out(e, "  %s(&s2s_region, %d, &s2s_%s);\n",
         items[i].clause == DIR_UPDATE_HOST ? "s2s_update_host" : "s2s_update_device",
         items[i].line, items[i].sym->name);
   }
+  host_consts_end(e, real, &used, &text, &len);
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
 }
 

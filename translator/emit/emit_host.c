@@ -36,6 +36,7 @@
 #include <string.h>
 #include <strings.h>
 #include "emit.h"
+#include "emit_text.h"
 
 /* Soft right margin of generated Fortran lines (the hard limit is 132). */
 #define FORTRAN_MARGIN 100
@@ -541,6 +542,11 @@ static bool c_line_continues(const Text *t, int l) {
   return t->len[l - 1] > 0 && t->start[l - 1][t->len[l - 1] - 1] == '\\';
 }
 
+/* A line of a Block that write_block turns into a line marker for user
+ * line l (write_marker), or drops when there are no markers. */
+#define MARKER_PREFIX '\001'
+static char *marker_at(int l) { return xasprintf("%c%d", MARKER_PREFIX, l); }
+
 /* After the launcher's call, the region's own code for the host pass
  * (rt/s2s_compare.c: host fallback and autocompare): the user's lines of
  * region c byte for byte, less the directive lines, under
@@ -551,6 +557,7 @@ static void host_pass(const Program *p, const Text *t, const HostCall *c, const 
   bool fortran = p->lang == IR_FORTRAN;
   block_add(out, xasprintf(fortran ? "%sif (s2s_host_pass() /= 0) then" : "%s  if (s2s_host_pass()) {",
                            indent));
+  int next = 0; /* the user line the previous kept line was followed by */
   for (int l = c->first_line; l <= c->last_line; l++) {
     if (translator_directive_line(p, t, l)) {
       /* the directive's continuation lines go with it */
@@ -559,7 +566,9 @@ static void host_pass(const Program *p, const Text *t, const HostCall *c, const 
         l++;
       continue;
     }
+    if (l != next) block_add(out, marker_at(l)); /* the host compiler names the user's line */
     block_add(out, xstrndup(t->start[l - 1], t->len[l - 1]));
+    next = l + 1;
   }
   for (int i = 0; i < c->params.n; i++) {
     if (c->params.v[i].role != PARAM_REDUCTION) continue;
@@ -771,6 +780,8 @@ typedef struct Writer {
   FILE *out;
   const char *eol;
   bool open_line; /* the last thing written is a line without its line end */
+  const char *marker_file; /* with line markers: the user's file, escaped; else NULL */
+  IrLang lang;
 } Writer;
 
 static void write_line(Writer *w, const char *s, size_t len, size_t eol_len, const char *eol) {
@@ -781,10 +792,13 @@ static void write_line(Writer *w, const char *s, size_t len, size_t eol_len, con
 
 /* Generated lines; `last_eol` is the line end of the last one (the
  * replaced line's own, which may be none at the end of the file). */
+static void write_marker(Writer *w, int line);
+
 static void write_block(Writer *w, const Block *b, const char *last_eol) {
   for (int i = 0; i < b->n; i++) {
     const char *eol = i == b->n - 1 ? last_eol : w->eol;
-    write_line(w, b->v[i], strlen(b->v[i]), strlen(eol), eol);
+    if (b->v[i][0] == MARKER_PREFIX) write_marker(w, atoi(b->v[i] + 1));
+    else write_line(w, b->v[i], strlen(b->v[i]), strlen(eol), eol);
   }
 }
 
@@ -799,28 +813,54 @@ static void write_insertion(Writer *w, const Block *b) {
   write_block(w, b, "");
 }
 
+/* Line markers: the host compiler's messages name the user's file and
+ * line, not the generated file's.  C: `#line N "x.c"`; Fortran: the
+ * linemarker `# N "x.f90"` that cpp writes, which gfortran reads in every
+ * file, preprocessed or not (it warns about `#line` without -cpp), and
+ * which cpp passes on for .F90 hosts.  A marker says which user line the
+ * next line is: one opens the file and one follows every edit, so the
+ * user's lines keep their numbers; generated lines count on from the line
+ * before them (a call: the directive's line). */
+static void write_marker(Writer *w, int line) {
+  if (!w->marker_file || w->open_line) return;
+  fprintf(w->out, "%s %d \"%s\"%s", w->lang == IR_C ? "#line" : "#", line, w->marker_file, w->eol);
+}
+
 static void write_text(Writer *w, const Text *t, const Edits *e) {
   int k = 0;
+  write_marker(w, 1);
   for (int l = 1; l <= t->nlines; l++) {
     for (; k < e->n && e->v[k].line == l && e->v[k].phase == EDIT_BEFORE; k++)
       write_block(w, &e->v[k].text, w->eol);
+    if (k > 0 && e->v[k - 1].line == l && e->v[k - 1].phase == EDIT_BEFORE) write_marker(w, l);
     int last = l;
     if (k < e->n && e->v[k].line == l && e->v[k].phase == EDIT_REPLACE) {
       const Edit *d = &e->v[k++];
       last = d->last;
       const char *eol = t->eol_len[last - 1] == 2 ? "\r\n" : t->eol_len[last - 1] == 1 ? "\n" : "";
       write_block(w, &d->text, eol);
+      if (last < t->nlines && !(k < e->n && e->v[k].line == last && e->v[k].phase == EDIT_AFTER))
+        write_marker(w, last + 1);
     } else {
       write_line(w, t->start[l - 1], t->len[l - 1], t->eol_len[l - 1],
                  t->eol_len[l - 1] ? t->start[l - 1] + t->len[l - 1] : "");
     }
-    for (; k < e->n && e->v[k].line == last && e->v[k].phase == EDIT_AFTER; k++)
+    bool inserted = false;
+    for (; k < e->n && e->v[k].line == last && e->v[k].phase == EDIT_AFTER; k++) {
       write_insertion(w, &e->v[k].text);
+      inserted = true;
+    }
+    if (inserted && last < t->nlines) write_marker(w, last + 1);
     l = last;
   }
 }
 
 bool emit_host(const Program *p, const char *orig, size_t len, const HostCalls *calls, FILE *out) {
+  return emit_host_with(p, orig, len, calls, out, false);
+}
+
+bool emit_host_with(const Program *p, const char *orig, size_t len, const HostCalls *calls,
+                    FILE *out, bool line_markers) {
   Text t;
   text_split(&t, orig, len);
   Edits e = { 0 };
@@ -833,8 +873,10 @@ bool emit_host(const Program *p, const char *orig, size_t len, const HostCalls *
     if (!seen_routine(calls, i)) plan_declarations(p, &t, calls, i, &e);
   if (e.n) qsort(e.v, (size_t)e.n, sizeof *e.v, edit_cmp);
   check_edits(&e);
-  Writer w = { .out = out, .eol = t.eol };
+  char *marker_file = line_markers ? emit_c_string_body(p->path) : NULL;
+  Writer w = { .out = out, .eol = t.eol, .marker_file = marker_file, .lang = p->lang };
   write_text(&w, &t, &e);
+  free(marker_file);
   for (int i = 0; i < e.n; i++) block_free(&e.v[i].text);
   free(e.v);
   text_free(&t);

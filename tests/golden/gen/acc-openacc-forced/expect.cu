@@ -21,8 +21,10 @@ __global__ void forced_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 9 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:9 */
-  S2S_a(i) = (2.0f * S2S_b(i)); /* line 10 */
+  S2S_a(i) = 2.0f * S2S_b(i); /* line 10 */
+#line 28 "in.s2s.cu"
 }
 
 extern "C" void s2s_forced_r1(float *b, float *a, const int *s2s_p_n)
@@ -30,9 +32,11 @@ extern "C" void s2s_forced_r1(float *b, float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("forced_r1", "forced", "in.f90", 8);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 8, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -43,7 +47,8 @@ extern "C" void s2s_forced_r1(float *b, float *a, const int *s2s_p_n)
                   s2s_grid_dim(&s2s_region, 9, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 9, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(forced_r1<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0],

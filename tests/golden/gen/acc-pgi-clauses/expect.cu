@@ -7,13 +7,17 @@
 
 /* ==== region acc_clauses_r1: in.f90 lines 9-19 ==== */
 
-#define S2S_b(i0, i1) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
-#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
-#define S2S_w(i0, i1) S2S_ELEM(w, ((s2s_idx)(i0) - s2s_w_lo0) + s2s_w_n0 * (((s2s_idx)(i1) - s2s_w_lo1)))
+#define S2S_b(i0, i1) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_w(i0, i1) S2S_ELEM(w, \
+    ((s2s_idx)(i0) - s2s_w_lo0) + s2s_w_n0 * (((s2s_idx)(i1) - s2s_w_lo1)))
 
 /* acc_clauses_r1: the loop nest at in.f90:12 */
 template <typename s2s_idx>
-__global__ void acc_clauses_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
+__global__ void acc_clauses_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1,
+    s2s_idx s2s_b_n0,
     float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
     float *__restrict__ w, s2s_idx s2s_w_lo0, s2s_idx s2s_w_lo1, s2s_idx s2s_w_n0,
     int m, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -26,32 +30,47 @@ __global__ void acc_clauses_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s
   int k;
   float s2s_a_k; /* k-caching register */
   float s2s_a_km1; /* k-caching register */
+#line 12 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:12 */
-  if ((2 <= m)) { /* line 14 */
+#line 14 "in.f90"
+  if (2 <= m) { /* line 14 */
+#line 14 "in.f90"
     s2s_a_km1 = S2S_a(i, 1); /* line 14 */
   }
+#line 14 "in.f90"
   { /* in.f90:14 */
     const int s2s_last_k = m;
     for (k = 2; k <= s2s_last_k; k += 1) {
-      S2S_w(i, k) = (S2S_b(i, k) * 2.0f); /* line 15 */
-      s2s_a_k = (s2s_a_km1 + S2S_w(i, k)); /* line 16 */
+#line 15 "in.f90"
+      S2S_w(i, k) = S2S_b(i, k) * 2.0f; /* line 15 */
+      s2s_a_k = s2s_a_km1 + S2S_w(i, k); /* line 16 */
+#line 16 "in.f90"
       S2S_a(i, k) = s2s_a_k; /* line 16 */
+#line 14 "in.f90"
       s2s_a_km1 = s2s_a_k; /* line 14 */
     }
   }
+#line 54 "in.s2s.cu"
 }
 
-extern "C" void s2s_acc_clauses_r1(float *b, float *a, float *w, const int *s2s_p_n, const int *s2s_p_m)
+extern "C" void s2s_acc_clauses_r1(float *b, float *a, float *w, const int *s2s_p_n,
+    const int *s2s_p_m)
 {
   static S2sRegion s2s_region = S2S_REGION("acc_clauses_r1", "acc_clauses", "in.f90", 9);
   const int n = *s2s_p_n;
   const int m = *s2s_p_m;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 9, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 9, &s2s_a, S2S_COPY);
-  S2sArray s2s_w = { "w", (void *)w, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_w = { "w", (void *)w, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_w = (float *)s2s_data_begin(&s2s_region, 9, &s2s_w, S2S_CREATE);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -62,7 +81,8 @@ extern "C" void s2s_acc_clauses_r1(float *b, float *a, float *w, const int *s2s_
                   s2s_grid_dim(&s2s_region, 12, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 12, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_array_span(&s2s_w), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_array_span(&s2s_w), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(acc_clauses_r1<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.ext[0],

@@ -23,30 +23,36 @@ __global__ void relax_r1(const double *__restrict__ u, s2s_idx s2s_u_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 7 "in.c"
   const int i = 1 + (int)s2s_x; /* in.c:7 */
-  S2S_v(i) = ((0.5 * (S2S_u((i - 1)) + S2S_u((i + 1)))) + S2S_f(i)); /* line 8 */
+  S2S_v(i) = 0.5 * (S2S_u(i - 1) + S2S_u(i + 1)) + S2S_f(i); /* line 8 */
+#line 30 "in.s2s.cu"
 }
 
 extern "C" void s2s_relax_r1(double *u, double *f, double *v, int n)
 {
   static S2sRegion s2s_region = S2S_REGION("relax_r1", "relax", "in.c", 6);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_u = { "u", (void *)u, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { (n - 1) } };
+  S2sArray s2s_u = { "u", (void *)u, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
+      { n - 1 } };
   double *d_u = (double *)s2s_data_begin(&s2s_region, 6, &s2s_u, S2S_COPYIN);
-  S2sArray s2s_f = { "f", (void *)f, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(1, 0) }, { (n - 2) } };
+  S2sArray s2s_f = { "f", (void *)f, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(1, 0) },
+      { n - 2 } };
   double *d_f = (double *)s2s_data_begin(&s2s_region, 6, &s2s_f, S2S_COPYIN);
-  S2sArray s2s_v = { "v", (void *)v, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(1, 0) }, { (n - 2) } };
+  S2sArray s2s_v = { "v", (void *)v, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(1, 0) },
+      { n - 2 } };
   double *d_v = (double *)s2s_data_begin(&s2s_region, 6, &s2s_v, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[0] = s2s_max<long>(0, (long)((n - 2)));
+    s2s_trip[0] = s2s_max<long>(0, (long)(n - 2));
     dim3 s2s_block = s2s_block_shape(&s2s_region, 7, "relax_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 7, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 7, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 7, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 7, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_u), s2s_array_span(&s2s_f), s2s_array_span(&s2s_v), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_u), s2s_array_span(&s2s_f),
+          s2s_array_span(&s2s_v), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(relax_r1<int>, s2s_grid, s2s_block,
         d_u, s2s_u.lo[0],

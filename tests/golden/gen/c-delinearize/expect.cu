@@ -7,13 +7,20 @@
 
 /* ==== region flux3d_r1: in.c lines 16-20 ==== */
 
-#define S2S_u(i0, i1, i2) S2S_ELEM(u, ((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1) + s2s_u_n1 * (((s2s_idx)(i2) - s2s_u_lo2))))
-#define S2S_flux(i0, i1, i2) S2S_ELEM(flux, ((s2s_idx)(i0) - s2s_flux_lo0) + s2s_flux_n0 * (((s2s_idx)(i1) - s2s_flux_lo1) + s2s_flux_n1 * (((s2s_idx)(i2) - s2s_flux_lo2))))
+#define S2S_u(i0, i1, i2) S2S_ELEM(u, \
+    ((s2s_idx)(i0) - s2s_u_lo0) \
+    + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1) + s2s_u_n1 * (((s2s_idx)(i2) - s2s_u_lo2))))
+#define S2S_flux(i0, i1, i2) S2S_ELEM(flux, \
+    ((s2s_idx)(i0) - s2s_flux_lo0) \
+    + s2s_flux_n0 \
+    * (((s2s_idx)(i1) - s2s_flux_lo1) + s2s_flux_n1 * (((s2s_idx)(i2) - s2s_flux_lo2))))
 
 /* flux3d_r1: the loop nest at in.c:17 */
 template <typename s2s_idx>
-__global__ void flux3d_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx s2s_u_lo1, s2s_idx s2s_u_lo2, s2s_idx s2s_u_n0, s2s_idx s2s_u_n1,
-    float *__restrict__ flux, s2s_idx s2s_flux_lo0, s2s_idx s2s_flux_lo1, s2s_idx s2s_flux_lo2, s2s_idx s2s_flux_n0, s2s_idx s2s_flux_n1,
+__global__ void flux3d_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx s2s_u_lo1,
+    s2s_idx s2s_u_lo2, s2s_idx s2s_u_n0, s2s_idx s2s_u_n1,
+    float *__restrict__ flux, s2s_idx s2s_flux_lo0, s2s_idx s2s_flux_lo1, s2s_idx s2s_flux_lo2,
+        s2s_idx s2s_flux_n0, s2s_idx s2s_flux_n1,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -21,32 +28,41 @@ __global__ void flux3d_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_id
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 17 "in.c"
   const int k = 0 + (int)s2s_z; /* in.c:17 */
   const int j = 0 + (int)s2s_y; /* in.c:18 */
   const int i = 1 + (int)s2s_x; /* in.c:19 */
-  S2S_flux(i, j, k) = (S2S_u(i, j, k) - S2S_u((i - 1), j, k)); /* line 20 */
+  S2S_flux(i, j, k) = S2S_u(i, j, k) - S2S_u(i - 1, j, k); /* line 20 */
+#line 37 "in.s2s.cu"
 }
 
 extern "C" void s2s_flux3d_r1(float *u, float *flux, int nk, int nj, int ni)
 {
   static S2sRegion s2s_region = S2S_REGION("flux3d_r1", "flux3d", "in.c", 16);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), s2s_min<long>((nj - 1), (nj - 1)), (nk - 1) } };
+  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 0 },
+      { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 1, ni - 1), s2s_min<long>(nj - 1, nj - 1), nk - 1 } };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 16, &s2s_u, S2S_COPYIN);
-  S2sArray s2s_flux = { "flux", (void *)flux, sizeof(float), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(1, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), s2s_min<long>((nj - 1), (nj - 1)), (nk - 1) } };
+  S2sArray s2s_flux = { "flux", (void *)flux, sizeof(float), 3, { 0, 0, 0 },
+      { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },
+      { s2s_max<long>(1, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 1, ni - 1), s2s_min<long>(nj - 1, nj - 1), nk - 1 } };
   float *d_flux = (float *)s2s_data_begin(&s2s_region, 16, &s2s_flux, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[2] = s2s_max<long>(0, (long)((nk - 1)) + 1);
-    s2s_trip[1] = s2s_max<long>(0, (long)((nj - 1)) + 1);
-    s2s_trip[0] = s2s_max<long>(0, (long)((ni - 1)));
+    s2s_trip[2] = s2s_max<long>(0, (long)(nk - 1) + 1);
+    s2s_trip[1] = s2s_max<long>(0, (long)(nj - 1) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(ni - 1));
     dim3 s2s_block = s2s_block_shape(&s2s_region, 17, "flux3d_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 17, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 17, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 17, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 17, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_u), s2s_array_span(&s2s_flux), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_u), s2s_array_span(&s2s_flux),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(flux3d_r1<int>, s2s_grid, s2s_block,
         d_u, s2s_u.lo[0], s2s_u.lo[1], s2s_u.lo[2], s2s_u.ext[0], s2s_u.ext[1],
@@ -71,13 +87,19 @@ extern "C" void s2s_flux3d_r1(float *u, float *flux, int nk, int nj, int ni)
 
 /* ==== region smooth_down_r1: in.c lines 27-32 ==== */
 
-#define S2S_a(i0, i1, i2) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
-#define S2S_b(i0, i1, i2) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
+#define S2S_a(i0, i1, i2) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) \
+    + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
+#define S2S_b(i0, i1, i2) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) \
+    + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
 
 /* smooth_down_r1: the loop nest at in.c:28 */
 template <typename s2s_idx>
-__global__ void smooth_down_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_lo2, s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
-    double *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_lo2, s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
+__global__ void smooth_down_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1,
+    s2s_idx s2s_a_lo2, s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
+    double *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_lo2,
+        s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -85,32 +107,42 @@ __global__ void smooth_down_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, 
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 28 "in.c"
   const int k = 0 + (int)s2s_z; /* in.c:28 */
   const int j = 1 + (int)s2s_y; /* in.c:29 */
   const int i = 1 + (int)s2s_x; /* in.c:30 */
-  S2S_b(i, j, k) = (0.25 * (((S2S_a((i - 1), j, k) + S2S_a((i + 1), j, k)) + S2S_a(i, (j - 1), k)) + S2S_a(i, (j + 1), k))); /* line 31 */
+  S2S_b(i, j, k) = 0.25
+      * (S2S_a(i - 1, j, k) + S2S_a(i + 1, j, k) + S2S_a(i, j - 1, k) + S2S_a(i, j + 1, k)); /* line 31 */
+#line 117 "in.s2s.cu"
 }
 
 extern "C" void s2s_smooth_down_r1(double *a, double *b, int nk, int nj, int ni)
 {
   static S2sRegion s2s_region = S2S_REGION("smooth_down_r1", "smooth_down", "in.c", 27);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), s2s_min<long>((nj - 1), (nj - 1)), (nk - 1) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { 0, 0, 0 },
+      { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 1, ni - 1), s2s_min<long>(nj - 1, nj - 1), nk - 1 } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 27, &s2s_a, S2S_COPYIN);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(1, 0), s2s_max<long>(1, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 2), (ni - 1)), s2s_min<long>((nj - 2), (nj - 1)), (nk - 1) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { 0, 0, 0 },
+      { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },
+      { s2s_max<long>(1, 0), s2s_max<long>(1, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 2, ni - 1), s2s_min<long>(nj - 2, nj - 1), nk - 1 } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 27, &s2s_b, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[2] = s2s_max<long>(0, (long)((nk - 1)) + 1);
-    s2s_trip[1] = s2s_max<long>(0, (long)((nj - 2)));
-    s2s_trip[0] = s2s_max<long>(0, (long)((ni - 2)));
+    s2s_trip[2] = s2s_max<long>(0, (long)(nk - 1) + 1);
+    s2s_trip[1] = s2s_max<long>(0, (long)(nj - 2));
+    s2s_trip[0] = s2s_max<long>(0, (long)(ni - 2));
     dim3 s2s_block = s2s_block_shape(&s2s_region, 28, "smooth_down_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 28, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 28, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 28, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 28, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(smooth_down_r1<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.lo[2], s2s_a.ext[0], s2s_a.ext[1],
@@ -135,11 +167,13 @@ extern "C" void s2s_smooth_down_r1(double *a, double *b, int nk, int nj, int ni)
 
 /* ==== region scale2d_r1: in.c lines 37-41 ==== */
 
-#define S2S_x(i0, i1) S2S_ELEM(x, ((s2s_idx)(i0) - s2s_x_lo0) + s2s_x_n0 * (((s2s_idx)(i1) - s2s_x_lo1)))
+#define S2S_x(i0, i1) S2S_ELEM(x, \
+    ((s2s_idx)(i0) - s2s_x_lo0) + s2s_x_n0 * (((s2s_idx)(i1) - s2s_x_lo1)))
 
 /* scale2d_r1: the loop nest at in.c:39 */
 template <typename s2s_idx>
-__global__ void scale2d_r1(float *__restrict__ x, s2s_idx s2s_x_lo0, s2s_idx s2s_x_lo1, s2s_idx s2s_x_n0,
+__global__ void scale2d_r1(float *__restrict__ x, s2s_idx s2s_x_lo0, s2s_idx s2s_x_lo1,
+    s2s_idx s2s_x_n0,
     float s, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -147,21 +181,26 @@ __global__ void scale2d_r1(float *__restrict__ x, s2s_idx s2s_x_lo0, s2s_idx s2s
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 39 "in.c"
   const long long j = 0LL + (long long)s2s_y; /* in.c:39 */
   const long long i = 0LL + (long long)s2s_x; /* in.c:40 */
-  S2S_x(i, j) = ((s * S2S_x(i, j)) + ((float)i)); /* line 41 */
+  S2S_x(i, j) = s * S2S_x(i, j) + (float)i; /* line 41 */
+#line 189 "in.s2s.cu"
 }
 
 extern "C" void s2s_scale2d_r1(float *x, long long m, long long n, float s)
 {
   static S2sRegion s2s_region = S2S_REGION("scale2d_r1", "scale2d", "in.c", 37);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_x = { "x", (void *)x, sizeof(float), 2, { ((long long)0), ((long long)0) }, { (long)((n - ((long long)1))) - (((long long)0)) + 1, 0 }, { s2s_max<long>(0, ((long long)0)), s2s_max<long>(0, ((long long)0)) }, { s2s_min<long>((n - 1), (n - ((long long)1))), (m - 1) } };
+  S2sArray s2s_x = { "x", (void *)x, sizeof(float), 2, { (long long)0, (long long)0 },
+      { (long)(n - (long long)1) - ((long long)0) + 1, 0 },
+      { s2s_max<long>(0, (long long)0), s2s_max<long>(0, (long long)0) },
+      { s2s_min<long>(n - 1, n - (long long)1), m - 1 } };
   float *d_x = (float *)s2s_data_begin(&s2s_region, 37, &s2s_x, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[1] = s2s_max<long>(0, (long)((m - 1LL)) + 1);
-    s2s_trip[0] = s2s_max<long>(0, (long)((n - 1LL)) + 1);
+    s2s_trip[1] = s2s_max<long>(0, (long)(m - 1LL) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(n - 1LL) + 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 39, "scale2d_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 39, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 39, s2s_trip[1], s2s_block.y, 1),
@@ -189,13 +228,19 @@ extern "C" void s2s_scale2d_r1(float *x, long long m, long long n, float s)
 
 /* ==== region vla3d_r1: in.c lines 46-51 ==== */
 
-#define S2S_u(i0, i1, i2) S2S_ELEM(u, ((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1) + s2s_u_n1 * (((s2s_idx)(i2) - s2s_u_lo2))))
-#define S2S_v(i0, i1, i2) S2S_ELEM(v, ((s2s_idx)(i0) - s2s_v_lo0) + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1) + s2s_v_n1 * (((s2s_idx)(i2) - s2s_v_lo2))))
+#define S2S_u(i0, i1, i2) S2S_ELEM(u, \
+    ((s2s_idx)(i0) - s2s_u_lo0) \
+    + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1) + s2s_u_n1 * (((s2s_idx)(i2) - s2s_u_lo2))))
+#define S2S_v(i0, i1, i2) S2S_ELEM(v, \
+    ((s2s_idx)(i0) - s2s_v_lo0) \
+    + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1) + s2s_v_n1 * (((s2s_idx)(i2) - s2s_v_lo2))))
 
 /* vla3d_r1: the loop nest at in.c:48 */
 template <typename s2s_idx>
-__global__ void vla3d_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx s2s_u_lo1, s2s_idx s2s_u_lo2, s2s_idx s2s_u_n0, s2s_idx s2s_u_n1,
-    float *__restrict__ v, s2s_idx s2s_v_lo0, s2s_idx s2s_v_lo1, s2s_idx s2s_v_lo2, s2s_idx s2s_v_n0, s2s_idx s2s_v_n1,
+__global__ void vla3d_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx s2s_u_lo1,
+    s2s_idx s2s_u_lo2, s2s_idx s2s_u_n0, s2s_idx s2s_u_n1,
+    float *__restrict__ v, s2s_idx s2s_v_lo0, s2s_idx s2s_v_lo1, s2s_idx s2s_v_lo2,
+        s2s_idx s2s_v_n0, s2s_idx s2s_v_n1,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -203,32 +248,41 @@ __global__ void vla3d_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 48 "in.c"
   const int k = 0 + (int)s2s_z; /* in.c:48 */
   const int j = 0 + (int)s2s_y; /* in.c:49 */
   const int i = 0 + (int)s2s_x; /* in.c:50 */
-  S2S_v(i, j, k) = ((2.0f * S2S_u(i, j, k)) + ((float)(k - j))); /* line 51 */
+  S2S_v(i, j, k) = 2.0f * S2S_u(i, j, k) + (float)(k - j); /* line 51 */
+#line 257 "in.s2s.cu"
 }
 
 extern "C" void s2s_vla3d_r1(float *u, float *v, int nz, int ny, int nx)
 {
   static S2sRegion s2s_region = S2S_REGION("vla3d_r1", "vla3d", "in.c", 46);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 0 }, { (long)((nx - 1)) - (0) + 1, (long)((ny - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((nx - 1), (nx - 1)), s2s_min<long>((ny - 1), (ny - 1)), (nz - 1) } };
+  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 0 },
+      { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 1 } };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 47, &s2s_u, S2S_COPYIN);
-  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 3, { 0, 0, 0 }, { (long)((nx - 1)) - (0) + 1, (long)((ny - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((nx - 1), (nx - 1)), s2s_min<long>((ny - 1), (ny - 1)), (nz - 1) } };
+  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 3, { 0, 0, 0 },
+      { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 1 } };
   float *d_v = (float *)s2s_data_begin(&s2s_region, 47, &s2s_v, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[2] = s2s_max<long>(0, (long)((nz - 1)) + 1);
-    s2s_trip[1] = s2s_max<long>(0, (long)((ny - 1)) + 1);
-    s2s_trip[0] = s2s_max<long>(0, (long)((nx - 1)) + 1);
+    s2s_trip[2] = s2s_max<long>(0, (long)(nz - 1) + 1);
+    s2s_trip[1] = s2s_max<long>(0, (long)(ny - 1) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(nx - 1) + 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 48, "vla3d_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 48, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 48, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 48, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 48, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_u), s2s_array_span(&s2s_v), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_u), s2s_array_span(&s2s_v),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(vla3d_r1<int>, s2s_grid, s2s_block,
         d_u, s2s_u.lo[0], s2s_u.lo[1], s2s_u.lo[2], s2s_u.ext[0], s2s_u.ext[1],
@@ -253,13 +307,19 @@ extern "C" void s2s_vla3d_r1(float *u, float *v, int nz, int ny, int nx)
 
 /* ==== region heat_r1: in.c lines 61-66 ==== */
 
-#define S2S_t(i0, i1, i2) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1) + s2s_t_n1 * (((s2s_idx)(i2) - s2s_t_lo2))))
-#define S2S_dt(i0, i1, i2) S2S_ELEM(dt, ((s2s_idx)(i0) - s2s_dt_lo0) + s2s_dt_n0 * (((s2s_idx)(i1) - s2s_dt_lo1) + s2s_dt_n1 * (((s2s_idx)(i2) - s2s_dt_lo2))))
+#define S2S_t(i0, i1, i2) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) \
+    + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1) + s2s_t_n1 * (((s2s_idx)(i2) - s2s_t_lo2))))
+#define S2S_dt(i0, i1, i2) S2S_ELEM(dt, \
+    ((s2s_idx)(i0) - s2s_dt_lo0) \
+    + s2s_dt_n0 * (((s2s_idx)(i1) - s2s_dt_lo1) + s2s_dt_n1 * (((s2s_idx)(i2) - s2s_dt_lo2))))
 
 /* heat_r1: the loop nest at in.c:62 */
 template <typename s2s_idx>
-__global__ void heat_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_lo2, s2s_idx s2s_t_n0, s2s_idx s2s_t_n1,
-    float *__restrict__ dt, s2s_idx s2s_dt_lo0, s2s_idx s2s_dt_lo1, s2s_idx s2s_dt_lo2, s2s_idx s2s_dt_n0, s2s_idx s2s_dt_n1,
+__global__ void heat_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_lo2, s2s_idx s2s_t_n0, s2s_idx s2s_t_n1,
+    float *__restrict__ dt, s2s_idx s2s_dt_lo0, s2s_idx s2s_dt_lo1, s2s_idx s2s_dt_lo2,
+        s2s_idx s2s_dt_n0, s2s_idx s2s_dt_n1,
     float c, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -267,32 +327,41 @@ __global__ void heat_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx 
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 62 "in.c"
   const int k = 1 + (int)s2s_z; /* in.c:62 */
   const int j = 0 + (int)s2s_y; /* in.c:63 */
   const int i = 0 + (int)s2s_x; /* in.c:64 */
-  S2S_dt(i, j, k) = (c * ((S2S_t(i, j, (k + 1)) - (2.0f * S2S_t(i, j, k))) + S2S_t(i, j, (k - 1)))); /* line 65 */
+  S2S_dt(i, j, k) = c * (S2S_t(i, j, k + 1) - 2.0f * S2S_t(i, j, k) + S2S_t(i, j, k - 1)); /* line 65 */
+#line 336 "in.s2s.cu"
 }
 
 extern "C" void s2s_heat_r1(float *t, float *dt, int nz, int ny, int nx, float c)
 {
   static S2sRegion s2s_region = S2S_REGION("heat_r1", "heat", "in.c", 61);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 3, { 0, 0, 0 }, { (long)((nx - 1)) - (0) + 1, (long)((ny - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((nx - 1), (nx - 1)), s2s_min<long>((ny - 1), (ny - 1)), (nz - 1) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 3, { 0, 0, 0 },
+      { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 1 } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 61, &s2s_t, S2S_COPYIN);
-  S2sArray s2s_dt = { "dt", (void *)dt, sizeof(float), 3, { 0, 0, 0 }, { (long)((nx - 1)) - (0) + 1, (long)((ny - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(1, 0) }, { s2s_min<long>((nx - 1), (nx - 1)), s2s_min<long>((ny - 1), (ny - 1)), (nz - 2) } };
+  S2sArray s2s_dt = { "dt", (void *)dt, sizeof(float), 3, { 0, 0, 0 },
+      { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(1, 0) },
+      { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 2 } };
   float *d_dt = (float *)s2s_data_begin(&s2s_region, 61, &s2s_dt, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[2] = s2s_max<long>(0, (long)((nz - 2)));
-    s2s_trip[1] = s2s_max<long>(0, (long)((ny - 1)) + 1);
-    s2s_trip[0] = s2s_max<long>(0, (long)((nx - 1)) + 1);
+    s2s_trip[2] = s2s_max<long>(0, (long)(nz - 2));
+    s2s_trip[1] = s2s_max<long>(0, (long)(ny - 1) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(nx - 1) + 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 62, "heat_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 62, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 62, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 62, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 62, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_dt), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_dt),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(heat_r1<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.lo[2], s2s_t.ext[0], s2s_t.ext[1],
@@ -317,12 +386,15 @@ extern "C" void s2s_heat_r1(float *t, float *dt, int nz, int ny, int nx, float c
 
 /* ==== region twice_r1: in.c lines 75-78 ==== */
 
-#define S2S_in(i0, i1) S2S_ELEM(in, ((s2s_idx)(i0) - s2s_in_lo0) + s2s_in_n0 * (((s2s_idx)(i1) - s2s_in_lo1)))
-#define S2S_mid(i0, i1) S2S_ELEM(mid, ((s2s_idx)(i0) - s2s_mid_lo0) + s2s_mid_n0 * (((s2s_idx)(i1) - s2s_mid_lo1)))
+#define S2S_in(i0, i1) S2S_ELEM(in, \
+    ((s2s_idx)(i0) - s2s_in_lo0) + s2s_in_n0 * (((s2s_idx)(i1) - s2s_in_lo1)))
+#define S2S_mid(i0, i1) S2S_ELEM(mid, \
+    ((s2s_idx)(i0) - s2s_mid_lo0) + s2s_mid_n0 * (((s2s_idx)(i1) - s2s_mid_lo1)))
 
 /* twice_r1: the loop nest at in.c:76 */
 template <typename s2s_idx>
-__global__ void twice_r1(const float *__restrict__ in, s2s_idx s2s_in_lo0, s2s_idx s2s_in_lo1, s2s_idx s2s_in_n0,
+__global__ void twice_r1(const float *__restrict__ in, s2s_idx s2s_in_lo0, s2s_idx s2s_in_lo1,
+    s2s_idx s2s_in_n0,
     float *__restrict__ mid, s2s_idx s2s_mid_lo0, s2s_idx s2s_mid_lo1, s2s_idx s2s_mid_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -331,30 +403,36 @@ __global__ void twice_r1(const float *__restrict__ in, s2s_idx s2s_in_lo0, s2s_i
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 76 "in.c"
   const int j = 0 + (int)s2s_y; /* in.c:76 */
   const int i = 0 + (int)s2s_x; /* in.c:77 */
-  S2S_mid(i, j) = (2.0f * S2S_in(i, j)); /* line 78 */
+  S2S_mid(i, j) = 2.0f * S2S_in(i, j); /* line 78 */
+#line 411 "in.s2s.cu"
 }
 
 extern "C" void s2s_twice_r1(float *in, float *mid, int nj, int ni)
 {
   static S2sRegion s2s_region = S2S_REGION("twice_r1", "twice", "in.c", 75);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)(ni - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
   float *d_in = (float *)s2s_data_begin(&s2s_region, 75, &s2s_in, S2S_COPYIN);
-  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 },
+      { (long)(ni - 1) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
   float *d_mid = (float *)s2s_data_begin(&s2s_region, 75, &s2s_mid, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[1] = s2s_max<long>(0, (long)((nj - 1)) + 1);
-    s2s_trip[0] = s2s_max<long>(0, (long)((ni - 1)) + 1);
+    s2s_trip[1] = s2s_max<long>(0, (long)(nj - 1) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(ni - 1) + 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 76, "twice_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 76, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 76, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 76, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 76, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_in), s2s_array_span(&s2s_mid), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_in), s2s_array_span(&s2s_mid),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(twice_r1<int>, s2s_grid, s2s_block,
         d_in, s2s_in.lo[0], s2s_in.lo[1], s2s_in.ext[0],
@@ -379,12 +457,15 @@ extern "C" void s2s_twice_r1(float *in, float *mid, int nj, int ni)
 
 /* ==== region twice_r2: in.c lines 79-82 ==== */
 
-#define S2S_mid(i0, i1) S2S_ELEM(mid, ((s2s_idx)(i0) - s2s_mid_lo0) + s2s_mid_n0 * (((s2s_idx)(i1) - s2s_mid_lo1)))
-#define S2S_out(i0, i1) S2S_ELEM(out, ((s2s_idx)(i0) - s2s_out_lo0) + s2s_out_n0 * (((s2s_idx)(i1) - s2s_out_lo1)))
+#define S2S_mid(i0, i1) S2S_ELEM(mid, \
+    ((s2s_idx)(i0) - s2s_mid_lo0) + s2s_mid_n0 * (((s2s_idx)(i1) - s2s_mid_lo1)))
+#define S2S_out(i0, i1) S2S_ELEM(out, \
+    ((s2s_idx)(i0) - s2s_out_lo0) + s2s_out_n0 * (((s2s_idx)(i1) - s2s_out_lo1)))
 
 /* twice_r2: the loop nest at in.c:80 */
 template <typename s2s_idx>
-__global__ void twice_r2(const float *__restrict__ mid, s2s_idx s2s_mid_lo0, s2s_idx s2s_mid_lo1, s2s_idx s2s_mid_n0,
+__global__ void twice_r2(const float *__restrict__ mid, s2s_idx s2s_mid_lo0, s2s_idx s2s_mid_lo1,
+    s2s_idx s2s_mid_n0,
     float *__restrict__ out, s2s_idx s2s_out_lo0, s2s_idx s2s_out_lo1, s2s_idx s2s_out_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -393,30 +474,37 @@ __global__ void twice_r2(const float *__restrict__ mid, s2s_idx s2s_mid_lo0, s2s
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 80 "in.c"
   const int j_2 = 1 + (int)s2s_y; /* in.c:80 */
   const int i_2 = 0 + (int)s2s_x; /* in.c:81 */
-  S2S_out(i_2, j_2) = (S2S_mid(i_2, j_2) - S2S_mid(i_2, (j_2 - 1))); /* line 82 */
+  S2S_out(i_2, j_2) = S2S_mid(i_2, j_2) - S2S_mid(i_2, j_2 - 1); /* line 82 */
+#line 482 "in.s2s.cu"
 }
 
 extern "C" void s2s_twice_r2(float *mid, float *out, int nj, int ni)
 {
   static S2sRegion s2s_region = S2S_REGION("twice_r2", "twice", "in.c", 79);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 },
+      { (long)(ni - 1) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
   float *d_mid = (float *)s2s_data_begin(&s2s_region, 79, &s2s_mid, S2S_COPYIN);
-  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(1, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 },
+      { (long)(ni - 1) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(1, 0) },
+      { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
   float *d_out = (float *)s2s_data_begin(&s2s_region, 79, &s2s_out, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[1] = s2s_max<long>(0, (long)((nj - 1)));
-    s2s_trip[0] = s2s_max<long>(0, (long)((ni - 1)) + 1);
+    s2s_trip[1] = s2s_max<long>(0, (long)(nj - 1));
+    s2s_trip[0] = s2s_max<long>(0, (long)(ni - 1) + 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 80, "twice_r2", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 80, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 80, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 80, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 80, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_mid), s2s_array_span(&s2s_out), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_mid), s2s_array_span(&s2s_out),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(twice_r2<int>, s2s_grid, s2s_block,
         d_mid, s2s_mid.lo[0], s2s_mid.lo[1], s2s_mid.ext[0],
@@ -444,11 +532,16 @@ extern "C" void s2s_twice_d1_begin(float *in, int ni, int nj, float *mid, float 
 {
   static S2sRegion s2s_region = S2S_REGION("twice_d1_begin", "twice", "in.c", 73);
   if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
-  S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)(ni - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
   s2s_data_begin(&s2s_region, 73, &s2s_in, S2S_COPYIN);
-  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 },
+      { (long)(ni - 1) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
   s2s_data_begin(&s2s_region, 73, &s2s_mid, S2S_CREATE);
-  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 },
+      { (long)(ni - 1) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
   s2s_data_begin(&s2s_region, 73, &s2s_out, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
@@ -457,11 +550,16 @@ extern "C" void s2s_twice_d1_end(float *in, int ni, int nj, float *mid, float *o
 {
   static S2sRegion s2s_region = S2S_REGION("twice_d1_end", "twice", "in.c", 83);
   if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
-  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 },
+      { (long)(ni - 1) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
   s2s_data_end(&s2s_region, 73, &s2s_out, S2S_COPY);
-  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 },
+      { (long)(ni - 1) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
   s2s_data_end(&s2s_region, 73, &s2s_mid, S2S_CREATE);
-  S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)((ni - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), (nj - 1) } };
+  S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)(ni - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
   s2s_data_end(&s2s_region, 73, &s2s_in, S2S_COPYIN);
   s2s_region_end(&s2s_region);
 }

@@ -7,13 +7,19 @@
 
 /* ==== region lap_r1: in.c lines 5-10 ==== */
 
-#define S2S_u(i0, i1, i2) S2S_ELEM(u, ((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1) + s2s_u_n1 * (((s2s_idx)(i2) - s2s_u_lo2))))
-#define S2S_out(i0, i1, i2) S2S_ELEM(out, ((s2s_idx)(i0) - s2s_out_lo0) + s2s_out_n0 * (((s2s_idx)(i1) - s2s_out_lo1) + s2s_out_n1 * (((s2s_idx)(i2) - s2s_out_lo2))))
+#define S2S_u(i0, i1, i2) S2S_ELEM(u, \
+    ((s2s_idx)(i0) - s2s_u_lo0) \
+    + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1) + s2s_u_n1 * (((s2s_idx)(i2) - s2s_u_lo2))))
+#define S2S_out(i0, i1, i2) S2S_ELEM(out, \
+    ((s2s_idx)(i0) - s2s_out_lo0) \
+    + s2s_out_n0 * (((s2s_idx)(i1) - s2s_out_lo1) + s2s_out_n1 * (((s2s_idx)(i2) - s2s_out_lo2))))
 
 /* lap_r1: the loop nest at in.c:6 */
 template <typename s2s_idx>
-__global__ void lap_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx s2s_u_lo1, s2s_idx s2s_u_lo2, s2s_idx s2s_u_n0, s2s_idx s2s_u_n1,
-    float *__restrict__ out, s2s_idx s2s_out_lo0, s2s_idx s2s_out_lo1, s2s_idx s2s_out_lo2, s2s_idx s2s_out_n0, s2s_idx s2s_out_n1,
+__global__ void lap_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx s2s_u_lo1,
+    s2s_idx s2s_u_lo2, s2s_idx s2s_u_n0, s2s_idx s2s_u_n1,
+    float *__restrict__ out, s2s_idx s2s_out_lo0, s2s_idx s2s_out_lo1, s2s_idx s2s_out_lo2,
+        s2s_idx s2s_out_n0, s2s_idx s2s_out_n1,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -21,32 +27,44 @@ __global__ void lap_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx s
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 6 "in.c"
   const int k = 1 + (int)s2s_z; /* in.c:6 */
   const int j = 1 + (int)s2s_y; /* in.c:7 */
   const int i = 1 + (int)s2s_x; /* in.c:8 */
-  S2S_out(i, j, k) = ((((((S2S_u((i - 1), j, k) + S2S_u((i + 1), j, k)) + S2S_u(i, (j - 1), k)) + S2S_u(i, (j + 1), k)) + S2S_u(i, j, (k - 1))) + S2S_u(i, j, (k + 1))) - (6.0f * S2S_u(i, j, k))); /* line 9 */
+  S2S_out(i, j, k) = S2S_u(i - 1, j, k) + S2S_u(i + 1, j, k) + S2S_u(i, j - 1, k)
+      + S2S_u(i, j + 1, k) + S2S_u(i, j, k - 1) + S2S_u(i, j, k + 1) - 6.0f * S2S_u(i, j, k); /* line 9 */
+#line 37 "in.s2s.cu"
 }
 
 extern "C" void s2s_lap_r1(float *u, float *out, int nz, int ny, int nx)
 {
   static S2sRegion s2s_region = S2S_REGION("lap_r1", "lap", "in.c", 5);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 0 }, { (long)((nx - 1)) - (0) + 1, (long)((ny - 1)) - (0) + 1, (long)((nz - 1)) - (0) + 1 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((nx - 1), (nx - 1)), s2s_min<long>((ny - 1), (ny - 1)), s2s_min<long>((nz - 1), (nz - 1)) } };
+  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 0 },
+      { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, (long)(nz - 1) - (0) + 1 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1),
+      s2s_min<long>(nz - 1, nz - 1) } };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 5, &s2s_u, S2S_COPYIN);
-  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 3, { 0, 0, 0 }, { (long)((nx - 1)) - (0) + 1, (long)((ny - 1)) - (0) + 1, (long)((nz - 1)) - (0) + 1 }, { s2s_max<long>(1, 0), s2s_max<long>(1, 0), s2s_max<long>(1, 0) }, { s2s_min<long>((nx - 2), (nx - 1)), s2s_min<long>((ny - 2), (ny - 1)), s2s_min<long>((nz - 2), (nz - 1)) } };
+  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 3, { 0, 0, 0 },
+      { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, (long)(nz - 1) - (0) + 1 },
+      { s2s_max<long>(1, 0), s2s_max<long>(1, 0), s2s_max<long>(1, 0) },
+      { s2s_min<long>(nx - 2, nx - 1), s2s_min<long>(ny - 2, ny - 1),
+      s2s_min<long>(nz - 2, nz - 1) } };
   float *d_out = (float *)s2s_data_begin(&s2s_region, 5, &s2s_out, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[2] = s2s_max<long>(0, (long)((nz - 2)));
-    s2s_trip[1] = s2s_max<long>(0, (long)((ny - 2)));
-    s2s_trip[0] = s2s_max<long>(0, (long)((nx - 2)));
+    s2s_trip[2] = s2s_max<long>(0, (long)(nz - 2));
+    s2s_trip[1] = s2s_max<long>(0, (long)(ny - 2));
+    s2s_trip[0] = s2s_max<long>(0, (long)(nx - 2));
     dim3 s2s_block = s2s_block_shape(&s2s_region, 6, "lap_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 6, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 6, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 6, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 6, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_u), s2s_array_span(&s2s_out), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_u), s2s_array_span(&s2s_out),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(lap_r1<int>, s2s_grid, s2s_block,
         d_u, s2s_u.lo[0], s2s_u.lo[1], s2s_u.lo[2], s2s_u.ext[0], s2s_u.ext[1],

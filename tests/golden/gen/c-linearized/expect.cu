@@ -8,8 +8,10 @@
 /* ==== region rowscale_r1: in.c lines 8-14 ==== */
 
 #define S2S_s(i0) S2S_ELEM(s, ((s2s_idx)(i0) - s2s_s_lo0))
-#define S2S_w(i0, i1) S2S_ELEM(w, ((s2s_idx)(i0) - s2s_w_lo0) + s2s_w_n0 * (((s2s_idx)(i1) - s2s_w_lo1)))
-#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_w(i0, i1) S2S_ELEM(w, \
+    ((s2s_idx)(i0) - s2s_w_lo0) + s2s_w_n0 * (((s2s_idx)(i1) - s2s_w_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 
 /* rowscale_r1: the loop nest at in.c:9 */
 template <typename s2s_idx>
@@ -24,33 +26,41 @@ __global__ void rowscale_r1(const double *__restrict__ s, s2s_idx s2s_s_lo0,
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   double t;
+#line 9 "in.c"
   const int i = 0 + (int)s2s_y; /* in.c:9 */
   const int j = 0 + (int)s2s_x; /* in.c:10 */
   t = S2S_w(j, i); /* line 11 */
-  S2S_a(j, i) = ((fabs(t) > 1.0) ? (sqrt(fabs(t)) * S2S_s(i)) : (t * t)); /* line 12 */
+  S2S_a(j, i) = fabs(t) > 1.0 ? sqrt(fabs(t)) * S2S_s(i) : t * t; /* line 12 */
+#line 35 "in.s2s.cu"
 }
 
 extern "C" void s2s_rowscale_r1(double *s, double *w, double *a, int n, int m)
 {
   static S2sRegion s2s_region = S2S_REGION("rowscale_r1", "rowscale", "in.c", 8);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_s = { "s", (void *)s, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { ((0 + n) - 1) } };
+  S2sArray s2s_s = { "s", (void *)s, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
+      { 0 + n - 1 } };
   double *d_s = (double *)s2s_data_begin(&s2s_region, 8, &s2s_s, S2S_COPYIN);
-  S2sArray s2s_w = { "w", (void *)w, sizeof(double), 2, { 0, 0 }, { (long)((m - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((m - 1), (m - 1)), (n - 1) } };
+  S2sArray s2s_w = { "w", (void *)w, sizeof(double), 2, { 0, 0 }, { (long)(m - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>(m - 1, m - 1), n - 1 } };
   double *d_w = (double *)s2s_data_begin(&s2s_region, 8, &s2s_w, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 0, 0 }, { (long)((m - 1)) - (0) + 1, (long)((n - 1)) - (0) + 1 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((m - 1), (m - 1)), s2s_min<long>((n - 1), (n - 1)) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 0, 0 },
+      { (long)(m - 1) - (0) + 1, (long)(n - 1) - (0) + 1 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(m - 1, m - 1), s2s_min<long>(n - 1, n - 1) } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[1] = s2s_max<long>(0, (long)((n - 1)) + 1);
-    s2s_trip[0] = s2s_max<long>(0, (long)((m - 1)) + 1);
+    s2s_trip[1] = s2s_max<long>(0, (long)(n - 1) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(m - 1) + 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 9, "rowscale_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 9, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 9, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 9, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 9, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_s), s2s_array_span(&s2s_w), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_s), s2s_array_span(&s2s_w),
+          s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(rowscale_r1<int>, s2s_grid, s2s_block,
         d_s, s2s_s.lo[0],

@@ -7,13 +7,19 @@
 
 /* ==== region sweep_r1: in.c lines 10-14 ==== */
 
-#define S2S_a(i0, i1, i2) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
-#define S2S_b(i0, i1, i2) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
+#define S2S_a(i0, i1, i2) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) \
+    + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
+#define S2S_b(i0, i1, i2) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) \
+    + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
 
 /* sweep_r1: the loop nest at in.c:11 */
 template <typename s2s_idx>
-__global__ void sweep_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_lo2, s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
-    double *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_lo2, s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
+__global__ void sweep_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1,
+    s2s_idx s2s_a_lo2, s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
+    double *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_lo2,
+        s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
     int ni, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -21,32 +27,41 @@ __global__ void sweep_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_id
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 11 "in.c"
   const int k = 0 + (int)s2s_z; /* in.c:11 */
   const int j = 0 + (int)s2s_y; /* in.c:12 */
   const int i = 1 + (int)s2s_x; /* in.c:13 */
-  S2S_b(i, j, k) = (((S2S_a((i - 1), j, k) + ((double)(j * ni))) + ((double)k)) - 1.0); /* line 14 */
+  S2S_b(i, j, k) = S2S_a(i - 1, j, k) + (double)(j * ni) + (double)k - 1.0; /* line 14 */
+#line 36 "in.s2s.cu"
 }
 
 extern "C" void s2s_sweep_r1(double *a, double *b, int nk, int nj, int ni)
 {
   static S2sRegion s2s_region = S2S_REGION("sweep_r1", "sweep", "in.c", 10);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 2), (ni - 1)), s2s_min<long>((nj - 1), (nj - 1)), (nk - 1) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { 0, 0, 0 },
+      { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 2, ni - 1), s2s_min<long>(nj - 1, nj - 1), nk - 1 } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { 0, 0, 0 }, { (long)((ni - 1)) - (0) + 1, (long)((nj - 1)) - (0) + 1, 0 }, { s2s_max<long>(1, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((ni - 1), (ni - 1)), s2s_min<long>((nj - 1), (nj - 1)), (nk - 1) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { 0, 0, 0 },
+      { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },
+      { s2s_max<long>(1, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(ni - 1, ni - 1), s2s_min<long>(nj - 1, nj - 1), nk - 1 } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[2] = s2s_max<long>(0, (long)((nk - 1)) + 1);
-    s2s_trip[1] = s2s_max<long>(0, (long)((nj - 1)) + 1);
-    s2s_trip[0] = s2s_max<long>(0, (long)((ni - 1)));
+    s2s_trip[2] = s2s_max<long>(0, (long)(nk - 1) + 1);
+    s2s_trip[1] = s2s_max<long>(0, (long)(nj - 1) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(ni - 1));
     dim3 s2s_block = s2s_block_shape(&s2s_region, 11, "sweep_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 11, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 11, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 11, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 11, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(sweep_r1<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.lo[2], s2s_a.ext[0], s2s_a.ext[1],

@@ -7,12 +7,14 @@
 
 /* ==== region stats_r1: in.c lines 5-10 ==== */
 
-#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 
 /* stats_r1: the loop nest at in.c:6 */
 template <typename s2s_idx>
 __global__ void stats_r1(const double *a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
-    double *__restrict__ s2s_red_amax, double *__restrict__ s2s_red_tot, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
+    double *__restrict__ s2s_red_amax, double *__restrict__ s2s_red_tot, s2s_idx s2s_trip_x,
+        s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
   const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
@@ -20,12 +22,16 @@ __global__ void stats_r1(const double *a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, 
   double amax = S2sMax::identity<double>(); /* reduction(max:amax): this thread's partial result */
   double tot = S2sSum::identity<double>(); /* reduction(+:tot): this thread's partial result */
   if (s2s_x < s2s_trip_x && s2s_y < s2s_trip_y && s2s_z < s2s_trip_z) {
+#line 6 "in.c"
     const int j = 0 + (int)s2s_y; /* in.c:6 */
     const int i = 0 + (int)s2s_x; /* in.c:7 */
-    if ((S2S_a(i, j) > amax)) { /* line 8 */
+    if (S2S_a(i, j) > amax) { /* line 8 */
+#line 8 "in.c"
       amax = S2S_a(i, j); /* line 8 */
     }
-    tot = (tot + S2S_a(i, j)); /* line 9 */
+#line 9 "in.c"
+    tot = tot + S2S_a(i, j); /* line 9 */
+#line 35 "in.s2s.cu"
   }
   s2s_reduce<S2sMax>(s2s_red_amax, amax);
   s2s_reduce<S2sSum>(s2s_red_tot, tot);
@@ -37,16 +43,21 @@ extern "C" void s2s_stats_r1(double *a, int m, int n, double *s2s_p_amax, double
   double amax = *s2s_p_amax;
   double tot = *s2s_p_tot;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 0, 0 }, { (long)((n - 1)) - (0) + 1, (long)((m - 1)) - (0) + 1 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>((n - 1), (n - 1)), s2s_min<long>((m - 1), (m - 1)) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 0, 0 },
+      { (long)(n - 1) - (0) + 1, (long)(m - 1) - (0) + 1 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(n - 1, n - 1), s2s_min<long>(m - 1, m - 1) } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 5, &s2s_a, S2S_COPYIN);
   double *s2s_red_amax = (double *)s2s_scratch_alloc(&s2s_region, 8, sizeof(double));
-  s2s_check(cudaMemcpy(s2s_red_amax, &amax, sizeof(double), cudaMemcpyHostToDevice), &s2s_region, 8, "start of reduction(max:amax)");
+  s2s_check(cudaMemcpy(s2s_red_amax, &amax, sizeof(double), cudaMemcpyHostToDevice), &s2s_region, 8,
+      "start of reduction(max:amax)");
   double *s2s_red_tot = (double *)s2s_scratch_alloc(&s2s_region, 9, sizeof(double));
-  s2s_check(cudaMemcpy(s2s_red_tot, &tot, sizeof(double), cudaMemcpyHostToDevice), &s2s_region, 9, "start of reduction(+:tot)");
+  s2s_check(cudaMemcpy(s2s_red_tot, &tot, sizeof(double), cudaMemcpyHostToDevice), &s2s_region, 9,
+      "start of reduction(+:tot)");
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[1] = s2s_max<long>(0, (long)((m - 1)) + 1);
-    s2s_trip[0] = s2s_max<long>(0, (long)((n - 1)) + 1);
+    s2s_trip[1] = s2s_max<long>(0, (long)(m - 1) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(n - 1) + 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 6, "stats_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 6, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 6, s2s_trip[1], s2s_block.y, 1),
@@ -65,11 +76,13 @@ extern "C" void s2s_stats_r1(double *a, int m, int n, double *s2s_p_amax, double
       s2s_kernel_end(&s2s_region, 6);
     }
   }
-  s2s_check(cudaMemcpy(&amax, s2s_red_amax, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region, 8, "result of reduction(max:amax)");
+  s2s_check(cudaMemcpy(&amax, s2s_red_amax, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region, 8,
+      "result of reduction(max:amax)");
   s2s_scratch_free(&s2s_region, 8, s2s_red_amax);
   if (!s2s_compare_scalar(&s2s_region, 8, "amax", s2s_p_amax, &amax, sizeof(double), S2S_TYPE_REAL))
     *s2s_p_amax = amax;
-  s2s_check(cudaMemcpy(&tot, s2s_red_tot, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region, 9, "result of reduction(+:tot)");
+  s2s_check(cudaMemcpy(&tot, s2s_red_tot, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region, 9,
+      "result of reduction(+:tot)");
   s2s_scratch_free(&s2s_region, 9, s2s_red_tot);
   if (!s2s_compare_scalar(&s2s_region, 9, "tot", s2s_p_tot, &tot, sizeof(double), S2S_TYPE_REAL))
     *s2s_p_tot = tot;

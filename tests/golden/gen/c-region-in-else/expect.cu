@@ -21,28 +21,33 @@ __global__ void f_r1(const double *__restrict__ b, s2s_idx s2s_b_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 6 "in.c"
   const int i = 0 + (int)s2s_x; /* in.c:6 */
   S2S_a(i) = S2S_b(i); /* line 7 */
+#line 28 "in.s2s.cu"
 }
 
 extern "C" void s2s_f_r1(double *b, double *a, int n)
 {
   static S2sRegion s2s_region = S2S_REGION("f_r1", "f", "in.c", 5);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { (n - 1) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
+      { n - 1 } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 5, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { (n - 1) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
+      { n - 1 } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 5, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[0] = s2s_max<long>(0, (long)((n - 1)) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(n - 1) + 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 6, "f_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 6, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 6, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 6, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 6, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(f_r1<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0],
@@ -81,28 +86,33 @@ __global__ void f_r2(const double *__restrict__ b, s2s_idx s2s_b_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 10 "in.c"
   const int i_2 = 0 + (int)s2s_x; /* in.c:10 */
-  S2S_a(i_2) = (2.0 * S2S_b(i_2)); /* line 11 */
+  S2S_a(i_2) = 2.0 * S2S_b(i_2); /* line 11 */
+#line 93 "in.s2s.cu"
 }
 
 extern "C" void s2s_f_r2(double *b, double *a, int n)
 {
   static S2sRegion s2s_region = S2S_REGION("f_r2", "f", "in.c", 9);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { (n - 1) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
+      { n - 1 } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 9, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { (n - 1) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
+      { n - 1 } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 9, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[0] = s2s_max<long>(0, (long)((n - 1)) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(n - 1) + 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 10, "f_r2", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 10, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 10, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 10, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 10, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(f_r2<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0],

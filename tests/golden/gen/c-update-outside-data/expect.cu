@@ -19,19 +19,22 @@ __global__ void scale_r1(float *a, s2s_idx s2s_a_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 7 "in.c"
   const int i = 0 + (int)s2s_x; /* in.c:7 */
-  S2S_a(i) = (2.0f * S2S_a(i)); /* line 8 */
+  S2S_a(i) = 2.0f * S2S_a(i); /* line 8 */
+#line 26 "in.s2s.cu"
 }
 
 extern "C" void s2s_scale_r1(float *a, int n)
 {
   static S2sRegion s2s_region = S2S_REGION("scale_r1", "scale", "in.c", 6);
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { ((0 + n) - 1) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
+      { 0 + n - 1 } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 6, &s2s_a, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[0] = s2s_max<long>(0, (long)((n - 1)) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(n - 1) + 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 7, "scale_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 7, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 7, s2s_trip[1], s2s_block.y, 1),
@@ -62,7 +65,8 @@ extern "C" void s2s_scale_u1(float *a, int n)
 {
   static S2sRegion s2s_region = S2S_REGION("scale_u1", "scale", "in.c", 9);
   if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) }, { ((0 + n) - 1) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
+      { 0 + n - 1 } };
   s2s_update_host(&s2s_region, 9, &s2s_a);
   s2s_region_end(&s2s_region);
 }

@@ -7,13 +7,16 @@
 
 /* ==== region tend_r1: in.f90 lines 9-15 ==== */
 
-#define S2S_b(i0, i1) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
-#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_b(i0, i1) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 #define S2S_amax(i0) S2S_ELEM(amax, ((s2s_idx)(i0) - s2s_amax_lo0))
 
 /* tend_r1_k1: the loop nest at in.f90:10 */
 template <typename s2s_idx>
-__global__ void tend_r1_k1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
+__global__ void tend_r1_k1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1,
+    s2s_idx s2s_b_n0,
     float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
     const float *__restrict__ amax, s2s_idx s2s_amax_lo0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -24,17 +27,22 @@ __global__ void tend_r1_k1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_i
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float s2s_maxval;
+#line 10 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:10 */
   const int s2s_i1 = 1 + (int)s2s_x; /* in.f90:11 */
+#line 11 "in.f90"
   S2S_a(s2s_i1, j) = S2S_b(s2s_i1, j); /* line 11 */
-  if ((S2S_a(s2s_i1, j) < 0.f)) { /* line 12 */
+  if (S2S_a(s2s_i1, j) < 0.f) { /* line 12 */
+#line 12 "in.f90"
     S2S_a(s2s_i1, j) = 0.f; /* line 12 */
   }
+#line 40 "in.s2s.cu"
 }
 
 /* tend_r1_k2: the loop nest at in.f90:10 */
 template <typename s2s_idx>
-__global__ void tend_r1_k2(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
+__global__ void tend_r1_k2(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1,
+    s2s_idx s2s_b_n0,
     const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
     float *__restrict__ amax, s2s_idx s2s_amax_lo0,
     int n, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -46,15 +54,21 @@ __global__ void tend_r1_k2(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_i
     return;
   int s2s_i1;
   float s2s_maxval;
+#line 10 "in.f90"
   const int j = 1 + (int)s2s_x; /* in.f90:10 */
-  s2s_maxval = (-3.40282347e+38f); /* line 13 */
+#line 13 "in.f90"
+  s2s_maxval = -3.40282347e+38f; /* line 13 */
+#line 13 "in.f90"
   { /* in.f90:13 */
     const int s2s_last_s2s_i1 = n;
     for (s2s_i1 = 1; s2s_i1 <= s2s_last_s2s_i1; s2s_i1 += 1) {
+#line 13 "in.f90"
       s2s_maxval = s2s_max(s2s_maxval, S2S_a(s2s_i1, j)); /* line 13 */
     }
   }
+#line 13 "in.f90"
   S2S_amax(j) = s2s_maxval; /* line 13 */
+#line 72 "in.s2s.cu"
 }
 
 extern "C" void s2s_tend_r1(float *b, float *a, float *amax, const int *s2s_p_m, const int *s2s_p_n)
@@ -63,11 +77,16 @@ extern "C" void s2s_tend_r1(float *b, float *a, float *amax, const int *s2s_p_m,
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 9, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 9, &s2s_a, S2S_COPY);
-  S2sArray s2s_amax = { "amax", (void *)amax, sizeof(float), 1, { 1 }, { (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(m, m) } };
+  S2sArray s2s_amax = { "amax", (void *)amax, sizeof(float), 1, { 1 }, { (long)(m) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(m, m) } };
   float *d_amax = (float *)s2s_data_begin(&s2s_region, 9, &s2s_amax, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -79,7 +98,8 @@ extern "C" void s2s_tend_r1(float *b, float *a, float *amax, const int *s2s_p_m,
                   s2s_grid_dim(&s2s_region, 10, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 10, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_array_span(&s2s_amax), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_array_span(&s2s_amax), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(tend_r1_k1<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.ext[0],
@@ -104,7 +124,8 @@ extern "C" void s2s_tend_r1(float *b, float *a, float *amax, const int *s2s_p_m,
                   s2s_grid_dim(&s2s_region, 10, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 10, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_array_span(&s2s_amax), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_array_span(&s2s_amax), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(tend_r1_k2<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.ext[0],

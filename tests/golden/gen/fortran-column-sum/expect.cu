@@ -7,12 +7,16 @@
 
 /* ==== region red_r1: in.f90 lines 10-20 ==== */
 
-#define S2S_a(i0, i1, i2) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
-#define S2S_b(i0, i1) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
+#define S2S_a(i0, i1, i2) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) \
+    + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
+#define S2S_b(i0, i1) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
 
 /* red_r1: the loop nest at in.f90:11 */
 template <typename s2s_idx>
-__global__ void red_r1(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_lo2, s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
+__global__ void red_r1(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1,
+    s2s_idx s2s_a_lo2, s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
     float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
     int im, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -23,28 +27,38 @@ __global__ void red_r1(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s
     return;
   float s;
   int i;
+#line 11 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:11 */
   const int k = 1 + (int)s2s_x; /* in.f90:12 */
   s = 0.0f; /* line 13 */
   { /* in.f90:14 */
     const int s2s_last_i = im;
     for (i = 1; i <= s2s_last_i; i += 1) {
-      s = (s + S2S_a(i, k, j)); /* line 15 */
+#line 15 "in.f90"
+      s = s + S2S_a(i, k, j); /* line 15 */
     }
   }
+#line 17 "in.f90"
   S2S_b(k, j) = s; /* line 17 */
+#line 44 "in.s2s.cu"
 }
 
-extern "C" void s2s_red_r1(float *a, float *b, const int *s2s_p_jm, const int *s2s_p_km, const int *s2s_p_im)
+extern "C" void s2s_red_r1(float *a, float *b, const int *s2s_p_jm, const int *s2s_p_km,
+    const int *s2s_p_im)
 {
   static S2sRegion s2s_region = S2S_REGION("red_r1", "red", "in.f90", 10);
   const int jm = *s2s_p_jm;
   const int km = *s2s_p_km;
   const int im = *s2s_p_im;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 }, { (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 },
+      { (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -56,7 +70,8 @@ extern "C" void s2s_red_r1(float *a, float *b, const int *s2s_p_jm, const int *s
                   s2s_grid_dim(&s2s_region, 11, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 11, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(red_r1<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.lo[2], s2s_a.ext[0], s2s_a.ext[1],

@@ -7,13 +7,17 @@
 
 /* ==== region steps_r1: in.f90 lines 15-21 ==== */
 
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
-#define S2S_q(i0, i1) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1)))
-#define S2S_tend(i0, i1) S2S_ELEM(tend, ((s2s_idx)(i0) - s2s_tend_lo0) + s2s_tend_n0 * (((s2s_idx)(i1) - s2s_tend_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_q(i0, i1) S2S_ELEM(q, \
+    ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1)))
+#define S2S_tend(i0, i1) S2S_ELEM(tend, \
+    ((s2s_idx)(i0) - s2s_tend_lo0) + s2s_tend_n0 * (((s2s_idx)(i1) - s2s_tend_lo1)))
 
 /* steps_r1: the loop nest at in.f90:16 */
 template <typename s2s_idx>
-__global__ void steps_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
+__global__ void steps_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_n0,
     const float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1, s2s_idx s2s_q_n0,
     float *__restrict__ tend, s2s_idx s2s_tend_lo0, s2s_idx s2s_tend_lo1, s2s_idx s2s_tend_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -23,34 +27,44 @@ __global__ void steps_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 16 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:16 */
   const int i = 2 + (int)s2s_x; /* in.f90:17 */
-  S2S_tend(i, j) = (((S2S_t((i + 1), j) - (2.0f * S2S_t(i, j))) + S2S_t((i - 1), j)) + S2S_q(i, j)); /* line 18 */
+  S2S_tend(i, j) = S2S_t(i + 1, j) - 2.0f * S2S_t(i, j) + S2S_t(i - 1, j) + S2S_q(i, j); /* line 18 */
+#line 35 "in.s2s.cu"
 }
 
-extern "C" void s2s_steps_r1(float *t, float *q, float *tend, const int *s2s_p_m, const int *s2s_p_n)
+extern "C" void s2s_steps_r1(float *t, float *q, float *tend, const int *s2s_p_m,
+    const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("steps_r1", "steps", "in.f90", 15);
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 15, &s2s_t, S2S_COPYIN);
-  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) }, { s2s_min<long>((n - 1), n), s2s_min<long>(m, m) } };
+  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) } };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 15, &s2s_q, S2S_COPYIN);
-  S2sArray s2s_tend = { "tend", (void *)tend, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) }, { s2s_min<long>((n - 1), n), s2s_min<long>(m, m) } };
+  S2sArray s2s_tend = { "tend", (void *)tend, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) } };
   float *d_tend = (float *)s2s_data_begin(&s2s_region, 15, &s2s_tend, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[1] = s2s_max<long>(0, (long)(m));
-    s2s_trip[0] = s2s_max<long>(0, (long)((n - 1)) - 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(n - 1) - 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 16, "steps_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 16, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 16, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 16, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 16, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_q), s2s_array_span(&s2s_tend), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_q),
+          s2s_array_span(&s2s_tend), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(steps_r1<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],
@@ -79,13 +93,16 @@ extern "C" void s2s_steps_r1(float *t, float *q, float *tend, const int *s2s_p_m
 
 /* ==== region steps_r2_v1: in.f90 lines 22-29, variant 1 of 2: w present ==== */
 
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
-#define S2S_tend(i0, i1) S2S_ELEM(tend, ((s2s_idx)(i0) - s2s_tend_lo0) + s2s_tend_n0 * (((s2s_idx)(i1) - s2s_tend_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_tend(i0, i1) S2S_ELEM(tend, \
+    ((s2s_idx)(i0) - s2s_tend_lo0) + s2s_tend_n0 * (((s2s_idx)(i1) - s2s_tend_lo1)))
 #define S2S_w(i0) S2S_ELEM(w, ((s2s_idx)(i0) - s2s_w_lo0))
 
 /* steps_r2_v1: the loop nest at in.f90:24 */
 template <typename s2s_idx>
-__global__ void steps_r2_v1(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
+__global__ void steps_r2_v1(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_n0,
     const float *__restrict__ tend, s2s_idx s2s_tend_lo0, s2s_idx s2s_tend_lo1, s2s_idx s2s_tend_n0,
     float *__restrict__ w, s2s_idx s2s_w_lo0,
     int m, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -96,38 +113,49 @@ __global__ void steps_r2_v1(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   int j;
+#line 24 "in.f90"
   const int i = 2 + (int)s2s_x; /* in.f90:24 */
+#line 23 "in.f90"
   { /* in.f90:23 */
     const int s2s_last_j = m;
     for (j = 1; j <= s2s_last_j; j += 1) {
-      S2S_t(i, j) = (S2S_t(i, j) + (0.1f * S2S_tend(i, j))); /* line 25 */
+#line 25 "in.f90"
+      S2S_t(i, j) = S2S_t(i, j) + 0.1f * S2S_tend(i, j); /* line 25 */
       S2S_w(i) = S2S_t(i, j); /* line 26 */
     }
   }
+#line 128 "in.s2s.cu"
 }
 
-extern "C" void s2s_steps_r2_v1(float *t, float *tend, float *w, const int *s2s_p_m, const int *s2s_p_n)
+extern "C" void s2s_steps_r2_v1(float *t, float *tend, float *w, const int *s2s_p_m,
+    const int *s2s_p_n)
 {
   static S2sRegion s2s_region = S2S_REGION("steps_r2_v1", "steps", "in.f90", 22);
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) }, { s2s_min<long>((n - 1), n), s2s_min<long>(m, m) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 22, &s2s_t, S2S_COPY);
-  S2sArray s2s_tend = { "tend", (void *)tend, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) }, { s2s_min<long>((n - 1), n), s2s_min<long>(m, m) } };
+  S2sArray s2s_tend = { "tend", (void *)tend, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) } };
   float *d_tend = (float *)s2s_data_begin(&s2s_region, 22, &s2s_tend, S2S_COPYIN);
-  S2sArray s2s_w = { "w", (void *)w, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(2, 1) }, { s2s_min<long>((n - 1), n) } };
+  S2sArray s2s_w = { "w", (void *)w, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(2, 1) }, { s2s_min<long>(n - 1, n) } };
   float *d_w = (float *)s2s_data_begin(&s2s_region, 22, &s2s_w, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[0] = s2s_max<long>(0, (long)((n - 1)) - 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(n - 1) - 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 24, "steps_r2_v1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 24, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 24, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 24, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 24, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_tend), s2s_array_span(&s2s_w), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_tend),
+          s2s_array_span(&s2s_w), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(steps_r2_v1<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],
@@ -157,12 +185,15 @@ extern "C" void s2s_steps_r2_v1(float *t, float *tend, float *w, const int *s2s_
 
 /* ==== region steps_r2_v2: in.f90 lines 22-29, variant 2 of 2: w absent ==== */
 
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
-#define S2S_tend(i0, i1) S2S_ELEM(tend, ((s2s_idx)(i0) - s2s_tend_lo0) + s2s_tend_n0 * (((s2s_idx)(i1) - s2s_tend_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_tend(i0, i1) S2S_ELEM(tend, \
+    ((s2s_idx)(i0) - s2s_tend_lo0) + s2s_tend_n0 * (((s2s_idx)(i1) - s2s_tend_lo1)))
 
 /* steps_r2_v2: the loop nest at in.f90:23 */
 template <typename s2s_idx>
-__global__ void steps_r2_v2(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
+__global__ void steps_r2_v2(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_n0,
     const float *__restrict__ tend, s2s_idx s2s_tend_lo0, s2s_idx s2s_tend_lo1, s2s_idx s2s_tend_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -171,9 +202,11 @@ __global__ void steps_r2_v2(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 23 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:23 */
   const int i = 2 + (int)s2s_x; /* in.f90:24 */
-  S2S_t(i, j) = (S2S_t(i, j) + (0.1f * S2S_tend(i, j))); /* line 25 */
+  S2S_t(i, j) = S2S_t(i, j) + 0.1f * S2S_tend(i, j); /* line 25 */
+#line 210 "in.s2s.cu"
 }
 
 extern "C" void s2s_steps_r2_v2(float *t, float *tend, const int *s2s_p_m, const int *s2s_p_n)
@@ -182,21 +215,26 @@ extern "C" void s2s_steps_r2_v2(float *t, float *tend, const int *s2s_p_m, const
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) }, { s2s_min<long>((n - 1), n), s2s_min<long>(m, m) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 22, &s2s_t, S2S_COPY);
-  S2sArray s2s_tend = { "tend", (void *)tend, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) }, { s2s_min<long>((n - 1), n), s2s_min<long>(m, m) } };
+  S2sArray s2s_tend = { "tend", (void *)tend, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) } };
   float *d_tend = (float *)s2s_data_begin(&s2s_region, 22, &s2s_tend, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[1] = s2s_max<long>(0, (long)(m));
-    s2s_trip[0] = s2s_max<long>(0, (long)((n - 1)) - 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(n - 1) - 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 23, "steps_r2_v2", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 23, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 23, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 23, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 23, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_tend), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_tend),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(steps_r2_v2<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],
@@ -233,8 +271,10 @@ __global__ void steps_r3(float *__restrict__ a, s2s_idx s2s_a_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 35 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:35 */
-  S2S_a(i) = (2.0f * S2S_a(i)); /* line 36 */
+  S2S_a(i) = 2.0f * S2S_a(i); /* line 36 */
+#line 278 "in.s2s.cu"
 }
 
 extern "C" void s2s_steps_r3(float *a, const int *s2s_p_n)
@@ -242,7 +282,8 @@ extern "C" void s2s_steps_r3(float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("steps_r3", "steps", "in.f90", 34);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 34, &s2s_a, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -278,7 +319,8 @@ extern "C" void s2s_steps_d1_begin(float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("steps_d1_begin", "steps", "in.f90", 32);
   const int n = *s2s_p_n;
   if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   s2s_data_begin(&s2s_region, 32, &s2s_a, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
@@ -288,7 +330,8 @@ extern "C" void s2s_steps_d1_end(float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("steps_d1_end", "steps", "in.f90", 40);
   const int n = *s2s_p_n;
   if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   s2s_data_end(&s2s_region, 32, &s2s_a, S2S_COPY);
   s2s_region_end(&s2s_region);
 }

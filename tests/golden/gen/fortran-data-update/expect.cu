@@ -7,12 +7,15 @@
 
 /* ==== region relax_r1: in.f90 lines 15-21 ==== */
 
-#define S2S_u(i0, i1) S2S_ELEM(u, ((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1)))
-#define S2S_v(i0, i1) S2S_ELEM(v, ((s2s_idx)(i0) - s2s_v_lo0) + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1)))
+#define S2S_u(i0, i1) S2S_ELEM(u, \
+    ((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1)))
+#define S2S_v(i0, i1) S2S_ELEM(v, \
+    ((s2s_idx)(i0) - s2s_v_lo0) + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1)))
 
 /* relax_r1: the loop nest at in.f90:16 */
 template <typename s2s_idx>
-__global__ void relax_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx s2s_u_lo1, s2s_idx s2s_u_n0,
+__global__ void relax_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx s2s_u_lo1,
+    s2s_idx s2s_u_n0,
     float *__restrict__ v, s2s_idx s2s_v_lo0, s2s_idx s2s_v_lo1, s2s_idx s2s_v_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -21,12 +24,17 @@ __global__ void relax_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 16 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:16 */
   const int i = 1 + (int)s2s_x; /* in.f90:17 */
-  S2S_v(i, j) = (0.25f * (((S2S_u((i - 1), j) + S2S_u((i + 1), j)) + S2S_u(i, (j - 1))) + S2S_u(i, (j + 1)))); /* line 18 */
+  S2S_v(i, j) = 0.25f * (S2S_u(i - 1, j) + S2S_u(i + 1, j) + S2S_u(i, j - 1) + S2S_u(i, j + 1)); /* line 18 */
+#line 32 "in.s2s.cu"
 }
 
-extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u, const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u, const int *s2s_p_s2s_lb1_v, const int *s2s_p_s2s_ub1_v, const int *s2s_p_s2s_lb2_v, const int *s2s_p_s2s_ub2_v)
+extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u,
+    const int *s2s_p_s2s_ub1_u, const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u,
+    const int *s2s_p_s2s_lb1_v, const int *s2s_p_s2s_ub1_v, const int *s2s_p_s2s_lb2_v,
+    const int *s2s_p_s2s_ub2_v)
 {
   constexpr int n = 64;
   static S2sRegion s2s_region = S2S_REGION("relax_r1", "relax", "in.f90", 15);
@@ -39,9 +47,15 @@ extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u, con
   const int s2s_lb2_v = *s2s_p_s2s_lb2_v;
   const int s2s_ub2_v = *s2s_p_s2s_ub2_v;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u }, { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 }, { s2s_max<long>(0, s2s_lb1_u), s2s_max<long>(0, s2s_lb2_u) }, { s2s_min<long>(65, s2s_ub1_u), s2s_min<long>(65, s2s_ub2_u) } };
+  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u },
+      { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 },
+      { s2s_max<long>(0, s2s_lb1_u), s2s_max<long>(0, s2s_lb2_u) },
+      { s2s_min<long>(65, s2s_ub1_u), s2s_min<long>(65, s2s_ub2_u) } };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 15, &s2s_u, S2S_COPYIN);
-  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v }, { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 }, { s2s_max<long>(1, s2s_lb1_v), s2s_max<long>(1, s2s_lb2_v) }, { s2s_min<long>(64, s2s_ub1_v), s2s_min<long>(64, s2s_ub2_v) } };
+  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v },
+      { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 },
+      { s2s_max<long>(1, s2s_lb1_v), s2s_max<long>(1, s2s_lb2_v) },
+      { s2s_min<long>(64, s2s_ub1_v), s2s_min<long>(64, s2s_ub2_v) } };
   float *d_v = (float *)s2s_data_begin(&s2s_region, 15, &s2s_v, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -53,7 +67,8 @@ extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u, con
                   s2s_grid_dim(&s2s_region, 16, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 16, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_u), s2s_array_span(&s2s_v), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_u), s2s_array_span(&s2s_v),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(relax_r1<int>, s2s_grid, s2s_block,
         d_u, s2s_u.lo[0], s2s_u.lo[1], s2s_u.ext[0],
@@ -78,12 +93,15 @@ extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u, con
 
 /* ==== region relax_r2: in.f90 lines 22-28 ==== */
 
-#define S2S_v(i0, i1) S2S_ELEM(v, ((s2s_idx)(i0) - s2s_v_lo0) + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1)))
-#define S2S_u(i0, i1) S2S_ELEM(u, ((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1)))
+#define S2S_v(i0, i1) S2S_ELEM(v, \
+    ((s2s_idx)(i0) - s2s_v_lo0) + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1)))
+#define S2S_u(i0, i1) S2S_ELEM(u, \
+    ((s2s_idx)(i0) - s2s_u_lo0) + s2s_u_n0 * (((s2s_idx)(i1) - s2s_u_lo1)))
 
 /* relax_r2: the loop nest at in.f90:23 */
 template <typename s2s_idx>
-__global__ void relax_r2(const float *__restrict__ v, s2s_idx s2s_v_lo0, s2s_idx s2s_v_lo1, s2s_idx s2s_v_n0,
+__global__ void relax_r2(const float *__restrict__ v, s2s_idx s2s_v_lo0, s2s_idx s2s_v_lo1,
+    s2s_idx s2s_v_n0,
     float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx s2s_u_lo1, s2s_idx s2s_u_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -92,12 +110,17 @@ __global__ void relax_r2(const float *__restrict__ v, s2s_idx s2s_v_lo0, s2s_idx
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 23 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:23 */
   const int i = 1 + (int)s2s_x; /* in.f90:24 */
   S2S_u(i, j) = S2S_v(i, j); /* line 25 */
+#line 118 "in.s2s.cu"
 }
 
-extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v, const int *s2s_p_s2s_ub1_v, const int *s2s_p_s2s_lb2_v, const int *s2s_p_s2s_ub2_v, const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u, const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u)
+extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v,
+    const int *s2s_p_s2s_ub1_v, const int *s2s_p_s2s_lb2_v, const int *s2s_p_s2s_ub2_v,
+    const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u, const int *s2s_p_s2s_lb2_u,
+    const int *s2s_p_s2s_ub2_u)
 {
   constexpr int n = 64;
   static S2sRegion s2s_region = S2S_REGION("relax_r2", "relax", "in.f90", 22);
@@ -110,9 +133,15 @@ extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v, con
   const int s2s_lb2_u = *s2s_p_s2s_lb2_u;
   const int s2s_ub2_u = *s2s_p_s2s_ub2_u;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v }, { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 }, { s2s_max<long>(1, s2s_lb1_v), s2s_max<long>(1, s2s_lb2_v) }, { s2s_min<long>(64, s2s_ub1_v), s2s_min<long>(64, s2s_ub2_v) } };
+  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v },
+      { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 },
+      { s2s_max<long>(1, s2s_lb1_v), s2s_max<long>(1, s2s_lb2_v) },
+      { s2s_min<long>(64, s2s_ub1_v), s2s_min<long>(64, s2s_ub2_v) } };
   float *d_v = (float *)s2s_data_begin(&s2s_region, 22, &s2s_v, S2S_COPYIN);
-  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u }, { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 }, { s2s_max<long>(1, s2s_lb1_u), s2s_max<long>(1, s2s_lb2_u) }, { s2s_min<long>(64, s2s_ub1_u), s2s_min<long>(64, s2s_ub2_u) } };
+  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u },
+      { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 },
+      { s2s_max<long>(1, s2s_lb1_u), s2s_max<long>(1, s2s_lb2_u) },
+      { s2s_min<long>(64, s2s_ub1_u), s2s_min<long>(64, s2s_ub2_u) } };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 22, &s2s_u, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -124,7 +153,8 @@ extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v, con
                   s2s_grid_dim(&s2s_region, 23, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 23, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_v), s2s_array_span(&s2s_u), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_v), s2s_array_span(&s2s_u),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(relax_r2<int>, s2s_grid, s2s_block,
         d_v, s2s_v.lo[0], s2s_v.lo[1], s2s_v.ext[0],
@@ -148,7 +178,9 @@ extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v, con
 #undef S2S_u
 
 /* ==== data region: in.f90 lines 13-32 ==== */
-extern "C" void s2s_relax_d1_begin(float *u, const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u, const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u, float *v, const int *s2s_p_s2s_lb1_v, const int *s2s_p_s2s_ub1_v, const int *s2s_p_s2s_lb2_v, const int *s2s_p_s2s_ub2_v)
+extern "C" void s2s_relax_d1_begin(float *u, const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u,
+    const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u, float *v, const int *s2s_p_s2s_lb1_v,
+    const int *s2s_p_s2s_ub1_v, const int *s2s_p_s2s_lb2_v, const int *s2s_p_s2s_ub2_v)
 {
   static S2sRegion s2s_region = S2S_REGION("relax_d1_begin", "relax", "in.f90", 13);
   const int s2s_lb1_u = *s2s_p_s2s_lb1_u;
@@ -160,14 +192,22 @@ extern "C" void s2s_relax_d1_begin(float *u, const int *s2s_p_s2s_lb1_u, const i
   const int s2s_lb2_v = *s2s_p_s2s_lb2_v;
   const int s2s_ub2_v = *s2s_p_s2s_ub2_v;
   if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
-  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u }, { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 }, { s2s_max<long>(s2s_lb1_u, s2s_lb1_u), s2s_max<long>(s2s_lb2_u, s2s_lb2_u) }, { s2s_min<long>(s2s_ub1_u, s2s_ub1_u), s2s_min<long>(s2s_ub2_u, s2s_ub2_u) } };
+  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u },
+      { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 },
+      { s2s_max<long>(s2s_lb1_u, s2s_lb1_u), s2s_max<long>(s2s_lb2_u, s2s_lb2_u) },
+      { s2s_min<long>(s2s_ub1_u, s2s_ub1_u), s2s_min<long>(s2s_ub2_u, s2s_ub2_u) } };
   s2s_data_begin(&s2s_region, 13, &s2s_u, S2S_COPY);
-  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v }, { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 }, { s2s_max<long>(s2s_lb1_v, s2s_lb1_v), s2s_max<long>(s2s_lb2_v, s2s_lb2_v) }, { s2s_min<long>(s2s_ub1_v, s2s_ub1_v), s2s_min<long>(s2s_ub2_v, s2s_ub2_v) } };
+  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v },
+      { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 },
+      { s2s_max<long>(s2s_lb1_v, s2s_lb1_v), s2s_max<long>(s2s_lb2_v, s2s_lb2_v) },
+      { s2s_min<long>(s2s_ub1_v, s2s_ub1_v), s2s_min<long>(s2s_ub2_v, s2s_ub2_v) } };
   s2s_data_begin(&s2s_region, 13, &s2s_v, S2S_CREATE);
   s2s_region_end(&s2s_region);
 }
 
-extern "C" void s2s_relax_d1_end(float *u, const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u, const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u, float *v, const int *s2s_p_s2s_lb1_v, const int *s2s_p_s2s_ub1_v, const int *s2s_p_s2s_lb2_v, const int *s2s_p_s2s_ub2_v)
+extern "C" void s2s_relax_d1_end(float *u, const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u,
+    const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u, float *v, const int *s2s_p_s2s_lb1_v,
+    const int *s2s_p_s2s_ub1_v, const int *s2s_p_s2s_lb2_v, const int *s2s_p_s2s_ub2_v)
 {
   static S2sRegion s2s_region = S2S_REGION("relax_d1_end", "relax", "in.f90", 32);
   const int s2s_lb1_u = *s2s_p_s2s_lb1_u;
@@ -179,15 +219,22 @@ extern "C" void s2s_relax_d1_end(float *u, const int *s2s_p_s2s_lb1_u, const int
   const int s2s_lb2_v = *s2s_p_s2s_lb2_v;
   const int s2s_ub2_v = *s2s_p_s2s_ub2_v;
   if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
-  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v }, { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 }, { s2s_max<long>(s2s_lb1_v, s2s_lb1_v), s2s_max<long>(s2s_lb2_v, s2s_lb2_v) }, { s2s_min<long>(s2s_ub1_v, s2s_ub1_v), s2s_min<long>(s2s_ub2_v, s2s_ub2_v) } };
+  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v },
+      { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 },
+      { s2s_max<long>(s2s_lb1_v, s2s_lb1_v), s2s_max<long>(s2s_lb2_v, s2s_lb2_v) },
+      { s2s_min<long>(s2s_ub1_v, s2s_ub1_v), s2s_min<long>(s2s_ub2_v, s2s_ub2_v) } };
   s2s_data_end(&s2s_region, 13, &s2s_v, S2S_CREATE);
-  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u }, { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 }, { s2s_max<long>(s2s_lb1_u, s2s_lb1_u), s2s_max<long>(s2s_lb2_u, s2s_lb2_u) }, { s2s_min<long>(s2s_ub1_u, s2s_ub1_u), s2s_min<long>(s2s_ub2_u, s2s_ub2_u) } };
+  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u },
+      { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 },
+      { s2s_max<long>(s2s_lb1_u, s2s_lb1_u), s2s_max<long>(s2s_lb2_u, s2s_lb2_u) },
+      { s2s_min<long>(s2s_ub1_u, s2s_ub1_u), s2s_min<long>(s2s_ub2_u, s2s_ub2_u) } };
   s2s_data_end(&s2s_region, 13, &s2s_u, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
 
 /* ==== update: in.f90 line 30 ==== */
-extern "C" void s2s_relax_u2(float *u, const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u, const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u)
+extern "C" void s2s_relax_u2(float *u, const int *s2s_p_s2s_lb1_u, const int *s2s_p_s2s_ub1_u,
+    const int *s2s_p_s2s_lb2_u, const int *s2s_p_s2s_ub2_u)
 {
   static S2sRegion s2s_region = S2S_REGION("relax_u2", "relax", "in.f90", 30);
   const int s2s_lb1_u = *s2s_p_s2s_lb1_u;
@@ -195,7 +242,11 @@ extern "C" void s2s_relax_u2(float *u, const int *s2s_p_s2s_lb1_u, const int *s2
   const int s2s_lb2_u = *s2s_p_s2s_lb2_u;
   const int s2s_ub2_u = *s2s_p_s2s_ub2_u;
   if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
-  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u }, { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 }, { s2s_max<long>(1, s2s_lb1_u), s2s_max<long>(1, s2s_lb2_u) }, { s2s_min<long>(((int)64), s2s_ub1_u), s2s_min<long>(((int)64), s2s_ub2_u) } };
+  const int n = 64;
+  S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u },
+      { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 },
+      { s2s_max<long>(1, s2s_lb1_u), s2s_max<long>(1, s2s_lb2_u) },
+      { s2s_min<long>(n, s2s_ub1_u), s2s_min<long>(n, s2s_ub2_u) } };
   s2s_update_host(&s2s_region, 30, &s2s_u);
   s2s_region_end(&s2s_region);
 }

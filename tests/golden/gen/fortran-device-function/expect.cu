@@ -14,11 +14,13 @@ static __host__ __device__ int s2s_dev_ndigits(int m)
 {
   int d;
   const int base = 10;
-  if ((m < base)) { /* line 21 */
+#line 21 "in.f90"
+  if (m < base) { /* line 21 */
     d = 1; /* line 22 */
   } else {
-    d = (1 + s2s_dev_ndigits((m / base))); /* line 24 */
+    d = 1 + s2s_dev_ndigits(m / base); /* line 24 */
   }
+#line 24 "in.s2s.cu"
   return d;
 }
 
@@ -38,8 +40,10 @@ __global__ void count_digits_r1(const int *__restrict__ k, s2s_idx s2s_k_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 12 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:12 */
   S2S_nd(i) = s2s_dev_ndigits(abs(S2S_k(i))); /* line 13 */
+#line 47 "in.s2s.cu"
 }
 
 extern "C" void s2s_count_digits_r1(int *k, int *nd, const int *s2s_p_n)
@@ -47,9 +51,11 @@ extern "C" void s2s_count_digits_r1(int *k, int *nd, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("count_digits_r1", "count_digits", "in.f90", 11);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_k = { "k", (void *)k, sizeof(int), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_k = { "k", (void *)k, sizeof(int), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   int *d_k = (int *)s2s_data_begin(&s2s_region, 11, &s2s_k, S2S_COPYIN);
-  S2sArray s2s_nd = { "nd", (void *)nd, sizeof(int), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_nd = { "nd", (void *)nd, sizeof(int), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   int *d_nd = (int *)s2s_data_begin(&s2s_region, 11, &s2s_nd, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -60,7 +66,8 @@ extern "C" void s2s_count_digits_r1(int *k, int *nd, const int *s2s_p_n)
                   s2s_grid_dim(&s2s_region, 12, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 12, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_k), s2s_array_span(&s2s_nd), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_k), s2s_array_span(&s2s_nd),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(count_digits_r1<int>, s2s_grid, s2s_block,
         d_k, s2s_k.lo[0],

@@ -7,13 +7,20 @@
 
 /* ==== region sweep_r1: in.f90 lines 9-17 ==== */
 
-#define S2S_q(i0, i1, i2) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
-#define S2S_flux(i0, i1, i2) S2S_ELEM(flux, ((s2s_idx)(i0) - s2s_flux_lo0) + s2s_flux_n0 * (((s2s_idx)(i1) - s2s_flux_lo1) + s2s_flux_n1 * (((s2s_idx)(i2) - s2s_flux_lo2))))
+#define S2S_q(i0, i1, i2) S2S_ELEM(q, \
+    ((s2s_idx)(i0) - s2s_q_lo0) \
+    + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
+#define S2S_flux(i0, i1, i2) S2S_ELEM(flux, \
+    ((s2s_idx)(i0) - s2s_flux_lo0) \
+    + s2s_flux_n0 \
+    * (((s2s_idx)(i1) - s2s_flux_lo1) + s2s_flux_n1 * (((s2s_idx)(i2) - s2s_flux_lo2))))
 
 /* sweep_r1: the loop nest at in.f90:10 */
 template <typename s2s_idx>
-__global__ void sweep_r1(float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1, s2s_idx s2s_q_lo2, s2s_idx s2s_q_n0, s2s_idx s2s_q_n1,
-    const float *__restrict__ flux, s2s_idx s2s_flux_lo0, s2s_idx s2s_flux_lo1, s2s_idx s2s_flux_lo2, s2s_idx s2s_flux_n0, s2s_idx s2s_flux_n1,
+__global__ void sweep_r1(float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1,
+    s2s_idx s2s_q_lo2, s2s_idx s2s_q_n0, s2s_idx s2s_q_n1,
+    const float *__restrict__ flux, s2s_idx s2s_flux_lo0, s2s_idx s2s_flux_lo1,
+        s2s_idx s2s_flux_lo2, s2s_idx s2s_flux_n0, s2s_idx s2s_flux_n1,
     int km, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -24,31 +31,45 @@ __global__ void sweep_r1(float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q
   int k;
   float s2s_q_k; /* k-caching register */
   float s2s_q_kp1; /* k-caching register */
+#line 10 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:10 */
   const int i = 1 + (int)s2s_x; /* in.f90:11 */
-  if (((km - 1) >= 1)) { /* line 12 */
+  if (km - 1 >= 1) { /* line 12 */
+#line 12 "in.f90"
     s2s_q_kp1 = S2S_q(i, km, j); /* line 12 */
   }
+#line 12 "in.f90"
   { /* in.f90:12 */
     const int s2s_last_k = 1;
-    for (k = (km - 1); k >= s2s_last_k; k += -1) {
-      s2s_q_k = (S2S_q(i, k, j) + (0.5f * (s2s_q_kp1 - S2S_flux(i, k, j)))); /* line 13 */
+    for (k = km - 1; k >= s2s_last_k; k += -1) {
+#line 13 "in.f90"
+      s2s_q_k = S2S_q(i, k, j) + 0.5f * (s2s_q_kp1 - S2S_flux(i, k, j)); /* line 13 */
+#line 13 "in.f90"
       S2S_q(i, k, j) = s2s_q_k; /* line 13 */
+#line 12 "in.f90"
       s2s_q_kp1 = s2s_q_k; /* line 12 */
     }
   }
+#line 54 "in.s2s.cu"
 }
 
-extern "C" void s2s_sweep_r1(float *q, float *flux, const int *s2s_p_jm, const int *s2s_p_im, const int *s2s_p_km)
+extern "C" void s2s_sweep_r1(float *q, float *flux, const int *s2s_p_jm, const int *s2s_p_im,
+    const int *s2s_p_km)
 {
   static S2sRegion s2s_region = S2S_REGION("sweep_r1", "sweep", "in.f90", 9);
   const int jm = *s2s_p_jm;
   const int im = *s2s_p_im;
   const int km = *s2s_p_km;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 9, &s2s_q, S2S_COPY);
-  S2sArray s2s_flux = { "flux", (void *)flux, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>((km - 1), km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_flux = { "flux", (void *)flux, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km - 1, km), s2s_min<long>(jm, jm) } };
   float *d_flux = (float *)s2s_data_begin(&s2s_region, 9, &s2s_flux, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -60,7 +81,8 @@ extern "C" void s2s_sweep_r1(float *q, float *flux, const int *s2s_p_jm, const i
                   s2s_grid_dim(&s2s_region, 10, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 10, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_q), s2s_array_span(&s2s_flux), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_q), s2s_array_span(&s2s_flux),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(sweep_r1<int>, s2s_grid, s2s_block,
         d_q, s2s_q.lo[0], s2s_q.lo[1], s2s_q.lo[2], s2s_q.ext[0], s2s_q.ext[1],

@@ -23,10 +23,14 @@ __global__ void ex_r1(float *__restrict__ b, s2s_idx s2s_b_lo0,
     return;
   float s;
   s = s2s_in_s; /* firstprivate */
+#line 11 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:11 */
   S2S_b(i) = s; /* line 12 */
+#line 14 "in.f90"
   s = 2.0f; /* line 14 */
+#line 16 "in.f90"
   S2S_a(i) = s; /* line 16 */
+#line 34 "in.s2s.cu"
 }
 
 extern "C" void s2s_ex_r1(float *b, float *a, const int *s2s_p_n, const float *s2s_p_s)
@@ -35,9 +39,11 @@ extern "C" void s2s_ex_r1(float *b, float *a, const int *s2s_p_n, const float *s
   const int n = *s2s_p_n;
   const float s = *s2s_p_s;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -48,7 +54,8 @@ extern "C" void s2s_ex_r1(float *b, float *a, const int *s2s_p_n, const float *s
                   s2s_grid_dim(&s2s_region, 11, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 11, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(ex_r1<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0],

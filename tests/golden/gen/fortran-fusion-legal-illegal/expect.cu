@@ -7,15 +7,24 @@
 
 /* ==== region fu_r1: in.f90 lines 8-30 ==== */
 
-#define S2S_c(i0, i1, i2) S2S_ELEM(c, ((s2s_idx)(i0) - s2s_c_lo0) + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1) + s2s_c_n1 * (((s2s_idx)(i2) - s2s_c_lo2))))
-#define S2S_a(i0, i1, i2) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
-#define S2S_b(i0, i1, i2) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
+#define S2S_c(i0, i1, i2) S2S_ELEM(c, \
+    ((s2s_idx)(i0) - s2s_c_lo0) \
+    + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1) + s2s_c_n1 * (((s2s_idx)(i2) - s2s_c_lo2))))
+#define S2S_a(i0, i1, i2) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) \
+    + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
+#define S2S_b(i0, i1, i2) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) \
+    + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
 
 /* fu_r1: the loop nest at in.f90:9 */
 template <typename s2s_idx>
-__global__ void fu_r1(float *__restrict__ c, s2s_idx s2s_c_lo0, s2s_idx s2s_c_lo1, s2s_idx s2s_c_lo2, s2s_idx s2s_c_n0, s2s_idx s2s_c_n1,
-    float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_lo2, s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
-    float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_lo2, s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
+__global__ void fu_r1(float *__restrict__ c, s2s_idx s2s_c_lo0, s2s_idx s2s_c_lo1,
+    s2s_idx s2s_c_lo2, s2s_idx s2s_c_n0, s2s_idx s2s_c_n1,
+    float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_lo2,
+        s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
+    float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_lo2,
+        s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
     int km, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -24,35 +33,53 @@ __global__ void fu_r1(float *__restrict__ c, s2s_idx s2s_c_lo0, s2s_idx s2s_c_lo
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   int k;
+#line 9 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:9 */
+#line 11 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:11 */
+#line 10 "in.f90"
   { /* in.f90:10 */
-    const int s2s_last_k = (km - 1);
+    const int s2s_last_k = km - 1;
     for (k = 1; k <= s2s_last_k; k += 1) {
-      S2S_a(i, k, j) = (S2S_c(i, k, j) * 2.0f); /* line 12 */
-      S2S_b(i, k, j) = (S2S_a(i, k, j) + 1.0f); /* line 19 */
+#line 12 "in.f90"
+      S2S_a(i, k, j) = S2S_c(i, k, j) * 2.0f; /* line 12 */
+#line 19 "in.f90"
+      S2S_b(i, k, j) = S2S_a(i, k, j) + 1.0f; /* line 19 */
     }
   }
+#line 24 "in.f90"
   { /* in.f90:24 */
-    const int s2s_last_k = (km - 1);
+    const int s2s_last_k = km - 1;
     for (k = 1; k <= s2s_last_k; k += 1) {
-      S2S_c(i, k, j) = (S2S_a(i, (k + 1), j) - S2S_b(i, k, j)); /* line 26 */
+#line 26 "in.f90"
+      S2S_c(i, k, j) = S2S_a(i, k + 1, j) - S2S_b(i, k, j); /* line 26 */
     }
   }
+#line 59 "in.s2s.cu"
 }
 
-extern "C" void s2s_fu_r1(float *c, float *a, float *b, const int *s2s_p_jm, const int *s2s_p_km, const int *s2s_p_im)
+extern "C" void s2s_fu_r1(float *c, float *a, float *b, const int *s2s_p_jm, const int *s2s_p_km,
+    const int *s2s_p_im)
 {
   static S2sRegion s2s_region = S2S_REGION("fu_r1", "fu", "in.f90", 8);
   const int jm = *s2s_p_jm;
   const int km = *s2s_p_km;
   const int im = *s2s_p_im;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_c = { "c", (void *)c, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>((km - 1), km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_c = { "c", (void *)c, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km - 1, km), s2s_min<long>(jm, jm) } };
   float *d_c = (float *)s2s_data_begin(&s2s_region, 8, &s2s_c, S2S_COPY);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPY);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>((km - 1), km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km - 1, km), s2s_min<long>(jm, jm) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 8, &s2s_b, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -64,7 +91,8 @@ extern "C" void s2s_fu_r1(float *c, float *a, float *b, const int *s2s_p_jm, con
                   s2s_grid_dim(&s2s_region, 9, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 9, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_c), s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_c), s2s_array_span(&s2s_a),
+          s2s_array_span(&s2s_b), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(fu_r1<int>, s2s_grid, s2s_block,
         d_c, s2s_c.lo[0], s2s_c.lo[1], s2s_c.lo[2], s2s_c.ext[0], s2s_c.ext[1],

@@ -7,16 +7,26 @@
 
 /* ==== region skip_some_r1: in.f90 lines 18-44 ==== */
 
-#define S2S_b(i0, i1, i2) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
-#define S2S_a(i0, i1, i2) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
-#define S2S_c(i0, i1, i2) S2S_ELEM(c, ((s2s_idx)(i0) - s2s_c_lo0) + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1) + s2s_c_n1 * (((s2s_idx)(i2) - s2s_c_lo2))))
-#define S2S_ktop(i0, i1) S2S_ELEM(ktop, ((s2s_idx)(i0) - s2s_ktop_lo0) + s2s_ktop_n0 * (((s2s_idx)(i1) - s2s_ktop_lo1)))
+#define S2S_b(i0, i1, i2) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) \
+    + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
+#define S2S_a(i0, i1, i2) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) \
+    + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
+#define S2S_c(i0, i1, i2) S2S_ELEM(c, \
+    ((s2s_idx)(i0) - s2s_c_lo0) \
+    + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1) + s2s_c_n1 * (((s2s_idx)(i2) - s2s_c_lo2))))
+#define S2S_ktop(i0, i1) S2S_ELEM(ktop, \
+    ((s2s_idx)(i0) - s2s_ktop_lo0) + s2s_ktop_n0 * (((s2s_idx)(i1) - s2s_ktop_lo1)))
 
 /* skip_some_r1: the loop nest at in.f90:19 */
 template <typename s2s_idx>
-__global__ void skip_some_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_lo2, s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
-    float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_lo2, s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
-    float *__restrict__ c, s2s_idx s2s_c_lo0, s2s_idx s2s_c_lo1, s2s_idx s2s_c_lo2, s2s_idx s2s_c_n0, s2s_idx s2s_c_n1,
+__global__ void skip_some_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1,
+    s2s_idx s2s_b_lo2, s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
+    float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_lo2,
+        s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
+    float *__restrict__ c, s2s_idx s2s_c_lo0, s2s_idx s2s_c_lo1, s2s_idx s2s_c_lo2,
+        s2s_idx s2s_c_n0, s2s_idx s2s_c_n1,
     int *__restrict__ ktop, s2s_idx s2s_ktop_lo0, s2s_idx s2s_ktop_lo1, s2s_idx s2s_ktop_n0,
     int jts, int its, int kts, int kte, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -27,50 +37,67 @@ __global__ void skip_some_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s
     return;
   int k;
   int kk;
+#line 19 "in.f90"
   const int j = jts + (int)s2s_y; /* in.f90:19 */
   const int i = its + (int)s2s_x; /* in.f90:20 */
   { /* in.f90:21 */
     const int s2s_last_k = kte;
     for (k = kts; k <= s2s_last_k; k += 1) {
+#line 22 "in.f90"
       S2S_a(i, k, j) = S2S_b(i, k, j); /* line 22 */
       { /* block, line 23 */
+#line 23 "in.f90"
         { /* block, line 23 */
-          if ((S2S_b(i, k, j) < (-0.3f))) { /* line 23 */
+#line 23 "in.f90"
+          if (S2S_b(i, k, j) < -0.3f) { /* line 23 */
+#line 23 "in.f90"
             goto s2s_exit_3;
           }
-          S2S_a(i, k, j) = (2.0f * S2S_a(i, k, j)); /* line 24 */
-          if ((S2S_b(i, k, j) > 0.2f)) { /* line 25 */
+#line 24 "in.f90"
+          S2S_a(i, k, j) = 2.0f * S2S_a(i, k, j); /* line 24 */
+          if (S2S_b(i, k, j) > 0.2f) { /* line 25 */
             S2S_c(i, k, j) = 1.0f; /* line 26 */
-            if ((S2S_b(i, k, j) > 0.4f)) { /* line 27 */
+            if (S2S_b(i, k, j) > 0.4f) { /* line 27 */
+#line 27 "in.f90"
               goto s2s_exit_2;
             }
           }
         }
         s2s_exit_3: ;
-        S2S_c(i, k, j) = (S2S_c(i, k, j) + S2S_a(i, k, j)); /* line 30 */
+#line 30 "in.f90"
+        S2S_c(i, k, j) = S2S_c(i, k, j) + S2S_a(i, k, j); /* line 30 */
       }
       s2s_exit_2: ;
     }
   }
-  kk = (kts - 1); /* line 32 */
+#line 32 "in.f90"
+  kk = kts - 1; /* line 32 */
   { /* block, line 33 */
+#line 33 "in.f90"
     { /* in.f90:33 */
       const int s2s_last_k = kts;
       for (k = kte; k >= s2s_last_k; k += -1) {
-        if ((S2S_b(i, k, j) > 0.3f)) { /* line 34 */
+#line 34 "in.f90"
+        if (S2S_b(i, k, j) > 0.3f) { /* line 34 */
           kk = k; /* line 35 */
           goto s2s_exit_4;
         }
-        S2S_c(i, k, j) = (-S2S_c(i, k, j)); /* line 38 */
+        S2S_c(i, k, j) = -S2S_c(i, k, j); /* line 38 */
       }
     }
-    S2S_a(i, kts, j) = (S2S_a(i, kts, j) + 100.0f); /* line 40 */
+#line 40 "in.f90"
+    S2S_a(i, kts, j) = S2S_a(i, kts, j) + 100.0f; /* line 40 */
   }
   s2s_exit_4: ;
+#line 41 "in.f90"
   S2S_ktop(i, j) = kk; /* line 41 */
+#line 95 "in.s2s.cu"
 }
 
-extern "C" void s2s_skip_some_r1(float *b, float *a, float *c, int *ktop, const int *s2s_p_jts, const int *s2s_p_jte, const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms, const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
+extern "C" void s2s_skip_some_r1(float *b, float *a, float *c, int *ktop, const int *s2s_p_jts,
+    const int *s2s_p_jte, const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_kts,
+    const int *s2s_p_kte, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms,
+    const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
 {
   static S2sRegion s2s_region = S2S_REGION("skip_some_r1", "skip_some", "in.f90", 18);
   const int jts = *s2s_p_jts;
@@ -86,13 +113,25 @@ extern "C" void s2s_skip_some_r1(float *b, float *a, float *c, int *ktop, const 
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 18, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(s2s_max(kte, kts), kme), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(s2s_max(kte, kts), kme), s2s_min<long>(jte, jme) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 18, &s2s_a, S2S_COPY);
-  S2sArray s2s_c = { "c", (void *)c, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_c = { "c", (void *)c, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
   float *d_c = (float *)s2s_data_begin(&s2s_region, 18, &s2s_c, S2S_COPY);
-  S2sArray s2s_ktop = { "ktop", (void *)ktop, sizeof(int), 2, { ims, jms }, { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_ktop = { "ktop", (void *)ktop, sizeof(int), 2, { ims, jms },
+      { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
   int *d_ktop = (int *)s2s_data_begin(&s2s_region, 18, &s2s_ktop, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -104,7 +143,9 @@ extern "C" void s2s_skip_some_r1(float *b, float *a, float *c, int *ktop, const 
                   s2s_grid_dim(&s2s_region, 19, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 19, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_array_span(&s2s_c), s2s_array_span(&s2s_ktop), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_array_span(&s2s_c), s2s_array_span(&s2s_ktop),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 5))
         S2S_LAUNCH(skip_some_r1<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.lo[2], s2s_b.ext[0], s2s_b.ext[1],

@@ -7,14 +7,21 @@
 
 /* ==== region settle_r1: in.f90 lines 19-36 ==== */
 
-#define S2S_v(i0, i1, i2) S2S_ELEM(v, ((s2s_idx)(i0) - s2s_v_lo0) + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1) + s2s_v_n1 * (((s2s_idx)(i2) - s2s_v_lo2))))
-#define S2S_q(i0, i1, i2) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
-#define S2S_nsteps(i0, i1) S2S_ELEM(nsteps, ((s2s_idx)(i0) - s2s_nsteps_lo0) + s2s_nsteps_n0 * (((s2s_idx)(i1) - s2s_nsteps_lo1)))
+#define S2S_v(i0, i1, i2) S2S_ELEM(v, \
+    ((s2s_idx)(i0) - s2s_v_lo0) \
+    + s2s_v_n0 * (((s2s_idx)(i1) - s2s_v_lo1) + s2s_v_n1 * (((s2s_idx)(i2) - s2s_v_lo2))))
+#define S2S_q(i0, i1, i2) S2S_ELEM(q, \
+    ((s2s_idx)(i0) - s2s_q_lo0) \
+    + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
+#define S2S_nsteps(i0, i1) S2S_ELEM(nsteps, \
+    ((s2s_idx)(i0) - s2s_nsteps_lo0) + s2s_nsteps_n0 * (((s2s_idx)(i1) - s2s_nsteps_lo1)))
 
 /* settle_r1: the loop nest at in.f90:20 */
 template <typename s2s_idx>
-__global__ void settle_r1(const float *__restrict__ v, s2s_idx s2s_v_lo0, s2s_idx s2s_v_lo1, s2s_idx s2s_v_lo2, s2s_idx s2s_v_n0, s2s_idx s2s_v_n1,
-    float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1, s2s_idx s2s_q_lo2, s2s_idx s2s_q_n0, s2s_idx s2s_q_n1,
+__global__ void settle_r1(const float *__restrict__ v, s2s_idx s2s_v_lo0, s2s_idx s2s_v_lo1,
+    s2s_idx s2s_v_lo2, s2s_idx s2s_v_n0, s2s_idx s2s_v_n1,
+    float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1, s2s_idx s2s_q_lo2,
+        s2s_idx s2s_q_n0, s2s_idx s2s_q_n1,
     int *__restrict__ nsteps, s2s_idx s2s_nsteps_lo0, s2s_idx s2s_nsteps_lo1, s2s_idx s2s_nsteps_n0,
     int jts, int its, int kts, int kte, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -27,30 +34,42 @@ __global__ void settle_r1(const float *__restrict__ v, s2s_idx s2s_v_lo0, s2s_id
   float moved;
   int k;
   float flux;
+#line 20 "in.f90"
   const int j = jts + (int)s2s_y; /* in.f90:20 */
   const int i = its + (int)s2s_x; /* in.f90:21 */
   n = 0; /* line 22 */
+#line 24 "in.f90"
   for (;;) { /* line 24 */
-    n = (n + 1); /* line 24 */
+#line 24 "in.f90"
+    n = n + 1; /* line 24 */
     moved = 0.f; /* line 25 */
     { /* in.f90:26 */
-      const int s2s_last_k = (kte - 1);
+      const int s2s_last_k = kte - 1;
       for (k = kts; k <= s2s_last_k; k += 1) {
-        flux = ((0.5f * fabsf(S2S_v(i, k, j))) * S2S_q(i, (k + 1), j)); /* line 27 */
-        S2S_q(i, (k + 1), j) = (S2S_q(i, (k + 1), j) - flux); /* line 28 */
-        S2S_q(i, k, j) = (S2S_q(i, k, j) + flux); /* line 29 */
-        moved = (moved + flux); /* line 30 */
+#line 27 "in.f90"
+        flux = 0.5f * fabsf(S2S_v(i, k, j)) * S2S_q(i, k + 1, j); /* line 27 */
+        S2S_q(i, k + 1, j) = S2S_q(i, k + 1, j) - flux; /* line 28 */
+        S2S_q(i, k, j) = S2S_q(i, k, j) + flux; /* line 29 */
+        moved = moved + flux; /* line 30 */
       }
     }
-    if (((moved > 1.e-3f) && (n < 25))) { /* line 32 */
+#line 32 "in.f90"
+    if (moved > 1.e-3f && n < 25) { /* line 32 */
+#line 32 "in.f90"
       continue;
     }
+#line 32 "in.f90"
     break;
   }
+#line 33 "in.f90"
   S2S_nsteps(i, j) = n; /* line 33 */
+#line 67 "in.s2s.cu"
 }
 
-extern "C" void s2s_settle_r1(float *v, float *q, int *nsteps, const int *s2s_p_jts, const int *s2s_p_jte, const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms, const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
+extern "C" void s2s_settle_r1(float *v, float *q, int *nsteps, const int *s2s_p_jts,
+    const int *s2s_p_jte, const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_kts,
+    const int *s2s_p_kte, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms,
+    const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
 {
   static S2sRegion s2s_region = S2S_REGION("settle_r1", "settle", "in.f90", 19);
   const int jts = *s2s_p_jts;
@@ -66,11 +85,20 @@ extern "C" void s2s_settle_r1(float *v, float *q, int *nsteps, const int *s2s_p_
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>((kte - 1), kme), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte - 1, kme), s2s_min<long>(jte, jme) } };
   float *d_v = (float *)s2s_data_begin(&s2s_region, 19, &s2s_v, S2S_COPYIN);
-  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 19, &s2s_q, S2S_COPY);
-  S2sArray s2s_nsteps = { "nsteps", (void *)nsteps, sizeof(int), 2, { ims, jms }, { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_nsteps = { "nsteps", (void *)nsteps, sizeof(int), 2, { ims, jms },
+      { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
   int *d_nsteps = (int *)s2s_data_begin(&s2s_region, 19, &s2s_nsteps, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -82,7 +110,8 @@ extern "C" void s2s_settle_r1(float *v, float *q, int *nsteps, const int *s2s_p_
                   s2s_grid_dim(&s2s_region, 20, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 20, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_v), s2s_array_span(&s2s_q), s2s_array_span(&s2s_nsteps), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_v), s2s_array_span(&s2s_q),
+          s2s_array_span(&s2s_nsteps), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(settle_r1<int>, s2s_grid, s2s_block,
         d_v, s2s_v.lo[0], s2s_v.lo[1], s2s_v.lo[2], s2s_v.ext[0], s2s_v.ext[1],

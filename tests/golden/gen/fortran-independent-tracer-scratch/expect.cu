@@ -7,14 +7,19 @@
 
 /* ==== region fill_r1: in.f90 lines 10-25 ==== */
 
-#define S2S_delp(i0, i1) S2S_ELEM(delp, ((s2s_idx)(i0) - s2s_delp_lo0) + s2s_delp_n0 * (((s2s_idx)(i1) - s2s_delp_lo1)))
-#define S2S_q(i0, i1, i2) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
+#define S2S_delp(i0, i1) S2S_ELEM(delp, \
+    ((s2s_idx)(i0) - s2s_delp_lo0) + s2s_delp_n0 * (((s2s_idx)(i1) - s2s_delp_lo1)))
+#define S2S_q(i0, i1, i2) S2S_ELEM(q, \
+    ((s2s_idx)(i0) - s2s_q_lo0) \
+    + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
 #define S2S_dm(i0) s2s_p_dm[s2s_tid + s2s_nthreads * (((s2s_idx)(i0) - s2s_dm_lo0))]
 
 /* fill_r1: the loop nest at in.f90:12 */
 template <typename s2s_idx>
-__global__ void fill_r1(const float *__restrict__ delp, s2s_idx s2s_delp_lo0, s2s_idx s2s_delp_lo1, s2s_idx s2s_delp_n0,
-    float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1, s2s_idx s2s_q_lo2, s2s_idx s2s_q_n0, s2s_idx s2s_q_n1,
+__global__ void fill_r1(const float *__restrict__ delp, s2s_idx s2s_delp_lo0, s2s_idx s2s_delp_lo1,
+    s2s_idx s2s_delp_n0,
+    float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1, s2s_idx s2s_q_lo2,
+        s2s_idx s2s_q_n0, s2s_idx s2s_q_n1,
     float *__restrict__ s2s_p_dm, s2s_idx s2s_dm_lo0,
     int km, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -26,35 +31,46 @@ __global__ void fill_r1(const float *__restrict__ delp, s2s_idx s2s_delp_lo0, s2
   int k;
   const s2s_idx s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);
   const s2s_idx s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;
+#line 12 "in.f90"
   const int ic = 1 + (int)s2s_y; /* in.f90:12 */
   const int i = 1 + (int)s2s_x; /* in.f90:13 */
   { /* in.f90:14 */
     const int s2s_last_k = km;
     for (k = 1; k <= s2s_last_k; k += 1) {
-      S2S_dm(k) = (S2S_delp(i, k) * S2S_q(i, k, ic)); /* line 15 */
+#line 15 "in.f90"
+      S2S_dm(k) = S2S_delp(i, k) * S2S_q(i, k, ic); /* line 15 */
     }
   }
+#line 17 "in.f90"
   { /* in.f90:17 */
-    const int s2s_last_k = (km - 1);
+    const int s2s_last_k = km - 1;
     for (k = 1; k <= s2s_last_k; k += 1) {
-      if ((S2S_q(i, k, ic) < 0.f)) { /* line 18 */
+#line 18 "in.f90"
+      if (S2S_q(i, k, ic) < 0.f) { /* line 18 */
         S2S_q(i, k, ic) = 0.f; /* line 19 */
-        S2S_q(i, (k + 1), ic) = (S2S_q(i, (k + 1), ic) + (S2S_dm((k + 1)) / S2S_delp(i, (k + 1)))); /* line 20 */
+        S2S_q(i, k + 1, ic) = S2S_q(i, k + 1, ic) + S2S_dm(k + 1) / S2S_delp(i, k + 1); /* line 20 */
       }
     }
   }
+#line 56 "in.s2s.cu"
 }
 
-extern "C" void s2s_fill_r1(float *delp, float *q, const int *s2s_p_nq, const int *s2s_p_im, const int *s2s_p_km)
+extern "C" void s2s_fill_r1(float *delp, float *q, const int *s2s_p_nq, const int *s2s_p_im,
+    const int *s2s_p_km)
 {
   static S2sRegion s2s_region = S2S_REGION("fill_r1", "fill", "in.f90", 10);
   const int nq = *s2s_p_nq;
   const int im = *s2s_p_im;
   const int km = *s2s_p_km;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_delp = { "delp", (void *)delp, sizeof(float), 2, { 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
+  S2sArray s2s_delp = { "delp", (void *)delp, sizeof(float), 2, { 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
   float *d_delp = (float *)s2s_data_begin(&s2s_region, 10, &s2s_delp, S2S_COPYIN);
-  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(nq) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(nq, nq) } };
+  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(nq) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(nq, nq) } };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 10, &s2s_q, S2S_COPY);
   struct { long lo[1], ext[1]; } s2s_dm = { { (long)(1) }, { (long)(km) - (long)(1) + 1 } };
   {
@@ -66,10 +82,12 @@ extern "C" void s2s_fill_r1(float *delp, float *q, const int *s2s_p_nq, const in
                   s2s_grid_dim(&s2s_region, 12, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 12, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      size_t s2s_dm_bytes = sizeof(float) * (size_t)(s2s_trip[0] * s2s_trip[1] * s2s_trip[2]) * (size_t)s2s_dm.ext[0];
+      size_t s2s_dm_bytes = sizeof(float) * (size_t)(s2s_trip[0] * s2s_trip[1] * s2s_trip[2])
+          * (size_t)s2s_dm.ext[0];
       float *d_dm = (float *)s2s_scratch_alloc(&s2s_region, 12, s2s_dm_bytes);
       s2s_kernel_begin(&s2s_region, 12, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_delp), s2s_array_span(&s2s_q), (long)(s2s_dm_bytes / sizeof(float)), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_delp), s2s_array_span(&s2s_q),
+          (long)(s2s_dm_bytes / sizeof(float)), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(fill_r1<int>, s2s_grid, s2s_block,
         d_delp, s2s_delp.lo[0], s2s_delp.lo[1], s2s_delp.ext[0],

@@ -7,20 +7,32 @@
 
 /* ==== region driver_r1: in.f90 lines 16-30 ==== */
 
-#define S2S_th(i0, i1, i2) S2S_ELEM(th, ((s2s_idx)(i0) - s2s_th_lo0) + s2s_th_n0 * (((s2s_idx)(i1) - s2s_th_lo1) + s2s_th_n1 * (((s2s_idx)(i2) - s2s_th_lo2))))
-#define S2S_pii(i0, i1, i2) S2S_ELEM(pii, ((s2s_idx)(i0) - s2s_pii_lo0) + s2s_pii_n0 * (((s2s_idx)(i1) - s2s_pii_lo1) + s2s_pii_n1 * (((s2s_idx)(i2) - s2s_pii_lo2))))
+#define S2S_th(i0, i1, i2) S2S_ELEM(th, \
+    ((s2s_idx)(i0) - s2s_th_lo0) \
+    + s2s_th_n0 * (((s2s_idx)(i1) - s2s_th_lo1) + s2s_th_n1 * (((s2s_idx)(i2) - s2s_th_lo2))))
+#define S2S_pii(i0, i1, i2) S2S_ELEM(pii, \
+    ((s2s_idx)(i0) - s2s_pii_lo0) \
+    + s2s_pii_n0 * (((s2s_idx)(i1) - s2s_pii_lo1) + s2s_pii_n1 * (((s2s_idx)(i2) - s2s_pii_lo2))))
 #define S2S_t(i0, i1) s2s_p_t[s2s_tid + s2s_nthreads * (((s2s_idx)(i1) - s2s_t_lo1))]
-#define S2S_qv(i0, i1, i2) S2S_ELEM(qv, ((s2s_idx)(i0) - s2s_qv_lo0) + s2s_qv_n0 * (((s2s_idx)(i1) - s2s_qv_lo1) + s2s_qv_n1 * (((s2s_idx)(i2) - s2s_qv_lo2))))
-#define S2S_column2d_work(i0, i1) s2s_p_column2d_work[s2s_tid + s2s_nthreads * (((s2s_idx)(i1) - s2s_column2d_work_lo1))]
+#define S2S_qv(i0, i1, i2) S2S_ELEM(qv, \
+    ((s2s_idx)(i0) - s2s_qv_lo0) \
+    + s2s_qv_n0 * (((s2s_idx)(i1) - s2s_qv_lo1) + s2s_qv_n1 * (((s2s_idx)(i2) - s2s_qv_lo2))))
+#define S2S_column2d_work(i0, \
+    i1) s2s_p_column2d_work[s2s_tid + s2s_nthreads * (((s2s_idx)(i1) - s2s_column2d_work_lo1))]
 
 /* driver_r1: the loop nest at in.f90:17 */
 template <typename s2s_idx>
-__global__ void driver_r1(float *__restrict__ th, s2s_idx s2s_th_lo0, s2s_idx s2s_th_lo1, s2s_idx s2s_th_lo2, s2s_idx s2s_th_n0, s2s_idx s2s_th_n1,
-    const float *__restrict__ pii, s2s_idx s2s_pii_lo0, s2s_idx s2s_pii_lo1, s2s_idx s2s_pii_lo2, s2s_idx s2s_pii_n0, s2s_idx s2s_pii_n1,
+__global__ void driver_r1(float *__restrict__ th, s2s_idx s2s_th_lo0, s2s_idx s2s_th_lo1,
+    s2s_idx s2s_th_lo2, s2s_idx s2s_th_n0, s2s_idx s2s_th_n1,
+    const float *__restrict__ pii, s2s_idx s2s_pii_lo0, s2s_idx s2s_pii_lo1, s2s_idx s2s_pii_lo2,
+        s2s_idx s2s_pii_n0, s2s_idx s2s_pii_n1,
     float *__restrict__ s2s_p_t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
-    float *__restrict__ qv, s2s_idx s2s_qv_lo0, s2s_idx s2s_qv_lo1, s2s_idx s2s_qv_lo2, s2s_idx s2s_qv_n0, s2s_idx s2s_qv_n1,
-    float *__restrict__ s2s_p_column2d_work, s2s_idx s2s_column2d_work_lo0, s2s_idx s2s_column2d_work_lo1, s2s_idx s2s_column2d_work_n0,
-    int jts, int kts, int kte, int its, int ims, int kms, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
+    float *__restrict__ qv, s2s_idx s2s_qv_lo0, s2s_idx s2s_qv_lo1, s2s_idx s2s_qv_lo2,
+        s2s_idx s2s_qv_n0, s2s_idx s2s_qv_n1,
+    float *__restrict__ s2s_p_column2d_work, s2s_idx s2s_column2d_work_lo0,
+        s2s_idx s2s_column2d_work_lo1, s2s_idx s2s_column2d_work_n0,
+    int jts, int kts, int kte, int its, int ims, int kms, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y,
+        s2s_idx s2s_trip_z)
 {
   constexpr float den0 = 1.28f;
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -32,35 +44,52 @@ __global__ void driver_r1(float *__restrict__ th, s2s_idx s2s_th_lo0, s2s_idx s2
   float column2d_supsat;
   const s2s_idx s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);
   const s2s_idx s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;
+#line 17 "in.f90"
   const int j = jts + (int)s2s_y; /* in.f90:17 */
+#line 19 "in.f90"
   const int i = its + (int)s2s_x; /* in.f90:19 */
+#line 18 "in.f90"
   { /* in.f90:18 */
     const int s2s_last_k = kte;
     for (k = kts; k <= s2s_last_k; k += 1) {
-      S2S_t(i, k) = (S2S_th(i, k, j) * S2S_pii(i, k, j)); /* line 20 */
-      S2S_column2d_work(i, k) = (s2s_max(S2S_qv((ims + (i - ims)), (kms + (k - kms)), j), 0.0f) * den0); /* line 42 */
+#line 20 "in.f90"
+      S2S_t(i, k) = S2S_th(i, k, j) * S2S_pii(i, k, j); /* line 20 */
+#line 42 "in.f90"
+      S2S_column2d_work(i, k) = s2s_max(S2S_qv(ims + (i - ims), kms + (k - kms), j), 0.0f) * den0; /* line 42 */
     }
   }
   { /* in.f90:45 */
-    const int s2s_last_k = (kts + 1);
+    const int s2s_last_k = kts + 1;
     for (k = kte; k >= s2s_last_k; k += -1) {
-      column2d_supsat = (S2S_column2d_work(i, k) - (0.001f * S2S_t((its + (i - its)), (kts + (k - kts))))); /* line 47 */
-      if ((column2d_supsat > 0.0f)) { /* line 48 */
-        S2S_qv((ims + (i - ims)), (kms + (k - kms)), j) = (S2S_qv((ims + (i - ims)), (kms + (k - kms)), j) - (0.5f * column2d_supsat)); /* line 49 */
-        S2S_qv((ims + (i - ims)), (kms + ((k - 1) - kms)), j) = (S2S_qv((ims + (i - ims)), (kms + ((k - 1) - kms)), j) + (0.5f * column2d_supsat)); /* line 50 */
-        S2S_t((its + (i - its)), (kts + (k - kts))) = (S2S_t((its + (i - its)), (kts + (k - kts))) + (2.5f * column2d_supsat)); /* line 51 */
+#line 47 "in.f90"
+      column2d_supsat = S2S_column2d_work(i, k) - 0.001f * S2S_t(its + (i - its), kts + (k - kts)); /* line 47 */
+      if (column2d_supsat > 0.0f) { /* line 48 */
+        S2S_qv(ims + (i - ims), kms + (k - kms), j) = S2S_qv(ims + (i - ims), kms + (k - kms), j)
+            - 0.5f * column2d_supsat; /* line 49 */
+#line 50 "in.f90"
+        S2S_qv(ims + (i - ims), kms + (k - 1 - kms), j) = S2S_qv(ims + (i - ims),
+            kms + (k - 1 - kms), j) + 0.5f * column2d_supsat; /* line 50 */
+#line 51 "in.f90"
+        S2S_t(its + (i - its), kts + (k - kts)) = S2S_t(its + (i - its), kts + (k - kts))
+            + 2.5f * column2d_supsat; /* line 51 */
       }
     }
   }
+#line 24 "in.f90"
   { /* in.f90:24 */
     const int s2s_last_k = kte;
     for (k = kts; k <= s2s_last_k; k += 1) {
-      S2S_th(i, k, j) = (S2S_t(i, k) / S2S_pii(i, k, j)); /* line 26 */
+#line 26 "in.f90"
+      S2S_th(i, k, j) = S2S_t(i, k) / S2S_pii(i, k, j); /* line 26 */
     }
   }
+#line 87 "in.s2s.cu"
 }
 
-extern "C" void s2s_driver_r1(float *th, float *pii, float *qv, const int *s2s_p_jts, const int *s2s_p_jte, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_ims, const int *s2s_p_kms, const int *s2s_p_ime, const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
+extern "C" void s2s_driver_r1(float *th, float *pii, float *qv, const int *s2s_p_jts,
+    const int *s2s_p_jte, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its,
+    const int *s2s_p_ite, const int *s2s_p_ims, const int *s2s_p_kms, const int *s2s_p_ime,
+    const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
 {
   static S2sRegion s2s_region = S2S_REGION("driver_r1", "driver", "in.f90", 16);
   const int jts = *s2s_p_jts;
@@ -76,14 +105,25 @@ extern "C" void s2s_driver_r1(float *th, float *pii, float *qv, const int *s2s_p
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_th = { "th", (void *)th, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_th = { "th", (void *)th, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
   float *d_th = (float *)s2s_data_begin(&s2s_region, 16, &s2s_th, S2S_COPY);
-  S2sArray s2s_pii = { "pii", (void *)pii, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_pii = { "pii", (void *)pii, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
   float *d_pii = (float *)s2s_data_begin(&s2s_region, 16, &s2s_pii, S2S_COPYIN);
-  struct { long lo[2], ext[2]; } s2s_t = { { (long)(its), (long)(kts) }, { (long)(ite) - (long)(its) + 1, (long)(kte) - (long)(kts) + 1 } };
-  S2sArray s2s_qv = { "qv", (void *)qv, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+  struct { long lo[2], ext[2]; } s2s_t = { { (long)(its), (long)(kts) },
+      { (long)(ite) - (long)(its) + 1, (long)(kte) - (long)(kts) + 1 } };
+  S2sArray s2s_qv = { "qv", (void *)qv, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
   float *d_qv = (float *)s2s_data_begin(&s2s_region, 16, &s2s_qv, S2S_COPY);
-  struct { long lo[2], ext[2]; } s2s_column2d_work = { { (long)(its), (long)(kts) }, { (long)(ite) - (long)(its) + 1, (long)(kte) - (long)(kts) + 1 } };
+  struct { long lo[2], ext[2]; } s2s_column2d_work = { { (long)(its), (long)(kts) },
+      { (long)(ite) - (long)(its) + 1, (long)(kte) - (long)(kts) + 1 } };
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[1] = s2s_max<long>(0, (long)(jte) - (long)(jts) + 1);
@@ -93,12 +133,17 @@ extern "C" void s2s_driver_r1(float *th, float *pii, float *qv, const int *s2s_p
                   s2s_grid_dim(&s2s_region, 17, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 17, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      size_t s2s_t_bytes = sizeof(float) * (size_t)(s2s_trip[0] * s2s_trip[1] * s2s_trip[2]) * (size_t)s2s_t.ext[1];
+      size_t s2s_t_bytes = sizeof(float) * (size_t)(s2s_trip[0] * s2s_trip[1] * s2s_trip[2])
+          * (size_t)s2s_t.ext[1];
       float *d_t = (float *)s2s_scratch_alloc(&s2s_region, 17, s2s_t_bytes);
-      size_t s2s_column2d_work_bytes = sizeof(float) * (size_t)(s2s_trip[0] * s2s_trip[1] * s2s_trip[2]) * (size_t)s2s_column2d_work.ext[1];
+      size_t s2s_column2d_work_bytes = sizeof(float)
+          * (size_t)(s2s_trip[0] * s2s_trip[1] * s2s_trip[2]) * (size_t)s2s_column2d_work.ext[1];
       float *d_column2d_work = (float *)s2s_scratch_alloc(&s2s_region, 17, s2s_column2d_work_bytes);
       s2s_kernel_begin(&s2s_region, 17, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_th), s2s_array_span(&s2s_pii), (long)(s2s_t_bytes / sizeof(float)), s2s_array_span(&s2s_qv), (long)(s2s_column2d_work_bytes / sizeof(float)), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_th), s2s_array_span(&s2s_pii),
+          (long)(s2s_t_bytes / sizeof(float)), s2s_array_span(&s2s_qv),
+          (long)(s2s_column2d_work_bytes / sizeof(float)),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 6))
         S2S_LAUNCH(driver_r1<int>, s2s_grid, s2s_block,
         d_th, s2s_th.lo[0], s2s_th.lo[1], s2s_th.lo[2], s2s_th.ext[0], s2s_th.ext[1],

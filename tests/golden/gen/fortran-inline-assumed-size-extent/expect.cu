@@ -7,12 +7,14 @@
 
 /* ==== region outer_r1: in.f90 lines 9-13 ==== */
 
-#define S2S_q(i0, i1) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1)))
+#define S2S_q(i0, i1) S2S_ELEM(q, \
+    ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1)))
 #define S2S_work(i0) S2S_ELEM(work, ((s2s_idx)(i0) - s2s_work_lo0))
 
 /* outer_r1: the loop nest at in.f90:20 */
 template <typename s2s_idx>
-__global__ void outer_r1(const float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1, s2s_idx s2s_q_n0,
+__global__ void outer_r1(const float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1,
+    s2s_idx s2s_q_n0,
     float *__restrict__ work, s2s_idx s2s_work_lo0,
     int kts, int kte, int its, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -22,16 +24,21 @@ __global__ void outer_r1(const float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   int k;
+#line 20 "in.f90"
   const int i = its + (int)s2s_x; /* in.f90:20 */
+#line 10 "in.f90"
   { /* in.f90:10 */
     const int s2s_last_k = kte;
     for (k = kts; k <= s2s_last_k; k += 1) {
-      S2S_work(i) = (1.f / S2S_q(i, k)); /* line 21 */
+#line 21 "in.f90"
+      S2S_work(i) = 1.f / S2S_q(i, k); /* line 21 */
     }
   }
+#line 38 "in.s2s.cu"
 }
 
-extern "C" void s2s_outer_r1(float *q, float *work, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_n, const int *s2s_p_ite)
+extern "C" void s2s_outer_r1(float *q, float *work, const int *s2s_p_kts, const int *s2s_p_kte,
+    const int *s2s_p_its, const int *s2s_p_n, const int *s2s_p_ite)
 {
   static S2sRegion s2s_region = S2S_REGION("outer_r1", "outer", "in.f90", 9);
   const int kts = *s2s_p_kts;
@@ -40,21 +47,29 @@ extern "C" void s2s_outer_r1(float *q, float *work, const int *s2s_p_kts, const 
   const int n = *s2s_p_n;
   const int ite = *s2s_p_ite;
   if (!s2s_compute_begin(&s2s_region)) return;
-  s2s_assume(&s2s_region, 11, (long)((((ite - n) - its) + 1)) >= 0, "ite+1 >= n+its", "dimension 1 of 'q' reached by the call of 'vrec' at line 11 stays inside its declared bounds", "ite = %ld, n = %ld, its = %ld", (long)ite, (long)n, (long)its);
-  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(((n + its) - 1), ite), s2s_min<long>(kte, kte) } };
+  s2s_assume(&s2s_region, 11, (long)(ite - n - its + 1) >= 0, "ite+1 >= n+its",
+      "dimension 1 of 'q' reached by the call of 'vrec' at line 11 stays inside its declared bounds",
+      "ite = %ld, n = %ld, its = %ld", (long)ite, (long)n, (long)its);
+  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(n + its - 1, ite), s2s_min<long>(kte, kte) } };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 9, &s2s_q, S2S_COPYIN);
-  S2sArray s2s_work = { "work", (void *)work, sizeof(float), 1, { its }, { (long)(ite) - (its) + 1 }, { s2s_max<long>(its, its) }, { s2s_min<long>(((n + its) - 1), ite) } };
+  S2sArray s2s_work = { "work", (void *)work, sizeof(float), 1, { its },
+      { (long)(ite) - (its) + 1 }, { s2s_max<long>(its, its) },
+      { s2s_min<long>(n + its - 1, ite) } };
   float *d_work = (float *)s2s_data_begin(&s2s_region, 9, &s2s_work, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[0] = s2s_max<long>(0, (long)(((n + its) - 1)) - (long)(its) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(n + its - 1) - (long)(its) + 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 20, "outer_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 20, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 20, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 20, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 20, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_q), s2s_array_span(&s2s_work), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_q), s2s_array_span(&s2s_work),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(outer_r1<int>, s2s_grid, s2s_block,
         d_q, s2s_q.lo[0], s2s_q.lo[1], s2s_q.ext[0],

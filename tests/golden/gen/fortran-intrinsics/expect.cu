@@ -30,35 +30,44 @@ __global__ void physics_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0,
   float es;
   float x;
   int m;
+#line 21 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:21 */
-  es = (611.2f * expf(((17.67f * (S2S_t(i) - 273.15f)) / (S2S_t(i) - 29.65f)))); /* line 22 */
-  x = s2s_max(S2S_qv(i), s2s_max(1.0e-12f, ((0.622f * es) / (S2S_p(i) - es)))); /* line 23 */
-  m = (((int)roundf((x * 1.0e6f)) + (i % 3)) - ((int)(-2.5f))); /* line 24 */
-  if (((flag != 0) == (((S2S_t(i) > 273.15f) && (!(x >= 1.0f))) != 0))) { /* line 25 */
-    S2S_qv(i) = (s2s_powi(s2s_sign(x, (S2S_p(i) - 5.0e4f)), (int)2) + (((float)m) * 1.0e-9f)); /* line 26 */
+  es = 611.2f * expf(17.67f * (S2S_t(i) - 273.15f) / (S2S_t(i) - 29.65f)); /* line 22 */
+  x = s2s_max(S2S_qv(i), s2s_max(1.0e-12f, 0.622f * es / (S2S_p(i) - es))); /* line 23 */
+  m = (int)roundf(x * 1.0e6f) + i % 3 - (int)-2.5f; /* line 24 */
+  if ((flag != 0) == ((S2S_t(i) > 273.15f && !(x >= 1.0f)) != 0)) { /* line 25 */
+    S2S_qv(i) = s2s_powi(s2s_sign(x, S2S_p(i) - 5.0e4f), (int)2) + (float)m * 1.0e-9f; /* line 26 */
   } else {
-    if ((S2S_t(i) < 200.0f)) { /* line 27 */
-      S2S_qv(i) = (powf(fabsf(x), 1.5f) / sqrtf(S2S_p(i))); /* line 28 */
+#line 27 "in.f90"
+    if (S2S_t(i) < 200.0f) { /* line 27 */
+      S2S_qv(i) = powf(fabsf(x), 1.5f) / sqrtf(S2S_p(i)); /* line 28 */
     } else {
-      S2S_qv(i) = s2s_min(x, ((xlv / rv) * 1.0e-6f)); /* line 30 */
+      S2S_qv(i) = s2s_min(x, xlv / rv * 1.0e-6f); /* line 30 */
     }
   }
-  S2S_out8(i) = ((((double)x) * 2.0) + (1.0e-3 * (flag ? 1.0e0 : (-1.0e0)))); /* line 32 */
+#line 32 "in.f90"
+  S2S_out8(i) = (double)x * 2.0 + 1.0e-3 * (flag ? 1.0e0 : -1.0e0); /* line 32 */
+#line 51 "in.s2s.cu"
 }
 
-extern "C" void s2s_physics_r1(float *t, float *qv, float *p, double *out8, const int *s2s_p_n, const int *s2s_p_flag)
+extern "C" void s2s_physics_r1(float *t, float *qv, float *p, double *out8, const int *s2s_p_n,
+    const int *s2s_p_flag)
 {
   static S2sRegion s2s_region = S2S_REGION("physics_r1", "physics", "in.f90", 20);
   const int n = *s2s_p_n;
   const int flag = *s2s_p_flag;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 20, &s2s_t, S2S_COPYIN);
-  S2sArray s2s_qv = { "qv", (void *)qv, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_qv = { "qv", (void *)qv, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_qv = (float *)s2s_data_begin(&s2s_region, 20, &s2s_qv, S2S_COPY);
-  S2sArray s2s_p = { "p", (void *)p, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_p = { "p", (void *)p, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_p = (float *)s2s_data_begin(&s2s_region, 20, &s2s_p, S2S_COPYIN);
-  S2sArray s2s_out8 = { "out8", (void *)out8, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_out8 = { "out8", (void *)out8, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   double *d_out8 = (double *)s2s_data_begin(&s2s_region, 20, &s2s_out8, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -69,7 +78,9 @@ extern "C" void s2s_physics_r1(float *t, float *qv, float *p, double *out8, cons
                   s2s_grid_dim(&s2s_region, 21, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 21, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_qv), s2s_array_span(&s2s_p), s2s_array_span(&s2s_out8), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_qv),
+          s2s_array_span(&s2s_p), s2s_array_span(&s2s_out8),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 5))
         S2S_LAUNCH(physics_r1<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0],

@@ -7,13 +7,16 @@
 
 /* ==== region smooth_r1: in.f90 lines 10-17 ==== */
 
-#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 #define S2S_w(i0) s2s_p_w
-#define S2S_b(i0, i1) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
+#define S2S_b(i0, i1) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
 
 /* smooth_r1: the loop nest at in.f90:11 */
 template <typename s2s_idx>
-__global__ void smooth_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
+__global__ void smooth_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1,
+    s2s_idx s2s_a_n0,
     double *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -23,10 +26,12 @@ __global__ void smooth_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_i
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   double s2s_p_w; /* array 'w' scalarized */
+#line 11 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:11 */
   const int i = 1 + (int)s2s_x; /* in.f90:12 */
-  S2S_w(i) = (0.5e0 * S2S_a(i, j)); /* line 13 */
-  S2S_b(i, j) = (S2S_w(i) * S2S_w(i)); /* line 14 */
+  S2S_w(i) = 0.5e0 * S2S_a(i, j); /* line 13 */
+  S2S_b(i, j) = S2S_w(i) * S2S_w(i); /* line 14 */
+#line 35 "in.s2s.cu"
 }
 
 extern "C" void s2s_smooth_r1(double *a, double *b, const int *s2s_p_m, const int *s2s_p_n)
@@ -35,9 +40,13 @@ extern "C" void s2s_smooth_r1(double *a, double *b, const int *s2s_p_m, const in
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -49,7 +58,8 @@ extern "C" void s2s_smooth_r1(double *a, double *b, const int *s2s_p_m, const in
                   s2s_grid_dim(&s2s_region, 11, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 11, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(smooth_r1<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],

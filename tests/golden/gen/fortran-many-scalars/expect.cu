@@ -7,12 +7,15 @@
 
 /* ==== region many_r1: in.f90 lines 16-163 ==== */
 
-#define S2S_b(i0, i1) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
-#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_b(i0, i1) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 
 /* many_r1: the loop nest at in.f90:17 */
 template <typename s2s_idx>
-__global__ void many_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
+__global__ void many_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1,
+    s2s_idx s2s_b_n0,
     float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
     int kts, int its, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -161,152 +164,156 @@ __global__ void many_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx 
   float t137;
   float t138;
   float t139;
+#line 17 "in.f90"
   const int k = kts + (int)s2s_y; /* in.f90:17 */
   const int i = its + (int)s2s_x; /* in.f90:18 */
-  t0 = (S2S_b(i, k) * 1.0f); /* line 19 */
-  t1 = (S2S_b(i, k) * 2.0f); /* line 20 */
-  t2 = (S2S_b(i, k) * 3.0f); /* line 21 */
-  t3 = (S2S_b(i, k) * 4.0f); /* line 22 */
-  t4 = (S2S_b(i, k) * 5.0f); /* line 23 */
-  t5 = (S2S_b(i, k) * 6.0f); /* line 24 */
-  t6 = (S2S_b(i, k) * 7.0f); /* line 25 */
-  t7 = (S2S_b(i, k) * 8.0f); /* line 26 */
-  t8 = (S2S_b(i, k) * 9.0f); /* line 27 */
-  t9 = (S2S_b(i, k) * 10.0f); /* line 28 */
-  t10 = (S2S_b(i, k) * 11.0f); /* line 29 */
-  t11 = (S2S_b(i, k) * 12.0f); /* line 30 */
-  t12 = (S2S_b(i, k) * 13.0f); /* line 31 */
-  t13 = (S2S_b(i, k) * 14.0f); /* line 32 */
-  t14 = (S2S_b(i, k) * 15.0f); /* line 33 */
-  t15 = (S2S_b(i, k) * 16.0f); /* line 34 */
-  t16 = (S2S_b(i, k) * 17.0f); /* line 35 */
-  t17 = (S2S_b(i, k) * 18.0f); /* line 36 */
-  t18 = (S2S_b(i, k) * 19.0f); /* line 37 */
-  t19 = (S2S_b(i, k) * 20.0f); /* line 38 */
-  t20 = (S2S_b(i, k) * 21.0f); /* line 39 */
-  t21 = (S2S_b(i, k) * 22.0f); /* line 40 */
-  t22 = (S2S_b(i, k) * 23.0f); /* line 41 */
-  t23 = (S2S_b(i, k) * 24.0f); /* line 42 */
-  t24 = (S2S_b(i, k) * 25.0f); /* line 43 */
-  t25 = (S2S_b(i, k) * 26.0f); /* line 44 */
-  t26 = (S2S_b(i, k) * 27.0f); /* line 45 */
-  t27 = (S2S_b(i, k) * 28.0f); /* line 46 */
-  t28 = (S2S_b(i, k) * 29.0f); /* line 47 */
-  t29 = (S2S_b(i, k) * 30.0f); /* line 48 */
-  t30 = (S2S_b(i, k) * 31.0f); /* line 49 */
-  t31 = (S2S_b(i, k) * 32.0f); /* line 50 */
-  t32 = (S2S_b(i, k) * 33.0f); /* line 51 */
-  t33 = (S2S_b(i, k) * 34.0f); /* line 52 */
-  t34 = (S2S_b(i, k) * 35.0f); /* line 53 */
-  t35 = (S2S_b(i, k) * 36.0f); /* line 54 */
-  t36 = (S2S_b(i, k) * 37.0f); /* line 55 */
-  t37 = (S2S_b(i, k) * 38.0f); /* line 56 */
-  t38 = (S2S_b(i, k) * 39.0f); /* line 57 */
-  t39 = (S2S_b(i, k) * 40.0f); /* line 58 */
-  t40 = (S2S_b(i, k) * 41.0f); /* line 59 */
-  t41 = (S2S_b(i, k) * 42.0f); /* line 60 */
-  t42 = (S2S_b(i, k) * 43.0f); /* line 61 */
-  t43 = (S2S_b(i, k) * 44.0f); /* line 62 */
-  t44 = (S2S_b(i, k) * 45.0f); /* line 63 */
-  t45 = (S2S_b(i, k) * 46.0f); /* line 64 */
-  t46 = (S2S_b(i, k) * 47.0f); /* line 65 */
-  t47 = (S2S_b(i, k) * 48.0f); /* line 66 */
-  t48 = (S2S_b(i, k) * 49.0f); /* line 67 */
-  t49 = (S2S_b(i, k) * 50.0f); /* line 68 */
-  t50 = (S2S_b(i, k) * 51.0f); /* line 69 */
-  t51 = (S2S_b(i, k) * 52.0f); /* line 70 */
-  t52 = (S2S_b(i, k) * 53.0f); /* line 71 */
-  t53 = (S2S_b(i, k) * 54.0f); /* line 72 */
-  t54 = (S2S_b(i, k) * 55.0f); /* line 73 */
-  t55 = (S2S_b(i, k) * 56.0f); /* line 74 */
-  t56 = (S2S_b(i, k) * 57.0f); /* line 75 */
-  t57 = (S2S_b(i, k) * 58.0f); /* line 76 */
-  t58 = (S2S_b(i, k) * 59.0f); /* line 77 */
-  t59 = (S2S_b(i, k) * 60.0f); /* line 78 */
-  t60 = (S2S_b(i, k) * 61.0f); /* line 79 */
-  t61 = (S2S_b(i, k) * 62.0f); /* line 80 */
-  t62 = (S2S_b(i, k) * 63.0f); /* line 81 */
-  t63 = (S2S_b(i, k) * 64.0f); /* line 82 */
-  t64 = (S2S_b(i, k) * 65.0f); /* line 83 */
-  t65 = (S2S_b(i, k) * 66.0f); /* line 84 */
-  t66 = (S2S_b(i, k) * 67.0f); /* line 85 */
-  t67 = (S2S_b(i, k) * 68.0f); /* line 86 */
-  t68 = (S2S_b(i, k) * 69.0f); /* line 87 */
-  t69 = (S2S_b(i, k) * 70.0f); /* line 88 */
-  t70 = (S2S_b(i, k) * 71.0f); /* line 89 */
-  t71 = (S2S_b(i, k) * 72.0f); /* line 90 */
-  t72 = (S2S_b(i, k) * 73.0f); /* line 91 */
-  t73 = (S2S_b(i, k) * 74.0f); /* line 92 */
-  t74 = (S2S_b(i, k) * 75.0f); /* line 93 */
-  t75 = (S2S_b(i, k) * 76.0f); /* line 94 */
-  t76 = (S2S_b(i, k) * 77.0f); /* line 95 */
-  t77 = (S2S_b(i, k) * 78.0f); /* line 96 */
-  t78 = (S2S_b(i, k) * 79.0f); /* line 97 */
-  t79 = (S2S_b(i, k) * 80.0f); /* line 98 */
-  t80 = (S2S_b(i, k) * 81.0f); /* line 99 */
-  t81 = (S2S_b(i, k) * 82.0f); /* line 100 */
-  t82 = (S2S_b(i, k) * 83.0f); /* line 101 */
-  t83 = (S2S_b(i, k) * 84.0f); /* line 102 */
-  t84 = (S2S_b(i, k) * 85.0f); /* line 103 */
-  t85 = (S2S_b(i, k) * 86.0f); /* line 104 */
-  t86 = (S2S_b(i, k) * 87.0f); /* line 105 */
-  t87 = (S2S_b(i, k) * 88.0f); /* line 106 */
-  t88 = (S2S_b(i, k) * 89.0f); /* line 107 */
-  t89 = (S2S_b(i, k) * 90.0f); /* line 108 */
-  t90 = (S2S_b(i, k) * 91.0f); /* line 109 */
-  t91 = (S2S_b(i, k) * 92.0f); /* line 110 */
-  t92 = (S2S_b(i, k) * 93.0f); /* line 111 */
-  t93 = (S2S_b(i, k) * 94.0f); /* line 112 */
-  t94 = (S2S_b(i, k) * 95.0f); /* line 113 */
-  t95 = (S2S_b(i, k) * 96.0f); /* line 114 */
-  t96 = (S2S_b(i, k) * 97.0f); /* line 115 */
-  t97 = (S2S_b(i, k) * 98.0f); /* line 116 */
-  t98 = (S2S_b(i, k) * 99.0f); /* line 117 */
-  t99 = (S2S_b(i, k) * 100.0f); /* line 118 */
-  t100 = (S2S_b(i, k) * 101.0f); /* line 119 */
-  t101 = (S2S_b(i, k) * 102.0f); /* line 120 */
-  t102 = (S2S_b(i, k) * 103.0f); /* line 121 */
-  t103 = (S2S_b(i, k) * 104.0f); /* line 122 */
-  t104 = (S2S_b(i, k) * 105.0f); /* line 123 */
-  t105 = (S2S_b(i, k) * 106.0f); /* line 124 */
-  t106 = (S2S_b(i, k) * 107.0f); /* line 125 */
-  t107 = (S2S_b(i, k) * 108.0f); /* line 126 */
-  t108 = (S2S_b(i, k) * 109.0f); /* line 127 */
-  t109 = (S2S_b(i, k) * 110.0f); /* line 128 */
-  t110 = (S2S_b(i, k) * 111.0f); /* line 129 */
-  t111 = (S2S_b(i, k) * 112.0f); /* line 130 */
-  t112 = (S2S_b(i, k) * 113.0f); /* line 131 */
-  t113 = (S2S_b(i, k) * 114.0f); /* line 132 */
-  t114 = (S2S_b(i, k) * 115.0f); /* line 133 */
-  t115 = (S2S_b(i, k) * 116.0f); /* line 134 */
-  t116 = (S2S_b(i, k) * 117.0f); /* line 135 */
-  t117 = (S2S_b(i, k) * 118.0f); /* line 136 */
-  t118 = (S2S_b(i, k) * 119.0f); /* line 137 */
-  t119 = (S2S_b(i, k) * 120.0f); /* line 138 */
-  t120 = (S2S_b(i, k) * 121.0f); /* line 139 */
-  t121 = (S2S_b(i, k) * 122.0f); /* line 140 */
-  t122 = (S2S_b(i, k) * 123.0f); /* line 141 */
-  t123 = (S2S_b(i, k) * 124.0f); /* line 142 */
-  t124 = (S2S_b(i, k) * 125.0f); /* line 143 */
-  t125 = (S2S_b(i, k) * 126.0f); /* line 144 */
-  t126 = (S2S_b(i, k) * 127.0f); /* line 145 */
-  t127 = (S2S_b(i, k) * 128.0f); /* line 146 */
-  t128 = (S2S_b(i, k) * 129.0f); /* line 147 */
-  t129 = (S2S_b(i, k) * 130.0f); /* line 148 */
-  t130 = (S2S_b(i, k) * 131.0f); /* line 149 */
-  t131 = (S2S_b(i, k) * 132.0f); /* line 150 */
-  t132 = (S2S_b(i, k) * 133.0f); /* line 151 */
-  t133 = (S2S_b(i, k) * 134.0f); /* line 152 */
-  t134 = (S2S_b(i, k) * 135.0f); /* line 153 */
-  t135 = (S2S_b(i, k) * 136.0f); /* line 154 */
-  t136 = (S2S_b(i, k) * 137.0f); /* line 155 */
-  t137 = (S2S_b(i, k) * 138.0f); /* line 156 */
-  t138 = (S2S_b(i, k) * 139.0f); /* line 157 */
-  t139 = (S2S_b(i, k) * 140.0f); /* line 158 */
-  S2S_a(i, k) = (((((((((((((((((((t0 + t7) + t14) + t21) + t28) + t35) + t42) + t49) + t56) + t63) + t70) + t77) + t84) + t91) + t98) + t105) + t112) + t119) + t126) + t133); /* line 159 */
+  t0 = S2S_b(i, k) * 1.0f; /* line 19 */
+  t1 = S2S_b(i, k) * 2.0f; /* line 20 */
+  t2 = S2S_b(i, k) * 3.0f; /* line 21 */
+  t3 = S2S_b(i, k) * 4.0f; /* line 22 */
+  t4 = S2S_b(i, k) * 5.0f; /* line 23 */
+  t5 = S2S_b(i, k) * 6.0f; /* line 24 */
+  t6 = S2S_b(i, k) * 7.0f; /* line 25 */
+  t7 = S2S_b(i, k) * 8.0f; /* line 26 */
+  t8 = S2S_b(i, k) * 9.0f; /* line 27 */
+  t9 = S2S_b(i, k) * 10.0f; /* line 28 */
+  t10 = S2S_b(i, k) * 11.0f; /* line 29 */
+  t11 = S2S_b(i, k) * 12.0f; /* line 30 */
+  t12 = S2S_b(i, k) * 13.0f; /* line 31 */
+  t13 = S2S_b(i, k) * 14.0f; /* line 32 */
+  t14 = S2S_b(i, k) * 15.0f; /* line 33 */
+  t15 = S2S_b(i, k) * 16.0f; /* line 34 */
+  t16 = S2S_b(i, k) * 17.0f; /* line 35 */
+  t17 = S2S_b(i, k) * 18.0f; /* line 36 */
+  t18 = S2S_b(i, k) * 19.0f; /* line 37 */
+  t19 = S2S_b(i, k) * 20.0f; /* line 38 */
+  t20 = S2S_b(i, k) * 21.0f; /* line 39 */
+  t21 = S2S_b(i, k) * 22.0f; /* line 40 */
+  t22 = S2S_b(i, k) * 23.0f; /* line 41 */
+  t23 = S2S_b(i, k) * 24.0f; /* line 42 */
+  t24 = S2S_b(i, k) * 25.0f; /* line 43 */
+  t25 = S2S_b(i, k) * 26.0f; /* line 44 */
+  t26 = S2S_b(i, k) * 27.0f; /* line 45 */
+  t27 = S2S_b(i, k) * 28.0f; /* line 46 */
+  t28 = S2S_b(i, k) * 29.0f; /* line 47 */
+  t29 = S2S_b(i, k) * 30.0f; /* line 48 */
+  t30 = S2S_b(i, k) * 31.0f; /* line 49 */
+  t31 = S2S_b(i, k) * 32.0f; /* line 50 */
+  t32 = S2S_b(i, k) * 33.0f; /* line 51 */
+  t33 = S2S_b(i, k) * 34.0f; /* line 52 */
+  t34 = S2S_b(i, k) * 35.0f; /* line 53 */
+  t35 = S2S_b(i, k) * 36.0f; /* line 54 */
+  t36 = S2S_b(i, k) * 37.0f; /* line 55 */
+  t37 = S2S_b(i, k) * 38.0f; /* line 56 */
+  t38 = S2S_b(i, k) * 39.0f; /* line 57 */
+  t39 = S2S_b(i, k) * 40.0f; /* line 58 */
+  t40 = S2S_b(i, k) * 41.0f; /* line 59 */
+  t41 = S2S_b(i, k) * 42.0f; /* line 60 */
+  t42 = S2S_b(i, k) * 43.0f; /* line 61 */
+  t43 = S2S_b(i, k) * 44.0f; /* line 62 */
+  t44 = S2S_b(i, k) * 45.0f; /* line 63 */
+  t45 = S2S_b(i, k) * 46.0f; /* line 64 */
+  t46 = S2S_b(i, k) * 47.0f; /* line 65 */
+  t47 = S2S_b(i, k) * 48.0f; /* line 66 */
+  t48 = S2S_b(i, k) * 49.0f; /* line 67 */
+  t49 = S2S_b(i, k) * 50.0f; /* line 68 */
+  t50 = S2S_b(i, k) * 51.0f; /* line 69 */
+  t51 = S2S_b(i, k) * 52.0f; /* line 70 */
+  t52 = S2S_b(i, k) * 53.0f; /* line 71 */
+  t53 = S2S_b(i, k) * 54.0f; /* line 72 */
+  t54 = S2S_b(i, k) * 55.0f; /* line 73 */
+  t55 = S2S_b(i, k) * 56.0f; /* line 74 */
+  t56 = S2S_b(i, k) * 57.0f; /* line 75 */
+  t57 = S2S_b(i, k) * 58.0f; /* line 76 */
+  t58 = S2S_b(i, k) * 59.0f; /* line 77 */
+  t59 = S2S_b(i, k) * 60.0f; /* line 78 */
+  t60 = S2S_b(i, k) * 61.0f; /* line 79 */
+  t61 = S2S_b(i, k) * 62.0f; /* line 80 */
+  t62 = S2S_b(i, k) * 63.0f; /* line 81 */
+  t63 = S2S_b(i, k) * 64.0f; /* line 82 */
+  t64 = S2S_b(i, k) * 65.0f; /* line 83 */
+  t65 = S2S_b(i, k) * 66.0f; /* line 84 */
+  t66 = S2S_b(i, k) * 67.0f; /* line 85 */
+  t67 = S2S_b(i, k) * 68.0f; /* line 86 */
+  t68 = S2S_b(i, k) * 69.0f; /* line 87 */
+  t69 = S2S_b(i, k) * 70.0f; /* line 88 */
+  t70 = S2S_b(i, k) * 71.0f; /* line 89 */
+  t71 = S2S_b(i, k) * 72.0f; /* line 90 */
+  t72 = S2S_b(i, k) * 73.0f; /* line 91 */
+  t73 = S2S_b(i, k) * 74.0f; /* line 92 */
+  t74 = S2S_b(i, k) * 75.0f; /* line 93 */
+  t75 = S2S_b(i, k) * 76.0f; /* line 94 */
+  t76 = S2S_b(i, k) * 77.0f; /* line 95 */
+  t77 = S2S_b(i, k) * 78.0f; /* line 96 */
+  t78 = S2S_b(i, k) * 79.0f; /* line 97 */
+  t79 = S2S_b(i, k) * 80.0f; /* line 98 */
+  t80 = S2S_b(i, k) * 81.0f; /* line 99 */
+  t81 = S2S_b(i, k) * 82.0f; /* line 100 */
+  t82 = S2S_b(i, k) * 83.0f; /* line 101 */
+  t83 = S2S_b(i, k) * 84.0f; /* line 102 */
+  t84 = S2S_b(i, k) * 85.0f; /* line 103 */
+  t85 = S2S_b(i, k) * 86.0f; /* line 104 */
+  t86 = S2S_b(i, k) * 87.0f; /* line 105 */
+  t87 = S2S_b(i, k) * 88.0f; /* line 106 */
+  t88 = S2S_b(i, k) * 89.0f; /* line 107 */
+  t89 = S2S_b(i, k) * 90.0f; /* line 108 */
+  t90 = S2S_b(i, k) * 91.0f; /* line 109 */
+  t91 = S2S_b(i, k) * 92.0f; /* line 110 */
+  t92 = S2S_b(i, k) * 93.0f; /* line 111 */
+  t93 = S2S_b(i, k) * 94.0f; /* line 112 */
+  t94 = S2S_b(i, k) * 95.0f; /* line 113 */
+  t95 = S2S_b(i, k) * 96.0f; /* line 114 */
+  t96 = S2S_b(i, k) * 97.0f; /* line 115 */
+  t97 = S2S_b(i, k) * 98.0f; /* line 116 */
+  t98 = S2S_b(i, k) * 99.0f; /* line 117 */
+  t99 = S2S_b(i, k) * 100.0f; /* line 118 */
+  t100 = S2S_b(i, k) * 101.0f; /* line 119 */
+  t101 = S2S_b(i, k) * 102.0f; /* line 120 */
+  t102 = S2S_b(i, k) * 103.0f; /* line 121 */
+  t103 = S2S_b(i, k) * 104.0f; /* line 122 */
+  t104 = S2S_b(i, k) * 105.0f; /* line 123 */
+  t105 = S2S_b(i, k) * 106.0f; /* line 124 */
+  t106 = S2S_b(i, k) * 107.0f; /* line 125 */
+  t107 = S2S_b(i, k) * 108.0f; /* line 126 */
+  t108 = S2S_b(i, k) * 109.0f; /* line 127 */
+  t109 = S2S_b(i, k) * 110.0f; /* line 128 */
+  t110 = S2S_b(i, k) * 111.0f; /* line 129 */
+  t111 = S2S_b(i, k) * 112.0f; /* line 130 */
+  t112 = S2S_b(i, k) * 113.0f; /* line 131 */
+  t113 = S2S_b(i, k) * 114.0f; /* line 132 */
+  t114 = S2S_b(i, k) * 115.0f; /* line 133 */
+  t115 = S2S_b(i, k) * 116.0f; /* line 134 */
+  t116 = S2S_b(i, k) * 117.0f; /* line 135 */
+  t117 = S2S_b(i, k) * 118.0f; /* line 136 */
+  t118 = S2S_b(i, k) * 119.0f; /* line 137 */
+  t119 = S2S_b(i, k) * 120.0f; /* line 138 */
+  t120 = S2S_b(i, k) * 121.0f; /* line 139 */
+  t121 = S2S_b(i, k) * 122.0f; /* line 140 */
+  t122 = S2S_b(i, k) * 123.0f; /* line 141 */
+  t123 = S2S_b(i, k) * 124.0f; /* line 142 */
+  t124 = S2S_b(i, k) * 125.0f; /* line 143 */
+  t125 = S2S_b(i, k) * 126.0f; /* line 144 */
+  t126 = S2S_b(i, k) * 127.0f; /* line 145 */
+  t127 = S2S_b(i, k) * 128.0f; /* line 146 */
+  t128 = S2S_b(i, k) * 129.0f; /* line 147 */
+  t129 = S2S_b(i, k) * 130.0f; /* line 148 */
+  t130 = S2S_b(i, k) * 131.0f; /* line 149 */
+  t131 = S2S_b(i, k) * 132.0f; /* line 150 */
+  t132 = S2S_b(i, k) * 133.0f; /* line 151 */
+  t133 = S2S_b(i, k) * 134.0f; /* line 152 */
+  t134 = S2S_b(i, k) * 135.0f; /* line 153 */
+  t135 = S2S_b(i, k) * 136.0f; /* line 154 */
+  t136 = S2S_b(i, k) * 137.0f; /* line 155 */
+  t137 = S2S_b(i, k) * 138.0f; /* line 156 */
+  t138 = S2S_b(i, k) * 139.0f; /* line 157 */
+  t139 = S2S_b(i, k) * 140.0f; /* line 158 */
+  S2S_a(i, k) = t0 + t7 + t14 + t21 + t28 + t35 + t42 + t49 + t56 + t63 + t70 + t77 + t84 + t91
+      + t98 + t105 + t112 + t119 + t126 + t133; /* line 159 */
+#line 313 "in.s2s.cu"
 }
 
-extern "C" void s2s_many_r1(float *b, float *a, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite)
+extern "C" void s2s_many_r1(float *b, float *a, const int *s2s_p_kts, const int *s2s_p_kte,
+    const int *s2s_p_its, const int *s2s_p_ite)
 {
   static S2sRegion s2s_region = S2S_REGION("many_r1", "many", "in.f90", 16);
   const int kts = *s2s_p_kts;
@@ -314,9 +321,15 @@ extern "C" void s2s_many_r1(float *b, float *a, const int *s2s_p_kts, const int 
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 16, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 16, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -328,7 +341,8 @@ extern "C" void s2s_many_r1(float *b, float *a, const int *s2s_p_kts, const int 
                   s2s_grid_dim(&s2s_region, 17, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 17, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(many_r1<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0], s2s_b.lo[1], s2s_b.ext[0],

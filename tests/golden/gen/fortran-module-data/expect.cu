@@ -7,15 +7,19 @@
 
 /* ==== region moist_r1: in.f90 lines 24-32 ==== */
 
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
-#define S2S_q(i0, i1) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_q(i0, i1) S2S_ELEM(q, \
+    ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1)))
 static __constant__ float s2s_moist_r1_coef[3]; /* module array 'coef' */
 #define S2S_coef(i0) s2s_moist_r1_coef[((long)(i0) - 1L)]
-#define S2S_th(i0, i1) S2S_ELEM(th, ((s2s_idx)(i0) - s2s_th_lo0) + s2s_th_n0 * (((s2s_idx)(i1) - s2s_th_lo1)))
+#define S2S_th(i0, i1) S2S_ELEM(th, \
+    ((s2s_idx)(i0) - s2s_th_lo0) + s2s_th_n0 * (((s2s_idx)(i1) - s2s_th_lo1)))
 
 /* moist_r1: the loop nest at in.f90:25 */
 template <typename s2s_idx>
-__global__ void moist_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
+__global__ void moist_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_n0,
     float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1, s2s_idx s2s_q_n0,
     double *__restrict__ th, s2s_idx s2s_th_lo0, s2s_idx s2s_th_lo1, s2s_idx s2s_th_n0,
     float qmin, float xlv, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -24,21 +28,24 @@ __global__ void moist_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx
   constexpr float cp = 1004.5f;
   constexpr double ep2 = 0.622e0;
   constexpr double rd = 287.0;
-  constexpr double rdocp = (rd / 1004.5);
+  constexpr double rdocp = rd / 1004.5;
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
   const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float tmp;
+#line 25 "in.f90"
   const int k = 1 + (int)s2s_y; /* in.f90:25 */
   const int i = 1 + (int)s2s_x; /* in.f90:26 */
-  tmp = ((S2S_t(i, k) * cpv) / cp); /* line 27 */
-  S2S_q(i, k) = (((s2s_max(S2S_q(i, k), qmin) * xlv) + S2S_coef(1)) + S2S_coef(3)); /* line 28 */
-  S2S_th(i, k) = ((ep2 * rdocp) * ((double)tmp)); /* line 29 */
+  tmp = S2S_t(i, k) * cpv / cp; /* line 27 */
+  S2S_q(i, k) = s2s_max(S2S_q(i, k), qmin) * xlv + S2S_coef(1) + S2S_coef(3); /* line 28 */
+  S2S_th(i, k) = ep2 * rdocp * (double)tmp; /* line 29 */
+#line 45 "in.s2s.cu"
 }
 
-extern "C" void s2s_moist_r1(float *t, float *q, float *coef, double *th, const int *s2s_p_nk, const int *s2s_p_n, const float *s2s_p_qmin, const float *s2s_p_xlv)
+extern "C" void s2s_moist_r1(float *t, float *q, float *coef, double *th, const int *s2s_p_nk,
+    const int *s2s_p_n, const float *s2s_p_qmin, const float *s2s_p_xlv)
 {
   static S2sRegion s2s_region = S2S_REGION("moist_r1", "moist", "in.f90", 24);
   const int nk = *s2s_p_nk;
@@ -46,12 +53,19 @@ extern "C" void s2s_moist_r1(float *t, float *q, float *coef, double *th, const 
   const float qmin = *s2s_p_qmin;
   const float xlv = *s2s_p_xlv;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(nk) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(nk, nk) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(nk) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(nk, nk) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 24, &s2s_t, S2S_COPYIN);
-  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(nk) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(nk, nk) } };
+  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(nk) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(nk, nk) } };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 24, &s2s_q, S2S_COPY);
-  s2s_check(cudaMemcpyToSymbol(s2s_moist_r1_coef, coef, sizeof s2s_moist_r1_coef), &s2s_region, 24, "copy of module array 'coef' to constant memory");
-  S2sArray s2s_th = { "th", (void *)th, sizeof(double), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(nk) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(nk, nk) } };
+  s2s_check(cudaMemcpyToSymbol(s2s_moist_r1_coef, coef, sizeof s2s_moist_r1_coef), &s2s_region, 24,
+      "copy of module array 'coef' to constant memory");
+  S2sArray s2s_th = { "th", (void *)th, sizeof(double), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(nk) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(nk, nk) } };
   double *d_th = (double *)s2s_data_begin(&s2s_region, 24, &s2s_th, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -63,7 +77,8 @@ extern "C" void s2s_moist_r1(float *t, float *q, float *coef, double *th, const 
                   s2s_grid_dim(&s2s_region, 25, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 25, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_q), s2s_array_span(&s2s_th), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_q),
+          s2s_array_span(&s2s_th), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(moist_r1<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],

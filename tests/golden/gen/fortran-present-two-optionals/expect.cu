@@ -7,14 +7,19 @@
 
 /* ==== region freeze_r1_v1: in.f90 lines 15-33, variant 1 of 4: qs present and qi present ==== */
 
-#define S2S_qi(i0, i1) S2S_ELEM(qi, ((s2s_idx)(i0) - s2s_qi_lo0) + s2s_qi_n0 * (((s2s_idx)(i1) - s2s_qi_lo1)))
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
-#define S2S_qc(i0, i1) S2S_ELEM(qc, ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
-#define S2S_qs(i0, i1) S2S_ELEM(qs, ((s2s_idx)(i0) - s2s_qs_lo0) + s2s_qs_n0 * (((s2s_idx)(i1) - s2s_qs_lo1)))
+#define S2S_qi(i0, i1) S2S_ELEM(qi, \
+    ((s2s_idx)(i0) - s2s_qi_lo0) + s2s_qi_n0 * (((s2s_idx)(i1) - s2s_qi_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_qc(i0, i1) S2S_ELEM(qc, \
+    ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
+#define S2S_qs(i0, i1) S2S_ELEM(qs, \
+    ((s2s_idx)(i0) - s2s_qs_lo0) + s2s_qs_n0 * (((s2s_idx)(i1) - s2s_qs_lo1)))
 
 /* freeze_r1_v1: the loop nest at in.f90:16 */
 template <typename s2s_idx>
-__global__ void freeze_r1_v1(float *__restrict__ qi, s2s_idx s2s_qi_lo0, s2s_idx s2s_qi_lo1, s2s_idx s2s_qi_n0,
+__global__ void freeze_r1_v1(float *__restrict__ qi, s2s_idx s2s_qi_lo0, s2s_idx s2s_qi_lo1,
+    s2s_idx s2s_qi_n0,
     float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
     float *__restrict__ qc, s2s_idx s2s_qc_lo0, s2s_idx s2s_qc_lo1, s2s_idx s2s_qc_n0,
     float *__restrict__ qs, s2s_idx s2s_qs_lo0, s2s_idx s2s_qs_lo1, s2s_idx s2s_qs_n0,
@@ -26,19 +31,25 @@ __global__ void freeze_r1_v1(float *__restrict__ qi, s2s_idx s2s_qi_lo0, s2s_idx
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float frz;
+#line 16 "in.f90"
   const int k = kts + (int)s2s_y; /* in.f90:16 */
   const int i = its + (int)s2s_x; /* in.f90:17 */
-  frz = ((0.02f * s2s_max((273.15f - S2S_t(i, k)), 0.0f)) * S2S_qc(i, k)); /* line 18 */
-  S2S_qs(i, k) = (S2S_qs(i, k) + (0.5f * frz)); /* line 20 */
-  S2S_qi(i, k) = (S2S_qi(i, k) + (0.5f * frz)); /* line 21 */
-  if ((S2S_t(i, k) < 263.15f)) { /* line 27 */
-    S2S_qi(i, k) = (S2S_qi(i, k) + 0.001f); /* line 27 */
+  frz = 0.02f * s2s_max(273.15f - S2S_t(i, k), 0.0f) * S2S_qc(i, k); /* line 18 */
+#line 20 "in.f90"
+  S2S_qs(i, k) = S2S_qs(i, k) + 0.5f * frz; /* line 20 */
+  S2S_qi(i, k) = S2S_qi(i, k) + 0.5f * frz; /* line 21 */
+#line 27 "in.f90"
+  if (S2S_t(i, k) < 263.15f) { /* line 27 */
+#line 27 "in.f90"
+    S2S_qi(i, k) = S2S_qi(i, k) + 0.001f; /* line 27 */
   }
-  S2S_qc(i, k) = (S2S_qc(i, k) - frz); /* line 29 */
-  S2S_t(i, k) = (S2S_t(i, k) + (300.0f * frz)); /* line 30 */
+  S2S_qc(i, k) = S2S_qc(i, k) - frz; /* line 29 */
+  S2S_t(i, k) = S2S_t(i, k) + 300.0f * frz; /* line 30 */
+#line 49 "in.s2s.cu"
 }
 
-extern "C" void s2s_freeze_r1_v1(float *qi, float *t, float *qc, float *qs, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite)
+extern "C" void s2s_freeze_r1_v1(float *qi, float *t, float *qc, float *qs, const int *s2s_p_kts,
+    const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite)
 {
   static S2sRegion s2s_region = S2S_REGION("freeze_r1_v1", "freeze", "in.f90", 15);
   const int kts = *s2s_p_kts;
@@ -46,13 +57,25 @@ extern "C" void s2s_freeze_r1_v1(float *qi, float *t, float *qc, float *qs, cons
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_qi = { "qi", (void *)qi, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_qi = { "qi", (void *)qi, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_qi = (float *)s2s_data_begin(&s2s_region, 15, &s2s_qi, S2S_COPY);
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 15, &s2s_t, S2S_COPY);
-  S2sArray s2s_qc = { "qc", (void *)qc, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_qc = { "qc", (void *)qc, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_qc = (float *)s2s_data_begin(&s2s_region, 15, &s2s_qc, S2S_COPY);
-  S2sArray s2s_qs = { "qs", (void *)qs, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_qs = { "qs", (void *)qs, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_qs = (float *)s2s_data_begin(&s2s_region, 15, &s2s_qs, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -64,7 +87,9 @@ extern "C" void s2s_freeze_r1_v1(float *qi, float *t, float *qc, float *qs, cons
                   s2s_grid_dim(&s2s_region, 16, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 16, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_qi), s2s_array_span(&s2s_t), s2s_array_span(&s2s_qc), s2s_array_span(&s2s_qs), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_qi), s2s_array_span(&s2s_t),
+          s2s_array_span(&s2s_qc), s2s_array_span(&s2s_qs),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 5))
         S2S_LAUNCH(freeze_r1_v1<int>, s2s_grid, s2s_block,
         d_qi, s2s_qi.lo[0], s2s_qi.lo[1], s2s_qi.ext[0],
@@ -100,13 +125,17 @@ extern "C" void s2s_freeze_r1_v1(float *qi, float *t, float *qc, float *qs, cons
 
 /* ==== region freeze_r1_v2: in.f90 lines 15-33, variant 2 of 4: qs present and qi absent ==== */
 
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
-#define S2S_qc(i0, i1) S2S_ELEM(qc, ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
-#define S2S_qs(i0, i1) S2S_ELEM(qs, ((s2s_idx)(i0) - s2s_qs_lo0) + s2s_qs_n0 * (((s2s_idx)(i1) - s2s_qs_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_qc(i0, i1) S2S_ELEM(qc, \
+    ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
+#define S2S_qs(i0, i1) S2S_ELEM(qs, \
+    ((s2s_idx)(i0) - s2s_qs_lo0) + s2s_qs_n0 * (((s2s_idx)(i1) - s2s_qs_lo1)))
 
 /* freeze_r1_v2: the loop nest at in.f90:16 */
 template <typename s2s_idx>
-__global__ void freeze_r1_v2(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
+__global__ void freeze_r1_v2(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_n0,
     float *__restrict__ qc, s2s_idx s2s_qc_lo0, s2s_idx s2s_qc_lo1, s2s_idx s2s_qc_n0,
     float *__restrict__ qs, s2s_idx s2s_qs_lo0, s2s_idx s2s_qs_lo1, s2s_idx s2s_qs_n0,
     int kts, int its, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -117,15 +146,20 @@ __global__ void freeze_r1_v2(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float frz;
+#line 16 "in.f90"
   const int k = kts + (int)s2s_y; /* in.f90:16 */
   const int i = its + (int)s2s_x; /* in.f90:17 */
-  frz = ((0.02f * s2s_max((273.15f - S2S_t(i, k)), 0.0f)) * S2S_qc(i, k)); /* line 18 */
-  S2S_qs(i, k) = (S2S_qs(i, k) + frz); /* line 23 */
-  S2S_qc(i, k) = (S2S_qc(i, k) - frz); /* line 29 */
-  S2S_t(i, k) = (S2S_t(i, k) + (300.0f * frz)); /* line 30 */
+  frz = 0.02f * s2s_max(273.15f - S2S_t(i, k), 0.0f) * S2S_qc(i, k); /* line 18 */
+#line 23 "in.f90"
+  S2S_qs(i, k) = S2S_qs(i, k) + frz; /* line 23 */
+#line 29 "in.f90"
+  S2S_qc(i, k) = S2S_qc(i, k) - frz; /* line 29 */
+  S2S_t(i, k) = S2S_t(i, k) + 300.0f * frz; /* line 30 */
+#line 159 "in.s2s.cu"
 }
 
-extern "C" void s2s_freeze_r1_v2(float *t, float *qc, float *qs, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite)
+extern "C" void s2s_freeze_r1_v2(float *t, float *qc, float *qs, const int *s2s_p_kts,
+    const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite)
 {
   static S2sRegion s2s_region = S2S_REGION("freeze_r1_v2", "freeze", "in.f90", 15);
   const int kts = *s2s_p_kts;
@@ -133,11 +167,20 @@ extern "C" void s2s_freeze_r1_v2(float *t, float *qc, float *qs, const int *s2s_
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 15, &s2s_t, S2S_COPY);
-  S2sArray s2s_qc = { "qc", (void *)qc, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_qc = { "qc", (void *)qc, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_qc = (float *)s2s_data_begin(&s2s_region, 15, &s2s_qc, S2S_COPY);
-  S2sArray s2s_qs = { "qs", (void *)qs, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_qs = { "qs", (void *)qs, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_qs = (float *)s2s_data_begin(&s2s_region, 15, &s2s_qs, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -149,7 +192,8 @@ extern "C" void s2s_freeze_r1_v2(float *t, float *qc, float *qs, const int *s2s_
                   s2s_grid_dim(&s2s_region, 16, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 16, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_qc), s2s_array_span(&s2s_qs), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_qc),
+          s2s_array_span(&s2s_qs), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(freeze_r1_v2<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],
@@ -180,13 +224,17 @@ extern "C" void s2s_freeze_r1_v2(float *t, float *qc, float *qs, const int *s2s_
 
 /* ==== region freeze_r1_v3: in.f90 lines 15-33, variant 3 of 4: qs absent and qi present ==== */
 
-#define S2S_qi(i0, i1) S2S_ELEM(qi, ((s2s_idx)(i0) - s2s_qi_lo0) + s2s_qi_n0 * (((s2s_idx)(i1) - s2s_qi_lo1)))
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
-#define S2S_qc(i0, i1) S2S_ELEM(qc, ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
+#define S2S_qi(i0, i1) S2S_ELEM(qi, \
+    ((s2s_idx)(i0) - s2s_qi_lo0) + s2s_qi_n0 * (((s2s_idx)(i1) - s2s_qi_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_qc(i0, i1) S2S_ELEM(qc, \
+    ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
 
 /* freeze_r1_v3: the loop nest at in.f90:16 */
 template <typename s2s_idx>
-__global__ void freeze_r1_v3(float *__restrict__ qi, s2s_idx s2s_qi_lo0, s2s_idx s2s_qi_lo1, s2s_idx s2s_qi_n0,
+__global__ void freeze_r1_v3(float *__restrict__ qi, s2s_idx s2s_qi_lo0, s2s_idx s2s_qi_lo1,
+    s2s_idx s2s_qi_n0,
     float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
     float *__restrict__ qc, s2s_idx s2s_qc_lo0, s2s_idx s2s_qc_lo1, s2s_idx s2s_qc_n0,
     int kts, int its, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -197,18 +245,24 @@ __global__ void freeze_r1_v3(float *__restrict__ qi, s2s_idx s2s_qi_lo0, s2s_idx
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float frz;
+#line 16 "in.f90"
   const int k = kts + (int)s2s_y; /* in.f90:16 */
   const int i = its + (int)s2s_x; /* in.f90:17 */
-  frz = ((0.02f * s2s_max((273.15f - S2S_t(i, k)), 0.0f)) * S2S_qc(i, k)); /* line 18 */
-  if ((S2S_t(i, k) < 263.15f)) { /* line 27 */
-    S2S_qi(i, k) = (S2S_qi(i, k) + 0.001f); /* line 27 */
+  frz = 0.02f * s2s_max(273.15f - S2S_t(i, k), 0.0f) * S2S_qc(i, k); /* line 18 */
+#line 27 "in.f90"
+  if (S2S_t(i, k) < 263.15f) { /* line 27 */
+#line 27 "in.f90"
+    S2S_qi(i, k) = S2S_qi(i, k) + 0.001f; /* line 27 */
   }
-  S2S_qi(i, k) = (S2S_qi(i, k) + frz); /* line 28 */
-  S2S_qc(i, k) = (S2S_qc(i, k) - frz); /* line 29 */
-  S2S_t(i, k) = (S2S_t(i, k) + (300.0f * frz)); /* line 30 */
+#line 28 "in.f90"
+  S2S_qi(i, k) = S2S_qi(i, k) + frz; /* line 28 */
+  S2S_qc(i, k) = S2S_qc(i, k) - frz; /* line 29 */
+  S2S_t(i, k) = S2S_t(i, k) + 300.0f * frz; /* line 30 */
+#line 262 "in.s2s.cu"
 }
 
-extern "C" void s2s_freeze_r1_v3(float *qi, float *t, float *qc, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite)
+extern "C" void s2s_freeze_r1_v3(float *qi, float *t, float *qc, const int *s2s_p_kts,
+    const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite)
 {
   static S2sRegion s2s_region = S2S_REGION("freeze_r1_v3", "freeze", "in.f90", 15);
   const int kts = *s2s_p_kts;
@@ -216,11 +270,20 @@ extern "C" void s2s_freeze_r1_v3(float *qi, float *t, float *qc, const int *s2s_
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_qi = { "qi", (void *)qi, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_qi = { "qi", (void *)qi, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_qi = (float *)s2s_data_begin(&s2s_region, 15, &s2s_qi, S2S_COPY);
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 15, &s2s_t, S2S_COPY);
-  S2sArray s2s_qc = { "qc", (void *)qc, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_qc = { "qc", (void *)qc, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_qc = (float *)s2s_data_begin(&s2s_region, 15, &s2s_qc, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -232,7 +295,8 @@ extern "C" void s2s_freeze_r1_v3(float *qi, float *t, float *qc, const int *s2s_
                   s2s_grid_dim(&s2s_region, 16, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 16, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_qi), s2s_array_span(&s2s_t), s2s_array_span(&s2s_qc), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_qi), s2s_array_span(&s2s_t),
+          s2s_array_span(&s2s_qc), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(freeze_r1_v3<int>, s2s_grid, s2s_block,
         d_qi, s2s_qi.lo[0], s2s_qi.lo[1], s2s_qi.ext[0],
@@ -263,12 +327,15 @@ extern "C" void s2s_freeze_r1_v3(float *qi, float *t, float *qc, const int *s2s_
 
 /* ==== region freeze_r1_v4: in.f90 lines 15-33, variant 4 of 4: qs absent and qi absent ==== */
 
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
-#define S2S_qc(i0, i1) S2S_ELEM(qc, ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_qc(i0, i1) S2S_ELEM(qc, \
+    ((s2s_idx)(i0) - s2s_qc_lo0) + s2s_qc_n0 * (((s2s_idx)(i1) - s2s_qc_lo1)))
 
 /* freeze_r1_v4: the loop nest at in.f90:16 */
 template <typename s2s_idx>
-__global__ void freeze_r1_v4(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
+__global__ void freeze_r1_v4(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_n0,
     float *__restrict__ qc, s2s_idx s2s_qc_lo0, s2s_idx s2s_qc_lo1, s2s_idx s2s_qc_n0,
     int kts, int its, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -278,15 +345,20 @@ __global__ void freeze_r1_v4(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float frz;
+#line 16 "in.f90"
   const int k = kts + (int)s2s_y; /* in.f90:16 */
   const int i = its + (int)s2s_x; /* in.f90:17 */
-  frz = ((0.02f * s2s_max((273.15f - S2S_t(i, k)), 0.0f)) * S2S_qc(i, k)); /* line 18 */
-  frz = (0.5f * frz); /* line 25 */
-  S2S_qc(i, k) = (S2S_qc(i, k) - frz); /* line 29 */
-  S2S_t(i, k) = (S2S_t(i, k) + (300.0f * frz)); /* line 30 */
+  frz = 0.02f * s2s_max(273.15f - S2S_t(i, k), 0.0f) * S2S_qc(i, k); /* line 18 */
+#line 25 "in.f90"
+  frz = 0.5f * frz; /* line 25 */
+#line 29 "in.f90"
+  S2S_qc(i, k) = S2S_qc(i, k) - frz; /* line 29 */
+  S2S_t(i, k) = S2S_t(i, k) + 300.0f * frz; /* line 30 */
+#line 358 "in.s2s.cu"
 }
 
-extern "C" void s2s_freeze_r1_v4(float *t, float *qc, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite)
+extern "C" void s2s_freeze_r1_v4(float *t, float *qc, const int *s2s_p_kts, const int *s2s_p_kte,
+    const int *s2s_p_its, const int *s2s_p_ite)
 {
   static S2sRegion s2s_region = S2S_REGION("freeze_r1_v4", "freeze", "in.f90", 15);
   const int kts = *s2s_p_kts;
@@ -294,9 +366,15 @@ extern "C" void s2s_freeze_r1_v4(float *t, float *qc, const int *s2s_p_kts, cons
   const int its = *s2s_p_its;
   const int ite = *s2s_p_ite;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 15, &s2s_t, S2S_COPY);
-  S2sArray s2s_qc = { "qc", (void *)qc, sizeof(float), 2, { its, kts }, { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 }, { s2s_max<long>(its, its), s2s_max<long>(kts, kts) }, { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+  S2sArray s2s_qc = { "qc", (void *)qc, sizeof(float), 2, { its, kts },
+      { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
+      { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
   float *d_qc = (float *)s2s_data_begin(&s2s_region, 15, &s2s_qc, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -308,7 +386,8 @@ extern "C" void s2s_freeze_r1_v4(float *t, float *qc, const int *s2s_p_kts, cons
                   s2s_grid_dim(&s2s_region, 16, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 16, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_qc), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_qc),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(freeze_r1_v4<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],

@@ -7,14 +7,17 @@
 
 /* ==== region pac_r1: in.f90 lines 10-21 ==== */
 
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
 #define S2S_w(i0) s2s_p_w
 #define S2S_v(i0) S2S_ELEM(v, ((s2s_idx)(i0) - s2s_v_lo0))
-#define S2S_out(i0, i1) S2S_ELEM(out, ((s2s_idx)(i0) - s2s_out_lo0) + s2s_out_n0 * (((s2s_idx)(i1) - s2s_out_lo1)))
+#define S2S_out(i0, i1) S2S_ELEM(out, \
+    ((s2s_idx)(i0) - s2s_out_lo0) + s2s_out_n0 * (((s2s_idx)(i1) - s2s_out_lo1)))
 
 /* pac_r1: the loop nest at in.f90:13 */
 template <typename s2s_idx>
-__global__ void pac_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
+__global__ void pac_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_n0,
     const float *__restrict__ v, s2s_idx s2s_v_lo0,
     float *__restrict__ out, s2s_idx s2s_out_lo0, s2s_idx s2s_out_lo1, s2s_idx s2s_out_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -25,15 +28,23 @@ __global__ void pac_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float s2s_p_w; /* array 'w' scalarized */
+#line 13 "in.f90"
   const int k = 1 + (int)s2s_y; /* in.f90:13 */
+#line 12 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:12 */
-  if ((S2S_t(i, k) > 0.f)) { /* line 14 */
+#line 14 "in.f90"
+  if (S2S_t(i, k) > 0.f) { /* line 14 */
+#line 14 "in.f90"
     S2S_w(k) = S2S_t(i, k); /* line 14 */
   }
-  if ((S2S_t(i, k) <= 0.f)) { /* line 15 */
-    S2S_w(k) = (-S2S_t(i, k)); /* line 15 */
+#line 15 "in.f90"
+  if (S2S_t(i, k) <= 0.f) { /* line 15 */
+#line 15 "in.f90"
+    S2S_w(k) = -S2S_t(i, k); /* line 15 */
   }
-  S2S_out(i, k) = (S2S_w(k) + S2S_v(k)); /* line 18 */
+#line 18 "in.f90"
+  S2S_out(i, k) = S2S_w(k) + S2S_v(k); /* line 18 */
+#line 48 "in.s2s.cu"
 }
 
 extern "C" void s2s_pac_r1(float *t, float *v, float *out, const int *s2s_p_n, const int *s2s_p_m)
@@ -42,11 +53,16 @@ extern "C" void s2s_pac_r1(float *t, float *v, float *out, const int *s2s_p_n, c
   const int n = *s2s_p_n;
   const int m = *s2s_p_m;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 10, &s2s_t, S2S_COPYIN);
-  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 1, { 1 }, { (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(m, m) } };
+  S2sArray s2s_v = { "v", (void *)v, sizeof(float), 1, { 1 }, { (long)(m) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(m, m) } };
   float *d_v = (float *)s2s_data_begin(&s2s_region, 10, &s2s_v, S2S_COPYIN);
-  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_out = (float *)s2s_data_begin(&s2s_region, 10, &s2s_out, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -58,7 +74,8 @@ extern "C" void s2s_pac_r1(float *t, float *v, float *out, const int *s2s_p_n, c
                   s2s_grid_dim(&s2s_region, 13, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 13, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_v), s2s_array_span(&s2s_out), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_v),
+          s2s_array_span(&s2s_out), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(pac_r1<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],

@@ -8,16 +8,22 @@
 /* ==== region micro_r1: in.f90 lines 19-45 ==== */
 
 #define S2S_numdt(i0) s2s_p_numdt
-#define S2S_t(i0, i1, i2) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1) + s2s_t_n1 * (((s2s_idx)(i2) - s2s_t_lo2))))
+#define S2S_t(i0, i1, i2) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) \
+    + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1) + s2s_t_n1 * (((s2s_idx)(i2) - s2s_t_lo2))))
 #define S2S_work(i0, i1) s2s_p_work[s2s_tid + s2s_nthreads * (((s2s_idx)(i1) - s2s_work_lo1))]
 #define S2S_tmp(i0, i1) s2s_p_tmp[((s2s_idx)(i1) - 1)]
-#define S2S_q(i0, i1, i2) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
+#define S2S_q(i0, i1, i2) S2S_ELEM(q, \
+    ((s2s_idx)(i0) - s2s_q_lo0) \
+    + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1) + s2s_q_n1 * (((s2s_idx)(i2) - s2s_q_lo2))))
 
 /* micro_r1: the loop nest at in.f90:20 */
 template <typename s2s_idx>
-__global__ void micro_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_lo2, s2s_idx s2s_t_n0, s2s_idx s2s_t_n1,
+__global__ void micro_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_lo2, s2s_idx s2s_t_n0, s2s_idx s2s_t_n1,
     float *__restrict__ s2s_p_work, s2s_idx s2s_work_lo0, s2s_idx s2s_work_lo1, s2s_idx s2s_work_n0,
-    float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1, s2s_idx s2s_q_lo2, s2s_idx s2s_q_n0, s2s_idx s2s_q_n1,
+    float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1, s2s_idx s2s_q_lo2,
+        s2s_idx s2s_q_n0, s2s_idx s2s_q_n1,
     int jts, int its, int kts, int kte, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -31,36 +37,46 @@ __global__ void micro_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx
   float s2s_p_tmp[4]; /* array 'tmp' privatized */
   const s2s_idx s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);
   const s2s_idx s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;
+#line 20 "in.f90"
   const int j = jts + (int)s2s_y; /* in.f90:20 */
   const int i = its + (int)s2s_x; /* in.f90:21 */
-  S2S_numdt(i) = (1.0f + (0.5f * ((float)j))); /* line 22 */
+  S2S_numdt(i) = 1.0f + 0.5f * (float)j; /* line 22 */
+#line 24 "in.f90"
   { /* in.f90:24 */
     const int s2s_last_k = kte;
     for (k = kts; k <= s2s_last_k; k += 1) {
-      S2S_work(i, k) = ((S2S_t(i, k, j) * 2.0f) - S2S_numdt(i)); /* line 26 */
+#line 26 "in.f90"
+      S2S_work(i, k) = S2S_t(i, k, j) * 2.0f - S2S_numdt(i); /* line 26 */
     }
   }
   { /* in.f90:29 */
     const int s2s_last_n = 4;
     for (n = 1; n <= s2s_last_n; n += 1) {
-      S2S_tmp(i, n) = ((((float)n) * S2S_numdt(i)) + S2S_work(i, kts)); /* line 31 */
+#line 31 "in.f90"
+      S2S_tmp(i, n) = (float)n * S2S_numdt(i) + S2S_work(i, kts); /* line 31 */
     }
   }
   { /* in.f90:34 */
     const int s2s_last_k = kts;
     for (k = kte; k >= s2s_last_k; k += -1) {
-      S2S_q(i, k, j) = (S2S_work(i, k) + (S2S_numdt(i) * S2S_q(i, k, j))); /* line 36 */
+#line 36 "in.f90"
+      S2S_q(i, k, j) = S2S_work(i, k) + S2S_numdt(i) * S2S_q(i, k, j); /* line 36 */
     }
   }
   { /* in.f90:39 */
     const int s2s_last_n = 4;
     for (n = 1; n <= s2s_last_n; n += 1) {
-      S2S_q(i, n, j) = (S2S_q(i, n, j) + S2S_tmp(i, n)); /* line 41 */
+#line 41 "in.f90"
+      S2S_q(i, n, j) = S2S_q(i, n, j) + S2S_tmp(i, n); /* line 41 */
     }
   }
+#line 74 "in.s2s.cu"
 }
 
-extern "C" void s2s_micro_r1(float *t, float *q, const int *s2s_p_jts, const int *s2s_p_jte, const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms, const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
+extern "C" void s2s_micro_r1(float *t, float *q, const int *s2s_p_jts, const int *s2s_p_jte,
+    const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_kts, const int *s2s_p_kte,
+    const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms, const int *s2s_p_kme,
+    const int *s2s_p_jms, const int *s2s_p_jme)
 {
   static S2sRegion s2s_region = S2S_REGION("micro_r1", "micro", "in.f90", 19);
   const int jts = *s2s_p_jts;
@@ -76,10 +92,17 @@ extern "C" void s2s_micro_r1(float *t, float *q, const int *s2s_p_jts, const int
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 19, &s2s_t, S2S_COPYIN);
-  struct { long lo[2], ext[2]; } s2s_work = { { (long)(its), (long)(kts) }, { (long)(ite) - (long)(its) + 1, (long)(kte) - (long)(kts) + 1 } };
-  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(s2s_min(kts, 1), kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(s2s_max(kte, 4), kme), s2s_min<long>(jte, jme) } };
+  struct { long lo[2], ext[2]; } s2s_work = { { (long)(its), (long)(kts) },
+      { (long)(ite) - (long)(its) + 1, (long)(kte) - (long)(kts) + 1 } };
+  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(s2s_min(kts, 1), kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(s2s_max(kte, 4), kme), s2s_min<long>(jte, jme) } };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 19, &s2s_q, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -90,10 +113,12 @@ extern "C" void s2s_micro_r1(float *t, float *q, const int *s2s_p_jts, const int
                   s2s_grid_dim(&s2s_region, 20, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 20, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      size_t s2s_work_bytes = sizeof(float) * (size_t)(s2s_trip[0] * s2s_trip[1] * s2s_trip[2]) * (size_t)s2s_work.ext[1];
+      size_t s2s_work_bytes = sizeof(float) * (size_t)(s2s_trip[0] * s2s_trip[1] * s2s_trip[2])
+          * (size_t)s2s_work.ext[1];
       float *d_work = (float *)s2s_scratch_alloc(&s2s_region, 20, s2s_work_bytes);
       s2s_kernel_begin(&s2s_region, 20, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), (long)(s2s_work_bytes / sizeof(float)), s2s_array_span(&s2s_q), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), (long)(s2s_work_bytes / sizeof(float)),
+          s2s_array_span(&s2s_q), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(micro_r1<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.lo[2], s2s_t.ext[0], s2s_t.ext[1],

@@ -7,14 +7,18 @@
 
 /* ==== region remove_mean_r1: in.f90 lines 25-40 ==== */
 
-#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
-#define S2S_b(i0, i1) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_b(i0, i1) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
 
 /* remove_mean_r1_k1: the loop nest at in.f90:28 */
 template <typename s2s_idx>
-__global__ void remove_mean_r1_k1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
+__global__ void remove_mean_r1_k1(const double *__restrict__ a, s2s_idx s2s_a_lo0,
+    s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
     const double *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
-    int jts, int its, double *__restrict__ s2s_red_tot, double *__restrict__ s2s_red_vmax, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
+    int jts, int its, double *__restrict__ s2s_red_tot, double *__restrict__ s2s_red_vmax,
+        s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
   const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
@@ -23,10 +27,12 @@ __global__ void remove_mean_r1_k1(const double *__restrict__ a, s2s_idx s2s_a_lo
   double vmax = S2sMax::identity<double>(); /* reduction(max:vmax): this thread's partial result */
   if (s2s_x < s2s_trip_x && s2s_y < s2s_trip_y && s2s_z < s2s_trip_z) {
     double mean;
+#line 28 "in.f90"
     const int j = jts + (int)s2s_y; /* in.f90:28 */
     const int i = its + (int)s2s_x; /* in.f90:29 */
-    tot = (tot + S2S_a(i, j)); /* line 30 */
+    tot = tot + S2S_a(i, j); /* line 30 */
     vmax = s2s_max(vmax, S2S_a(i, j)); /* line 31 */
+#line 36 "in.s2s.cu"
   }
   s2s_reduce<S2sSum>(s2s_red_tot, tot);
   s2s_reduce<S2sMax>(s2s_red_vmax, vmax);
@@ -34,9 +40,11 @@ __global__ void remove_mean_r1_k1(const double *__restrict__ a, s2s_idx s2s_a_lo
 
 /* remove_mean_r1_k2: the loop nest at in.f90:35 */
 template <typename s2s_idx>
-__global__ void remove_mean_r1_k2(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
+__global__ void remove_mean_r1_k2(const double *__restrict__ a, s2s_idx s2s_a_lo0,
+    s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
     double *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
-    int jts, int jte, int its, int ite, double s2s_in_tot, double s2s_in_vmax, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
+    int jts, int jte, int its, int ite, double s2s_in_tot, double s2s_in_vmax, s2s_idx s2s_trip_x,
+        s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
   const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
@@ -48,13 +56,19 @@ __global__ void remove_mean_r1_k2(const double *__restrict__ a, s2s_idx s2s_a_lo
   double mean;
   tot = s2s_in_tot; /* firstprivate */
   vmax = s2s_in_vmax; /* firstprivate */
+#line 35 "in.f90"
   const int j = jts + (int)s2s_y; /* in.f90:35 */
   const int i = its + (int)s2s_x; /* in.f90:36 */
-  mean = (tot / ((double)(((ite - its) + 1) * ((jte - jts) + 1)))); /* line 34 */
-  S2S_b(i, j) = ((S2S_a(i, j) - mean) / (vmax - mean)); /* line 37 */
+#line 34 "in.f90"
+  mean = tot / (double)((ite - its + 1) * (jte - jts + 1)); /* line 34 */
+#line 37 "in.f90"
+  S2S_b(i, j) = (S2S_a(i, j) - mean) / (vmax - mean); /* line 37 */
+#line 67 "in.s2s.cu"
 }
 
-extern "C" void s2s_remove_mean_r1(double *a, double *b, const int *s2s_p_jts, const int *s2s_p_jte, const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_jms, const int *s2s_p_jme, double *s2s_p_tot, double *s2s_p_vmax)
+extern "C" void s2s_remove_mean_r1(double *a, double *b, const int *s2s_p_jts, const int *s2s_p_jte,
+    const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_ims, const int *s2s_p_ime,
+    const int *s2s_p_jms, const int *s2s_p_jme, double *s2s_p_tot, double *s2s_p_vmax)
 {
   static S2sRegion s2s_region = S2S_REGION("remove_mean_r1", "remove_mean", "in.f90", 25);
   const int jts = *s2s_p_jts;
@@ -68,16 +82,24 @@ extern "C" void s2s_remove_mean_r1(double *a, double *b, const int *s2s_p_jts, c
   double tot = *s2s_p_tot;
   double vmax = *s2s_p_vmax;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { ims, jms }, { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { ims, jms },
+      { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 25, &s2s_a, S2S_COPYIN);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 2, { ims, jms }, { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 2, { ims, jms },
+      { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 25, &s2s_b, S2S_COPYOUT);
   tot = 0.0; /* in.f90:26 */
   double *s2s_red_tot = (double *)s2s_scratch_alloc(&s2s_region, 30, sizeof(double));
-  s2s_check(cudaMemcpy(s2s_red_tot, &tot, sizeof(double), cudaMemcpyHostToDevice), &s2s_region, 30, "start of reduction(+:tot)");
-  vmax = (-1.0e30); /* in.f90:27 */
+  s2s_check(cudaMemcpy(s2s_red_tot, &tot, sizeof(double), cudaMemcpyHostToDevice), &s2s_region, 30,
+      "start of reduction(+:tot)");
+  vmax = -1.0e30; /* in.f90:27 */
   double *s2s_red_vmax = (double *)s2s_scratch_alloc(&s2s_region, 31, sizeof(double));
-  s2s_check(cudaMemcpy(s2s_red_vmax, &vmax, sizeof(double), cudaMemcpyHostToDevice), &s2s_region, 31, "start of reduction(max:vmax)");
+  s2s_check(cudaMemcpy(s2s_red_vmax, &vmax, sizeof(double), cudaMemcpyHostToDevice), &s2s_region,
+      31, "start of reduction(max:vmax)");
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[1] = s2s_max<long>(0, (long)(jte) - (long)(jts) + 1);
@@ -88,7 +110,8 @@ extern "C" void s2s_remove_mean_r1(double *a, double *b, const int *s2s_p_jts, c
                   s2s_grid_dim(&s2s_region, 28, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 28, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(remove_mean_r1_k1<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
@@ -102,13 +125,16 @@ extern "C" void s2s_remove_mean_r1(double *a, double *b, const int *s2s_p_jts, c
       s2s_kernel_end(&s2s_region, 28);
     }
   }
-  s2s_check(cudaMemcpy(&tot, s2s_red_tot, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region, 30, "result of reduction(+:tot)");
+  s2s_check(cudaMemcpy(&tot, s2s_red_tot, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region, 30,
+      "result of reduction(+:tot)");
   s2s_scratch_free(&s2s_region, 30, s2s_red_tot);
   if (!s2s_compare_scalar(&s2s_region, 30, "tot", s2s_p_tot, &tot, sizeof(double), S2S_TYPE_REAL))
     *s2s_p_tot = tot;
-  s2s_check(cudaMemcpy(&vmax, s2s_red_vmax, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region, 31, "result of reduction(max:vmax)");
+  s2s_check(cudaMemcpy(&vmax, s2s_red_vmax, sizeof(double), cudaMemcpyDeviceToHost), &s2s_region,
+      31, "result of reduction(max:vmax)");
   s2s_scratch_free(&s2s_region, 31, s2s_red_vmax);
-  if (!s2s_compare_scalar(&s2s_region, 31, "vmax", s2s_p_vmax, &vmax, sizeof(double), S2S_TYPE_REAL))
+  if (!s2s_compare_scalar(&s2s_region, 31, "vmax", s2s_p_vmax, &vmax, sizeof(double),
+      S2S_TYPE_REAL))
     *s2s_p_vmax = vmax;
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -120,7 +146,8 @@ extern "C" void s2s_remove_mean_r1(double *a, double *b, const int *s2s_p_jts, c
                   s2s_grid_dim(&s2s_region, 35, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 35, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(remove_mean_r1_k2<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],

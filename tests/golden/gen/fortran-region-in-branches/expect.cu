@@ -21,8 +21,10 @@ __global__ void branches_r1(const float *__restrict__ b, s2s_idx s2s_b_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 12 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:12 */
   S2S_a(i) = S2S_b(i); /* line 13 */
+#line 28 "in.s2s.cu"
 }
 
 extern "C" void s2s_branches_r1(float *b, float *a, const int *s2s_p_n)
@@ -30,9 +32,11 @@ extern "C" void s2s_branches_r1(float *b, float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("branches_r1", "branches", "in.f90", 11);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 11, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 11, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -43,7 +47,8 @@ extern "C" void s2s_branches_r1(float *b, float *a, const int *s2s_p_n)
                   s2s_grid_dim(&s2s_region, 12, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 12, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(branches_r1<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0],
@@ -82,8 +87,10 @@ __global__ void branches_r2(const float *__restrict__ b, s2s_idx s2s_b_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 18 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:18 */
-  S2S_a(i) = (2.0f * S2S_b(i)); /* line 19 */
+  S2S_a(i) = 2.0f * S2S_b(i); /* line 19 */
+#line 94 "in.s2s.cu"
 }
 
 extern "C" void s2s_branches_r2(float *b, float *a, const int *s2s_p_n)
@@ -91,9 +98,11 @@ extern "C" void s2s_branches_r2(float *b, float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("branches_r2", "branches", "in.f90", 17);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 17, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 17, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -104,7 +113,8 @@ extern "C" void s2s_branches_r2(float *b, float *a, const int *s2s_p_n)
                   s2s_grid_dim(&s2s_region, 18, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 18, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(branches_r2<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0],
@@ -143,8 +153,10 @@ __global__ void branches_r3(const float *__restrict__ b, s2s_idx s2s_b_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 25 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:25 */
-  S2S_a(i) = (3.0f * S2S_b(i)); /* line 26 */
+  S2S_a(i) = 3.0f * S2S_b(i); /* line 26 */
+#line 160 "in.s2s.cu"
 }
 
 extern "C" void s2s_branches_r3(float *b, float *a, const int *s2s_p_n)
@@ -152,9 +164,11 @@ extern "C" void s2s_branches_r3(float *b, float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("branches_r3", "branches", "in.f90", 24);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 24, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 24, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -165,7 +179,8 @@ extern "C" void s2s_branches_r3(float *b, float *a, const int *s2s_p_n)
                   s2s_grid_dim(&s2s_region, 25, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 25, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(branches_r3<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0],
@@ -204,8 +219,10 @@ __global__ void branches_r4(const float *__restrict__ b, s2s_idx s2s_b_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 31 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:31 */
-  S2S_a(i) = (4.0f * S2S_b(i)); /* line 32 */
+  S2S_a(i) = 4.0f * S2S_b(i); /* line 32 */
+#line 226 "in.s2s.cu"
 }
 
 extern "C" void s2s_branches_r4(float *b, float *a, const int *s2s_p_n)
@@ -213,9 +230,11 @@ extern "C" void s2s_branches_r4(float *b, float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("branches_r4", "branches", "in.f90", 30);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 30, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 30, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -226,7 +245,8 @@ extern "C" void s2s_branches_r4(float *b, float *a, const int *s2s_p_n)
                   s2s_grid_dim(&s2s_region, 31, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 31, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(branches_r4<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0],
@@ -265,8 +285,10 @@ __global__ void branches_r5(const float *__restrict__ b, s2s_idx s2s_b_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 40 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:40 */
-  S2S_a(i) = (5.0f * S2S_b(i)); /* line 41 */
+  S2S_a(i) = 5.0f * S2S_b(i); /* line 41 */
+#line 292 "in.s2s.cu"
 }
 
 extern "C" void s2s_branches_r5(float *b, float *a, const int *s2s_p_n)
@@ -274,9 +296,11 @@ extern "C" void s2s_branches_r5(float *b, float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("branches_r5", "branches", "in.f90", 39);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 39, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 39, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -287,7 +311,8 @@ extern "C" void s2s_branches_r5(float *b, float *a, const int *s2s_p_n)
                   s2s_grid_dim(&s2s_region, 40, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 40, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_b), s2s_array_span(&s2s_a),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(branches_r5<int>, s2s_grid, s2s_block,
         d_b, s2s_b.lo[0],
@@ -324,8 +349,10 @@ __global__ void branches_r6(float *__restrict__ a, s2s_idx s2s_a_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 46 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:46 */
-  S2S_a(i) = (S2S_a(i) + 1.0f); /* line 47 */
+  S2S_a(i) = S2S_a(i) + 1.0f; /* line 47 */
+#line 356 "in.s2s.cu"
 }
 
 extern "C" void s2s_branches_r6(float *a, const int *s2s_p_n)
@@ -333,7 +360,8 @@ extern "C" void s2s_branches_r6(float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("branches_r6", "branches", "in.f90", 45);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 45, &s2s_a, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };

@@ -20,15 +20,19 @@ __global__ void relax_r1(const float *__restrict__ a, s2s_idx s2s_a_lo0,
     double *__restrict__ d, s2s_idx s2s_d_lo0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
-  constexpr float third = (1.0f / 3.0f);
+  constexpr float third = 1.0f / 3.0f;
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
   const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 13 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:13 */
-  S2S_c(i) = (__fdividef(__expf(S2S_a(i)), (1.0f + __logf(S2S_b(i)))) + (__powf(S2S_a(i), S2S_b(i)) * third)); /* line 14 */
-  S2S_d(i) = ((exp(S2S_d(i)) / 3.0e0) + ((double)s2s_powi(S2S_a(i), (int)2))); /* line 15 */
+  S2S_c(i) = __fdividef(__expf(S2S_a(i)), 1.0f + __logf(S2S_b(i)))
+      + __powf(S2S_a(i), S2S_b(i)) * third; /* line 14 */
+#line 15 "in.f90"
+  S2S_d(i) = exp(S2S_d(i)) / 3.0e0 + (double)s2s_powi(S2S_a(i), (int)2); /* line 15 */
+#line 36 "in.s2s.cu"
 }
 
 extern "C" void s2s_relax_r1(float *a, float *b, float *c, double *d, const int *s2s_p_n)
@@ -36,13 +40,17 @@ extern "C" void s2s_relax_r1(float *a, float *b, float *c, double *d, const int 
   static S2sRegion s2s_region = S2S_REGION("relax_r1", "relax", "in.f90", 12);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 12, &s2s_a, S2S_COPYIN);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 12, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_c = { "c", (void *)c, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_c = { "c", (void *)c, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_c = (float *)s2s_data_begin(&s2s_region, 12, &s2s_c, S2S_COPYOUT);
-  S2sArray s2s_d = { "d", (void *)d, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_d = { "d", (void *)d, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   double *d_d = (double *)s2s_data_begin(&s2s_region, 12, &s2s_d, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -53,7 +61,8 @@ extern "C" void s2s_relax_r1(float *a, float *b, float *c, double *d, const int 
                   s2s_grid_dim(&s2s_region, 13, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 13, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_array_span(&s2s_c), s2s_array_span(&s2s_d), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b),
+          s2s_array_span(&s2s_c), s2s_array_span(&s2s_d), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 5))
         S2S_LAUNCH(relax_r1<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0],

@@ -7,13 +7,17 @@
 
 /* ==== region physics_r1: in.f90 lines 17-23 ==== */
 
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
-#define S2S_p(i0, i1) S2S_ELEM(p, ((s2s_idx)(i0) - s2s_p_lo0) + s2s_p_n0 * (((s2s_idx)(i1) - s2s_p_lo1)))
-#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_p(i0, i1) S2S_ELEM(p, \
+    ((s2s_idx)(i0) - s2s_p_lo0) + s2s_p_n0 * (((s2s_idx)(i1) - s2s_p_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 
 /* physics_r1: the loop nest at in.f90:18 */
 template <typename s2s_idx>
-__global__ void physics_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
+__global__ void physics_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_n0,
     const float *__restrict__ p, s2s_idx s2s_p_lo0, s2s_idx s2s_p_lo1, s2s_idx s2s_p_n0,
     float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -29,9 +33,13 @@ __global__ void physics_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_i
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 18 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:18 */
   const int i = 1 + (int)s2s_x; /* in.f90:19 */
-  S2S_a(i, j) = ((((cpd * (1.f - s2s_max((S2S_t(i, j) * 1.e-3f), qmin))) + (s2s_max((S2S_t(i, j) * 1.e-3f), qmin) * cpv)) + ((xlv0 - (xlv1 * (S2S_t(i, j) - t0c))) * 1.e-6f)) + ((8.794e-5f * powf(S2S_t(i, j), 1.81f)) / S2S_p(i, j))); /* line 20 */
+  S2S_a(i, j) = cpd * (1.f - s2s_max(S2S_t(i, j) * 1.e-3f, qmin))
+      + s2s_max(S2S_t(i, j) * 1.e-3f, qmin) * cpv + (xlv0 - xlv1 * (S2S_t(i, j) - t0c)) * 1.e-6f
+      + 8.794e-5f * powf(S2S_t(i, j), 1.81f) / S2S_p(i, j); /* line 20 */
+#line 43 "in.s2s.cu"
 }
 
 extern "C" void s2s_physics_r1(float *t, float *p, float *a, const int *s2s_p_m, const int *s2s_p_n)
@@ -40,11 +48,17 @@ extern "C" void s2s_physics_r1(float *t, float *p, float *a, const int *s2s_p_m,
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 17, &s2s_t, S2S_COPYIN);
-  S2sArray s2s_p = { "p", (void *)p, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_p = { "p", (void *)p, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_p = (float *)s2s_data_begin(&s2s_region, 17, &s2s_p, S2S_COPYIN);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 17, &s2s_a, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -56,7 +70,8 @@ extern "C" void s2s_physics_r1(float *t, float *p, float *a, const int *s2s_p_m,
                   s2s_grid_dim(&s2s_region, 18, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 18, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_p), s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_p),
+          s2s_array_span(&s2s_a), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(physics_r1<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],

@@ -7,13 +7,19 @@
 
 /* ==== region smooth_r1: in.f90 lines 11-20 ==== */
 
-#define S2S_f(i0, i1, i2) S2S_ELEM(f, ((s2s_idx)(i0) - s2s_f_lo0) + s2s_f_n0 * (((s2s_idx)(i1) - s2s_f_lo1) + s2s_f_n1 * (((s2s_idx)(i2) - s2s_f_lo2))))
-#define S2S_g(i0, i1, i2) S2S_ELEM(g, ((s2s_idx)(i0) - s2s_g_lo0) + s2s_g_n0 * (((s2s_idx)(i1) - s2s_g_lo1) + s2s_g_n1 * (((s2s_idx)(i2) - s2s_g_lo2))))
+#define S2S_f(i0, i1, i2) S2S_ELEM(f, \
+    ((s2s_idx)(i0) - s2s_f_lo0) \
+    + s2s_f_n0 * (((s2s_idx)(i1) - s2s_f_lo1) + s2s_f_n1 * (((s2s_idx)(i2) - s2s_f_lo2))))
+#define S2S_g(i0, i1, i2) S2S_ELEM(g, \
+    ((s2s_idx)(i0) - s2s_g_lo0) \
+    + s2s_g_n0 * (((s2s_idx)(i1) - s2s_g_lo1) + s2s_g_n1 * (((s2s_idx)(i2) - s2s_g_lo2))))
 
 /* smooth_r1: the loop nest at in.f90:12 */
 template <typename s2s_idx>
-__global__ void smooth_r1(const float *__restrict__ f, s2s_idx s2s_f_lo0, s2s_idx s2s_f_lo1, s2s_idx s2s_f_lo2, s2s_idx s2s_f_n0, s2s_idx s2s_f_n1,
-    float *__restrict__ g, s2s_idx s2s_g_lo0, s2s_idx s2s_g_lo1, s2s_idx s2s_g_lo2, s2s_idx s2s_g_n0, s2s_idx s2s_g_n1,
+__global__ void smooth_r1(const float *__restrict__ f, s2s_idx s2s_f_lo0, s2s_idx s2s_f_lo1,
+    s2s_idx s2s_f_lo2, s2s_idx s2s_f_n0, s2s_idx s2s_f_n1,
+    float *__restrict__ g, s2s_idx s2s_g_lo0, s2s_idx s2s_g_lo1, s2s_idx s2s_g_lo2,
+        s2s_idx s2s_g_n0, s2s_idx s2s_g_n1,
     int jts, int kts, int its, float c, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -21,13 +27,21 @@ __global__ void smooth_r1(const float *__restrict__ f, s2s_idx s2s_f_lo0, s2s_id
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 12 "in.f90"
   const int j = jts + (int)s2s_z; /* in.f90:12 */
   const int k = kts + (int)s2s_y; /* in.f90:13 */
   const int i = its + (int)s2s_x; /* in.f90:14 */
-  S2S_g(i, k, j) = (S2S_f(i, k, j) + (c * ((((S2S_f((i - 1), k, j) + S2S_f((i + 1), k, j)) + S2S_f(i, k, (j - 1))) + S2S_f(i, k, (j + 1))) - (4.0f * S2S_f(i, k, j))))); /* line 15 */
+  S2S_g(i, k, j) = S2S_f(i, k, j)
+      + c
+      * (S2S_f(i - 1, k, j) + S2S_f(i + 1, k, j) + S2S_f(i, k, j - 1) + S2S_f(i, k, j + 1)
+      - 4.0f * S2S_f(i, k, j)); /* line 15 */
+#line 39 "in.s2s.cu"
 }
 
-extern "C" void s2s_smooth_r1(float *f, float *g, const int *s2s_p_jts, const int *s2s_p_jte, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite, const float *s2s_p_c, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms, const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
+extern "C" void s2s_smooth_r1(float *f, float *g, const int *s2s_p_jts, const int *s2s_p_jte,
+    const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite,
+    const float *s2s_p_c, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms,
+    const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
 {
   static S2sRegion s2s_region = S2S_REGION("smooth_r1", "smooth", "in.f90", 11);
   const int jts = *s2s_p_jts;
@@ -44,9 +58,15 @@ extern "C" void s2s_smooth_r1(float *f, float *g, const int *s2s_p_jts, const in
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_f = { "f", (void *)f, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>((its - 1), ims), s2s_max<long>(kts, kms), s2s_max<long>((jts - 1), jms) }, { s2s_min<long>((ite + 1), ime), s2s_min<long>(kte, kme), s2s_min<long>((jte + 1), jme) } };
+  S2sArray s2s_f = { "f", (void *)f, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its - 1, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts - 1, jms) },
+      { s2s_min<long>(ite + 1, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte + 1, jme) } };
   float *d_f = (float *)s2s_data_begin(&s2s_region, 11, &s2s_f, S2S_COPYIN);
-  S2sArray s2s_g = { "g", (void *)g, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_g = { "g", (void *)g, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
   float *d_g = (float *)s2s_data_begin(&s2s_region, 11, &s2s_g, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -59,7 +79,8 @@ extern "C" void s2s_smooth_r1(float *f, float *g, const int *s2s_p_jts, const in
                   s2s_grid_dim(&s2s_region, 12, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 12, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_f), s2s_array_span(&s2s_g), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_f), s2s_array_span(&s2s_g),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(smooth_r1<int>, s2s_grid, s2s_block,
         d_f, s2s_f.lo[0], s2s_f.lo[1], s2s_f.lo[2], s2s_f.ext[0], s2s_f.ext[1],

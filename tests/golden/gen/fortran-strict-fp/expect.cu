@@ -18,67 +18,92 @@ static __host__ __device__ double s2s_dev_horner(double x, int k);
 static __host__ __device__ double s2s_dev_horner(double x, int k)
 {
   double s;
-  if ((k == 0)) { /* line 32 */
+#line 32 "in.f90"
+  if (k == 0) { /* line 32 */
     s = 1.0e0; /* line 33 */
   } else {
-    s = (s2s_dmul_rn(x, s2s_dev_horner(x, (k - 1))) + 1.0e0); /* line 35 */
+    s = s2s_dmul_rn(x, s2s_dev_horner(x, k - 1)) + 1.0e0; /* line 35 */
   }
+#line 28 "in.s2s.cu"
   return s;
 }
 
 /* ==== region tendency_r1: in.f90 lines 18-25 ==== */
 
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
-#define S2S_w(i0, i1) S2S_ELEM(w, ((s2s_idx)(i0) - s2s_w_lo0) + s2s_w_n0 * (((s2s_idx)(i1) - s2s_w_lo1)))
-#define S2S_tend(i0, i1) S2S_ELEM(tend, ((s2s_idx)(i0) - s2s_tend_lo0) + s2s_tend_n0 * (((s2s_idx)(i1) - s2s_tend_lo1)))
-#define S2S_q(i0, i1) S2S_ELEM(q, ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_w(i0, i1) S2S_ELEM(w, \
+    ((s2s_idx)(i0) - s2s_w_lo0) + s2s_w_n0 * (((s2s_idx)(i1) - s2s_w_lo1)))
+#define S2S_tend(i0, i1) S2S_ELEM(tend, \
+    ((s2s_idx)(i0) - s2s_tend_lo0) + s2s_tend_n0 * (((s2s_idx)(i1) - s2s_tend_lo1)))
+#define S2S_q(i0, i1) S2S_ELEM(q, \
+    ((s2s_idx)(i0) - s2s_q_lo0) + s2s_q_n0 * (((s2s_idx)(i1) - s2s_q_lo1)))
 
 /* tendency_r1: the loop nest at in.f90:19 */
 template <typename s2s_idx>
-__global__ void tendency_r1(const double *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
+__global__ void tendency_r1(const double *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_n0,
     const float *__restrict__ w, s2s_idx s2s_w_lo0, s2s_idx s2s_w_lo1, s2s_idx s2s_w_n0,
     double *__restrict__ tend, s2s_idx s2s_tend_lo0, s2s_idx s2s_tend_lo1, s2s_idx s2s_tend_n0,
     float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_idx s2s_q_lo1, s2s_idx s2s_q_n0,
     double kappa, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
-  constexpr double half_dt = (0.5e0 * 60.0e0);
+  constexpr double half_dt = 0.5e0 * 60.0e0;
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
   const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 19 "in.f90"
   const int j = 2 + (int)s2s_y; /* in.f90:19 */
   const int i = 2 + (int)s2s_x; /* in.f90:20 */
-  S2S_tend(i, j) = (__dmul_rn(kappa, ((S2S_t((i + 1), j) - __dmul_rn(2.0e0, S2S_t(i, j))) + S2S_t((i - 1), j))) + __dmul_rn(__dmul_rn(half_dt, ((double)S2S_w(i, j))), S2S_t(i, j))); /* line 21 */
-  S2S_q(i, j) = ((float)(((double)((sqrtf((__fmul_rn(S2S_w(i, j), S2S_w(i, j)) + 1.0f)) / S2S_w((i - 1), j)) + ((float)(i * j)))) + s2s_dev_horner(S2S_t(i, j), 3))); /* line 22 */
+  S2S_tend(i, j) = __dmul_rn(kappa,
+      S2S_t(i + 1, j) - __dmul_rn(2.0e0, S2S_t(i, j)) + S2S_t(i - 1, j))
+      + __dmul_rn(__dmul_rn(half_dt, (double)S2S_w(i, j)), S2S_t(i, j)); /* line 21 */
+#line 22 "in.f90"
+  S2S_q(i,
+      j) = (float)((double)(sqrtf(__fmul_rn(S2S_w(i, j), S2S_w(i, j)) + 1.0f) / S2S_w(i - 1, j)
+      + (float)(i * j)) + s2s_dev_horner(S2S_t(i, j), 3)); /* line 22 */
+#line 68 "in.s2s.cu"
 }
 
-extern "C" void s2s_tendency_r1(double *t, float *w, double *tend, float *q, const int *s2s_p_m, const int *s2s_p_n, const double *s2s_p_kappa)
+extern "C" void s2s_tendency_r1(double *t, float *w, double *tend, float *q, const int *s2s_p_m,
+    const int *s2s_p_n, const double *s2s_p_kappa)
 {
   static S2sRegion s2s_region = S2S_REGION("tendency_r1", "tendency", "in.f90", 18);
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
   const double kappa = *s2s_p_kappa;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(double), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1) }, { s2s_min<long>(n, n), s2s_min<long>((m - 1), m) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(double), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m - 1, m) } };
   double *d_t = (double *)s2s_data_begin(&s2s_region, 18, &s2s_t, S2S_COPYIN);
-  S2sArray s2s_w = { "w", (void *)w, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1) }, { s2s_min<long>((n - 1), n), s2s_min<long>((m - 1), m) } };
+  S2sArray s2s_w = { "w", (void *)w, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1) },
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m - 1, m) } };
   float *d_w = (float *)s2s_data_begin(&s2s_region, 18, &s2s_w, S2S_COPYIN);
-  S2sArray s2s_tend = { "tend", (void *)tend, sizeof(double), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(2, 1) }, { s2s_min<long>((n - 1), n), s2s_min<long>((m - 1), m) } };
+  S2sArray s2s_tend = { "tend", (void *)tend, sizeof(double), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(2, 1) },
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m - 1, m) } };
   double *d_tend = (double *)s2s_data_begin(&s2s_region, 18, &s2s_tend, S2S_COPYOUT);
-  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(2, 1) }, { s2s_min<long>((n - 1), n), s2s_min<long>((m - 1), m) } };
+  S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(2, 1) },
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m - 1, m) } };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 18, &s2s_q, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
-    s2s_trip[1] = s2s_max<long>(0, (long)((m - 1)) - 1);
-    s2s_trip[0] = s2s_max<long>(0, (long)((n - 1)) - 1);
+    s2s_trip[1] = s2s_max<long>(0, (long)(m - 1) - 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(n - 1) - 1);
     dim3 s2s_block = s2s_block_shape(&s2s_region, 19, "tendency_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 19, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 19, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 19, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 19, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_w), s2s_array_span(&s2s_tend), s2s_array_span(&s2s_q), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_w),
+          s2s_array_span(&s2s_tend), s2s_array_span(&s2s_q),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 5))
         S2S_LAUNCH(tendency_r1<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],

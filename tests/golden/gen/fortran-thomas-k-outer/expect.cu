@@ -7,23 +7,44 @@
 
 /* ==== region tri_r1: in.f90 lines 10-38 ==== */
 
-#define S2S_c(i0, i1, i2) S2S_ELEM(c, ((s2s_idx)(i0) - s2s_c_lo0) + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1) + s2s_c_n1 * (((s2s_idx)(i2) - s2s_c_lo2))))
-#define S2S_b(i0, i1, i2) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
-#define S2S_cp(i0, i1, i2) S2S_ELEM(cp, ((s2s_idx)(i0) - s2s_cp_lo0) + s2s_cp_n0 * (((s2s_idx)(i1) - s2s_cp_lo1) + s2s_cp_n1 * (((s2s_idx)(i2) - s2s_cp_lo2))))
-#define S2S_d(i0, i1, i2) S2S_ELEM(d, ((s2s_idx)(i0) - s2s_d_lo0) + s2s_d_n0 * (((s2s_idx)(i1) - s2s_d_lo1) + s2s_d_n1 * (((s2s_idx)(i2) - s2s_d_lo2))))
-#define S2S_dp(i0, i1, i2) S2S_ELEM(dp, ((s2s_idx)(i0) - s2s_dp_lo0) + s2s_dp_n0 * (((s2s_idx)(i1) - s2s_dp_lo1) + s2s_dp_n1 * (((s2s_idx)(i2) - s2s_dp_lo2))))
-#define S2S_a(i0, i1, i2) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
-#define S2S_x(i0, i1, i2) S2S_ELEM(x, ((s2s_idx)(i0) - s2s_x_lo0) + s2s_x_n0 * (((s2s_idx)(i1) - s2s_x_lo1) + s2s_x_n1 * (((s2s_idx)(i2) - s2s_x_lo2))))
+#define S2S_c(i0, i1, i2) S2S_ELEM(c, \
+    ((s2s_idx)(i0) - s2s_c_lo0) \
+    + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1) + s2s_c_n1 * (((s2s_idx)(i2) - s2s_c_lo2))))
+#define S2S_b(i0, i1, i2) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) \
+    + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
+#define S2S_cp(i0, i1, i2) S2S_ELEM(cp, \
+    ((s2s_idx)(i0) - s2s_cp_lo0) \
+    + s2s_cp_n0 * (((s2s_idx)(i1) - s2s_cp_lo1) + s2s_cp_n1 * (((s2s_idx)(i2) - s2s_cp_lo2))))
+#define S2S_d(i0, i1, i2) S2S_ELEM(d, \
+    ((s2s_idx)(i0) - s2s_d_lo0) \
+    + s2s_d_n0 * (((s2s_idx)(i1) - s2s_d_lo1) + s2s_d_n1 * (((s2s_idx)(i2) - s2s_d_lo2))))
+#define S2S_dp(i0, i1, i2) S2S_ELEM(dp, \
+    ((s2s_idx)(i0) - s2s_dp_lo0) \
+    + s2s_dp_n0 * (((s2s_idx)(i1) - s2s_dp_lo1) + s2s_dp_n1 * (((s2s_idx)(i2) - s2s_dp_lo2))))
+#define S2S_a(i0, i1, i2) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) \
+    + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
+#define S2S_x(i0, i1, i2) S2S_ELEM(x, \
+    ((s2s_idx)(i0) - s2s_x_lo0) \
+    + s2s_x_n0 * (((s2s_idx)(i1) - s2s_x_lo1) + s2s_x_n1 * (((s2s_idx)(i2) - s2s_x_lo2))))
 
 /* tri_r1: the loop nest at in.f90:11 */
 template <typename s2s_idx>
-__global__ void tri_r1(const float *__restrict__ c, s2s_idx s2s_c_lo0, s2s_idx s2s_c_lo1, s2s_idx s2s_c_lo2, s2s_idx s2s_c_n0, s2s_idx s2s_c_n1,
-    const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_lo2, s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
-    float *__restrict__ cp, s2s_idx s2s_cp_lo0, s2s_idx s2s_cp_lo1, s2s_idx s2s_cp_lo2, s2s_idx s2s_cp_n0, s2s_idx s2s_cp_n1,
-    const float *__restrict__ d, s2s_idx s2s_d_lo0, s2s_idx s2s_d_lo1, s2s_idx s2s_d_lo2, s2s_idx s2s_d_n0, s2s_idx s2s_d_n1,
-    float *__restrict__ dp, s2s_idx s2s_dp_lo0, s2s_idx s2s_dp_lo1, s2s_idx s2s_dp_lo2, s2s_idx s2s_dp_n0, s2s_idx s2s_dp_n1,
-    const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_lo2, s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
-    float *__restrict__ x, s2s_idx s2s_x_lo0, s2s_idx s2s_x_lo1, s2s_idx s2s_x_lo2, s2s_idx s2s_x_n0, s2s_idx s2s_x_n1,
+__global__ void tri_r1(const float *__restrict__ c, s2s_idx s2s_c_lo0, s2s_idx s2s_c_lo1,
+    s2s_idx s2s_c_lo2, s2s_idx s2s_c_n0, s2s_idx s2s_c_n1,
+    const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_lo2,
+        s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
+    float *__restrict__ cp, s2s_idx s2s_cp_lo0, s2s_idx s2s_cp_lo1, s2s_idx s2s_cp_lo2,
+        s2s_idx s2s_cp_n0, s2s_idx s2s_cp_n1,
+    const float *__restrict__ d, s2s_idx s2s_d_lo0, s2s_idx s2s_d_lo1, s2s_idx s2s_d_lo2,
+        s2s_idx s2s_d_n0, s2s_idx s2s_d_n1,
+    float *__restrict__ dp, s2s_idx s2s_dp_lo0, s2s_idx s2s_dp_lo1, s2s_idx s2s_dp_lo2,
+        s2s_idx s2s_dp_n0, s2s_idx s2s_dp_n1,
+    const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_lo2,
+        s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
+    float *__restrict__ x, s2s_idx s2s_x_lo0, s2s_idx s2s_x_lo1, s2s_idx s2s_x_lo2,
+        s2s_idx s2s_x_n0, s2s_idx s2s_x_n1,
     int km, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -39,60 +60,98 @@ __global__ void tri_r1(const float *__restrict__ c, s2s_idx s2s_c_lo0, s2s_idx s
   float s2s_dp_km1; /* k-caching register */
   float s2s_x_k; /* k-caching register */
   float s2s_x_kp1; /* k-caching register */
+#line 11 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:11 */
   const int i = 1 + (int)s2s_x; /* in.f90:12 */
-  S2S_cp(i, 1, j) = (S2S_c(i, 1, j) / S2S_b(i, 1, j)); /* line 13 */
-  S2S_dp(i, 1, j) = (S2S_d(i, 1, j) / S2S_b(i, 1, j)); /* line 14 */
-  if ((2 <= km)) { /* line 17 */
+  S2S_cp(i, 1, j) = S2S_c(i, 1, j) / S2S_b(i, 1, j); /* line 13 */
+  S2S_dp(i, 1, j) = S2S_d(i, 1, j) / S2S_b(i, 1, j); /* line 14 */
+#line 17 "in.f90"
+  if (2 <= km) { /* line 17 */
+#line 17 "in.f90"
     s2s_cp_km1 = S2S_cp(i, 1, j); /* line 17 */
+#line 17 "in.f90"
     s2s_dp_km1 = S2S_dp(i, 1, j); /* line 17 */
   }
+#line 17 "in.f90"
   { /* in.f90:17 */
     const int s2s_last_k = km;
     for (k = 2; k <= s2s_last_k; k += 1) {
-      m = (1.0f / (S2S_b(i, k, j) - (S2S_a(i, k, j) * s2s_cp_km1))); /* line 20 */
-      s2s_cp_k = (S2S_c(i, k, j) * m); /* line 21 */
+      m = 1.0f / (S2S_b(i, k, j) - S2S_a(i, k, j) * s2s_cp_km1); /* line 20 */
+      s2s_cp_k = S2S_c(i, k, j) * m; /* line 21 */
+#line 21 "in.f90"
       S2S_cp(i, k, j) = s2s_cp_k; /* line 21 */
-      s2s_dp_k = ((S2S_d(i, k, j) - (S2S_a(i, k, j) * s2s_dp_km1)) * m); /* line 22 */
+      s2s_dp_k = (S2S_d(i, k, j) - S2S_a(i, k, j) * s2s_dp_km1) * m; /* line 22 */
+#line 22 "in.f90"
       S2S_dp(i, k, j) = s2s_dp_k; /* line 22 */
+#line 17 "in.f90"
       s2s_cp_km1 = s2s_cp_k; /* line 17 */
+#line 17 "in.f90"
       s2s_dp_km1 = s2s_dp_k; /* line 17 */
     }
   }
+#line 28 "in.f90"
   S2S_x(i, km, j) = S2S_dp(i, km, j); /* line 28 */
-  if (((km - 1) >= 1)) { /* line 31 */
+#line 31 "in.f90"
+  if (km - 1 >= 1) { /* line 31 */
+#line 31 "in.f90"
     s2s_x_kp1 = S2S_x(i, km, j); /* line 31 */
   }
+#line 31 "in.f90"
   { /* in.f90:31 */
     const int s2s_last_k = 1;
-    for (k = (km - 1); k >= s2s_last_k; k += -1) {
-      s2s_x_k = (S2S_dp(i, k, j) - (S2S_cp(i, k, j) * s2s_x_kp1)); /* line 34 */
+    for (k = km - 1; k >= s2s_last_k; k += -1) {
+      s2s_x_k = S2S_dp(i, k, j) - S2S_cp(i, k, j) * s2s_x_kp1; /* line 34 */
+#line 34 "in.f90"
       S2S_x(i, k, j) = s2s_x_k; /* line 34 */
+#line 31 "in.f90"
       s2s_x_kp1 = s2s_x_k; /* line 31 */
     }
   }
+#line 111 "in.s2s.cu"
 }
 
-extern "C" void s2s_tri_r1(float *c, float *b, float *cp, float *d, float *dp, float *a, float *x, const int *s2s_p_jm, const int *s2s_p_im, const int *s2s_p_km)
+extern "C" void s2s_tri_r1(float *c, float *b, float *cp, float *d, float *dp, float *a, float *x,
+    const int *s2s_p_jm, const int *s2s_p_im, const int *s2s_p_km)
 {
   static S2sRegion s2s_region = S2S_REGION("tri_r1", "tri", "in.f90", 10);
   const int jm = *s2s_p_jm;
   const int im = *s2s_p_im;
   const int km = *s2s_p_km;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_c = { "c", (void *)c, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_c = { "c", (void *)c, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
   float *d_c = (float *)s2s_data_begin(&s2s_region, 10, &s2s_c, S2S_COPYIN);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 10, &s2s_b, S2S_COPYIN);
-  S2sArray s2s_cp = { "cp", (void *)cp, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_cp = { "cp", (void *)cp, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
   float *d_cp = (float *)s2s_data_begin(&s2s_region, 10, &s2s_cp, S2S_COPY);
-  S2sArray s2s_d = { "d", (void *)d, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_d = { "d", (void *)d, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
   float *d_d = (float *)s2s_data_begin(&s2s_region, 10, &s2s_d, S2S_COPYIN);
-  S2sArray s2s_dp = { "dp", (void *)dp, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(s2s_min(1, km), 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_dp = { "dp", (void *)dp, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(s2s_min(1, km), 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
   float *d_dp = (float *)s2s_data_begin(&s2s_region, 10, &s2s_dp, S2S_COPY);
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
-  S2sArray s2s_x = { "x", (void *)x, sizeof(float), 3, { 1, 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(s2s_min(km, 1), 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
+  S2sArray s2s_x = { "x", (void *)x, sizeof(float), 3, { 1, 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
+      { s2s_max<long>(1, 1), s2s_max<long>(s2s_min(km, 1), 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
   float *d_x = (float *)s2s_data_begin(&s2s_region, 10, &s2s_x, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -104,7 +163,9 @@ extern "C" void s2s_tri_r1(float *c, float *b, float *cp, float *d, float *dp, f
                   s2s_grid_dim(&s2s_region, 11, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 11, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_c), s2s_array_span(&s2s_b), s2s_array_span(&s2s_cp), s2s_array_span(&s2s_d), s2s_array_span(&s2s_dp), s2s_array_span(&s2s_a), s2s_array_span(&s2s_x), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_c), s2s_array_span(&s2s_b),
+          s2s_array_span(&s2s_cp), s2s_array_span(&s2s_d), s2s_array_span(&s2s_dp),
+          s2s_array_span(&s2s_a), s2s_array_span(&s2s_x), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 8))
         S2S_LAUNCH(tri_r1<int>, s2s_grid, s2s_block,
         d_c, s2s_c.lo[0], s2s_c.lo[1], s2s_c.lo[2], s2s_c.ext[0], s2s_c.ext[1],

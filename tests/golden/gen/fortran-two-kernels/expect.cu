@@ -7,13 +7,17 @@
 
 /* ==== region two_r1: in.f90 lines 9-20 ==== */
 
-#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
-#define S2S_b(i0, i1) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
-#define S2S_c(i0, i1) S2S_ELEM(c, ((s2s_idx)(i0) - s2s_c_lo0) + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_b(i0, i1) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
+#define S2S_c(i0, i1) S2S_ELEM(c, \
+    ((s2s_idx)(i0) - s2s_c_lo0) + s2s_c_n0 * (((s2s_idx)(i1) - s2s_c_lo1)))
 
 /* two_r1_k1: the loop nest at in.f90:10 */
 template <typename s2s_idx>
-__global__ void two_r1_k1(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
+__global__ void two_r1_k1(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1,
+    s2s_idx s2s_a_n0,
     float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
     const float *__restrict__ c, s2s_idx s2s_c_lo0, s2s_idx s2s_c_lo1, s2s_idx s2s_c_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -23,14 +27,17 @@ __global__ void two_r1_k1(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_id
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 10 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:10 */
   const int i = 1 + (int)s2s_x; /* in.f90:11 */
-  S2S_b(i, j) = (2.0f * S2S_a(i, j)); /* line 12 */
+  S2S_b(i, j) = 2.0f * S2S_a(i, j); /* line 12 */
+#line 35 "in.s2s.cu"
 }
 
 /* two_r1_k2: the loop nest at in.f90:15 */
 template <typename s2s_idx>
-__global__ void two_r1_k2(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
+__global__ void two_r1_k2(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1,
+    s2s_idx s2s_a_n0,
     const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
     float *__restrict__ c, s2s_idx s2s_c_lo0, s2s_idx s2s_c_lo1, s2s_idx s2s_c_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -40,9 +47,11 @@ __global__ void two_r1_k2(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_id
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 15 "in.f90"
   const int j = 2 + (int)s2s_y; /* in.f90:15 */
   const int i = 1 + (int)s2s_x; /* in.f90:16 */
-  S2S_c(i, j) = (S2S_b(i, j) - S2S_b(i, (j - 1))); /* line 17 */
+  S2S_c(i, j) = S2S_b(i, j) - S2S_b(i, j - 1); /* line 17 */
+#line 55 "in.s2s.cu"
 }
 
 extern "C" void s2s_two_r1(float *a, float *b, float *c, const int *s2s_p_m, const int *s2s_p_n)
@@ -51,11 +60,17 @@ extern "C" void s2s_two_r1(float *a, float *b, float *c, const int *s2s_p_m, con
   const int m = *s2s_p_m;
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 9, &s2s_a, S2S_COPYIN);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 9, &s2s_b, S2S_COPY);
-  S2sArray s2s_c = { "c", (void *)c, sizeof(float), 2, { 1, 1 }, { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1) }, { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+  S2sArray s2s_c = { "c", (void *)c, sizeof(float), 2, { 1, 1 },
+      { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1) },
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
   float *d_c = (float *)s2s_data_begin(&s2s_region, 9, &s2s_c, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -67,7 +82,8 @@ extern "C" void s2s_two_r1(float *a, float *b, float *c, const int *s2s_p_m, con
                   s2s_grid_dim(&s2s_region, 10, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 10, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_array_span(&s2s_c), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b),
+          s2s_array_span(&s2s_c), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(two_r1_k1<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
@@ -93,7 +109,8 @@ extern "C" void s2s_two_r1(float *a, float *b, float *c, const int *s2s_p_m, con
                   s2s_grid_dim(&s2s_region, 15, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 15, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_array_span(&s2s_c), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b),
+          s2s_array_span(&s2s_c), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(two_r1_k2<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],

@@ -19,8 +19,10 @@ __global__ void scale_r1(float *__restrict__ a, s2s_idx s2s_a_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 9 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:9 */
-  S2S_a(i) = (2.0f * S2S_a(i)); /* line 10 */
+  S2S_a(i) = 2.0f * S2S_a(i); /* line 10 */
+#line 26 "in.s2s.cu"
 }
 
 extern "C" void s2s_scale_r1(float *a, const int *s2s_p_n)
@@ -28,7 +30,8 @@ extern "C" void s2s_scale_r1(float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("scale_r1", "scale", "in.f90", 8);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -64,7 +67,8 @@ extern "C" void s2s_scale_u1(float *a, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("scale_u1", "scale", "in.f90", 13);
   const int n = *s2s_p_n;
   if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   s2s_update_host(&s2s_region, 13, &s2s_a);
   s2s_region_end(&s2s_region);
 }

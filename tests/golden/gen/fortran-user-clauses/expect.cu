@@ -7,13 +7,19 @@
 
 /* ==== region scale_r1: in.f90 lines 10-21 ==== */
 
-#define S2S_a(i0, i1, i2) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
-#define S2S_b(i0, i1, i2) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
+#define S2S_a(i0, i1, i2) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) \
+    + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1) + s2s_a_n1 * (((s2s_idx)(i2) - s2s_a_lo2))))
+#define S2S_b(i0, i1, i2) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) \
+    + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1) + s2s_b_n1 * (((s2s_idx)(i2) - s2s_b_lo2))))
 
 /* scale_r1: the loop nest at in.f90:13 */
 template <typename s2s_idx>
-__global__ void scale_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_lo2, s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
-    double *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_lo2, s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
+__global__ void scale_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1,
+    s2s_idx s2s_a_lo2, s2s_idx s2s_a_n0, s2s_idx s2s_a_n1,
+    double *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_lo2,
+        s2s_idx s2s_b_n0, s2s_idx s2s_b_n1,
     int jts, int kts, int its, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
@@ -21,13 +27,19 @@ __global__ void scale_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_id
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 13 "in.f90"
   const int j = jts + (int)s2s_z; /* in.f90:13 */
   const int k = kts + (int)s2s_y; /* in.f90:14 */
+#line 16 "in.f90"
   const int i = its + (int)s2s_x; /* in.f90:16 */
-  S2S_b(i, k, j) = (2.0e0 * S2S_a(i, k, j)); /* line 17 */
+  S2S_b(i, k, j) = 2.0e0 * S2S_a(i, k, j); /* line 17 */
+#line 37 "in.s2s.cu"
 }
 
-extern "C" void s2s_scale_r1(double *a, double *b, const int *s2s_p_jts, const int *s2s_p_jte, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms, const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
+extern "C" void s2s_scale_r1(double *a, double *b, const int *s2s_p_jts, const int *s2s_p_jte,
+    const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite,
+    const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms, const int *s2s_p_kme,
+    const int *s2s_p_jms, const int *s2s_p_jme)
 {
   static S2sRegion s2s_region = S2S_REGION("scale_r1", "scale", "in.f90", 10);
   const int jts = *s2s_p_jts;
@@ -43,9 +55,15 @@ extern "C" void s2s_scale_r1(double *a, double *b, const int *s2s_p_jts, const i
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(ims, ims), s2s_max<long>(kms, kms), s2s_max<long>(jms, jms) }, { s2s_min<long>(ime, ime), s2s_min<long>(kme, kme), s2s_min<long>(jme, jme) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(ims, ims), s2s_max<long>(kms, kms), s2s_max<long>(jms, jms) },
+      { s2s_min<long>(ime, ime), s2s_min<long>(kme, kme), s2s_min<long>(jme, jme) } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 11, &s2s_b, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -58,7 +76,8 @@ extern "C" void s2s_scale_r1(double *a, double *b, const int *s2s_p_jts, const i
                   s2s_grid_dim(&s2s_region, 13, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 13, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(scale_r1<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.lo[2], s2s_a.ext[0], s2s_a.ext[1],

@@ -7,15 +7,22 @@
 
 /* ==== region slopes_r1: in.f90 lines 16-31 ==== */
 
-#define S2S_rho(i0, i1, i2) S2S_ELEM(rho, ((s2s_idx)(i0) - s2s_rho_lo0) + s2s_rho_n0 * (((s2s_idx)(i1) - s2s_rho_lo1) + s2s_rho_n1 * (((s2s_idx)(i2) - s2s_rho_lo2))))
+#define S2S_rho(i0, i1, i2) S2S_ELEM(rho, \
+    ((s2s_idx)(i0) - s2s_rho_lo0) \
+    + s2s_rho_n0 * (((s2s_idx)(i1) - s2s_rho_lo1) + s2s_rho_n1 * (((s2s_idx)(i2) - s2s_rho_lo2))))
 #define S2S_tvec1(i0) s2s_p_tvec1
 #define S2S_df(i0, i1) s2s_p_df
-#define S2S_denfac(i0, i1, i2) S2S_ELEM(denfac, ((s2s_idx)(i0) - s2s_denfac_lo0) + s2s_denfac_n0 * (((s2s_idx)(i1) - s2s_denfac_lo1) + s2s_denfac_n1 * (((s2s_idx)(i2) - s2s_denfac_lo2))))
+#define S2S_denfac(i0, i1, i2) S2S_ELEM(denfac, \
+    ((s2s_idx)(i0) - s2s_denfac_lo0) \
+    + s2s_denfac_n0 \
+    * (((s2s_idx)(i1) - s2s_denfac_lo1) + s2s_denfac_n1 * (((s2s_idx)(i2) - s2s_denfac_lo2))))
 
 /* slopes_r1: the loop nest at in.f90:17 */
 template <typename s2s_idx>
-__global__ void slopes_r1(const float *__restrict__ rho, s2s_idx s2s_rho_lo0, s2s_idx s2s_rho_lo1, s2s_idx s2s_rho_lo2, s2s_idx s2s_rho_n0, s2s_idx s2s_rho_n1,
-    float *__restrict__ denfac, s2s_idx s2s_denfac_lo0, s2s_idx s2s_denfac_lo1, s2s_idx s2s_denfac_lo2, s2s_idx s2s_denfac_n0, s2s_idx s2s_denfac_n1,
+__global__ void slopes_r1(const float *__restrict__ rho, s2s_idx s2s_rho_lo0, s2s_idx s2s_rho_lo1,
+    s2s_idx s2s_rho_lo2, s2s_idx s2s_rho_n0, s2s_idx s2s_rho_n1,
+    float *__restrict__ denfac, s2s_idx s2s_denfac_lo0, s2s_idx s2s_denfac_lo1,
+        s2s_idx s2s_denfac_lo2, s2s_idx s2s_denfac_n0, s2s_idx s2s_denfac_n1,
     int jts, int kts, int its, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   constexpr float den0 = 1.28f;
@@ -26,16 +33,25 @@ __global__ void slopes_r1(const float *__restrict__ rho, s2s_idx s2s_rho_lo0, s2
     return;
   float s2s_p_tvec1; /* array 'tvec1' scalarized */
   float s2s_p_df; /* array 'df' scalarized */
+#line 17 "in.f90"
   const int j = jts + (int)s2s_z; /* in.f90:17 */
   const int k = kts + (int)s2s_y; /* in.f90:18 */
+#line 38 "in.f90"
   const int i = its + (int)s2s_x; /* in.f90:38 */
-  S2S_tvec1(i) = (1.0f / S2S_rho(i, k, j)); /* line 39 */
-  S2S_tvec1(i) = (S2S_tvec1(i) * den0); /* line 21 */
+  S2S_tvec1(i) = 1.0f / S2S_rho(i, k, j); /* line 39 */
+#line 21 "in.f90"
+  S2S_tvec1(i) = S2S_tvec1(i) * den0; /* line 21 */
+#line 47 "in.f90"
   S2S_df(i, k) = sqrtf(S2S_tvec1(i)); /* line 47 */
+#line 27 "in.f90"
   S2S_denfac(i, k, j) = S2S_df(i, k); /* line 27 */
+#line 49 "in.s2s.cu"
 }
 
-extern "C" void s2s_slopes_r1(float *rho, float *denfac, const int *s2s_p_jts, const int *s2s_p_jte, const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms, const int *s2s_p_kme, const int *s2s_p_jms, const int *s2s_p_jme)
+extern "C" void s2s_slopes_r1(float *rho, float *denfac, const int *s2s_p_jts, const int *s2s_p_jte,
+    const int *s2s_p_kts, const int *s2s_p_kte, const int *s2s_p_its, const int *s2s_p_ite,
+    const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_kms, const int *s2s_p_kme,
+    const int *s2s_p_jms, const int *s2s_p_jme)
 {
   static S2sRegion s2s_region = S2S_REGION("slopes_r1", "slopes", "in.f90", 16);
   const int jts = *s2s_p_jts;
@@ -51,11 +67,21 @@ extern "C" void s2s_slopes_r1(float *rho, float *denfac, const int *s2s_p_jts, c
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
   if (!s2s_compute_begin(&s2s_region)) return;
-  s2s_assume(&s2s_region, 19, (long)(((0 - ims) + its)) >= 0, "its >= ims", "dimension 1 of 'rho' reached by the call of 'vsrec' at line 19 stays inside its declared bounds", "ims = %ld, its = %ld", (long)ims, (long)its);
-  s2s_assume(&s2s_region, 19, (long)((ime - ite)) >= 0, "ime >= ite", "dimension 1 of 'rho' reached by the call of 'vsrec' at line 19 stays inside its declared bounds", "ime = %ld, ite = %ld", (long)ime, (long)ite);
-  S2sArray s2s_rho = { "rho", (void *)rho, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+  s2s_assume(&s2s_region, 19, (long)(0 - ims + its) >= 0, "its >= ims",
+      "dimension 1 of 'rho' reached by the call of 'vsrec' at line 19 stays inside its declared bounds",
+      "ims = %ld, its = %ld", (long)ims, (long)its);
+  s2s_assume(&s2s_region, 19, (long)(ime - ite) >= 0, "ime >= ite",
+      "dimension 1 of 'rho' reached by the call of 'vsrec' at line 19 stays inside its declared bounds",
+      "ime = %ld, ite = %ld", (long)ime, (long)ite);
+  S2sArray s2s_rho = { "rho", (void *)rho, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
   float *d_rho = (float *)s2s_data_begin(&s2s_region, 16, &s2s_rho, S2S_COPYIN);
-  S2sArray s2s_denfac = { "denfac", (void *)denfac, sizeof(float), 3, { ims, kms, jms }, { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_denfac = { "denfac", (void *)denfac, sizeof(float), 3, { ims, kms, jms },
+      { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
   float *d_denfac = (float *)s2s_data_begin(&s2s_region, 16, &s2s_denfac, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -68,16 +94,19 @@ extern "C" void s2s_slopes_r1(float *rho, float *denfac, const int *s2s_p_jts, c
                   s2s_grid_dim(&s2s_region, 17, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 17, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_rho), s2s_array_span(&s2s_denfac), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_rho), s2s_array_span(&s2s_denfac),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(slopes_r1<int>, s2s_grid, s2s_block,
         d_rho, s2s_rho.lo[0], s2s_rho.lo[1], s2s_rho.lo[2], s2s_rho.ext[0], s2s_rho.ext[1],
-        d_denfac, s2s_denfac.lo[0], s2s_denfac.lo[1], s2s_denfac.lo[2], s2s_denfac.ext[0], s2s_denfac.ext[1],
+        d_denfac, s2s_denfac.lo[0], s2s_denfac.lo[1], s2s_denfac.lo[2], s2s_denfac.ext[0],
+            s2s_denfac.ext[1],
         jts, kts, its, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
       else
         S2S_LAUNCH(slopes_r1<long>, s2s_grid, s2s_block,
         d_rho, s2s_rho.lo[0], s2s_rho.lo[1], s2s_rho.lo[2], s2s_rho.ext[0], s2s_rho.ext[1],
-        d_denfac, s2s_denfac.lo[0], s2s_denfac.lo[1], s2s_denfac.lo[2], s2s_denfac.ext[0], s2s_denfac.ext[1],
+        d_denfac, s2s_denfac.lo[0], s2s_denfac.lo[1], s2s_denfac.lo[2], s2s_denfac.ext[0],
+            s2s_denfac.ext[1],
         jts, kts, its, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
       s2s_kernel_end(&s2s_region, 17);
     }

@@ -7,14 +7,18 @@
 
 /* ==== region loc_r1: in.f90 lines 10-22 ==== */
 
-#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
 #define S2S_work(i0, i1) s2s_p_work
-#define S2S_keep(i0, i1) S2S_ELEM(keep, ((s2s_idx)(i0) - s2s_keep_lo0) + s2s_keep_n0 * (((s2s_idx)(i1) - s2s_keep_lo1)))
-#define S2S_b(i0, i1) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
+#define S2S_keep(i0, i1) S2S_ELEM(keep, \
+    ((s2s_idx)(i0) - s2s_keep_lo0) + s2s_keep_n0 * (((s2s_idx)(i1) - s2s_keep_lo1)))
+#define S2S_b(i0, i1) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
 
 /* loc_r1: the loop nest at in.f90:11 */
 template <typename s2s_idx>
-__global__ void loc_r1(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
+__global__ void loc_r1(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1,
+    s2s_idx s2s_a_n0,
     float *__restrict__ keep, s2s_idx s2s_keep_lo0, s2s_idx s2s_keep_lo1, s2s_idx s2s_keep_n0,
     float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
@@ -25,24 +29,34 @@ __global__ void loc_r1(const float *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   float s2s_p_work; /* array 'work' scalarized */
+#line 11 "in.f90"
   const int k = 1 + (int)s2s_y; /* in.f90:11 */
   const int i = 1 + (int)s2s_x; /* in.f90:12 */
-  S2S_work(i, k) = (2.0f * S2S_a(i, k)); /* line 13 */
+  S2S_work(i, k) = 2.0f * S2S_a(i, k); /* line 13 */
   S2S_keep(i, k) = S2S_work(i, k); /* line 14 */
-  S2S_b(i, k) = (S2S_work(i, k) + 1.0f); /* line 19 */
+#line 19 "in.f90"
+  S2S_b(i, k) = S2S_work(i, k) + 1.0f; /* line 19 */
+#line 40 "in.s2s.cu"
 }
 
-extern "C" void s2s_loc_r1(float *a, float *keep, float *b, const int *s2s_p_km, const int *s2s_p_im)
+extern "C" void s2s_loc_r1(float *a, float *keep, float *b, const int *s2s_p_km,
+    const int *s2s_p_im)
 {
   static S2sRegion s2s_region = S2S_REGION("loc_r1", "loc", "in.f90", 10);
   const int km = *s2s_p_km;
   const int im = *s2s_p_im;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
-  S2sArray s2s_keep = { "keep", (void *)keep, sizeof(float), 2, { 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
+  S2sArray s2s_keep = { "keep", (void *)keep, sizeof(float), 2, { 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
   float *d_keep = (float *)s2s_data_begin(&s2s_region, 10, &s2s_keep, S2S_COPYOUT);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 }, { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 },
+      { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 10, &s2s_b, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -54,7 +68,8 @@ extern "C" void s2s_loc_r1(float *a, float *keep, float *b, const int *s2s_p_km,
                   s2s_grid_dim(&s2s_region, 11, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 11, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_keep), s2s_array_span(&s2s_b), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_keep),
+          s2s_array_span(&s2s_b), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
         S2S_LAUNCH(loc_r1<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],

@@ -7,12 +7,15 @@
 
 /* ==== region columns_r1: in.f90 lines 9-13 ==== */
 
-#define S2S_x(i0, i1) S2S_ELEM(x, ((s2s_idx)(i0) - s2s_x_lo0) + s2s_x_n0 * (((s2s_idx)(i1) - s2s_x_lo1)))
-#define S2S_y(i0, i1) S2S_ELEM(y, ((s2s_idx)(i0) - s2s_y_lo0) + s2s_y_n0 * (((s2s_idx)(i1) - s2s_y_lo1)))
+#define S2S_x(i0, i1) S2S_ELEM(x, \
+    ((s2s_idx)(i0) - s2s_x_lo0) + s2s_x_n0 * (((s2s_idx)(i1) - s2s_x_lo1)))
+#define S2S_y(i0, i1) S2S_ELEM(y, \
+    ((s2s_idx)(i0) - s2s_y_lo0) + s2s_y_n0 * (((s2s_idx)(i1) - s2s_y_lo1)))
 
 /* columns_r1: the loop nest at in.f90:10 */
 template <typename s2s_idx>
-__global__ void columns_r1(const float *__restrict__ x, s2s_idx s2s_x_lo0, s2s_idx s2s_x_lo1, s2s_idx s2s_x_n0,
+__global__ void columns_r1(const float *__restrict__ x, s2s_idx s2s_x_lo0, s2s_idx s2s_x_lo1,
+    s2s_idx s2s_x_n0,
     float *__restrict__ y, s2s_idx s2s_y_lo0, s2s_idx s2s_y_lo1, s2s_idx s2s_y_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -21,9 +24,12 @@ __global__ void columns_r1(const float *__restrict__ x, s2s_idx s2s_x_lo0, s2s_i
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 10 "in.f90"
   const int i = 1 + (int)s2s_y; /* in.f90:10 */
+#line 7 "helpers.f90"
   const int k = 1 + (int)s2s_x; /* helpers.f90:7 */
-  S2S_y((1 + (k - 1)), i) = (0.5f * S2S_x((1 + (k - 1)), i)); /* line 8 */
+  S2S_y(1 + (k - 1), i) = 0.5f * S2S_x(1 + (k - 1), i); /* line 8 */
+#line 33 "in.s2s.cu"
 }
 
 extern "C" void s2s_columns_r1(float *x, float *y, const int *s2s_p_nx, const int *s2s_p_nz)
@@ -32,9 +38,13 @@ extern "C" void s2s_columns_r1(float *x, float *y, const int *s2s_p_nx, const in
   const int nx = *s2s_p_nx;
   const int nz = *s2s_p_nz;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_x = { "x", (void *)x, sizeof(float), 2, { 1, 1 }, { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
+  S2sArray s2s_x = { "x", (void *)x, sizeof(float), 2, { 1, 1 },
+      { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
   float *d_x = (float *)s2s_data_begin(&s2s_region, 9, &s2s_x, S2S_COPYIN);
-  S2sArray s2s_y = { "y", (void *)y, sizeof(float), 2, { 1, 1 }, { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
+  S2sArray s2s_y = { "y", (void *)y, sizeof(float), 2, { 1, 1 },
+      { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
   float *d_y = (float *)s2s_data_begin(&s2s_region, 9, &s2s_y, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -46,7 +56,8 @@ extern "C" void s2s_columns_r1(float *x, float *y, const int *s2s_p_nx, const in
                   s2s_grid_dim(&s2s_region, 10, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 10, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_x), s2s_array_span(&s2s_y), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_x), s2s_array_span(&s2s_y),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(columns_r1<int>, s2s_grid, s2s_block,
         d_x, s2s_x.lo[0], s2s_x.lo[1], s2s_x.ext[0],

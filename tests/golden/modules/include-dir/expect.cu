@@ -23,8 +23,10 @@ __global__ void heat_r1(double *__restrict__ t, s2s_idx s2s_t_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 12 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:12 */
-  S2S_t(i) = (S2S_t(i) + ((S2S_q(i) * rd) / cp)); /* line 13 */
+  S2S_t(i) = S2S_t(i) + S2S_q(i) * rd / cp; /* line 13 */
+#line 30 "in.s2s.cu"
 }
 
 extern "C" void s2s_heat_r1(double *t, double *q, const int *s2s_p_n)
@@ -32,9 +34,11 @@ extern "C" void s2s_heat_r1(double *t, double *q, const int *s2s_p_n)
   static S2sRegion s2s_region = S2S_REGION("heat_r1", "heat", "in.f90", 11);
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   double *d_t = (double *)s2s_data_begin(&s2s_region, 11, &s2s_t, S2S_COPY);
-  S2sArray s2s_q = { "q", (void *)q, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_q = { "q", (void *)q, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   double *d_q = (double *)s2s_data_begin(&s2s_region, 11, &s2s_q, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -45,7 +49,8 @@ extern "C" void s2s_heat_r1(double *t, double *q, const int *s2s_p_n)
                   s2s_grid_dim(&s2s_region, 12, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 12, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_q), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_q),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(heat_r1<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0],

@@ -7,12 +7,15 @@
 
 /* ==== region columns_r1: in.f90 lines 10-14 ==== */
 
-#define S2S_t(i0, i1) S2S_ELEM(t, ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
-#define S2S_p(i0, i1) S2S_ELEM(p, ((s2s_idx)(i0) - s2s_p_lo0) + s2s_p_n0 * (((s2s_idx)(i1) - s2s_p_lo1)))
+#define S2S_t(i0, i1) S2S_ELEM(t, \
+    ((s2s_idx)(i0) - s2s_t_lo0) + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1)))
+#define S2S_p(i0, i1) S2S_ELEM(p, \
+    ((s2s_idx)(i0) - s2s_p_lo0) + s2s_p_n0 * (((s2s_idx)(i1) - s2s_p_lo1)))
 
 /* columns_r1: the loop nest at in.f90:11 */
 template <typename s2s_idx>
-__global__ void columns_r1(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1, s2s_idx s2s_t_n0,
+__global__ void columns_r1(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
+    s2s_idx s2s_t_n0,
     const float *__restrict__ p, s2s_idx s2s_p_lo0, s2s_idx s2s_p_lo1, s2s_idx s2s_p_n0,
     s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
@@ -22,9 +25,12 @@ __global__ void columns_r1(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 11 "in.f90"
   const int i = 1 + (int)s2s_y; /* in.f90:11 */
+#line 11 "thermo.f90"
   const int k = 1 + (int)s2s_x; /* thermo.f90:11 */
-  S2S_t((1 + (k - 1)), i) = (S2S_t((1 + (k - 1)), i) * powf((1000.0f / S2S_p((1 + (k - 1)), i)), kappa)); /* line 12 */
+  S2S_t(1 + (k - 1), i) = S2S_t(1 + (k - 1), i) * powf(1000.0f / S2S_p(1 + (k - 1), i), kappa); /* line 12 */
+#line 34 "in.s2s.cu"
 }
 
 extern "C" void s2s_columns_r1(float *t, float *p, const int *s2s_p_nx, const int *s2s_p_nz)
@@ -33,9 +39,13 @@ extern "C" void s2s_columns_r1(float *t, float *p, const int *s2s_p_nx, const in
   const int nx = *s2s_p_nx;
   const int nz = *s2s_p_nz;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 }, { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
+      { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 10, &s2s_t, S2S_COPY);
-  S2sArray s2s_p = { "p", (void *)p, sizeof(float), 2, { 1, 1 }, { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) }, { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
+  S2sArray s2s_p = { "p", (void *)p, sizeof(float), 2, { 1, 1 },
+      { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
+      { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
   float *d_p = (float *)s2s_data_begin(&s2s_region, 10, &s2s_p, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -47,7 +57,8 @@ extern "C" void s2s_columns_r1(float *t, float *p, const int *s2s_p_nx, const in
                   s2s_grid_dim(&s2s_region, 11, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 11, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_p), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_p),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
         S2S_LAUNCH(columns_r1<int>, s2s_grid, s2s_block,
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],

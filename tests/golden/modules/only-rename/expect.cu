@@ -20,8 +20,10 @@ __global__ void heat_r1(double *__restrict__ t, s2s_idx s2s_t_lo0,
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
+#line 13 "in.f90"
   const int i = 1 + (int)s2s_x; /* in.f90:13 */
-  S2S_t(i) = ((S2S_t(i) * rd) / cp); /* line 14 */
+  S2S_t(i) = S2S_t(i) * rd / cp; /* line 14 */
+#line 27 "in.s2s.cu"
 }
 
 extern "C" void s2s_heat_r1(double *t, const int *s2s_p_n, const double *s2s_p_rd)
@@ -30,7 +32,8 @@ extern "C" void s2s_heat_r1(double *t, const int *s2s_p_n, const double *s2s_p_r
   const int n = *s2s_p_n;
   const double rd = *s2s_p_rd;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_t = { "t", (void *)t, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 }, { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+  S2sArray s2s_t = { "t", (void *)t, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 },
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   double *d_t = (double *)s2s_data_begin(&s2s_region, 12, &s2s_t, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
