@@ -7,14 +7,19 @@
 
 /* ==== region smooth_r1: in.f90 lines 26-35 ==== */
 
-#define S2S_a(i0, i1) S2S_ELEM(a, ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
-#define S2S_b(i0, i1) S2S_ELEM(b, ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
-#define S2S_d(i0, i1) S2S_ELEM(d, ((s2s_idx)(i0) - s2s_d_lo0) + s2s_d_n0 * (((s2s_idx)(i1) - s2s_d_lo1)))
-#define S2S_w(i0, i1) S2S_ELEM(w, ((s2s_idx)(i0) - s2s_w_lo0) + s2s_w_n0 * (((s2s_idx)(i1) - s2s_w_lo1)))
+#define S2S_a(i0, i1) S2S_ELEM(a, \
+    ((s2s_idx)(i0) - s2s_a_lo0) + s2s_a_n0 * (((s2s_idx)(i1) - s2s_a_lo1)))
+#define S2S_b(i0, i1) S2S_ELEM(b, \
+    ((s2s_idx)(i0) - s2s_b_lo0) + s2s_b_n0 * (((s2s_idx)(i1) - s2s_b_lo1)))
+#define S2S_d(i0, i1) S2S_ELEM(d, \
+    ((s2s_idx)(i0) - s2s_d_lo0) + s2s_d_n0 * (((s2s_idx)(i1) - s2s_d_lo1)))
+#define S2S_w(i0, i1) S2S_ELEM(w, \
+    ((s2s_idx)(i0) - s2s_w_lo0) + s2s_w_n0 * (((s2s_idx)(i1) - s2s_w_lo1)))
 
 /* smooth_r1: the loop nest at in.f90:27 */
 template <typename s2s_idx>
-__global__ void smooth_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1, s2s_idx s2s_a_n0,
+__global__ void smooth_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_idx s2s_a_lo1,
+    s2s_idx s2s_a_n0,
     double *__restrict__ b, s2s_idx s2s_b_lo0, s2s_idx s2s_b_lo1, s2s_idx s2s_b_n0,
     double *__restrict__ d, s2s_idx s2s_d_lo0, s2s_idx s2s_d_lo1, s2s_idx s2s_d_n0,
     float *__restrict__ w, s2s_idx s2s_w_lo0, s2s_idx s2s_w_lo1, s2s_idx s2s_w_n0,
@@ -26,15 +31,21 @@ __global__ void smooth_r1(const double *__restrict__ a, s2s_idx s2s_a_lo0, s2s_i
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
   double third;
+#line 27 "in.f90"
   const int j = jts + (int)s2s_y; /* in.f90:27 */
   const int i = its + (int)s2s_x; /* in.f90:28 */
-  third = (1.0 / 3.0); /* line 29 */
-  S2S_b(i, j) = (((alpha * third) * ((S2S_a((i - 1), j) + S2S_a(i, j)) + S2S_a((i + 1), j))) + (((double)i) * 1.0e-10)); /* line 30 */
-  S2S_d(i, j) = (S2S_b(i, j) * 2.0e0); /* line 31 */
-  S2S_w(i, j) = (((float)S2S_a(i, j)) * 0.5f); /* line 32 */
+  third = 1.0 / 3.0; /* line 29 */
+  S2S_b(i, j) = alpha * third * (S2S_a(i - 1, j) + S2S_a(i, j) + S2S_a(i + 1, j))
+      + (double)i * 1.0e-10; /* line 30 */
+#line 31 "in.f90"
+  S2S_d(i, j) = S2S_b(i, j) * 2.0e0; /* line 31 */
+  S2S_w(i, j) = (float)S2S_a(i, j) * 0.5f; /* line 32 */
+#line 44 "in.s2s.cu"
 }
 
-extern "C" void s2s_smooth_r1(double *a, double *b, double *d, float *w, const int *s2s_p_jts, const int *s2s_p_jte, const int *s2s_p_its, const int *s2s_p_ite, const double *s2s_p_alpha, const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_jms, const int *s2s_p_jme)
+extern "C" void s2s_smooth_r1(double *a, double *b, double *d, float *w, const int *s2s_p_jts,
+    const int *s2s_p_jte, const int *s2s_p_its, const int *s2s_p_ite, const double *s2s_p_alpha,
+    const int *s2s_p_ims, const int *s2s_p_ime, const int *s2s_p_jms, const int *s2s_p_jme)
 {
   static S2sRegion s2s_region = S2S_REGION("smooth_r1", "smooth", "in.f90", 26);
   const int jts = *s2s_p_jts;
@@ -47,13 +58,25 @@ extern "C" void s2s_smooth_r1(double *a, double *b, double *d, float *w, const i
   const int jms = *s2s_p_jms;
   const int jme = *s2s_p_jme;
   if (!s2s_compute_begin(&s2s_region)) return;
-  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { ims, jms }, { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>((its - 1), ims), s2s_max<long>(jts, jms) }, { s2s_min<long>((ite + 1), ime), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { ims, jms },
+      { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its - 1, ims), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite + 1, ime), s2s_min<long>(jte, jme) } };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 26, &s2s_a, S2S_COPYIN);
-  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 2, { ims, jms }, { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_b = { "b", (void *)b, sizeof(double), 2, { ims, jms },
+      { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 26, &s2s_b, S2S_COPY);
-  S2sArray s2s_d = { "d", (void *)d, sizeof(double), 2, { ims, jms }, { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_d = { "d", (void *)d, sizeof(double), 2, { ims, jms },
+      { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
   double *d_d = (double *)s2s_data_begin(&s2s_region, 26, &s2s_d, S2S_COPYOUT);
-  S2sArray s2s_w = { "w", (void *)w, sizeof(float), 2, { ims, jms }, { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 }, { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) }, { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
+  S2sArray s2s_w = { "w", (void *)w, sizeof(float), 2, { ims, jms },
+      { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
+      { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) },
+      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
   float *d_w = (float *)s2s_data_begin(&s2s_region, 26, &s2s_w, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -65,7 +88,8 @@ extern "C" void s2s_smooth_r1(double *a, double *b, double *d, float *w, const i
                   s2s_grid_dim(&s2s_region, 27, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
       s2s_kernel_begin(&s2s_region, 27, s2s_grid, s2s_block);
-      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b), s2s_array_span(&s2s_d), s2s_array_span(&s2s_w), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      const long s2s_spans[] = { s2s_array_span(&s2s_a), s2s_array_span(&s2s_b),
+          s2s_array_span(&s2s_d), s2s_array_span(&s2s_w), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 5))
         S2S_LAUNCH(smooth_r1<int>, s2s_grid, s2s_block,
         d_a, s2s_a.lo[0], s2s_a.lo[1], s2s_a.ext[0],
