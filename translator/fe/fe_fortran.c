@@ -566,7 +566,10 @@ static void declare_one(FortranFe *f, TSNode decl, const DeclAttrs *a)
   s->save_named |= a->save;
   s->has_initializer |= !a->parameter && !ts_node_is_null(init);
   s->is_optional |= a->optional;
-  if (a->parameter && !ts_node_is_null(init)) {
+  /* A named constant of a type regions do not support (a CHARACTER name
+   * for messages, say) stays a variable of that type: a region that uses it
+   * is refused at the use, and host code never needs its value. */
+  if (a->parameter && !ts_node_is_null(init) && a->type != IR_T_VOID) {
     s->kind = IR_SYM_PARAM;
     s->init = lower_expr(f, init);
     if (s->init && s->type != IR_T_VOID)
