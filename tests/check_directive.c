@@ -792,7 +792,9 @@ START_TEST(test_acc_bad) {
   const char *out = output();
   const char *nl = strchr(out, '\n');
   ck_assert_msg(nl != NULL, "%s: no message", b->src);
-  ck_assert_str_eq(xstrndup(out, (size_t)(nl - out)), b->expect);
+  char *first = xstrndup(out, (size_t)(nl - out));
+  ck_assert_str_eq(first, b->expect);
+  free(first);
   ck_assert(strstr(b->expect, "warning") ? d != NULL : d == NULL);
   dir_free(d);
 }

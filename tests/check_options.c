@@ -226,10 +226,13 @@ END_TEST
 START_TEST(test_unroll) {
   ck_assert_int_eq(parse("-Munroll", "x.f90"), OPTIONS_OK);
   ck_assert_int_eq(opts.unroll, 4);
+  options_free(&opts);
   ck_assert_int_eq(parse("-Munroll=8", "x.f90"), OPTIONS_OK);
   ck_assert_int_eq(opts.unroll, 8);
+  options_free(&opts);
   ck_assert_int_eq(parse("-Munroll=1", "x.f90"), OPTIONS_OK);
   ck_assert_int_eq(opts.unroll, 0);
+  options_free(&opts);
   ck_assert_int_eq(parse("x.f90"), OPTIONS_OK);
   ck_assert_int_eq(opts.unroll, 0);
 }
