@@ -348,15 +348,10 @@ static double ac_ulps(const unsigned char *x, const unsigned char *y, size_t ele
   return (double)(a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a);
 }
 
-static int ac_is_c(const S2sRegion *r) {
-  size_t n = r->file ? strlen(r->file) : 0;
-  return n > 2 && r->file[n - 2] == '.' && (r->file[n - 1] == 'c' || r->file[n - 1] == 'h');
-}
-
 /* tend(12,3,7) in Fortran, tend[7][3][12] in C (dimensions listed fastest first). */
 static void ac_element_text(const S2sRegion *r, const S2sArray *a, const long *idx, char *buf,
                             size_t size) {
-  int c = ac_is_c(r);
+  int c = s2s_rt_is_c_file(r->file);
   size_t n = (size_t)snprintf(buf, size, "%s%s", a->name ? a->name : "?", c || !a->rank ? "" : "(");
   for (int i = 0; i < a->rank && n < size; i++) {
     if (c)

@@ -1487,7 +1487,7 @@ static double s2s_rt_timer_stop_us(S2sThread *t, const S2sRegion *r, int line) {
 
 /* ---- boxes ------------------------------------------------------------ */
 
-static int s2s_rt_is_c_file(const char *file) {
+int s2s_rt_is_c_file(const char *file) {
   size_t n = file ? strlen(file) : 0;
   return n > 2 && file[n - 2] == '.' && (file[n - 1] == 'c' || file[n - 1] == 'h');
 }

@@ -34,6 +34,10 @@ void s2s_tune_report(FILE *out, const S2sRegion *r, int line);
  * device runs the region; does an autocompare capture hold the array whose
  * host address is `host` (its copy back is skipped). */
 int s2s_pass_arm(S2sRegion *r, int host_fallback);
+
+/* Is the user's source `file` C (.c, .h)?  Then boxes and elements are
+ * written as C writes them, slowest dimension first (s2s_rt.c). */
+int s2s_rt_is_c_file(const char *file);
 int s2s_pass_holds(const void *host);
 
 #endif
