@@ -32,6 +32,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 # Open MPI refuses root unless told; oversubscribe: more ranks than cores here.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
+# containers often forbid the cross-process memory copy Open MPI's shared-memory
+# transport tries first (ptrace scope): plain copies always work
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
 for tool in mpif90 mpirun; do
   command -v $tool >/dev/null 2>&1 || { echo "mpi: no $tool (Debian: openmpi-bin libopenmpi-dev): skipped"; exit 77; }
 done
