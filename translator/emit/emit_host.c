@@ -34,7 +34,6 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "emit.h"
 #include "emit_text.h"
 
@@ -510,32 +509,11 @@ static char *c_indent(const Text *t, const HostCall *c) {
 
 /* Does line l start with `sentinel` (any case) followed by a blank, the end
  * of the line or, in Fortran, '&'? */
-static bool starts_with_word(const Text *t, int l, const char *sentinel, bool fortran) {
-  size_t i = first_nonblank(t, l), n = strlen(sentinel);
-  const char *s = t->start[l - 1];
-  if (t->len[l - 1] - i < n || strncasecmp(s + i, sentinel, n) != 0) return false;
-  i += n;
-  return i == t->len[l - 1] || s[i] == ' ' || s[i] == '\t' || (fortran && s[i] == '&');
-}
-
-/* A line of a directive s2s-cuda reads: `!$stencil`, `!$acc` (Fortran) or
- * `#pragma stencil`, `#pragma acc` (C; its backslash continuations are
- * skipped by the caller). */
+/* A line of a directive s2s-cuda reads, in either spelling (C: its
+ * backslash continuations are skipped by the caller). */
 static bool translator_directive_line(const Program *p, const Text *t, int l) {
-  if (p->lang == IR_FORTRAN)
-    return starts_with_word(t, l, "!$stencil", true) || starts_with_word(t, l, "!$acc", true);
-  size_t i = first_nonblank(t, l);
-  const char *s = t->start[l - 1];
-  if (i >= t->len[l - 1] || s[i] != '#') return false;
-  for (i++; i < t->len[l - 1] && (s[i] == ' ' || s[i] == '\t'); i++) {}
-  static const char *const pragmas[] = { "pragma stencil", "pragma acc" };
-  for (int k = 0; k < 2; k++) {
-    size_t n = strlen(pragmas[k]);
-    if (t->len[l - 1] - i >= n && strncmp(s + i, pragmas[k], n) == 0 &&
-        (t->len[l - 1] - i == n || s[i + n] == ' ' || s[i + n] == '\t' || s[i + n] == '\\'))
-      return true;
-  }
-  return false;
+  return dir_has_sentinel(t->start[l - 1], t->len[l - 1],
+                          p->lang == IR_FORTRAN ? DIR_FORTRAN : DIR_C);
 }
 
 static bool c_line_continues(const Text *t, int l) {

@@ -1411,6 +1411,10 @@ static bool is_acc_file(int file, DirLang lang) {
   return dir_file_dialect(file, lang) != DIR_DIALECT_STENCIL;
 }
 
+bool dir_has_sentinel(const char *s, size_t len, DirLang lang) {
+  return stencil_sentinel_end(s, (int)len, lang) >= 0 || acc_sentinel_end(s, (int)len, lang) >= 0;
+}
+
 static int sentinel_end_in(const char *s, int len, DirLang lang, bool acc) {
   return acc ? acc_sentinel_end(s, len, lang) : stencil_sentinel_end(s, len, lang);
 }

@@ -181,6 +181,12 @@ void dir_free(Directive *d);
  * blanks, `#`, blanks, `pragma`, blanks, `stencil`. */
 bool dir_is_directive_line(int file, int line, DirLang lang);
 
+/* Does the line text s (len bytes, no line end) start with a sentinel of
+ * either spelling: `!$stencil` or `!$acc` (Fortran), `#pragma stencil` or
+ * `#pragma acc` (C)?  Text only: no registered file, no dialect decided
+ * (the host file's copy of a region's lines drops them all). */
+bool dir_has_sentinel(const char *s, size_t len, DirLang lang);
+
 /* Read the directive that starts on `line` of registered source `file`,
  * joining continuations (Fortran: trailing `&` then the next line's
  * `!$stencil` sentinel, with an optional leading `&`; C: backslash-newline),
