@@ -45,7 +45,6 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,16 +104,6 @@ static struct {
   S2sAcRegion *regions, **tail;
 } ac = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 1e-5, 1e-12, 0.0, NULL, NULL };
 
-static _Noreturn void ac_fail(const char *fmt, ...) {
-  va_list ap;
-  fputs("s2s-cuda runtime: error: ", stderr);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  exit(1);
-}
-
 /* A tolerance setting: a comma-separated list of numbers from 0 to 1, each
  * either for every array (`1e-5`) or for one array (`th=0.05`), e.g.
  * S2S_AUTOCOMPARE_ATOL=th=0.05,q=2e-5,1e-9.  The value for array `name`
@@ -134,8 +123,8 @@ static double ac_tolerance(const char *var, const char *name, double fallback) {
     if (eq && eq < p + len) num = eq + 1;
     x = strtod(num, &end);
     if (end != p + len || num == end || !(x >= 0.0) || x > 1.0)
-      ac_fail("%s='%s': '%.*s' is not a tolerance from 0 to 1 (give NUMBER or ARRAY=NUMBER, "
-              "comma-separated)", var, v, (int)len, p);
+      s2s_rt_fail_hint(NULL, 0, NULL, NULL, "%s='%s': '%.*s' is not a tolerance from 0 to 1 "
+                       "(give NUMBER or ARRAY=NUMBER, comma-separated)", var, v, (int)len, p);
     if (num == p) dflt = x;
     else if (name && (size_t)(eq - p) == strlen(name) && !strncasecmp(p, name, (size_t)(eq - p)))
       found = x, named = 1;
@@ -153,7 +142,8 @@ static void ac_read_settings(void) {
     v = getenv("S2S_AUTOCOMPARE");
     ac.enabled = v && *v && strcmp(v, "0") != 0;
     if (v && *v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
-      ac_fail("S2S_AUTOCOMPARE='%s': use 1 to compare every region with its host run, 0 not to", v);
+      s2s_rt_fail_hint(NULL, 0, NULL, NULL, "S2S_AUTOCOMPARE='%s': use 1 to compare every "
+                       "region with its host run, 0 not to", v);
     ac.rtol4 = ac_tolerance("S2S_AUTOCOMPARE_RTOL", NULL, 1e-5);
     ac.rtol8 = ac_tolerance("S2S_AUTOCOMPARE_RTOL", NULL, 1e-12);
     ac.atol = ac_tolerance("S2S_AUTOCOMPARE_ATOL", NULL, 0.0);
@@ -175,8 +165,8 @@ int s2s_pass_arm(S2sRegion *r, int host_fallback) {
   on_device = !host_fallback && s2s_pass_running == 0;
   if (on_device && !ac.enabled) return 1;
   if (s2s_pass_depth == S2S_PASS_DEPTH)
-    ac_fail("%s:%d: region %s: host passes nested more than %d deep", r->file, r->line,
-            r->name, S2S_PASS_DEPTH);
+    s2s_rt_fail_hint(r, r->line, "region", NULL, "host passes nested more than %d deep",
+                     S2S_PASS_DEPTH);
   p = &s2s_pass[s2s_pass_depth++];
   p->r = r;
   p->compare = on_device;
@@ -194,7 +184,7 @@ static S2sCapture *ac_capture(S2sPass *p) {
   if (p->n == p->cap) {
     p->cap = p->cap ? 2 * p->cap : 8;
     p->v = realloc(p->v, sizeof *p->v * (size_t)p->cap);
-    if (!p->v) ac_fail("out of host memory for autocompare");
+    if (!p->v) s2s_rt_fail_hint(NULL, 0, NULL, NULL, "out of host memory for autocompare");
   }
   return &p->v[p->n++];
 }
@@ -238,7 +228,9 @@ void s2s_compare_array(S2sRegion *r, int line, const S2sArray *a, const void *de
   last = ac_offset(a, a->sub_hi);
   n = last - c->first + 1;
   c->dev = malloc((size_t)n * a->elem);
-  if (!c->dev) ac_fail("out of host memory for autocompare of '%s' (%ld elements)", a->name, n);
+  if (!c->dev)
+    s2s_rt_fail_hint(NULL, 0, NULL, NULL, "out of host memory for autocompare of '%s' "
+                     "(%ld elements)", a->name, n);
   s2s_check(cudaMemcpy(c->dev, (const char *)dev + (size_t)c->first * a->elem,
                        (size_t)n * a->elem, cudaMemcpyDeviceToHost),
             r, line, "autocompare: copy of the device's results");
@@ -257,7 +249,7 @@ int s2s_compare_scalar(S2sRegion *r, int line, const char *name, void *host, con
   c->a.elem = size;
   c->type = type;
   c->dev = malloc(size);
-  if (!c->dev) ac_fail("out of host memory for autocompare");
+  if (!c->dev) s2s_rt_fail_hint(NULL, 0, NULL, NULL, "out of host memory for autocompare");
   memcpy(c->dev, value, size);
   return 1;
 }
@@ -295,7 +287,7 @@ static S2sAcArray *ac_array_stat(S2sAcRegion *g, const S2sCapture *c) {
   for (; *q; q = &(*q)->next)
     if (!strcmp((*q)->name, c->a.name ? c->a.name : "?")) return *q;
   *q = calloc(1, sizeof **q);
-  if (!*q) ac_fail("out of host memory for autocompare");
+  if (!*q) s2s_rt_fail_hint(NULL, 0, NULL, NULL, "out of host memory for autocompare");
   snprintf((*q)->name, sizeof (*q)->name, "%s", c->a.name ? c->a.name : "?");
   (*q)->type = c->type;
   (*q)->elem = c->a.elem;
@@ -310,7 +302,7 @@ static S2sAcRegion *ac_region_stat(const S2sRegion *r) {
   for (g = ac.regions; g; g = g->next)
     if (g->r == r) return g;
   g = calloc(1, sizeof *g);
-  if (!g) ac_fail("out of host memory for autocompare");
+  if (!g) s2s_rt_fail_hint(NULL, 0, NULL, NULL, "out of host memory for autocompare");
   g->r = r;
   *ac.tail = g;
   ac.tail = &g->next;
@@ -414,7 +406,6 @@ static int ac_compare(const S2sRegion *r, long call, S2sAcRegion *g, const S2sCa
   long idx[S2S_MAX_RANK], total = 0, bad = 0, shown_here = 0;
   long first_bad[S2S_AC_SHOWN][S2S_MAX_RANK];
   double err[S2S_AC_SHOWN][3];
-  double a0 = s->max_abs, r0 = s->max_rel, u0 = s->max_ulp;
   double abs_err, rel_err, ulp;
   const unsigned char *host_scalar = c->host_given ? c->host : (const unsigned char *)a->host;
   if (!a->rank) { /* a scalar: the value the host pass gave, else the one at a->host */
@@ -451,9 +442,8 @@ static int ac_compare(const S2sRegion *r, long call, S2sAcRegion *g, const S2sCa
   s->shown = 1;
   fprintf(stderr, "s2s autocompare: %s:%d: region %s, call %ld: %s differs from the host in "
           "%ld of %ld element%s (max abs %.3g, max rel %.3g", r->file, c->line, r->name, call,
-          a->name ? a->name : "?", bad, total, total == 1 ? "" : "s", s->max_abs > a0 ? s->max_abs : a0,
-          s->max_rel > r0 ? s->max_rel : r0);
-  if (c->type == S2S_TYPE_REAL) fprintf(stderr, ", max %.4g ulp", s->max_ulp > u0 ? s->max_ulp : u0);
+          a->name ? a->name : "?", bad, total, total == 1 ? "" : "s", s->max_abs, s->max_rel);
+  if (c->type == S2S_TYPE_REAL) fprintf(stderr, ", max %.4g ulp", s->max_ulp);
   fprintf(stderr, ")\n");
   for (int i = 0; i < shown_here; i++) {
     if (!a->rank) {
@@ -472,7 +462,8 @@ static int ac_compare(const S2sRegion *r, long call, S2sAcRegion *g, const S2sCa
 void s2s_host_pass_end(void) {
   S2sPass *p;
   if (s2s_pass_running <= 0 || s2s_pass_running != s2s_pass_depth)
-    ac_fail("s2s_host_pass_end without its host pass (a generated host file edited by hand?)");
+    s2s_rt_fail_hint(NULL, 0, NULL, NULL, "s2s_host_pass_end without its host pass (a "
+                     "generated host file edited by hand?)");
   p = &s2s_pass[s2s_pass_depth - 1];
   if (p->compare) {
     pthread_mutex_lock(&ac.lock);

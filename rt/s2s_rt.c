@@ -174,11 +174,8 @@ static void s2s_rt_vmessage(const char *kind, const S2sRegion *r, int line,
 /* Every stop of the user's program goes through here, so the message always
  * names the region and the user's source line.  `where` is "region" or
  * "kernel of region"; `hint`, if not NULL, says what the user can change. */
-static _Noreturn void s2s_rt_fail_hint(const S2sRegion *r, int line, const char *where,
-                                       const char *hint, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static _Noreturn void s2s_rt_fail_hint(const S2sRegion *r, int line, const char *where,
-                                       const char *hint, const char *fmt, ...) {
+_Noreturn void s2s_rt_fail_hint(const S2sRegion *r, int line, const char *where,
+                                const char *hint, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   s2s_rt_vmessage("error", r, line, where, fmt, ap);

@@ -35,6 +35,13 @@ void s2s_tune_report(FILE *out, const S2sRegion *r, int line);
  * host address is `host` (its copy back is skipped). */
 int s2s_pass_arm(S2sRegion *r, int host_fallback);
 
+/* Print "s2s-cuda runtime: error: MESSAGE in WHERE REGION (FILE:LINE)" (the
+ * location left out when r is NULL), then `hint` as a note, and exit 1
+ * (s2s_rt.c). */
+_Noreturn void s2s_rt_fail_hint(const S2sRegion *r, int line, const char *where,
+                                const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 /* Is the user's source `file` C (.c, .h)?  Then boxes and elements are
  * written as C writes them, slowest dimension first (s2s_rt.c). */
 int s2s_rt_is_c_file(const char *file);
