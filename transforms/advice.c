@@ -19,9 +19,9 @@
  *     names the line instead);
  *   - a data directive of the routine that encloses the loop already
  *     names it (nothing to gain);
- *   - its extent is not known as a declared bound (an assumed-size or
- *     pointer array) and the regions in the loop give it different boxes:
- *     a data clause must name the span all of them use.
+ *   - the clause cannot name the whole array (a C array, or a Fortran one
+ *     whose extent is not declared) and the regions in the loop give it
+ *     different boxes: a data clause must name the span all of them use.
  * The clause merges the regions': in at some region and out at some
  * region is copy; neither is create.
  */
@@ -38,8 +38,7 @@ typedef struct LoopArray {
   bool in, out;                 /* copied in / out by some region */
   const ArrayPlan *first;       /* the first region's plan of it (its box) */
   bool boxes_differ;
-  int host_line;                /* a mention by host code inside the loop, or 0 */
-  bool covered;                 /* an enclosing data directive names it */
+  bool advised;                 /* named in the advised clause (none of the reasons below) */
 } LoopArray;
 
 static bool inside(int line, int first, int last) { return line >= first && line <= last; }
@@ -92,14 +91,17 @@ static bool data_directive_covers(const IrRoutine *r, const IrSym *s, const IrHo
   return false;
 }
 
-/* Every extent of s known from its declaration: the clause names the
- * whole array.  (C pointers and assumed-size arrays have none.) */
+/* Can the clause name the whole array?  In Fortran when every extent is
+ * known from its declaration (not assumed-size or assumed-shape); a C
+ * clause always needs the range, so C arrays give a box. */
 static bool whole_array_known(const IrSym *s, IrLang lang)
 {
+  if (lang != IR_FORTRAN)
+    return false;
   for (int d = 0; d < s->rank; d++)
     if (!s->lo[d] || !s->hi[d] || (s->hi[d]->kind == IR_E_VAR && s->hi[d]->u.var->bound_of))
       return false;
-  return lang == IR_FORTRAN || s->rank > 0;
+  return true;
 }
 
 static bool same_box(const ArrayPlan *a, const ArrayPlan *b, IrLang lang)
@@ -129,7 +131,7 @@ static void str_append(char **s, const char *t)
 /* The clause item of one array: the whole array, or its box. */
 static void clause_item(const LoopArray *a, IrLang lang, char *buf, size_t size)
 {
-  if (lang == IR_FORTRAN && whole_array_known(a->sym, lang))
+  if (whole_array_known(a->sym, lang))
     snprintf(buf, size, "%s", a->sym->name);
   else
     an_box_text(a->sym, a->first->box_lo, a->first->box_hi, lang, buf, size);
@@ -166,13 +168,12 @@ static void advise_loop(const Program *p, const IrRoutine *r, const IrHostLoop *
   int nmoved = 0;
   for (int i = 0; i < narrays; i++) {
     LoopArray *a = &arrays[i];
-    a->host_line = host_mention(r, a->sym, l);
-    a->covered = data_directive_covers(r, a->sym, l);
+    int host_line = host_mention(r, a->sym, l);
     char buf[640];
-    if (a->covered) continue;
-    if (a->host_line) {
+    if (data_directive_covers(r, a->sym, l)) continue;
+    if (host_line) {
       snprintf(buf, sizeof buf, "%s%s (host code uses it at line %d: it would need update "
-               "directives there)", left ? "; " : "", a->sym->name, a->host_line);
+               "directives there)", left ? "; " : "", a->sym->name, host_line);
       str_append(&left, buf);
       continue;
     }
@@ -186,12 +187,13 @@ static void advise_loop(const Program *p, const IrRoutine *r, const IrHostLoop *
     clause_item(a, p->lang, item, sizeof item);
     snprintf(buf, sizeof buf, "%s%s(%s)", clauses ? " " : "", kinds[a->in][a->out], item);
     str_append(&clauses, buf);
+    a->advised = true;
     nmoved++;
   }
   /* "t, q and tend" */
   for (int i = 0, k = 0; i < narrays; i++) {
     const LoopArray *a = &arrays[i];
-    if (a->covered || a->host_line || (a->boxes_differ && !whole_array_known(a->sym, p->lang)))
+    if (!a->advised)
       continue;
     k++;
     str_append(&moved, k == 1 ? "" : k == nmoved ? " and " : ", ");
