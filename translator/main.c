@@ -152,40 +152,6 @@ static bool write_outputs(Pending *w, int n, char **data, size_t *len) {
 
 /* ---- the pipeline -------------------------------------------------------------- */
 
-/* Whether the file has directives of its spelling; on the way, every
- * `!$acc` / `#pragma acc` line that is none: a note when the tool
- * understands it and it has no effect here (`wait`, `routine seq`; only
- * when `notes`), else a warning, so that no directive is dropped without a
- * word. */
-static bool has_directives(const Source *src, bool notes) {
-  const SourceFile *sf = diag_source(src->file);
-  DirLang lang = src->fortran ? DIR_FORTRAN : DIR_C;
-  bool any = false;
-  for (int l = 1; l <= sf->nlines; l++) {
-    bool understood;
-    const char *why;
-    int width;
-    if (dir_acc_inert_line(src->file, l, lang, &understood, &why, &width)) {
-      size_t len;
-      const char *s = diag_line(src->file, l, &len);
-      int col = 0;
-      while (s[col] == ' ' || s[col] == '\t') col++;
-      Loc at = { src->file, l, col + 1 };
-      /* the construct as written: up to its first clause argument or comment */
-      int n = 1 + (int)strcspn(s + col + 1, "(!\r\n");
-      while (n > 1 && (s[col + n - 1] == ' ' || s[col + n - 1] == '\t')) n--;
-      if (understood && *why && notes)
-        diag_at(DIAG_NOTE, at, width, "'%.*s' has no effect here: %s", n, s + col, why);
-      else if (!understood)
-        diag_at(DIAG_WARNING, at, width, "'%.*s' is not understood and is ignored%s%s", n,
-                s + col, why ? ": " : "", why ? why : "");
-    } else if (!any && dir_is_directive_line(src->file, l, lang)) {
-      any = true;
-    }
-  }
-  return any;
-}
-
 /* Where module and procedure summaries go: beside the compiler's .mod files. */
 static const char *summary_dir(const Options *o, const char *outdir) {
   if (o->module_dir) return o->module_dir;
@@ -219,7 +185,7 @@ static int translate(const Options *o, const Input *in, const char *outdir, Tran
   }
   res->preprocessed = u.src.preprocessed;
   /* notes as for "nothing to translate": not in a quiet driver-mode build */
-  if (!has_directives(&u.src, !o->driver || o->minfo)) {
+  if (!pipeline_has_directives(&u.src, !o->driver || o->minfo)) {
     /* Asked to translate a file, s2s-cuda refuses one it cannot read even
      * when there is nothing to translate: the module and procedure
      * summaries it leaves would be read from a broken parse.  As a compiler

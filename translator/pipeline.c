@@ -376,14 +376,39 @@ bool pipeline_run(Unit *u, const char *dump, FILE *dump_out)
   return run_passes(u, 0, NPASSES, dump, dump_out);
 }
 
-bool pipeline_has_directives(const Source *src)
+/* Whether the file has directives of its spelling; on the way, every
+ * `!$acc` / `#pragma acc` line that is none: a note when the tool
+ * understands it and it has no effect here (`wait`, `routine seq`; only
+ * when `notes`), else a warning, so that no directive is dropped without a
+ * word. */
+bool pipeline_has_directives(const Source *src, bool notes)
 {
   const SourceFile *sf = diag_source(src->file);
   DirLang lang = src->fortran ? DIR_FORTRAN : DIR_C;
-  for (int l = 1; l <= sf->nlines; l++)
-    if (dir_is_directive_line(src->file, l, lang))
-      return true;
-  return false;
+  bool any = false;
+  for (int l = 1; l <= sf->nlines; l++) {
+    bool understood;
+    const char *why;
+    int width;
+    if (dir_acc_inert_line(src->file, l, lang, &understood, &why, &width)) {
+      size_t len;
+      const char *s = diag_line(src->file, l, &len);
+      int col = 0;
+      while (s[col] == ' ' || s[col] == '\t') col++;
+      Loc at = { src->file, l, col + 1 };
+      /* the construct as written: up to its first clause argument or comment */
+      int n = 1 + (int)strcspn(s + col + 1, "(!\r\n");
+      while (n > 1 && (s[col + n - 1] == ' ' || s[col + n - 1] == '\t')) n--;
+      if (understood && *why && notes)
+        diag_at(DIAG_NOTE, at, width, "'%.*s' has no effect here: %s", n, s + col, why);
+      else if (!understood)
+        diag_at(DIAG_WARNING, at, width, "'%.*s' is not understood and is ignored%s%s", n,
+                s + col, why ? ": " : "", why ? why : "");
+    } else if (!any && dir_is_directive_line(src->file, l, lang)) {
+      any = true;
+    }
+  }
+  return any;
 }
 
 /* A stream into memory, for outputs that are written only if all went well. */

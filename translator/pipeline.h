@@ -37,9 +37,12 @@ void pipeline_list(FILE *out);
  * returns false then. */
 bool pipeline_run(Unit *u, const char *dump, FILE *dump_out);
 
-/* Does the loaded source hold a directive line (!$stencil, #pragma stencil)?
- * A file without one is not translated (main.c writes its module summaries). */
-bool pipeline_has_directives(const Source *src);
+/* Does the loaded source hold a directive line of its spelling (!$stencil,
+ * #pragma stencil, or !$acc / #pragma acc)?  A file without one is not
+ * translated (main.c writes its module summaries).  On the way, every acc
+ * line that is no directive here gets a warning, or a note when the tool
+ * understands it and it has no effect (only with `notes`). */
+bool pipeline_has_directives(const Source *src, bool notes);
 
 /* One whole translation in memory, as s2s-cuda does it for an input that
  * source_load put in u->src (and u zeroed otherwise): the passes configured

@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Unit u;
   memset(&u, 0, sizeof u);
   if (source_load_text(&o, &in, text, size, &u.src)) {
-    if (pipeline_has_directives(&u.src)) {
+    if (pipeline_has_directives(&u.src, false)) {
       ResKernelSites sites = { 0 };
       pipeline_translate(&u, &o, &sites);
       res_sites_free(&sites);
