@@ -98,7 +98,7 @@ typedef struct S2sAcRegion {
 
 static struct {
   pthread_mutex_t lock;
-  int read;                    /* the settings below are read */
+  _Atomic int read;            /* the settings below are read (checked without the lock) */
   int enabled;
   double rtol4, rtol8, atol;
   S2sAcRegion *regions, **tail;
