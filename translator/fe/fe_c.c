@@ -1203,11 +1203,20 @@ static IrExpr *lower_index(CFe *c, TSNode n)
  * meets k, j, i — fastest first, the IR's order. */
 /* `g.x[i]`, `p->n`: struct members are refused once per region (every use
  * is the same mistake), saying what to do. */
-static void struct_member_error(CFe *c, TSNode n)
+/* Struct members give one error per region (one root cause): false
+ * when this region's is reported already. */
+static bool first_struct_error(CFe *c)
 {
   if (c->region && c->struct_refused == c->region)
-    return;
+    return false;
   c->struct_refused = c->region;
+  return true;
+}
+
+static void struct_member_error(CFe *c, TSNode n)
+{
+  if (!first_struct_error(c))
+    return;
   err(c, n, "struct members are not supported inside a stencil region (line %d): copy '%s' into "
       "a local variable or pointer before the region and use that", line_of(c, n),
       fe_text(&c->fe, n));
@@ -1234,9 +1243,8 @@ static IrExpr *lower_subscript(CFe *c, TSNode n)
      * host a pointer to pass for it; a local pointer gives both */
     TSNode member = field(at, "field");
     const char *m = fe_text(&c->fe, member);
-    if (c->region && c->struct_refused == c->region)
-      return NULL;                 /* one error per region: the same root cause */
-    c->struct_refused = c->region;
+    if (!first_struct_error(c))
+      return NULL;
     err(c, at, "arrays that are struct members, such as '%s', are not supported inside a "
         "stencil region (line %d); before the region, copy the member into a local pointer "
         "(`T *restrict %s = %s;` with T its element type, or `T (*restrict %s)[ny][nx] = ...` for a 3-D "
