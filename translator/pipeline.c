@@ -122,7 +122,11 @@ static bool pass_advice(Unit *u)
   return true;
 }
 
-static bool pass_emit_cuda(Unit *u) { return emit_cuda_with(u->prog, u->cu, &u->calls, &u->emit); }
+static bool pass_emit_cuda(Unit *u)
+{
+  u->emit.user_text_file = u->src.orig_file != u->src.file ? u->src.orig_file + 1 : 0;
+  return emit_cuda_with(u->prog, u->cu, &u->calls, &u->emit);
+}
 
 static bool pass_emit_host(Unit *u)
 {

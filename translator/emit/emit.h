@@ -65,6 +65,9 @@ typedef struct EmitCudaConfig {
                                through __fmul_rn/__dmul_rn (s2s_fmul_rn/s2s_dmul_rn in the
                                __host__ __device__ functions), which nvcc never contracts
                                into an FMA; a banner note and one report line per kernel */
+  int user_text_file;       /* 1 + the diag source of the user's bytes when the parsed text
+                               was preprocessed (C always is): its comments are gone there,
+                               and the kernels carry them from these lines; 0: none */
   bool line_directives;     /* `#line N "user.f90"` before the statements of kernels and
                                __device__ functions, EMIT_LINE_RESTORE after them
                                (emit_text.h resolves both); off: --no-line-directives */

@@ -771,28 +771,117 @@ static bool comment_line(IrLang lang, int file, int line, const char **text, siz
   return true;
 }
 
+/* Where the user's text of the line at loc is, with its comments: the
+ * parsed file itself, or when that was preprocessed (comments removed) the
+ * user's bytes (EmitCudaConfig.user_text_file), for lines of the input file
+ * (not of headers it includes).  False when there is no such text. */
+static bool comment_source(const Emit *e, Loc loc, int *file, int *line)
+{
+  const SourceFile *sf = diag_source(loc.file);
+  if (!sf || !sf->map_file) {
+    *file = loc.file, *line = loc.line;
+    return true;
+  }
+  int text = e->cfg->user_text_file - 1;
+  const SourceFile *user = text >= 0 ? diag_source(text) : NULL;
+  if (!user || strcmp(diag_user_file(loc), user->path) != 0)
+    return false;
+  *file = text, *line = diag_user_line(loc);
+  return true;
+}
+
 /* The whole-line comments right above statement s in the user's source,
  * as // lines before its code, once per function. */
 static void emit_comments(Emit *e, const IrStmt *s, int indent)
 {
-  if (!e->prog || s->loc.line <= 1)
+  int file, line;
+  if (!e->prog || !comment_source(e, s->loc, &file, &line) || line <= 1)
     return;
   const char *text;
   size_t len;
-  int first = s->loc.line;
-  while (first > 1 && comment_line(e->prog->lang, s->loc.file, first - 1, &text, &len))
+  int first = line;
+  while (first > 1 && comment_line(e->prog->lang, file, first - 1, &text, &len))
     first--;
-  if (first == s->loc.line)
+  if (first == line)
     return;
-  long key = (long)s->loc.file * 100000000L + first;
+  long key = (long)file * 100000000L + first;
   for (int i = 0; i < e->ncomments_seen; i++)
     if (e->comments_seen[i] == key)
       return;
   IR_APPEND(e->comments_seen, e->ncomments_seen, e->comments_seen_cap, key);
-  for (int l = first; l < s->loc.line; l++) {
-    comment_line(e->prog->lang, s->loc.file, l, &text, &len);
+  for (int l = first; l < line; l++) {
+    comment_line(e->prog->lang, file, l, &text, &len);
     out(e, "%*s//%s%.*s\n", indent, "", len ? " " : "", (int)len, text);
   }
+}
+
+/* The comment after the code on parsed line `line` (Fortran `! text`, C
+ * `// text`, or a C block comment that ends the line), outside character
+ * strings, as the text to carry; false when there is none, when the line
+ * is all comment (emit_comments carries it) or for a directive. */
+static bool trailing_comment(IrLang lang, int file, int line, const char **text, size_t *len)
+{
+  size_t n;
+  const char *s = diag_line(file, line, &n);
+  if (!s)
+    return false;
+  char quote = 0;
+  size_t at = n, end = n, start = n;
+  for (size_t i = 0; i < n && at == n; i++) {
+    if (quote) {
+      if (s[i] == quote) quote = 0;
+      else if (lang == IR_C && s[i] == '\\') i++;
+    } else if (s[i] == '\'' || s[i] == '"') {
+      quote = s[i];
+    } else if (lang == IR_FORTRAN && s[i] == '!') {
+      if (i + 1 < n && s[i + 1] == '$')
+        return false;
+      start = i, at = i + 1;
+    } else if (lang == IR_C && s[i] == '/' && i + 1 < n && (s[i + 1] == '/' || s[i + 1] == '*')) {
+      if (s[i + 1] == '*' && !(n >= i + 4 && s[n - 2] == '*' && s[n - 1] == '/'))
+        return false;             /* a comment that goes on, or code after it */
+      if (s[i + 1] == '*')
+        end = n - 2;
+      start = i, at = i + 2;
+    }
+  }
+  size_t first = 0;
+  while (first < at && (s[first] == ' ' || s[first] == '\t'))
+    first++;
+  if (at == n || start == first)     /* none, or a whole-line comment */
+    return false;
+  while (at < end && (s[at] == ' ' || s[at] == '\t'))
+    at++;
+  /* as comment_line: nothing that would continue a // comment */
+  while (end > at && (s[end - 1] == ' ' || s[end - 1] == '\t' || s[end - 1] == '\\' ||
+                      (end - at >= 3 && !strncmp(s + end - 3, "?\?/", 3))))
+    end -= s[end - 1] == '/' ? 3 : 1;
+  if (end == at)
+    return false;
+  *text = s + at;
+  *len = end - at;
+  return true;
+}
+
+/* The end of a statement's first output line: its user line, and the
+ * user's comment after the code of that line (once per function: a line
+ * the transforms made several statements of carries it at the first). */
+static void end_stmt_line(Emit *e, const IrStmt *s)
+{
+  const char *text;
+  size_t len;
+  int file, line;
+  out(e, " /* line %d */", diag_user_line(s->loc));
+  bool known = e->prog && comment_source(e, s->loc, &file, &line);
+  long key = known ? -((long)file * 100000000L + line) : 0;
+  bool seen = false;
+  for (int i = 0; i < e->ncomments_seen && !seen; i++)
+    seen = e->comments_seen[i] == key;
+  if (known && !seen && trailing_comment(e->prog->lang, file, line, &text, &len)) {
+    IR_APPEND(e->comments_seen, e->ncomments_seen, e->comments_seen_cap, key);
+    out(e, " // %.*s", (int)len, text);
+  }
+  out(e, "\n");
 }
 
 /* `#line N "user.f90"` before the code of a statement at loc, so that
@@ -826,13 +915,15 @@ static void emit_stmt(Emit *e, const IrStmt *s, int indent)
     emit_expr(e, s->u.assign.lhs);
     out(e, " = ");
     emit_expr(e, s->u.assign.rhs);
-    out(e, "; /* line %d */\n", diag_user_line(s->loc));
+    out(e, ";");
+    end_stmt_line(e, s);
     break;
   case IR_S_DO: emit_loop(e, s, indent); break;
   case IR_S_IF:
     out(e, "%*sif (", indent, "");
     emit_expr(e, s->u.cond.test);
-    out(e, ") { /* line %d */\n", diag_user_line(s->loc));
+    out(e, ") {");
+    end_stmt_line(e, s);
     emit_stmts(e, &s->u.cond.then, indent + 2);
     if (s->u.cond.els.n) {
       out(e, "%*s} else {\n", indent, "");
@@ -849,7 +940,8 @@ static void emit_stmt(Emit *e, const IrStmt *s, int indent)
       S2S_BUG("call of '%s' was not inlined before emission", s->u.call.name);
     out(e, "%*s", indent, "");
     emit_device_call(e, s->u.call.device_fn, s->u.call.args);
-    out(e, "; /* line %d */\n", diag_user_line(s->loc));
+    out(e, ";");
+    end_stmt_line(e, s);
     break;
   case IR_S_WHERE: S2S_BUG("WHERE left after pass normalize");
   }
