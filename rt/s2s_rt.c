@@ -16,16 +16,16 @@
  *
  * Sections: errors and clocks; emulated CUDA; host threads, streams and
  * waits; device set-up and timers; boxes (the sub-arrays of data clauses);
- * the device memory pool; the present table; host copies (the helpers that
- * fill and drain staging buffers); the copy engine; the data, update and
+ * the device memory pool; the present table; host copies (the rows of a
+ * box); the staging pipeline (pieces, helper threads); the copy engine; the data, update and
  * kernel API; the timing report.
  *
  * Data movement (why it looks the way it does): copies from the user's
  * pageable arrays run at a fraction of PCIe speed (an H100 host: 9.6 GB/s
  * pageable, 55 GB/s pinned), and the driver's own staging of pageable memory
- * uses one CPU thread.  So the runtime stages through two pinned buffers
- * per host thread, filled or drained by several CPU threads, while the
- * copy engine moves the other buffer; boxes with holes are packed on the
+ * uses one CPU thread.  So the runtime stages through a pinned ring per
+ * host thread, in pieces that several CPU threads fill or drain while the
+ * copy engine moves the pieces before them; boxes with holes are packed on the
  * host and unpacked on the device (one 2-D or 3-D copy) unless the span is
  * barely larger than the box; device memory comes from a pool; and nothing
  * waits for the device except where the host needs data back or must reuse
@@ -44,7 +44,9 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -136,9 +138,10 @@ static struct {
   S2sPresent *present;       /* uthash head */
   S2sRegion *regions;        /* registered regions, newest first */
   /* data movement settings, read once (see rt/README.md) */
-  size_t chunk;              /* S2S_STAGE_CHUNK: bytes per staging buffer */
+  size_t chunk;              /* S2S_STAGE_CHUNK: bytes per staging piece (one bus copy) */
+  size_t stage_bytes;        /* S2S_STAGE_BYTES: bytes of a host thread's staging ring */
   double span_ratio;         /* S2S_SPAN_RATIO: move a holey box's span when span <= ratio * box */
-  int copy_threads;          /* S2S_COPY_THREADS: CPU threads filling one staging buffer */
+  int copy_threads;          /* S2S_COPY_THREADS: CPU threads working on one staged transfer */
   int pool_enabled;          /* S2S_POOL (default on) */
   S2sRegisterMode register_mode; /* S2S_REGISTER */
   /* the pool */
@@ -1145,7 +1148,7 @@ void s2s_rt_kernel_name(const S2sRegion *r, int line, const char *kernel) {
 /* ---- host threads, streams and waits ----------------------------------
  *
  * Each host thread that calls the runtime gets an S2sThread: its stream
- * (copies and kernels of its regions, in order), its two pinned staging
+ * (copies and kernels of its regions, in order), its pinned staging
  * buffers, and the kernels it queued since it last waited for its stream,
  * so that an error that shows at a later wait still names the kernel's
  * region and line.  Streams are created with the default flags: CUDA's
@@ -1163,9 +1166,9 @@ typedef struct S2sQueuedKernel {
 typedef struct S2sThread {
   cudaStream_t stream;
   cudaEvent_t ev_start, ev_stop;   /* timers (S2S_TIME, S2S_DEBUG) */
-  char *stage[2];                  /* staging buffers of rt.chunk bytes, pinned when possible */
-  int stage_pinned;
-  cudaEvent_t stage_done[2];       /* recorded after the last copy that reads or writes stage[i] */
+  char *ring;                      /* the staging ring: nslots slots of rt.chunk bytes, pinned when possible */
+  int ring_pinned, nslots;
+  cudaEvent_t *slot_done;          /* per slot: recorded after the last bus copy that reads or writes it */
   S2sQueuedKernel queued[S2S_RT_QUEUED_KERNELS]; /* the oldest kernels not waited for */
   long nqueued;
 } S2sThread;
@@ -1181,10 +1184,9 @@ static void s2s_rt_thread_free(void *p) {
   S2sThread *t = p;
   if (!t) return;
   (void)cudaStreamSynchronize(t->stream);
-  for (int i = 0; i < 2; i++) {
-    if (t->stage_pinned) (void)cudaFreeHost(t->stage[i]); else free(t->stage[i]);
-    if (t->stage_done[i]) (void)cudaEventDestroy(t->stage_done[i]);
-  }
+  if (t->ring_pinned) (void)cudaFreeHost(t->ring); else free(t->ring);
+  for (int i = 0; i < t->nslots; i++) (void)cudaEventDestroy(t->slot_done[i]);
+  free(t->slot_done);
   (void)cudaEventDestroy(t->ev_start);
   (void)cudaEventDestroy(t->ev_stop);
   (void)cudaStreamDestroy(t->stream);
@@ -1205,9 +1207,6 @@ static S2sThread *s2s_rt_thread(const S2sRegion *r, int line) {
   s2s_rt_cuda(cudaStreamCreate(&t->stream), r, line, "cudaStreamCreate");
   s2s_rt_cuda(cudaEventCreate(&t->ev_start), r, line, "cudaEventCreate");
   s2s_rt_cuda(cudaEventCreate(&t->ev_stop), r, line, "cudaEventCreate");
-  for (int i = 0; i < 2; i++)
-    s2s_rt_cuda(cudaEventCreateWithFlags(&t->stage_done[i], cudaEventDisableTiming), r, line,
-                "cudaEventCreateWithFlags");
   pthread_once(&s2s_rt_key_once, s2s_rt_make_key);
   (void)pthread_setspecific(s2s_rt_thread_key, t);
   s2s_rt_self = t;
@@ -1348,7 +1347,8 @@ static int s2s_rt_default_copy_threads(void) {
 }
 
 static void s2s_rt_read_settings(const S2sRegion *r, int line) {
-  rt.chunk = s2s_rt_env_bytes(r, line, "S2S_STAGE_CHUNK", (size_t)32 << 20);
+  rt.chunk = s2s_rt_env_bytes(r, line, "S2S_STAGE_CHUNK", (size_t)2 << 20);
+  rt.stage_bytes = s2s_rt_env_bytes(r, line, "S2S_STAGE_BYTES", (size_t)64 << 20);
   rt.span_ratio = s2s_rt_env_number(r, line, "S2S_SPAN_RATIO", 1.25, 1.0, 1e9);
   rt.copy_threads = (int)s2s_rt_env_number(r, line, "S2S_COPY_THREADS",
                                            s2s_rt_default_copy_threads(), 1, 64);
@@ -1905,63 +1905,245 @@ static long s2s_rt_row_at(const S2sRows *w, size_t at) {
 }
 
 /* Copy the box bytes of transfer window [off, off + n) between the user's
- * array and `buf` (which holds that window): to `buf` when `to_buf`. */
+ * array and `buf` (which holds that window): to `buf` when `to_buf`.  Rows
+ * are walked with an odometer over the outer runs (a division per row
+ * costs as much as copying a short row). */
 static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, int to_buf) {
-  for (long k = s2s_rt_row_at(w, off); k < w->nrows; k++) {
-    size_t at = s2s_rt_row_linear(w, k), from, to;
+  long k = s2s_rt_row_at(w, off), idx[S2S_MAX_RANK], q = k;
+  size_t host = 0; /* row k's offset in the user's array, in elements */
+  for (int d = 0; d < w->nouter; d++) {
+    idx[d] = q % w->count[d];
+    q /= w->count[d];
+    host += (size_t)idx[d] * (size_t)w->stride[d];
+  }
+  for (; k < w->nrows; k++) {
+    size_t at = w->packed ? (size_t)k * w->width : host * w->elem, from, to;
+    char *row = w->host + host * w->elem;
     if (at >= off + n) break;
     from = at > off ? at : off;
     to = at + w->width < off + n ? at + w->width : off + n;
-    if (to_buf)
-      memcpy(buf + (from - off), w->host + s2s_rt_row_host(w, k) + (from - at), to - from);
-    else
-      memcpy(w->host + s2s_rt_row_host(w, k) + (from - at), buf + (from - off), to - from);
+    if (to_buf) memcpy(buf + (from - off), row + (from - at), to - from);
+    else memcpy(row + (from - at), buf + (from - off), to - from);
+    for (int d = 0; d < w->nouter; d++) {
+      host += (size_t)w->stride[d];
+      if (++idx[d] < w->count[d]) break;
+      host -= (size_t)w->stride[d] * (size_t)w->count[d];
+      idx[d] = 0;
+    }
   }
 }
 
-/* Several CPU threads share the host side of a window: helpers wait on a
- * condition variable for a job, take pieces of it in turn with the caller,
- * and the caller waits until every piece is done.  One job at a time; a
- * host thread that finds the helpers busy copies alone. */
-typedef struct S2sCopyJob {
+/* ---- the staging pipeline ------------------------------------------------
+ *
+ * A staged transfer is cut into pieces, each one bus copy between a slot of
+ * the thread's pinned staging ring and the device: piece k uses slot
+ * k % nslots.  The first pieces are small and double in size up to
+ * rt.chunk, so that the bus starts moving after a short fill and the last
+ * piece drains soon after the bus is done (with one big window, the first
+ * fill and the last drain are not overlapped with anything: at 64 MB that
+ * was a third of the time).
+ *
+ * Several CPU threads work on one transfer (one core copies a few GB/s,
+ * PCIe 5 moves 55): helpers wait on a condition variable for a job, then
+ * the caller and the helpers claim pieces in order, and each piece goes
+ * through the whole way on the thread that claimed it, with no barrier
+ * between pieces:
+ *   copy-in   wait until the slot's previous bus copy has read it, fill
+ *             the slot from the user's array, queue its bus copy and an
+ *             event on the caller's stream;
+ *   copy-out  the caller first queues the bus copies of the first nslots
+ *             pieces; the thread that claims piece k waits for its copy,
+ *             drains the slot into the user's array and queues the bus
+ *             copy of piece k + nslots into the same slot.
+ * A slot's event is re-recorded piece after piece, so a thread that needs
+ * slot s for piece k first waits until the piece before it in that slot
+ * has recorded (`recorded[s]`), then for the event.  Claims are in order
+ * and no piece waits for a later one, so this cannot deadlock.
+ *
+ * One job at a time uses the helpers; a host thread that finds them busy
+ * (another OpenMP thread copying) runs its job alone, the same way.
+ */
+
+/* The first piece of a transfer; pieces double from here up to rt.chunk. */
+#define S2S_RT_FIRST_PIECE ((size_t)256 << 10)
+/* Transfers below this are copied by the caller alone: waking helpers
+ * costs more than they save. */
+#define S2S_RT_PARALLEL_MIN ((size_t)512 << 10)
+/* How long a helper keeps looking for the next job before it sleeps.
+ * Waking a sleeping thread took 0.1-0.3 ms on the H100 host (a virtual
+ * machine: the wake-up is an interrupt to an idle CPU), as long as moving
+ * 4 MB; the arrays of a region move one after the other, so helpers that
+ * stay awake a little serve all but the first of them at once. */
+#define S2S_RT_HELPER_SPIN_US 1000.0
+/* Slots in a ring at most (each has an event). */
+#define S2S_RT_MAX_SLOTS 256
+
+typedef struct S2sStageJob {
+  S2sThread *t;
+  const S2sRegion *r;
+  int line;
   const S2sRows *rows;
-  char *buf;
-  size_t off, n, piece;
-  int to_buf;
-  int pieces, next, done;
-} S2sCopyJob;
+  char *dev;                 /* the device side of transfer offset 0 */
+  size_t total;
+  int to_device;
+  long npieces;
+  _Atomic long next;         /* the next piece to claim */
+  _Atomic long finished;     /* pieces done */
+  _Atomic int failed;        /* a CUDA call failed: the others stop */
+  cudaError_t err;           /* the first failure (written once, by the thread that set failed) */
+  const char *err_what;      /* the call that failed; NULL: a wait (an earlier kernel's error) */
+  _Atomic long recorded[S2S_RT_MAX_SLOTS]; /* per slot: the last piece whose bus copy is queued */
+} S2sStageJob;
+
+/* Where piece k lies in a transfer: pieces of 256 KiB, 512 KiB, ... up to
+ * rt.chunk, then rt.chunk each.  Returns 0 past the end. */
+static int s2s_rt_piece(size_t total, long k, size_t *off, size_t *n) {
+  size_t first = S2S_RT_FIRST_PIECE < rt.chunk ? S2S_RT_FIRST_PIECE : rt.chunk, at = 0, size = first;
+  long i = 0;
+  for (; i < k && size < rt.chunk; i++) {
+    at += size;
+    size = size * 2 < rt.chunk ? size * 2 : rt.chunk;
+  }
+  at += (size_t)(k - i) * rt.chunk;
+  if (at >= total) return 0;
+  *off = at;
+  *n = total - at < size ? total - at : size;
+  return 1;
+}
+
+/* How many pieces a transfer of `total` bytes has. */
+static long s2s_rt_pieces(size_t total) {
+  size_t at = 0, size = S2S_RT_FIRST_PIECE < rt.chunk ? S2S_RT_FIRST_PIECE : rt.chunk;
+  long k = 0;
+  for (; at < total && size < rt.chunk; k++) {
+    at += size;
+    size = size * 2 < rt.chunk ? size * 2 : rt.chunk;
+  }
+  return at >= total ? k : k + (long)((total - at + rt.chunk - 1) / rt.chunk);
+}
+
+static char *s2s_rt_slot(const S2sThread *t, long k) { return t->ring + (size_t)(k % t->nslots) * rt.chunk; }
+
+/* Record the first failure of a job; every thread then stops taking work. */
+static void s2s_rt_job_fail(S2sStageJob *j, cudaError_t err, const char *what) {
+  int expected = 0;
+  if (atomic_compare_exchange_strong(&j->failed, &expected, 1)) {
+    j->err = err;
+    j->err_what = what;
+  }
+}
+
+static int s2s_rt_job_call(S2sStageJob *j, cudaError_t err, const char *what) {
+  if (err != cudaSuccess) s2s_rt_job_fail(j, err, what);
+  return err == cudaSuccess;
+}
+
+/* Wait until slot s holds piece `k`'s bus copy (queued by whichever thread
+ * claimed k), then until the copy is done.  k < 0: the slot's last use
+ * belongs to an earlier transfer, already queued. */
+static int s2s_rt_slot_wait(S2sStageJob *j, long k) {
+  S2sThread *t = j->t;
+  int s = (int)((k < 0 ? k + t->nslots : k) % t->nslots);
+  if (k >= 0)
+    while (atomic_load(&j->recorded[s]) != k) {
+      if (atomic_load(&j->failed)) return 0;
+      sched_yield();
+    }
+  return s2s_rt_job_call(j, cudaEventSynchronize(t->slot_done[s]), NULL);
+}
+
+/* Queue piece k's bus copy and its slot's event. */
+static int s2s_rt_piece_queue(S2sStageJob *j, long k) {
+  S2sThread *t = j->t;
+  size_t off, n;
+  int s = (int)(k % t->nslots);
+  char *slot = s2s_rt_slot(t, k);
+  if (!s2s_rt_piece(j->total, k, &off, &n)) return 1;
+  if (!s2s_rt_job_call(j, cudaMemcpyAsync(j->to_device ? j->dev + off : slot,
+                                          j->to_device ? slot : j->dev + off, n,
+                                          j->to_device ? cudaMemcpyHostToDevice
+                                                       : cudaMemcpyDeviceToHost, t->stream),
+                       "cudaMemcpyAsync") ||
+      !s2s_rt_job_call(j, cudaEventRecord(t->slot_done[s], t->stream), "cudaEventRecord"))
+    return 0;
+  atomic_store(&j->recorded[s], k);
+  return 1;
+}
+
+/* The whole way of piece k on the calling thread. */
+static void s2s_rt_piece_run(S2sStageJob *j, long k) {
+  S2sThread *t = j->t;
+  size_t off, n;
+  if (!s2s_rt_piece(j->total, k, &off, &n)) return;
+  if (j->to_device) {
+    if (!s2s_rt_slot_wait(j, k - t->nslots)) return;
+    s2s_rt_rows_move(j->rows, s2s_rt_slot(t, k), off, n, 1);
+    (void)s2s_rt_piece_queue(j, k);
+  } else {
+    if (!s2s_rt_slot_wait(j, k)) return;
+    s2s_rt_rows_move(j->rows, s2s_rt_slot(t, k), off, n, 0);
+    if (k + t->nslots < j->npieces) (void)s2s_rt_piece_queue(j, k + t->nslots);
+  }
+}
+
+/* Claim and run pieces until none is left; says whether this thread ran
+ * the job's last piece. */
+static int s2s_rt_job_work(S2sStageJob *j) {
+  long k, ran = 0;
+  while ((k = atomic_fetch_add(&j->next, 1)) < j->npieces) {
+    if (!atomic_load(&j->failed)) s2s_rt_piece_run(j, k);
+    ran++;
+  }
+  return ran > 0 && atomic_fetch_add(&j->finished, ran) + ran == j->npieces;
+}
 
 static struct {
   pthread_mutex_t lock, busy;
   pthread_cond_t work, finished;
   int started;               /* helpers running; -1 in a child of fork() */
-  unsigned long generation;  /* bumped per job */
-  S2sCopyJob job;
+  _Atomic unsigned long generation; /* bumped per job (under lock; read without it to spin) */
+  S2sStageJob *job;          /* the job of the current generation (lock) */
+  int active;                /* helpers working on it (lock) */
+  int job_done;              /* its last piece has run (lock) */
 } s2s_copiers = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-                 PTHREAD_COND_INITIALIZER, 0, 0, {0}};
+                 PTHREAD_COND_INITIALIZER, 0, 0, NULL, 0, 0};
 
-/* Take and copy pieces of the current job until none is left (lock held
- * on entry and exit). */
-static void s2s_rt_copy_pieces(void) {
-  S2sCopyJob *j = &s2s_copiers.job;
-  while (j->next < j->pieces) {
-    size_t from = (size_t)j->next++ * j->piece, n;
-    n = from >= j->n ? 0 : from + j->piece < j->n ? j->piece : j->n - from;
-    pthread_mutex_unlock(&s2s_copiers.lock);
-    s2s_rt_rows_move(j->rows, j->buf + from, j->off + from, n, j->to_buf);
-    pthread_mutex_lock(&s2s_copiers.lock);
-    if (++j->done == j->pieces) pthread_cond_broadcast(&s2s_copiers.finished);
-  }
+static void s2s_rt_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  sched_yield();
+#endif
 }
 
 static void *s2s_rt_copier(void *arg) {
   unsigned long seen = 0;
   (void)arg;
+  /* a helper queues bus copies: the device is per host thread in CUDA */
+  (void)cudaSetDevice(rt.device);
+  (void)cudaGetLastError();
   pthread_mutex_lock(&s2s_copiers.lock);
   for (;;) {
-    while (s2s_copiers.generation == seen) pthread_cond_wait(&s2s_copiers.work, &s2s_copiers.lock);
-    seen = s2s_copiers.generation;
-    s2s_rt_copy_pieces();
+    S2sStageJob *j;
+    int last;
+    if (atomic_load(&s2s_copiers.generation) == seen) {
+      double until = s2s_rt_now_us() + S2S_RT_HELPER_SPIN_US;
+      pthread_mutex_unlock(&s2s_copiers.lock);
+      while (atomic_load(&s2s_copiers.generation) == seen && s2s_rt_now_us() < until)
+        s2s_rt_cpu_relax();
+      pthread_mutex_lock(&s2s_copiers.lock);
+    }
+    while (atomic_load(&s2s_copiers.generation) == seen)
+      pthread_cond_wait(&s2s_copiers.work, &s2s_copiers.lock);
+    seen = atomic_load(&s2s_copiers.generation);
+    if (!(j = s2s_copiers.job)) continue; /* woke after the job was over */
+    s2s_copiers.active++;
+    pthread_mutex_unlock(&s2s_copiers.lock);
+    last = s2s_rt_job_work(j);
+    pthread_mutex_lock(&s2s_copiers.lock);
+    s2s_copiers.active--;
+    if (last) s2s_copiers.job_done = 1;
+    if (last || !s2s_copiers.active) pthread_cond_broadcast(&s2s_copiers.finished);
   }
   return NULL;
 }
@@ -1982,40 +2164,69 @@ static void s2s_rt_copiers_start(void) {
   pthread_attr_destroy(&attr);
 }
 
-/* Windows below this are copied by the caller alone: waking helpers costs
- * more than they save. */
-#define S2S_RT_PARALLEL_MIN ((size_t)1 << 20)
-
-static void s2s_rt_host_move(const S2sRows *w, char *buf, size_t off, size_t n, int to_buf) {
-  S2sCopyJob *j = &s2s_copiers.job;
-  if (rt.copy_threads < 2 || n < S2S_RT_PARALLEL_MIN || s2s_copiers.started < 0 ||
+/* Run a job on this thread and, when they are free and the transfer is big
+ * enough, on the helpers too; return when every piece has run. */
+static void s2s_rt_job_run(S2sStageJob *j) {
+  int last;
+  if (rt.copy_threads < 2 || j->total < S2S_RT_PARALLEL_MIN || s2s_copiers.started < 0 ||
       pthread_mutex_trylock(&s2s_copiers.busy) != 0) {
-    s2s_rt_rows_move(w, buf, off, n, to_buf);
+    (void)s2s_rt_job_work(j);
     return;
   }
   pthread_mutex_lock(&s2s_copiers.lock);
   if (!s2s_copiers.started) s2s_rt_copiers_start();
-  j->rows = w;
-  j->buf = buf;
-  j->off = off;
-  j->n = n;
-  j->to_buf = to_buf;
-  j->pieces = s2s_copiers.started + 1;
-  j->piece = (n + (size_t)j->pieces - 1) / (size_t)j->pieces;
-  j->next = j->done = 0;
-  s2s_copiers.generation++;
+  s2s_copiers.job = j;
+  s2s_copiers.job_done = 0;
+  atomic_fetch_add(&s2s_copiers.generation, 1);
   pthread_cond_broadcast(&s2s_copiers.work);
-  s2s_rt_copy_pieces();
-  while (j->done < j->pieces) pthread_cond_wait(&s2s_copiers.finished, &s2s_copiers.lock);
+  pthread_mutex_unlock(&s2s_copiers.lock);
+  last = s2s_rt_job_work(j);
+  pthread_mutex_lock(&s2s_copiers.lock);
+  if (last) s2s_copiers.job_done = 1;
+  /* the job lives on this thread's stack: wait until its last piece has
+   * run and no helper holds it any more */
+  while (!s2s_copiers.job_done || s2s_copiers.active)
+    pthread_cond_wait(&s2s_copiers.finished, &s2s_copiers.lock);
+  s2s_copiers.job = NULL;
   pthread_mutex_unlock(&s2s_copiers.lock);
   pthread_mutex_unlock(&s2s_copiers.busy);
+}
+
+/* Move `total` transfer bytes described by `w` between the user's array and
+ * `dev`, through the staging ring.  A copy-in returns once every piece is
+ * queued; a copy-out once every piece is in the user's array. */
+static void s2s_rt_stage(S2sThread *t, const S2sRegion *r, int line, const S2sRows *w, char *dev,
+                         size_t total, int to_device) {
+  S2sStageJob j;
+  memset(&j, 0, sizeof j);
+  j.t = t;
+  j.r = r;
+  j.line = line;
+  j.rows = w;
+  j.dev = dev;
+  j.total = total;
+  j.to_device = to_device;
+  j.npieces = s2s_rt_pieces(total);
+  atomic_init(&j.next, 0);
+  atomic_init(&j.finished, 0);
+  atomic_init(&j.failed, 0);
+  for (int s = 0; s < t->nslots; s++) atomic_init(&j.recorded[s], -1);
+  if (!to_device)
+    for (long k = 0; k < t->nslots && k < j.npieces; k++)
+      if (!s2s_rt_piece_queue(&j, k)) break;
+  if (!atomic_load(&j.failed)) s2s_rt_job_run(&j);
+  if (atomic_load(&j.failed)) {
+    if (j.err_what) s2s_rt_cuda(j.err, r, line, j.err_what);
+    s2s_rt_fail_async(t, r, line, j.err);
+  }
+  if (!to_device) t->nqueued = 0; /* every bus copy was waited for, so all before them */
 }
 
 /* ---- the copy engine ----------------------------------------------------
  *
  * A transfer between the user's array and the device copy takes one of
  * four ways (S2S_DEBUG names it):
- *   contiguous  the box is one run: staged in windows of rt.chunk bytes;
+ *   contiguous  the box is one run: staged in pieces (the staging pipeline);
  *   span        a box with holes whose span is at most rt.span_ratio times
  *               its size: the whole span crosses the bus, as one run; the
  *               host copies only the box's rows out of the staging buffer,
@@ -2029,9 +2240,7 @@ static void s2s_rt_host_move(const S2sRows *w, char *buf, size_t off, size_t n, 
  *               the runs beyond the third: never one bus transfer per row;
  *   registered  the host span was pinned with cudaHostRegister (see
  *               s2s_rt_registered): one copy straight from (to) the array.
- * Staging is double-buffered: while the copy engine moves one buffer the
- * host fills (drains) the other; an event per buffer says when the engine
- * is done with it, which is the only wait of a copy-in.
+ * A copy-in waits only for staging slots the engine has not read yet.
  */
 
 typedef enum S2sMove { S2S_MOVE_CONTIGUOUS, S2S_MOVE_SPAN, S2S_MOVE_PACKED, S2S_MOVE_REGISTERED } S2sMove;
@@ -2053,57 +2262,23 @@ static S2sMove s2s_rt_move_kind(const S2sBoxShape *s, int to_device, int fresh, 
   return S2S_MOVE_PACKED;
 }
 
-/* The thread's staging buffers, made at its first transfer: pinned, or
+/* The thread's staging ring, made at its first transfer: pinned, or
  * ordinary memory when pinned memory runs out (slower, still correct). */
 static void s2s_rt_stage_buffers(S2sThread *t, const S2sRegion *r, int line) {
-  if (t->stage[0]) return;
-  t->stage_pinned = cudaMallocHost((void **)&t->stage[0], rt.chunk) == cudaSuccess &&
-                    cudaMallocHost((void **)&t->stage[1], rt.chunk) == cudaSuccess;
-  if (t->stage_pinned) return;
+  size_t slots = rt.stage_bytes / rt.chunk;
+  if (t->ring) return;
+  t->nslots = slots < 2 ? 2 : slots > S2S_RT_MAX_SLOTS ? S2S_RT_MAX_SLOTS : (int)slots;
+  t->slot_done = calloc((size_t)t->nslots, sizeof *t->slot_done);
+  if (!t->slot_done) s2s_rt_fail(r, line, "out of host memory for staging events");
+  for (int i = 0; i < t->nslots; i++)
+    s2s_rt_cuda(cudaEventCreateWithFlags(&t->slot_done[i], cudaEventDisableTiming), r, line,
+                "cudaEventCreateWithFlags");
+  t->ring_pinned = cudaMallocHost((void **)&t->ring, (size_t)t->nslots * rt.chunk) == cudaSuccess;
+  if (t->ring_pinned) return;
   (void)cudaGetLastError();
-  if (t->stage[0]) (void)cudaFreeHost(t->stage[0]);
-  t->stage[0] = malloc(rt.chunk);
-  t->stage[1] = malloc(rt.chunk);
-  if (!t->stage[0] || !t->stage[1]) s2s_rt_fail(r, line, "out of host memory for staging buffers");
+  t->ring = malloc((size_t)t->nslots * rt.chunk);
+  if (!t->ring) s2s_rt_fail(r, line, "out of host memory for staging buffers");
   s2s_rt_debug(r, line, "no pinned memory for staging: copies go through pageable buffers");
-}
-
-/* Host to device: `total` transfer bytes described by `w` into `dst`. */
-static void s2s_rt_stage_in(S2sThread *t, const S2sRegion *r, int line, const S2sRows *w,
-                            char *dst, size_t total) {
-  size_t off = 0;
-  for (int c = 0; off < total; c++, off += rt.chunk) {
-    size_t n = total - off < rt.chunk ? total - off : rt.chunk;
-    int i = c & 1;
-    s2s_rt_wait_event(t, r, line, t->stage_done[i], 0); /* the engine has read it */
-    s2s_rt_host_move(w, t->stage[i], off, n, 1);
-    s2s_rt_cuda(cudaMemcpyAsync(dst + off, t->stage[i], n, cudaMemcpyHostToDevice, t->stream), r,
-                line, "cudaMemcpyAsync");
-    s2s_rt_cuda(cudaEventRecord(t->stage_done[i], t->stream), r, line, "cudaEventRecord");
-  }
-}
-
-static void s2s_rt_stage_queue_out(S2sThread *t, const S2sRegion *r, int line, const char *src,
-                                   size_t total, size_t c) {
-  size_t off = c * rt.chunk, n = total - off < rt.chunk ? total - off : rt.chunk;
-  int i = (int)(c & 1);
-  s2s_rt_cuda(cudaMemcpyAsync(t->stage[i], src + off, n, cudaMemcpyDeviceToHost, t->stream), r,
-              line, "cudaMemcpyAsync");
-  s2s_rt_cuda(cudaEventRecord(t->stage_done[i], t->stream), r, line, "cudaEventRecord");
-}
-
-/* Device to host: two windows in flight; the host drains one while the
- * engine fills the other. */
-static void s2s_rt_stage_out(S2sThread *t, const S2sRegion *r, int line, const S2sRows *w,
-                             const char *src, size_t total) {
-  size_t nchunks = (total + rt.chunk - 1) / rt.chunk;
-  for (size_t c = 0; c < 2 && c < nchunks; c++) s2s_rt_stage_queue_out(t, r, line, src, total, c);
-  for (size_t c = 0; c < nchunks; c++) {
-    size_t off = c * rt.chunk, n = total - off < rt.chunk ? total - off : rt.chunk;
-    s2s_rt_wait_event(t, r, line, t->stage_done[c & 1], c + 1 == nchunks);
-    s2s_rt_host_move(w, t->stage[c & 1], off, n, 0);
-    if (c + 2 < nchunks) s2s_rt_stage_queue_out(t, r, line, src, total, c + 2);
-  }
 }
 
 /* Device to device between the box (the array's layout, `box` at its first
@@ -2256,11 +2431,11 @@ static void s2s_rt_move_packed(S2sThread *t, const S2sRegion *r, int line, const
   s2s_rt_lock_give();
   s2s_rt_rows_box(&w, s, elem, host, 1);
   if (to_device) {
-    s2s_rt_stage_in(t, r, line, &w, scratch, bytes);
+    s2s_rt_stage(t, r, line, &w, scratch, bytes, 1);
     s2s_rt_device_pack(t, r, line, s, elem, dev, scratch, 0);
   } else {
     s2s_rt_device_pack(t, r, line, s, elem, dev, scratch, 1);
-    s2s_rt_stage_out(t, r, line, &w, scratch, bytes);
+    s2s_rt_stage(t, r, line, &w, scratch, bytes, 0);
   }
   s2s_rt_lock_take();
   s2s_rt_pool_put(t, r, line, scratch); /* stream order keeps it until the copies are done */
@@ -2286,16 +2461,15 @@ static void s2s_rt_copy_box(S2sThread *t, S2sRegion *r, int line, const S2sArray
   case S2S_MOVE_REGISTERED: s2s_rt_move_registered(t, r, line, host, dev, bytes, to_device); break;
   case S2S_MOVE_CONTIGUOUS:
     s2s_rt_rows_flat(&w, host, bytes);
-    if (to_device) s2s_rt_stage_in(t, r, line, &w, dev, bytes);
-    else s2s_rt_stage_out(t, r, line, &w, dev, bytes);
+    s2s_rt_stage(t, r, line, &w, dev, bytes, to_device);
     break;
   case S2S_MOVE_SPAN:
     if (to_device) {
       s2s_rt_rows_flat(&w, host, span);
-      s2s_rt_stage_in(t, r, line, &w, dev, span);
+      s2s_rt_stage(t, r, line, &w, dev, span, 1);
     } else {
       s2s_rt_rows_box(&w, s, a->elem, host, 0);
-      s2s_rt_stage_out(t, r, line, &w, dev, span);
+      s2s_rt_stage(t, r, line, &w, dev, span, 0);
     }
     break;
   case S2S_MOVE_PACKED: s2s_rt_move_packed(t, r, line, s, a->elem, host, dev, to_device); break;
@@ -2310,7 +2484,7 @@ static void s2s_rt_copy_box(S2sThread *t, S2sRegion *r, int line, const S2sArray
   if (rt.debug) {
     char box[160];
     s2s_rt_box_text(r, a, box, sizeof box);
-    s2s_rt_debug(r, line, "%s %s: %zu bytes (%s, %zu bus bytes, %zu-byte windows), %.1f us",
+    s2s_rt_debug(r, line, "%s %s: %zu bytes (%s, %zu bus bytes, pieces up to %zu bytes), %.1f us",
                  to_device ? "copyin" : "copyout", box, bytes, s2s_rt_move_name[how],
                  how == S2S_MOVE_SPAN ? span : bytes, rt.chunk, us);
   }

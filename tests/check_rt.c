@@ -685,9 +685,53 @@ START_TEST(test_timing_report) {
 }
 END_TEST
 
-/* Several CPU threads fill and drain one window (S2S_COPY_THREADS) when it
- * holds 1 MB or more: windows of 3 MB over a(200,100,40) (6.4 MB), a box of
- * each kind; pieces split rows anywhere. */
+/* The pieces of a staged transfer: 256 KiB, doubling up to S2S_STAGE_CHUNK,
+ * then a chunk each (a short first fill before the bus starts, a short last
+ * drain after it ends).  Counted as bus copies of a contiguous array. */
+typedef struct RampCase { const char *chunk; size_t bytes; long pieces; } RampCase;
+static const RampCase ramp_cases[] = {
+    {"1M", 100000, 1},                       /* smaller than the first piece */
+    {"1M", 262144, 1},                       /* exactly the first piece */
+    {"1M", 262145, 2},                       /* one byte more */
+    {"1M", 786432, 2},                       /* 256K + 512K */
+    {"1M", 1835008, 3},                      /* 256K + 512K + 1M */
+    {"1M", 1835009 + 2097152, 6},            /* ... + 1M + 1M + 1 byte */
+    {"3M", 6291456, 5},                      /* 256K, 512K, 1M, 2M, then 2.25M of a 3M piece */
+    {"64k", 200000, 4},                      /* chunk below the first piece: chunks only */
+};
+
+START_TEST(test_staging_ramp) {
+  const RampCase *c = &ramp_cases[_i];
+  size_t n = c->bytes;
+  char *a = malloc(n);
+  Dim dims[1] = {{1, (long)n, 1, (long)n}};
+  ck_assert_ptr_nonnull(a);
+  S2sArray d = make_array("a", a, 1, 1, dims);
+  setenv("S2S_STAGE_CHUNK", c->chunk, 1);
+  for (size_t o = 0; o < n; o++) a[o] = (char)(o * 7);
+#ifdef S2S_EMULATE
+  long mark = s2s_emu_transfer_calls();
+#endif
+  (void)s2s_data_begin(&kern_r, 21, &d, S2S_COPY);
+#ifdef S2S_EMULATE
+  ck_assert_msg(s2s_emu_transfer_calls() - mark == c->pieces, "case %d: %ld pieces in", _i,
+                s2s_emu_transfer_calls() - mark);
+#endif
+  memset(a, 0, n);
+  s2s_data_end(&kern_r, 21, &d, S2S_COPY);
+  for (size_t o = 0; o < n; o++)
+    if (a[o] != (char)(o * 7)) ck_abort_msg("case %d: byte %zu came back wrong", _i, o);
+  free(a);
+}
+END_TEST
+
+/* Several CPU threads fill and drain one transfer (S2S_COPY_THREADS) when
+ * it holds 1 MB or more: a(200,100,40) (6.4 MB), a box of each kind, pieces
+ * that split rows anywhere; first in 3 MB pieces and the default ring, then
+ * in 64 KB pieces through a ring of 2 slots, so that the threads take turns
+ * at every slot (a missing wait for a slot's bus copy sends stale bytes in
+ * the emulation's deferred mode). */
+static const char *const copy_thread_rings[][2] = {{"3M", "64M"}, {"64k", "128k"}};
 static const Dim big_boxes[][3] = {
     {{1, 200, 1, 200}, {1, 100, 1, 100}, {1, 40, 1, 40}},   /* contiguous */
     {{1, 200, 3, 170}, {1, 100, 2, 99}, {1, 40, 2, 39}},    /* packed: 3 runs */
@@ -695,7 +739,7 @@ static const Dim big_boxes[][3] = {
 };
 
 START_TEST(test_copy_threads) {
-  const Dim *dims = big_boxes[_i];
+  const Dim *dims = big_boxes[_i % 3];
   const long n = 200L * 100 * 40;
   double *a = malloc((size_t)n * sizeof *a), *v = malloc((size_t)n * sizeof *v);
   S2sArray d = make_array("a", a, sizeof(double), 3, dims);
@@ -704,7 +748,8 @@ START_TEST(test_copy_threads) {
   double *p;
   long wrong = 0, bad = -1;
   setenv("S2S_COPY_THREADS", "3", 1);
-  setenv("S2S_STAGE_CHUNK", "3M", 1);
+  setenv("S2S_STAGE_CHUNK", copy_thread_rings[_i / 3][0], 1);
+  setenv("S2S_STAGE_BYTES", copy_thread_rings[_i / 3][1], 1);
   for (long o = 0; o < n; o++) a[o] = (double)o;
   p = s2s_data_begin(&kern_r, 21, &d, S2S_COPY);
   dev_read(v + first, p + first, (size_t)(last - first + 1) * sizeof(double));
@@ -1400,7 +1445,8 @@ static Suite *rt_suite(void) {
   tcase_add_loop_test(boxes, test_copyin_box_with_holes, 0, nbox);
   tcase_add_loop_test(boxes, test_update_device_keeps_holes, 0, nbox);
   tcase_add_loop_test(boxes, test_staging_windows, 0, nchunk);
-  tcase_add_loop_test(boxes, test_copy_threads, 0, 3);
+  tcase_add_loop_test(boxes, test_staging_ramp, 0, (int)(sizeof ramp_cases / sizeof *ramp_cases));
+  tcase_add_loop_test(boxes, test_copy_threads, 0, 6);
   tcase_add_test(boxes, test_copy_bytes_counted);
   tcase_add_loop_test(pool, test_pool_reuse, 0, npool);
   tcase_add_test(pool, test_pool_no_malloc_per_entry);

@@ -287,8 +287,9 @@ int main(int argc, char **argv) {
   s2s_region_begin(&bench_r); /* selects the device (S2S_DEVICE) */
   s2s_region_end(&bench_r);
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  printf("datamove: %s; S2S_STAGE_CHUNK=%s S2S_COPY_THREADS=%s S2S_REGISTER=%s S2S_SPAN_RATIO=%s\n",
-         prop.name, getenv("S2S_STAGE_CHUNK") ? getenv("S2S_STAGE_CHUNK") : "(32M)",
+  printf("datamove: %s; S2S_STAGE_CHUNK=%s S2S_STAGE_BYTES=%s S2S_COPY_THREADS=%s S2S_REGISTER=%s S2S_SPAN_RATIO=%s\n",
+         prop.name, getenv("S2S_STAGE_CHUNK") ? getenv("S2S_STAGE_CHUNK") : "(2M)",
+         getenv("S2S_STAGE_BYTES") ? getenv("S2S_STAGE_BYTES") : "(64M)",
          getenv("S2S_COPY_THREADS") ? getenv("S2S_COPY_THREADS") : "(default)",
          getenv("S2S_REGISTER") ? getenv("S2S_REGISTER") : "(auto)",
          getenv("S2S_SPAN_RATIO") ? getenv("S2S_SPAN_RATIO") : "(1.25)");
