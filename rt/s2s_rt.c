@@ -1336,18 +1336,19 @@ static S2sRegisterMode s2s_rt_env_register(const S2sRegion *r, int line) {
                    "S2S_REGISTER='%s' is not a registration policy", v);
 }
 
-/* CPU threads that fill or drain one staging buffer: one core copies a few
- * GB/s on a loaded memory system, PCIe 5 moves 55, so all the cores but
- * one, at most 15 (measured on an H100 host with 16 cores, datamove
- * --contiguous-only: 8 threads and 8 MiB windows reached 53-68% of pinned
- * from 64 MB up, 15 threads and 32 MiB windows 66-91%; tests/bench/RESULTS.md). */
+/* CPU threads that work on one staged transfer: one core copies a few GB/s
+ * on a loaded memory system, PCIe 5 moves 55, so all the cores but one, at
+ * most 15 (measured on an H100 host with 16 cores, datamove
+ * --contiguous-only: 8 threads reached 53-68% of pinned from 64 MB up, 15
+ * threads 66-91% with the old windows; 12 threads with the pieces of today
+ * no better than 15; tests/bench/RESULTS.md). */
 static int s2s_rt_default_copy_threads(void) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   return cores >= 4 ? (int)(cores - 1 < 15 ? cores - 1 : 15) : 1;
 }
 
 static void s2s_rt_read_settings(const S2sRegion *r, int line) {
-  rt.chunk = s2s_rt_env_bytes(r, line, "S2S_STAGE_CHUNK", (size_t)2 << 20);
+  rt.chunk = s2s_rt_env_bytes(r, line, "S2S_STAGE_CHUNK", (size_t)4 << 20);
   rt.stage_bytes = s2s_rt_env_bytes(r, line, "S2S_STAGE_BYTES", (size_t)64 << 20);
   rt.span_ratio = s2s_rt_env_number(r, line, "S2S_SPAN_RATIO", 1.25, 1.0, 1e9);
   rt.copy_threads = (int)s2s_rt_env_number(r, line, "S2S_COPY_THREADS",
@@ -1935,37 +1936,36 @@ static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, 
 
 /* ---- the staging pipeline ------------------------------------------------
  *
- * A staged transfer is cut into pieces, each one bus copy between a slot of
- * the thread's pinned staging ring and the device: piece k uses slot
- * k % nslots.  The first pieces are small and double in size up to
- * rt.chunk, so that the bus starts moving after a short fill and the last
- * piece drains soon after the bus is done (with one big window, the first
- * fill and the last drain are not overlapped with anything: at 64 MB that
- * was a third of the time).
- *
- * Several CPU threads work on one transfer (one core copies a few GB/s,
- * PCIe 5 moves 55): helpers wait on a condition variable for a job, then
- * the caller and the helpers claim pieces in order, and each piece goes
- * through the whole way on the thread that claimed it, with no barrier
- * between pieces:
- *   copy-in   wait until the slot's previous bus copy has read it, fill
- *             the slot from the user's array, queue its bus copy and an
- *             event on the caller's stream;
+ * A staged transfer is cut into pieces of rt.chunk bytes, each one bus copy
+ * between a slot of the thread's pinned staging ring and the device: piece
+ * k uses slot k % nslots.  Several CPU threads work on one transfer (one
+ * core copies a few GB/s, PCIe 5 moves 55): helpers wait for a job, then
+ * the caller and the helpers claim the parts of the pieces (a piece has
+ * rt.parts of them) in order, so that all of them work on the first piece
+ * and the bus starts after one piece's fill, not after each thread has
+ * filled a piece of its own (on a host whose memory bandwidth the threads
+ * share, that was 15 times later).  No barrier between pieces:
+ *   copy-in   a part waits until its slot's previous bus copy has read the
+ *             slot, is filled from the user's array, and the thread that
+ *             fills a piece's last part queues the piece's bus copy and
+ *             the slot's event on the caller's stream;
  *   copy-out  the caller first queues the bus copies of the first nslots
- *             pieces; the thread that claims piece k waits for its copy,
- *             drains the slot into the user's array and queues the bus
- *             copy of piece k + nslots into the same slot.
- * A slot's event is re-recorded piece after piece, so a thread that needs
- * slot s for piece k first waits until the piece before it in that slot
- * has recorded (`recorded[s]`), then for the event.  Claims are in order
- * and no piece waits for a later one, so this cannot deadlock.
+ *             pieces; a part waits for its piece's copy and is drained
+ *             into the user's array, and the thread that drains a piece's
+ *             last part queues the bus copy of piece k + nslots into the
+ *             same slot.
+ * A slot's event is re-recorded piece after piece, so a part of piece k
+ * that needs slot s first waits until the piece before it in that slot has
+ * recorded (`recorded[s]`), then for the event.  Parts are claimed in
+ * order and none waits for a later one, so this cannot deadlock.
  *
  * One job at a time uses the helpers; a host thread that finds them busy
  * (another OpenMP thread copying) runs its job alone, the same way.
  */
 
-/* The first piece of a transfer; pieces double from here up to rt.chunk. */
-#define S2S_RT_FIRST_PIECE ((size_t)256 << 10)
+/* Bytes of a part, the unit a thread claims (a piece has at most 16). */
+#define S2S_RT_PART ((size_t)128 << 10)
+#define S2S_RT_MAX_PARTS 16
 /* Transfers below this are copied by the caller alone: waking helpers
  * costs more than they save. */
 #define S2S_RT_PARALLEL_MIN ((size_t)512 << 10)
@@ -1980,46 +1980,34 @@ static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, 
 
 typedef struct S2sStageJob {
   S2sThread *t;
-  const S2sRegion *r;
-  int line;
   const S2sRows *rows;
   char *dev;                 /* the device side of transfer offset 0 */
   size_t total;
   int to_device;
   long npieces;
-  _Atomic long next;         /* the next piece to claim */
-  _Atomic long finished;     /* pieces done */
+  long parts;                /* per piece (the last piece's may be empty) */
+  _Atomic long next;         /* the next part to claim: piece next / parts */
+  _Atomic long finished;     /* parts done */
   _Atomic int failed;        /* a CUDA call failed: the others stop */
   cudaError_t err;           /* the first failure (written once, by the thread that set failed) */
   const char *err_what;      /* the call that failed; NULL: a wait (an earlier kernel's error) */
   _Atomic long recorded[S2S_RT_MAX_SLOTS]; /* per slot: the last piece whose bus copy is queued */
+  _Atomic long parts_done[S2S_RT_MAX_SLOTS]; /* per slot: parts of its current piece done */
+  _Atomic long waiting[S2S_RT_MAX_SLOTS]; /* per slot: the piece whose copy a thread waits for */
+  _Atomic long done[S2S_RT_MAX_SLOTS];    /* per slot: the last piece whose copy is known done */
 } S2sStageJob;
 
-/* Where piece k lies in a transfer: pieces of 256 KiB, 512 KiB, ... up to
- * rt.chunk, then rt.chunk each.  Returns 0 past the end. */
-static int s2s_rt_piece(size_t total, long k, size_t *off, size_t *n) {
-  size_t first = S2S_RT_FIRST_PIECE < rt.chunk ? S2S_RT_FIRST_PIECE : rt.chunk, at = 0, size = first;
-  long i = 0;
-  for (; i < k && size < rt.chunk; i++) {
-    at += size;
-    size = size * 2 < rt.chunk ? size * 2 : rt.chunk;
-  }
-  at += (size_t)(k - i) * rt.chunk;
-  if (at >= total) return 0;
-  *off = at;
-  *n = total - at < size ? total - at : size;
-  return 1;
+/* Parts per piece: pieces of 128 KiB or less are one part. */
+static long s2s_rt_parts(void) {
+  size_t parts = rt.chunk / S2S_RT_PART;
+  return parts < 1 ? 1 : parts > S2S_RT_MAX_PARTS ? S2S_RT_MAX_PARTS : (long)parts;
 }
 
-/* How many pieces a transfer of `total` bytes has. */
-static long s2s_rt_pieces(size_t total) {
-  size_t at = 0, size = S2S_RT_FIRST_PIECE < rt.chunk ? S2S_RT_FIRST_PIECE : rt.chunk;
-  long k = 0;
-  for (; at < total && size < rt.chunk; k++) {
-    at += size;
-    size = size * 2 < rt.chunk ? size * 2 : rt.chunk;
-  }
-  return at >= total ? k : k + (long)((total - at + rt.chunk - 1) / rt.chunk);
+/* Where piece k lies in a transfer of `total` bytes. */
+static size_t s2s_rt_piece(size_t total, long k, size_t *n) {
+  size_t off = (size_t)k * rt.chunk;
+  *n = total - off < rt.chunk ? total - off : rt.chunk;
+  return off;
 }
 
 static char *s2s_rt_slot(const S2sThread *t, long k) { return t->ring + (size_t)(k % t->nslots) * rt.chunk; }
@@ -2039,26 +2027,41 @@ static int s2s_rt_job_call(S2sStageJob *j, cudaError_t err, const char *what) {
 }
 
 /* Wait until slot s holds piece `k`'s bus copy (queued by whichever thread
- * claimed k), then until the copy is done.  k < 0: the slot's last use
- * belongs to an earlier transfer, already queued. */
+ * finished k's parts, or by the caller), then until the copy is done.
+ * k < 0: the slot's last use belongs to an earlier transfer, queued.  Of
+ * the threads that need the same copy, one waits for its event and the
+ * others for its word: CUDA serializes event waits of one context, and a
+ * wait per part cost more than the bus copies (128 KiB parts: half the
+ * bandwidth of a 1 GB copy-out). */
 static int s2s_rt_slot_wait(S2sStageJob *j, long k) {
   S2sThread *t = j->t;
-  int s = (int)((k < 0 ? k + t->nslots : k) % t->nslots);
+  int s = (int)((k < 0 ? k + t->nslots : k) % t->nslots), ok = 1;
+  long waiting;
   if (k >= 0)
     while (atomic_load(&j->recorded[s]) != k) {
       if (atomic_load(&j->failed)) return 0;
       sched_yield();
     }
-  return s2s_rt_job_call(j, cudaEventSynchronize(t->slot_done[s]), NULL);
+  if (atomic_load(&j->done[s]) >= k) return 1;
+  waiting = atomic_load(&j->waiting[s]);
+  if (waiting < k && atomic_compare_exchange_strong(&j->waiting[s], &waiting, k)) {
+    ok = s2s_rt_job_call(j, cudaEventSynchronize(t->slot_done[s]), NULL);
+    atomic_store(&j->done[s], k); /* also after a failure: the others then see `failed` */
+    return ok;
+  }
+  while (atomic_load(&j->done[s]) < k) {
+    if (atomic_load(&j->failed)) return 0;
+    sched_yield();
+  }
+  return !atomic_load(&j->failed);
 }
 
 /* Queue piece k's bus copy and its slot's event. */
 static int s2s_rt_piece_queue(S2sStageJob *j, long k) {
   S2sThread *t = j->t;
-  size_t off, n;
+  size_t n, off = s2s_rt_piece(j->total, k, &n);
   int s = (int)(k % t->nslots);
   char *slot = s2s_rt_slot(t, k);
-  if (!s2s_rt_piece(j->total, k, &off, &n)) return 1;
   if (!s2s_rt_job_call(j, cudaMemcpyAsync(j->to_device ? j->dev + off : slot,
                                           j->to_device ? slot : j->dev + off, n,
                                           j->to_device ? cudaMemcpyHostToDevice
@@ -2070,31 +2073,30 @@ static int s2s_rt_piece_queue(S2sStageJob *j, long k) {
   return 1;
 }
 
-/* The whole way of piece k on the calling thread. */
-static void s2s_rt_piece_run(S2sStageJob *j, long k) {
+/* Part p of piece k on the calling thread; the thread that completes a
+ * piece queues the next bus copy of its slot. */
+static void s2s_rt_part_run(S2sStageJob *j, long k, long p) {
   S2sThread *t = j->t;
-  size_t off, n;
-  if (!s2s_rt_piece(j->total, k, &off, &n)) return;
-  if (j->to_device) {
-    if (!s2s_rt_slot_wait(j, k - t->nslots)) return;
-    s2s_rt_rows_move(j->rows, s2s_rt_slot(t, k), off, n, 1);
-    (void)s2s_rt_piece_queue(j, k);
-  } else {
-    if (!s2s_rt_slot_wait(j, k)) return;
-    s2s_rt_rows_move(j->rows, s2s_rt_slot(t, k), off, n, 0);
-    if (k + t->nslots < j->npieces) (void)s2s_rt_piece_queue(j, k + t->nslots);
-  }
+  int s = (int)(k % t->nslots);
+  size_t n, off = s2s_rt_piece(j->total, k, &n), size = (n + (size_t)j->parts - 1) / (size_t)j->parts;
+  size_t from = (size_t)p * size, to = from + size < n ? from + size : n;
+  if (!s2s_rt_slot_wait(j, j->to_device ? k - t->nslots : k)) return;
+  if (from < to) s2s_rt_rows_move(j->rows, s2s_rt_slot(t, k) + from, off + from, to - from, j->to_device);
+  if (atomic_fetch_add(&j->parts_done[s], 1) + 1 < j->parts) return;
+  atomic_store(&j->parts_done[s], 0); /* before recorded[s] moves on: the next piece's parts wait for that */
+  if (j->to_device) (void)s2s_rt_piece_queue(j, k);
+  else if (k + t->nslots < j->npieces) (void)s2s_rt_piece_queue(j, k + t->nslots);
 }
 
-/* Claim and run pieces until none is left; says whether this thread ran
- * the job's last piece. */
+/* Claim and run parts until none is left; says whether this thread ran
+ * the job's last part. */
 static int s2s_rt_job_work(S2sStageJob *j) {
-  long k, ran = 0;
-  while ((k = atomic_fetch_add(&j->next, 1)) < j->npieces) {
-    if (!atomic_load(&j->failed)) s2s_rt_piece_run(j, k);
+  long u, ran = 0, nparts = j->npieces * j->parts;
+  while ((u = atomic_fetch_add(&j->next, 1)) < nparts) {
+    if (!atomic_load(&j->failed)) s2s_rt_part_run(j, u / j->parts, u % j->parts);
     ran++;
   }
-  return ran > 0 && atomic_fetch_add(&j->finished, ran) + ran == j->npieces;
+  return ran > 0 && atomic_fetch_add(&j->finished, ran) + ran == nparts;
 }
 
 static struct {
@@ -2200,17 +2202,21 @@ static void s2s_rt_stage(S2sThread *t, const S2sRegion *r, int line, const S2sRo
   S2sStageJob j;
   memset(&j, 0, sizeof j);
   j.t = t;
-  j.r = r;
-  j.line = line;
   j.rows = w;
   j.dev = dev;
   j.total = total;
   j.to_device = to_device;
-  j.npieces = s2s_rt_pieces(total);
+  j.npieces = (long)((total + rt.chunk - 1) / rt.chunk);
+  j.parts = s2s_rt_parts();
   atomic_init(&j.next, 0);
   atomic_init(&j.finished, 0);
   atomic_init(&j.failed, 0);
-  for (int s = 0; s < t->nslots; s++) atomic_init(&j.recorded[s], -1);
+  for (int s = 0; s < t->nslots; s++) {
+    atomic_init(&j.recorded[s], -1);
+    atomic_init(&j.parts_done[s], 0);
+    atomic_init(&j.waiting[s], LONG_MIN); /* below every piece, the earlier transfer's (< 0) too */
+    atomic_init(&j.done[s], LONG_MIN);
+  }
   if (!to_device)
     for (long k = 0; k < t->nslots && k < j.npieces; k++)
       if (!s2s_rt_piece_queue(&j, k)) break;

@@ -685,19 +685,18 @@ START_TEST(test_timing_report) {
 }
 END_TEST
 
-/* The pieces of a staged transfer: 256 KiB, doubling up to S2S_STAGE_CHUNK,
- * then a chunk each (a short first fill before the bus starts, a short last
- * drain after it ends).  Counted as bus copies of a contiguous array. */
+/* The pieces of a staged transfer: S2S_STAGE_CHUNK bytes each, one bus
+ * copy each (the threads share a piece in parts of 128 KiB, which the bus
+ * never sees).  Counted as bus copies of a contiguous array. */
 typedef struct RampCase { const char *chunk; size_t bytes; long pieces; } RampCase;
 static const RampCase ramp_cases[] = {
-    {"1M", 100000, 1},                       /* smaller than the first piece */
-    {"1M", 262144, 1},                       /* exactly the first piece */
-    {"1M", 262145, 2},                       /* one byte more */
-    {"1M", 786432, 2},                       /* 256K + 512K */
-    {"1M", 1835008, 3},                      /* 256K + 512K + 1M */
-    {"1M", 1835009 + 2097152, 6},            /* ... + 1M + 1M + 1 byte */
-    {"3M", 6291456, 5},                      /* 256K, 512K, 1M, 2M, then 2.25M of a 3M piece */
-    {"64k", 200000, 4},                      /* chunk below the first piece: chunks only */
+    {"1M", 100000, 1},                       /* smaller than a piece */
+    {"1M", 1048576, 1},                      /* exactly a piece (8 parts) */
+    {"1M", 1048577, 2},                      /* one byte more: a last piece of one byte */
+    {"1M", 2621440, 3},                      /* 2.5 pieces */
+    {"3M", 6291456, 2},                      /* 16 parts of 192 KiB per piece */
+    {"64k", 200000, 4},                      /* pieces of one part */
+    {"200k", 1000000, 5},                    /* a piece that is not a multiple of the part */
 };
 
 START_TEST(test_staging_ramp) {
@@ -726,12 +725,12 @@ START_TEST(test_staging_ramp) {
 END_TEST
 
 /* Several CPU threads fill and drain one transfer (S2S_COPY_THREADS) when
- * it holds 1 MB or more: a(200,100,40) (6.4 MB), a box of each kind, pieces
- * that split rows anywhere; first in 3 MB pieces and the default ring, then
- * in 64 KB pieces through a ring of 2 slots, so that the threads take turns
- * at every slot (a missing wait for a slot's bus copy sends stale bytes in
- * the emulation's deferred mode). */
-static const char *const copy_thread_rings[][2] = {{"3M", "64M"}, {"64k", "128k"}};
+ * it holds 512 KiB or more: a(200,100,40) (6.4 MB), a box of each kind, pieces
+ * that split rows anywhere; in 3 MB pieces and the default ring, then in
+ * pieces of one part (64 KB) and of 4 parts (512 KB) through rings of 2
+ * slots, so that the threads take turns at every slot (a missing wait for
+ * a slot's bus copy sends stale bytes in the emulation's deferred mode). */
+static const char *const copy_thread_rings[][2] = {{"3M", "64M"}, {"64k", "128k"}, {"512k", "1M"}};
 static const Dim big_boxes[][3] = {
     {{1, 200, 1, 200}, {1, 100, 1, 100}, {1, 40, 1, 40}},   /* contiguous */
     {{1, 200, 3, 170}, {1, 100, 2, 99}, {1, 40, 2, 39}},    /* packed: 3 runs */
@@ -1446,7 +1445,7 @@ static Suite *rt_suite(void) {
   tcase_add_loop_test(boxes, test_update_device_keeps_holes, 0, nbox);
   tcase_add_loop_test(boxes, test_staging_windows, 0, nchunk);
   tcase_add_loop_test(boxes, test_staging_ramp, 0, (int)(sizeof ramp_cases / sizeof *ramp_cases));
-  tcase_add_loop_test(boxes, test_copy_threads, 0, 6);
+  tcase_add_loop_test(boxes, test_copy_threads, 0, 9);
   tcase_add_test(boxes, test_copy_bytes_counted);
   tcase_add_loop_test(pool, test_pool_reuse, 0, npool);
   tcase_add_test(pool, test_pool_no_malloc_per_entry);

@@ -288,7 +288,7 @@ int main(int argc, char **argv) {
   s2s_region_end(&bench_r);
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   printf("datamove: %s; S2S_STAGE_CHUNK=%s S2S_STAGE_BYTES=%s S2S_COPY_THREADS=%s S2S_REGISTER=%s S2S_SPAN_RATIO=%s\n",
-         prop.name, getenv("S2S_STAGE_CHUNK") ? getenv("S2S_STAGE_CHUNK") : "(2M)",
+         prop.name, getenv("S2S_STAGE_CHUNK") ? getenv("S2S_STAGE_CHUNK") : "(4M)",
          getenv("S2S_STAGE_BYTES") ? getenv("S2S_STAGE_BYTES") : "(64M)",
          getenv("S2S_COPY_THREADS") ? getenv("S2S_COPY_THREADS") : "(default)",
          getenv("S2S_REGISTER") ? getenv("S2S_REGISTER") : "(auto)",
