@@ -101,6 +101,7 @@ typedef struct S2sPresent {
   const S2sRegion *region;   /* ... in this region, at this line */
   int line;
   char what[160];            /* the creating box, e.g. "a(1:10,2:5)" */
+  S2sArray box;              /* the creating box (name not kept): which elements the copy holds */
   cudaStream_t stream;       /* the stream of the thread that created it */
   cudaEvent_t ready;         /* recorded on `stream` after the copy-in */
   int filling;               /* the creator is still queuing the copy-in */
@@ -1755,26 +1756,6 @@ static _Noreturn void s2s_rt_fail_partial(const S2sRegion *r, int line, const S2
                    s2s_rt_str(e->region->name));
 }
 
-/* The present copy that holds the host bytes [first, last], or NULL when no
- * copy overlaps them.  A copy that overlaps without holding all of them is
- * an error (`strict`): the copy would have to grow under kernels that hold
- * pointers into it.  Boxes passed at an offset (a column a(1,1,j) handed to
- * a routine) have no entry of their own, hence the scan. */
-static S2sPresent *s2s_rt_find(const S2sRegion *r, int line, const S2sArray *a,
-                               uintptr_t first, uintptr_t last, int strict) {
-  S2sPresent *e;
-  HASH_FIND(hh, rt.present, &first, sizeof first, e);
-  if (e && last <= e->host_last) return e;
-  for (e = rt.present; e; e = e->hh.next) {
-    if (first >= e->host_first && last <= e->host_last) return e;
-    if (first <= e->host_last && e->host_first <= last) {
-      if (strict) s2s_rt_fail_partial(r, line, a, e);
-      return NULL;
-    }
-  }
-  return NULL;
-}
-
 /* Pointer with the host array's layout: p + (linear offset of element e
  * from a's declared lower bounds) * elem is e's device address.  Unsigned
  * arithmetic, because p itself may lie before the allocation. */
@@ -1798,6 +1779,8 @@ static S2sPresent *s2s_rt_create(S2sThread *t, const S2sRegion *r, int line, con
   e->line = line;
   e->stream = t->stream;
   e->filling = 1;
+  e->box = *a;
+  e->box.name = NULL; /* the caller's string need not outlive the call */
   s2s_rt_box_text(r, a, e->what, sizeof e->what);
   HASH_ADD(hh, rt.present, host_first, sizeof e->host_first, e);
   s2s_rt_debug(r, line, "allocated %zu device bytes for %s", (size_t)(last - first + 1), e->what);
@@ -1932,6 +1915,95 @@ static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, 
       idx[d] = 0;
     }
   }
+}
+
+/* How a requested box lies against a present copy's. */
+typedef enum S2sOverlap { S2S_DISJOINT, S2S_INSIDE, S2S_PARTLY } S2sOverlap;
+
+/* Boxes of the same array as declared (the same first element, element
+ * size, lower bounds and extents; the last extent may be unknown): their
+ * elements compare index range by index range. */
+static int s2s_rt_same_layout(const S2sArray *a, const S2sArray *b) {
+  if (a->host != b->host || a->elem != b->elem || a->rank != b->rank) return 0;
+  for (int d = 0; d < a->rank; d++)
+    if (a->lo[d] != b->lo[d] || (d + 1 < a->rank && a->ext[d] != b->ext[d])) return 0;
+  return 1;
+}
+
+/* Whether host bytes [x, x + n) lie in one row of the present copy's box. */
+static int s2s_rt_in_box_row(const S2sPresent *e, uintptr_t x, size_t n) {
+  S2sBoxShape s;
+  size_t off;
+  s2s_rt_box_shape(&e->box, &s);
+  if (x < e->host_first || x + n - 1 > e->host_last) return 0;
+  off = (size_t)(x - e->host_first);
+  for (int d = s.nruns - 1; d >= 1; d--) {
+    size_t stride = (size_t)s.stride[d] * e->box.elem, i = off / stride;
+    if (i >= (size_t)s.count[d]) return 0;
+    off -= i * stride;
+  }
+  return off + n <= (size_t)s.count[0] * e->box.elem;
+}
+
+/* Where the box of `a` (bytes [first, last]) lies against the copy `e`,
+ * whose span overlaps it.  The span alone does not tell: a copy of
+ * a(1:5,:) spans nearly all of a, and a(50:60,3) lies in its holes (the
+ * device bytes there were never copied in; a copy per OpenMP thread of
+ * a(its:ite,:,:) interleaves the same way).  Boxes of one layout compare
+ * by index ranges; any other view (a column passed at an offset) row by
+ * row, and only inside or not: partly. */
+static S2sOverlap s2s_rt_overlap(const S2sPresent *e, const S2sArray *a, uintptr_t first,
+                                 uintptr_t last) {
+  S2sBoxShape s;
+  if (s2s_rt_same_layout(a, &e->box)) {
+    int inside = 1;
+    for (int d = 0; d < a->rank; d++) {
+      if (a->sub_hi[d] < e->box.sub_lo[d] || a->sub_lo[d] > e->box.sub_hi[d]) return S2S_DISJOINT;
+      inside &= a->sub_lo[d] >= e->box.sub_lo[d] && a->sub_hi[d] <= e->box.sub_hi[d];
+    }
+    return inside ? S2S_INSIDE : S2S_PARTLY;
+  }
+  if (first < e->host_first || last > e->host_last) return S2S_PARTLY;
+  s2s_rt_box_shape(a, &s);
+  {
+    S2sRows w;
+    long idx[S2S_MAX_RANK] = {0};
+    size_t host = 0;
+    s2s_rt_rows_box(&w, &s, a->elem, (char *)first, 1);
+    for (long k = 0; k < w.nrows; k++) {
+      if (!s2s_rt_in_box_row(e, first + host * a->elem, w.width)) return S2S_PARTLY;
+      for (int d = 0; d < w.nouter; d++) {
+        host += (size_t)w.stride[d];
+        if (++idx[d] < w.count[d]) break;
+        host -= (size_t)w.stride[d] * (size_t)w.count[d];
+        idx[d] = 0;
+      }
+    }
+  }
+  return S2S_INSIDE;
+}
+
+/* The present copy that holds the box of `a` (host bytes [first, last]),
+ * or NULL when no copy holds any of it.  A copy that holds part of it is
+ * an error (`strict`): the copy would have to grow under kernels that hold
+ * pointers into it.  Boxes passed at an offset (a column a(1,1,j) handed
+ * to a routine) have no entry of their own, hence the scan. */
+static S2sPresent *s2s_rt_find(const S2sRegion *r, int line, const S2sArray *a,
+                               uintptr_t first, uintptr_t last, int strict) {
+  S2sPresent *e;
+  HASH_FIND(hh, rt.present, &first, sizeof first, e);
+  if (e && last <= e->host_last && s2s_rt_overlap(e, a, first, last) == S2S_INSIDE) return e;
+  for (e = rt.present; e; e = e->hh.next) {
+    S2sOverlap o;
+    if (last < e->host_first || first > e->host_last) continue;
+    o = s2s_rt_overlap(e, a, first, last);
+    if (o == S2S_INSIDE) return e;
+    if (o == S2S_PARTLY) {
+      if (strict) s2s_rt_fail_partial(r, line, a, e);
+      return NULL;
+    }
+  }
+  return NULL;
 }
 
 /* ---- the staging pipeline ------------------------------------------------

@@ -74,6 +74,70 @@ static void expect_failure(void (*fn)(void), const char *const *needles) {
 
 /* ---- present table ---------------------------------------------------- */
 
+/* Which present copy holds a box: a(100,10) doubles, a data region holding
+ * `held`, then a region asking for `asked` (present-or copy-in).  The span
+ * of a holey copy covers elements it does not hold: a box in its holes is
+ * not present (it gets a copy of its own, whose contents must be right),
+ * and a box partly in it stops the run.  `view` asks through a 1-D view
+ * of column 3, a(1:100,3) handed on as b(1:100) (another layout: compared
+ * row by row). */
+typedef enum Holds { HOLDS_INSIDE, HOLDS_APART, HOLDS_PARTLY } Holds;
+typedef struct PresentCase { Dim held[2], asked[2]; int view; long view_lo, view_hi; Holds want; } PresentCase;
+static const PresentCase present_cases[] = {
+    {{{1, 100, 1, 5}, {1, 10, 1, 10}}, {{1, 100, 3, 4}, {1, 10, 2, 5}}, 0, 0, 0, HOLDS_INSIDE},
+    {{{1, 100, 1, 5}, {1, 10, 1, 10}}, {{1, 100, 50, 60}, {1, 10, 3, 3}}, 0, 0, 0, HOLDS_APART},   /* in the holes */
+    {{{1, 100, 1, 5}, {1, 10, 1, 10}}, {{1, 100, 4, 8}, {1, 10, 2, 2}}, 0, 0, 0, HOLDS_PARTLY},
+    {{{1, 100, 1, 50}, {1, 10, 1, 10}}, {{1, 100, 51, 100}, {1, 10, 1, 10}}, 0, 0, 0, HOLDS_APART}, /* OpenMP halves of i */
+    {{{1, 100, 1, 50}, {1, 10, 1, 10}}, {{1, 100, 50, 100}, {1, 10, 1, 10}}, 0, 0, 0, HOLDS_PARTLY},
+    {{{1, 100, 1, 100}, {1, 10, 2, 4}}, {{1, 100, 1, 100}, {1, 10, 3, 3}}, 0, 0, 0, HOLDS_INSIDE},
+    {{{1, 100, 1, 100}, {1, 10, 2, 4}}, {{0}}, 1, 1, 100, HOLDS_INSIDE},                  /* view: a contiguous copy */
+    {{{1, 100, 1, 5}, {1, 10, 1, 10}}, {{0}}, 1, 1, 5, HOLDS_INSIDE},                     /* view: one row of the copy */
+    {{{1, 100, 1, 5}, {1, 10, 1, 10}}, {{0}}, 1, 2, 6, HOLDS_PARTLY},                     /* view: past the row */
+    {{{1, 100, 1, 5}, {1, 10, 1, 10}}, {{0}}, 1, 40, 60, HOLDS_PARTLY},                   /* view: in the holes (not told apart) */
+};
+
+static const PresentCase *present_case;
+
+static void present_case_run(void) {
+  static double a[1000];
+  const PresentCase *c = present_case;
+  S2sArray held = make_array("a", a, sizeof(double), 2, c->held), asked;
+  double *p, *q;
+  if (c->view) {
+    Dim col = {1, 100, c->view_lo, c->view_hi};
+    asked = make_array("b", a + 200, sizeof(double), 1, &col);
+  } else {
+    asked = make_array("a", a, sizeof(double), 2, c->asked);
+  }
+  for (int o = 0; o < 1000; o++) a[o] = o;
+  p = s2s_data_begin(&data_r, 10, &held, S2S_COPYIN);
+  q = s2s_data_begin(&kern_r, 21, &asked, S2S_COPYIN); /* stops here when partly present */
+  {
+    long refs = s2s_present_refs(&held);
+    ck_assert_msg(refs == (c->want == HOLDS_INSIDE ? 2 : 1), "%ld references to the held copy", refs);
+  }
+  if (c->want == HOLDS_APART) { /* a copy of its own, filled: read back an element */
+    long i = c->asked[0].sub_lo, j = c->asked[1].sub_lo, o = (i - 1) + 100 * (j - 1);
+    double v;
+    ck_assert_int_eq(s2s_present_count(), 2);
+    dev_read(&v, q + o, sizeof v);
+    ck_assert_msg(v == (double)o, "a(%ld,%ld) on the device is %g", i, j, v);
+  } else {
+    ck_assert_ptr_eq((char *)q, (char *)p + (c->view ? 200 * sizeof(double) : 0));
+  }
+  s2s_data_end(&kern_r, 21, &asked, S2S_COPYIN);
+  s2s_data_end(&data_r, 10, &held, S2S_COPYIN);
+  ck_assert_int_eq(s2s_present_count(), 0);
+}
+
+START_TEST(test_present_boxes) {
+  const char *partly[] = {"is only partly present", "a(", NULL};
+  present_case = &present_cases[_i];
+  if (present_case->want == HOLDS_PARTLY) expect_failure(present_case_run, partly);
+  else present_case_run();
+}
+END_TEST
+
 START_TEST(test_data_begin_twice_refcounts) {
   double a[100], v[100];
   S2sArray d = vec("a", a, 1, 100, 1, 100);
@@ -1444,6 +1508,7 @@ static Suite *rt_suite(void) {
   tcase_add_loop_test(boxes, test_copyin_box_with_holes, 0, nbox);
   tcase_add_loop_test(boxes, test_update_device_keeps_holes, 0, nbox);
   tcase_add_loop_test(boxes, test_staging_windows, 0, nchunk);
+  tcase_add_loop_test(boxes, test_present_boxes, 0, (int)(sizeof present_cases / sizeof *present_cases));
   tcase_add_loop_test(boxes, test_staging_ramp, 0, (int)(sizeof ramp_cases / sizeof *ramp_cases));
   tcase_add_loop_test(boxes, test_copy_threads, 0, 9);
   tcase_add_test(boxes, test_copy_bytes_counted);
