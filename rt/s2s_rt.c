@@ -38,6 +38,9 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, posix_memalign */
 #endif
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity: the CPUs an MPI rank may run on */
+#endif
 
 #include "s2s_rt.h"
 #include "s2s_rt_internal.h"
@@ -1337,15 +1340,44 @@ static S2sRegisterMode s2s_rt_env_register(const S2sRegion *r, int line) {
                    "S2S_REGISTER='%s' is not a registration policy", v);
 }
 
+/* The node-local number of MPI ranks an MPI launcher gives (Open MPI,
+ * MPICH and Intel MPI, PMI, MVAPICH, Slurm), or 1. */
+static int s2s_rt_env_local_size(void) {
+  static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",
+                                      "PMI_LOCAL_SIZE", "MV2_COMM_WORLD_LOCAL_SIZE",
+                                      "SLURM_NTASKS_PER_NODE" };
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+    const char *v = getenv(vars[i]);
+    char *end;
+    long n;
+    if (!v || !*v) continue;
+    n = strtol(v, &end, 10);
+    if (!*end && n >= 1 && n <= 4096) return (int)n;
+  }
+  return 1;
+}
+
 /* CPU threads that work on one staged transfer: one core copies a few GB/s
- * on a loaded memory system, PCIe 5 moves 55, so all the cores but one, at
- * most 15 (measured on an H100 host with 16 cores, datamove
- * --contiguous-only: 8 threads reached 53-68% of pinned from 64 MB up, 15
- * threads 66-91% with the old windows; 12 threads with the pieces of today
- * no better than 15; tests/bench/RESULTS.md). */
+ * on a loaded memory system, PCIe 5 moves 55, so all the CPUs this process
+ * may run on but one, at most 15 (measured on an H100 host with 16 cores,
+ * datamove --contiguous-only: 8 threads reached 53-68% of pinned from 64 MB
+ * up, 15 threads 66-91% with the old windows; 12 threads with the pieces of
+ * today no better than 15; tests/bench/RESULTS.md).  The CPUs are those of
+ * the affinity mask (mpirun may bind a rank to a core or a socket); ranks
+ * of one node that are not bound share the node's CPUs: copy threads that
+ * outnumber the cores stall the pieces the others wait for. */
+int s2s_copy_threads_default(long online, long cpus, int local_ranks) {
+  if (cpus >= online && local_ranks > 1) cpus = online / local_ranks;
+  return cpus >= 4 ? (int)(cpus - 1 < 15 ? cpus - 1 : 15) : 1;
+}
+
 static int s2s_rt_default_copy_threads(void) {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return cores >= 4 ? (int)(cores - 1 < 15 ? cores - 1 : 15) : 1;
+  long online = sysconf(_SC_NPROCESSORS_ONLN), cpus = online;
+#if defined(__linux__) && defined(CPU_COUNT)
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) cpus = CPU_COUNT(&set);
+#endif
+  return s2s_copy_threads_default(online, cpus, s2s_rt_env_local_size());
 }
 
 static void s2s_rt_read_settings(const S2sRegion *r, int line) {
@@ -1888,13 +1920,21 @@ static long s2s_rt_row_at(const S2sRows *w, size_t at) {
   return lo;
 }
 
+/* Rows ahead to prefetch, and the widest row that is prefetched (wider rows
+ * are streams the hardware prefetcher follows). */
+#define S2S_RT_PREFETCH_ROWS 8
+#define S2S_RT_PREFETCH_WIDTH ((size_t)2048)
+
 /* Copy the box bytes of transfer window [off, off + n) between the user's
  * array and `buf` (which holds that window): to `buf` when `to_buf`.  Rows
  * are walked with an odometer over the outer runs (a division per row
  * costs as much as copying a short row). */
 static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, int to_buf) {
-  long k = s2s_rt_row_at(w, off), idx[S2S_MAX_RANK], q = k;
+  long k = s2s_rt_row_at(w, off), idx[S2S_MAX_RANK] = {0}, q = k;
   size_t host = 0; /* row k's offset in the user's array, in elements */
+  /* short rows far apart: each row is a cache miss the hardware does not
+   * see coming, so ask for the row a few ahead along the first outer run */
+  int prefetch = w->nouter > 0 && w->width <= S2S_RT_PREFETCH_WIDTH;
   for (int d = 0; d < w->nouter; d++) {
     idx[d] = q % w->count[d];
     q /= w->count[d];
@@ -1904,6 +1944,11 @@ static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, 
     size_t at = w->packed ? (size_t)k * w->width : host * w->elem, from, to;
     char *row = w->host + host * w->elem;
     if (at >= off + n) break;
+    if (prefetch && idx[0] + S2S_RT_PREFETCH_ROWS < w->count[0]) {
+      const char *ahead = row + (size_t)S2S_RT_PREFETCH_ROWS * (size_t)w->stride[0] * w->elem;
+      for (size_t b = 0; b < w->width; b += 64)
+        if (to_buf) __builtin_prefetch(ahead + b, 0); else __builtin_prefetch(ahead + b, 1);
+    }
     from = at > off ? at : off;
     to = at + w->width < off + n ? at + w->width : off + n;
     if (to_buf) memcpy(buf + (from - off), row + (from - at), to - from);

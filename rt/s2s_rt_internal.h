@@ -23,6 +23,11 @@ const char *s2s_rt_device_label(void);
  * for the race check's reports (s2s_rt.c; s2s_block_shape tells it). */
 void s2s_rt_kernel_name(const S2sRegion *r, int line, const char *kernel);
 
+/* The default number of copy threads of a process that may run on `cpus`
+ * of the node's `online` CPUs, one of `local_ranks` MPI ranks of the node
+ * (s2s_rt.c; a function of its own for the tests). */
+int s2s_copy_threads_default(long online, long cpus, int local_ranks);
+
 /* Block-shape tuning (s2s_tune.c): is this thread's kernel launch a timed
  * trial; its device time once it ends; the report lines of a kernel. */
 int s2s_tune_timing(void);

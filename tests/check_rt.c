@@ -26,6 +26,7 @@
 
 #include "s2s_rt.h"
 #include "rt_array.h"
+#include "s2s_rt_internal.h"
 
 /* ---- fixtures ------------------------------------------------------- */
 
@@ -762,6 +763,29 @@ static const RampCase ramp_cases[] = {
     {"64k", 200000, 4},                      /* pieces of one part */
     {"200k", 1000000, 5},                    /* a piece that is not a multiple of the part */
 };
+
+/* The default copy threads: all the CPUs the process may run on but one,
+ * at most 15, one below 4 CPUs; MPI ranks of a node that are not bound
+ * share its CPUs. */
+typedef struct ThreadsCase { long online, cpus; int ranks, want; } ThreadsCase;
+static const ThreadsCase threads_cases[] = {
+    {16, 16, 1, 15},   /* the H100 host */
+    {32, 32, 1, 15},   /* at most 15 */
+    {2, 2, 1, 1},      /* this machine: the caller alone */
+    {4, 4, 1, 3},
+    {32, 32, 2, 15},   /* two unbound ranks of a 32-CPU node: 16 each */
+    {16, 16, 2, 7},    /* two unbound ranks of a 16-CPU node: 8 each */
+    {16, 16, 8, 1},    /* 8 ranks on 16 CPUs: 2 each, too few to share */
+    {32, 1, 2, 1},     /* mpirun's default: each rank bound to one core */
+    {32, 16, 2, 15},   /* bound to a socket of 16 */
+    {32, 8, 1, 7},     /* a cgroup or taskset of 8 CPUs */
+};
+
+START_TEST(test_copy_threads_default) {
+  const ThreadsCase *c = &threads_cases[_i];
+  ck_assert_int_eq(s2s_copy_threads_default(c->online, c->cpus, c->ranks), c->want);
+}
+END_TEST
 
 START_TEST(test_staging_ramp) {
   const RampCase *c = &ramp_cases[_i];
@@ -1509,6 +1533,7 @@ static Suite *rt_suite(void) {
   tcase_add_loop_test(boxes, test_update_device_keeps_holes, 0, nbox);
   tcase_add_loop_test(boxes, test_staging_windows, 0, nchunk);
   tcase_add_loop_test(boxes, test_present_boxes, 0, (int)(sizeof present_cases / sizeof *present_cases));
+  tcase_add_loop_test(boxes, test_copy_threads_default, 0, (int)(sizeof threads_cases / sizeof *threads_cases));
   tcase_add_loop_test(boxes, test_staging_ramp, 0, (int)(sizeof ramp_cases / sizeof *ramp_cases));
   tcase_add_loop_test(boxes, test_copy_threads, 0, 9);
   tcase_add_test(boxes, test_copy_bytes_counted);
