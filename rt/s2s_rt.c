@@ -1175,6 +1175,11 @@ typedef struct S2sThread {
   cudaEvent_t *slot_done;          /* per slot: recorded after the last bus copy that reads or writes it */
   S2sQueuedKernel queued[S2S_RT_QUEUED_KERNELS]; /* the oldest kernels not waited for */
   long nqueued;
+  /* update host ... async: copies queued straight into registered arrays,
+   * finished by s2s_wait_updates (or the thread's next data end) */
+  cudaEvent_t async_done;          /* recorded after the last of them */
+  struct S2sPresent **async_held;  /* the copies they read, a reference each */
+  int nasync, async_cap;
 } S2sThread;
 
 static _Thread_local S2sThread *s2s_rt_self;
@@ -1193,6 +1198,8 @@ static void s2s_rt_thread_free(void *p) {
   free(t->slot_done);
   (void)cudaEventDestroy(t->ev_start);
   (void)cudaEventDestroy(t->ev_stop);
+  if (t->async_done) (void)cudaEventDestroy(t->async_done);
+  free(t->async_held);
   (void)cudaStreamDestroy(t->stream);
   (void)cudaGetLastError();
   free(t);
@@ -2576,7 +2583,15 @@ static void s2s_rt_copy_box(S2sThread *t, S2sRegion *r, int line, const S2sArray
   size_t bytes = s2s_rt_shape_bytes(s, a->elem), span = (size_t)(s->last - s->first + 1) * a->elem;
   int timed = rt.timing || rt.debug;
   double t0 = s2s_rt_now_us(), us;
-  S2sMove how = s2s_rt_move_kind(s, to_device, fresh, s->nruns == 1 && s2s_rt_registered(r, line, e));
+  /* A copy-in straight from the registered array must be waited for (the
+   * host may change the array as soon as the call returns), and that wait
+   * is for every kernel queued before it; a staged copy-in returns once its
+   * pieces are queued.  So small copy-ins (an `update device` of halo planes
+   * between kernels) stay staged, unless S2S_REGISTER=always. */
+  int direct = s->nruns == 1 && (!to_device || bytes >= S2S_RT_REGISTER_MIN ||
+                                    rt.register_mode == S2S_REGISTER_ALWAYS) &&
+               s2s_rt_registered(r, line, e);
+  S2sMove how = s2s_rt_move_kind(s, to_device, fresh, direct);
   S2sRows w;
   s2s_rt_stage_buffers(t, r, line);
   if (timed) s2s_rt_timer_start(t, r, line);
@@ -2690,12 +2705,15 @@ void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause
  * present-or references changes nothing.  A thread that shared the copy
  * with another first waits for its own stream, so that the last one's copy
  * out and release come after every thread's kernels. */
+static void s2s_rt_finish_async(S2sThread *t, const S2sRegion *r, int line);
+
 void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   S2sBoxShape s;
   S2sPresent *e;
   S2sThread *t = s2s_rt_enter(r, line);
   int shared, copy_out;
   (void)clause;
+  s2s_rt_finish_async(t, r, line); /* a copy may be going to the array about to be released */
   if (!s2s_rt_box(r, line, a, &s)) return;
 #ifdef S2S_EMULATE
   s2s_race_forget_array(a);
@@ -2737,6 +2755,69 @@ void s2s_update_host(S2sRegion *r, int line, const S2sArray *a) { s2s_rt_update(
 void s2s_update_device(S2sRegion *r, int line, const S2sArray *a) {
   s2s_rt_update(r, line, a, 1);
 }
+
+/* Wait for the thread's asynchronous updates and let go of the copies they
+ * held. */
+static void s2s_rt_finish_async(S2sThread *t, const S2sRegion *r, int line) {
+  if (!t->nasync) return;
+  s2s_rt_wait_event(t, r, line, t->async_done, 0);
+  s2s_rt_lock_take();
+  for (int i = 0; i < t->nasync; i++)
+    if (--t->async_held[i]->refs == 0) s2s_rt_destroy(t, r, line, t->async_held[i]);
+  s2s_rt_lock_give();
+  t->nasync = 0;
+}
+
+/* update host(a) async: a contiguous box of a registered copy is queued
+ * straight into the user's array, and the host returns at once (the array
+ * holds the values after s2s_wait_updates); anything else is copied now,
+ * which is what waiting at once would give. */
+void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
+  S2sBoxShape s;
+  S2sPresent *e;
+  S2sThread *t = s2s_rt_enter(r, line);
+  size_t bytes;
+  uintptr_t first;
+  if (!s2s_rt_box(r, line, a, &s)) return;
+  s2s_rt_lock_take();
+  e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
+  if (!e)
+    s2s_rt_fail_absent(r, line, a, "update host",
+                       "update needs an enclosing data region that holds the array");
+  s2s_rt_lock_give();
+  if (s.nruns != 1 || !s2s_rt_registered(r, line, e)) {
+    s2s_rt_debug(r, line, "update host of %s async: not a registered contiguous box, copied now",
+                 s2s_rt_str(a->name));
+    s2s_rt_update(r, line, a, 0);
+    return;
+  }
+  if (t->nasync == t->async_cap) {
+    int cap = t->async_cap ? 2 * t->async_cap : 8;
+    struct S2sPresent **held = realloc(t->async_held, (size_t)cap * sizeof *held);
+    if (!held) s2s_rt_fail(r, line, "out of host memory for asynchronous updates");
+    t->async_held = held;
+    t->async_cap = cap;
+  }
+  if (!t->async_done)
+    s2s_rt_cuda(cudaEventCreateWithFlags(&t->async_done, cudaEventDisableTiming), r, line,
+                "cudaEventCreateWithFlags");
+  s2s_rt_lock_take();
+  s2s_rt_borrow(t, r, line, e);
+  e->transfers++;
+  s2s_rt_lock_give();
+  t->async_held[t->nasync++] = e;
+  first = s2s_rt_host_first(a, &s);
+  bytes = s2s_rt_shape_bytes(&s, a->elem);
+  s2s_rt_cuda(cudaMemcpyAsync((void *)first, e->dev + (first - e->host_first), bytes,
+                              cudaMemcpyDeviceToHost, t->stream), r, line, "cudaMemcpyAsync");
+  s2s_rt_cuda(cudaEventRecord(t->async_done, t->stream), r, line, "cudaEventRecord");
+  s2s_rt_lock_take();
+  s2s_rt_account(r, 0, bytes, 0.0);
+  s2s_rt_lock_give();
+  s2s_rt_debug(r, line, "update host of %s queued (%zu bytes, registered)", s2s_rt_str(a->name), bytes);
+}
+
+void s2s_wait_updates(S2sRegion *r, int line) { s2s_rt_finish_async(s2s_rt_enter(r, line), r, line); }
 
 void s2s_check(cudaError_t err, S2sRegion *r, int line, const char *what) {
   s2s_rt_cuda(err, r, line, what ? what : "a CUDA call");

@@ -173,6 +173,15 @@ void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause);
 void s2s_update_host(S2sRegion *r, int line, const S2sArray *a);
 void s2s_update_device(S2sRegion *r, int line, const S2sArray *a);
 
+/* `update host(a) async`: the copy is queued and the call returns at once
+ * (a contiguous box of a copy whose host span is registered; anything else
+ * is copied before the call returns); the host array holds the device's
+ * values after s2s_wait_updates, which waits for the calling thread's
+ * asynchronous updates only, not for the kernels queued after them.  A
+ * data end on the thread waits for them first. */
+void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a);
+void s2s_wait_updates(S2sRegion *r, int line);
+
 /* Kernel bracket around one S2S_LAUNCH: records grid/block and kernel time,
  * checks the launch and the kernel's completion; on failure prints the
  * CUDA error, the region, the kernel and the user's file:line, and exits. */

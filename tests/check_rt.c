@@ -1110,6 +1110,42 @@ END_TEST
 /* ---- registration ------------------------------------------------------ */
 
 #ifdef S2S_EMULATE
+/* update host ... async (s2s_update_host_async): a registered contiguous
+ * box is queued straight into the array and there only after
+ * s2s_wait_updates (the emulation defers queued copies, so a missing wait
+ * reads the old values); without registration it is copied at once; a
+ * data end waits for a pending one and lets go of the copy it held. */
+typedef struct AsyncCase { const char *reg; int queued, wait_by_end; } AsyncCase;
+static const AsyncCase async_cases[] = {
+    {"always", 1, 0},   /* queued, then waited for */
+    {"never", 0, 0},    /* not registered: copied before the call returns */
+    {"always", 1, 1},   /* never waited for: the data end does it */
+};
+
+START_TEST(test_update_host_async) {
+  const AsyncCase *c = &async_cases[_i];
+  static double a[3000];
+  S2sArray d = vec("a", a, 1, 3000, 1, 3000), part = vec("a", a, 1, 3000, 101, 200);
+  double *p, v = 7.5;
+  setenv("S2S_REGISTER", c->reg, 1);
+  for (int i = 0; i < 3000; i++) a[i] = i;
+  p = s2s_data_begin(&data_r, 10, &d, S2S_COPYIN);
+  for (int i = 100; i < 200; i++) dev_write(p + i, &v, sizeof v);
+  s2s_update_host_async(&upd_r, 30, &part);
+  ck_assert_msg(a[150] == (c->queued ? 150.0 : 7.5), "a(151) = %g before the wait", a[150]);
+  ck_assert_int_eq(s2s_present_refs(&d), c->queued ? 2 : 1);
+  if (!c->wait_by_end) s2s_wait_updates(&upd_r, 31);
+  else s2s_data_end(&data_r, 10, &d, S2S_COPYIN);
+  ck_assert(a[100] == 7.5 && a[199] == 7.5 && a[99] == 99.0 && a[200] == 200.0);
+  if (!c->wait_by_end) {
+    ck_assert_int_eq(s2s_present_refs(&d), 1);
+    s2s_data_end(&data_r, 10, &d, S2S_COPYIN);
+  }
+  ck_assert_int_eq(s2s_present_count(), 0);
+  ck_assert_int_eq((long)s2s_emu_registered_bytes(), 0);
+}
+END_TEST
+
 /* S2S_REGISTER=always pins a contiguous present copy's host span at its
  * first transfer, copies straight from it, and unpins it with the copy. */
 START_TEST(test_register_always) {
@@ -1533,6 +1569,9 @@ static Suite *rt_suite(void) {
   tcase_add_loop_test(boxes, test_update_device_keeps_holes, 0, nbox);
   tcase_add_loop_test(boxes, test_staging_windows, 0, nchunk);
   tcase_add_loop_test(boxes, test_present_boxes, 0, (int)(sizeof present_cases / sizeof *present_cases));
+#ifdef S2S_EMULATE
+  tcase_add_loop_test(boxes, test_update_host_async, 0, (int)(sizeof async_cases / sizeof *async_cases));
+#endif
   tcase_add_loop_test(boxes, test_copy_threads_default, 0, (int)(sizeof threads_cases / sizeof *threads_cases));
   tcase_add_loop_test(boxes, test_staging_ramp, 0, (int)(sizeof ramp_cases / sizeof *ramp_cases));
   tcase_add_loop_test(boxes, test_copy_threads, 0, 9);
