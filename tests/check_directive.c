@@ -109,6 +109,7 @@ static const char *dump(const Directive *d) {
   if (d->seq) put(&s, " seq");
   if (d->kernel) put(&s, " kernel");
   if (d->independent) put(&s, " independent");
+  if (d->async) put(&s, " async");
   if (d->vector) {
     char b[32];
     snprintf(b, sizeof b, " vector(%d)", d->vector);
@@ -152,6 +153,10 @@ static const Good good[] = {
     {F, "!$stencil update device(b)", 1, "update device(b)"},
     {F, "!$stencil update host(a) device(b(1:n), c)", 1, "update host(a) device(b(1:n),c)"},
     {F, "!$stencil update host(a), host(b)", 1, "update host(a) host(b)"},
+    {F, "!$stencil update host(t(:,:,1:3)) async", 1, "update async host(t(:,:,1:3))"},
+    {F, "!$stencil update async device(b)", 1, "update async device(b)"},
+    {F, "!$stencil wait", 1, "wait"},
+    {F, "!$STENCIL WAIT", 1, "wait"},
     /* do clauses */
     {F, "!$stencil do parallel", 1, "do parallel"},
     {F, "!$stencil do seq", 1, "do seq"},
@@ -234,6 +239,8 @@ static const Good good[] = {
     {C, "#pragma stencil data copy(a[0:n]) create(t) present(p[0:1])", 1,
      "data copy(a[0:n]) create(t) present(p[0:1])"},
     {C, "#pragma stencil update host(a[0:n]) device(b)", 1, "update host(a[0:n]) device(b)"},
+    {C, "#pragma stencil update host(a[0:1]) async", 1, "update async host(a[0:1])"},
+    {C, "#pragma stencil wait", 1, "wait"},
     {C, "#pragma stencil region /* c */ copyin(a[0:n]) // trailing", 1, "region copyin(a[0:n])"},
     {C, "#pragma stencil region copyin(a[0:n]) \\\n    copyout(b[0:n])", 2,
      "region copyin(a[0:n]) copyout(b[0:n])"},
@@ -267,7 +274,7 @@ typedef struct Bad {
 
 #define REGION_CLAUSES "copyin, copyout, copy, create, local, present"
 #define DO_CLAUSES "parallel, seq, kernel, independent, vector, private"
-#define DIRS "region, end region, data, end data, do, update"
+#define DIRS "region, end region, data, end data, do, update, wait"
 #define VEC "'vector' needs a positive integer length, as in vector(128)"
 
 static const Bad bad[] = {
@@ -284,6 +291,9 @@ static const Bad bad[] = {
     {F, "!$stencil end region copyout(t)", "1:22", 10, "garbage after 'end region'"},
     {F, "!$stencil enddata x", "1:19", 1, "garbage after 'end data'"},
     {F, "!$stencil update", "1:11", 6, "'update' needs host(list) or device(list)"},
+    {F, "!$stencil update async", "1:11", 6, "'update' needs host(list) or device(list)"},
+    {F, "!$stencil wait(1)", "1:15", 3, "garbage after 'wait'"},
+    {F, "!$stencil data copy(a) async", "1:24", 5, "clause 'async' is not allowed on 'data'"},
     /* clause names */
     {F, "!$stencil region copyinn(a)", "1:18", 7,
      "unknown clause 'copyinn' in !$stencil region; expected one of " REGION_CLAUSES},
@@ -292,7 +302,7 @@ static const Bad bad[] = {
     {F, "!$stencil do paralel", "1:14", 7,
      "unknown clause 'paralel' in !$stencil do; expected one of " DO_CLAUSES},
     {F, "!$stencil update hots(a)", "1:18", 4,
-     "unknown clause 'hots' in !$stencil update; expected one of host, device"},
+     "unknown clause 'hots' in !$stencil update; expected one of host, device, async"},
     {F, "!$stencil region private(x)", "1:18", 7, "clause 'private' is not allowed on 'region'"},
     {F, "!$stencil data parallel", "1:16", 8, "clause 'parallel' is not allowed on 'data'"},
     {F, "!$stencil do copyin(a)", "1:14", 6, "clause 'copyin' is not allowed on 'do'"},

@@ -45,6 +45,8 @@
 #   autocompare              optional: settings for the autocompare run, one
 #                            VAR=VALUE per line (e.g. S2S_AUTOCOMPARE_ATOL=1e-11
 #                            where a reduction's order moves the last bits)
+#   env                      optional: VAR=VALUE words for every run of the
+#                            translation (run-time settings it is written for)
 #   flags                    optional: more s2s-cuda options for the translation
 #                            (one line), e.g. -Mfprelaxed
 #   sources                  optional: the name of another case whose sources
@@ -383,6 +385,8 @@ run_case() {
             [ -f "$src/autocompare" ] && envs+=($(grep -v '^#' "$src/autocompare")) ;;
           host) envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED -u S2S_EMU_CHECK S2S_DEVICE=host) ;;
         esac
+        # shellcheck disable=SC2207
+        [ -f "$src/env" ] && envs+=($(grep -v '^#' "$src/env"))
         label="$order thread order"
         [ $order = race ] && label="race check, forward thread order"
         [ $order = autocompare ] && label="autocompare S2S_AUTOCOMPARE=1, reverse thread order"

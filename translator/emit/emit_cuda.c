@@ -2111,11 +2111,28 @@ static void emit_update(Emit *e, IrRoutine *r, IrHostDirective *h)
   FILE *real = host_consts_begin(e, &used, &text, &len);
   for (int i = 0; i < n; i++) {
     emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
+    /* async: the host need not wait for a copy to the host (a `wait`
+     * directive does); a staged copy to the device returns once queued */
     out(e, "  %s(&s2s_region, %d, &s2s_%s);\n",
-        items[i].clause == DIR_UPDATE_HOST ? "s2s_update_host" : "s2s_update_device",
+        items[i].clause == DIR_UPDATE_HOST
+            ? (h->dir->async ? "s2s_update_host_async" : "s2s_update_host")
+            : "s2s_update_device",
         items[i].line, items[i].sym->name);
   }
   host_consts_end(e, real, &used, &text, &len);
+  out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
+}
+
+/* `wait`: the thread's asynchronous updates are done (the kernels queued
+ * after them need not be). */
+static void emit_wait(Emit *e, IrRoutine *r, IrHostDirective *h)
+{
+  HostCall *c = new_call(e, HOST_CALL_UPDATE, r, ir_printf("s2s_%s_w%d", r->name, h->index));
+  c->first_line = h->first_line;
+  c->last_line = h->last_line;
+  out(e, "/* ==== wait: %s line %d ==== */\n", e->prog->path, h->first_line);
+  emit_host_function(e, c, r, h->first_line);
+  out(e, "  s2s_wait_updates(&s2s_region, %d);\n", h->first_line);
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
 }
 
@@ -2127,6 +2144,8 @@ static void emit_host_directives(Emit *e, IrRoutine *r)
       emit_data(e, r, h);
     else if (h->dir->kind == DIR_UPDATE)
       emit_update(e, r, h);
+    else if (h->dir->kind == DIR_WAIT)
+      emit_wait(e, r, h);
   }
 }
 

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define DIRECTIVES "region, end region, data, end data, do, update"
+#define DIRECTIVES "region, end region, data, end data, do, update, wait"
 #define VECTOR_HINT "'vector' needs a positive integer length, as in vector(128)"
 #define MAX_VECTOR 1024 /* the most threads a CUDA block can have */
 
@@ -588,7 +588,7 @@ static bool parse_c_sections(Parser *p, DirItem *it) {
 
 enum { ON_REGION = 1, ON_DATA = 2, ON_DO = 4, ON_UPDATE = 8 };
 typedef enum ClauseShape { CL_LIST, CL_NAMES, CL_FLAG, CL_VECTOR } ClauseShape;
-typedef enum DoFlag { F_PARALLEL, F_SEQ, F_KERNEL, F_INDEPENDENT } DoFlag;
+typedef enum DoFlag { F_PARALLEL, F_SEQ, F_KERNEL, F_INDEPENDENT, F_ASYNC } DoFlag;
 
 typedef struct ClauseWord {
   const char *word;
@@ -611,6 +611,7 @@ static const ClauseWord clause_words[] = {
     {"seq", CL_FLAG, 0, F_SEQ, ON_DO},
     {"kernel", CL_FLAG, 0, F_KERNEL, ON_DO},
     {"independent", CL_FLAG, 0, F_INDEPENDENT, ON_DO},
+    {"async", CL_FLAG, 0, F_ASYNC, ON_UPDATE},
     {"vector", CL_VECTOR, 0, 0, ON_DO},
     {"private", CL_NAMES, DIR_PRIVATE, 0, ON_DO},
 };
@@ -634,7 +635,7 @@ static unsigned construct_bit(DirKind k) {
 static const char *clauses_allowed(DirKind k) {
   switch (k) {
   case DIR_DO: return "parallel, seq, kernel, independent, vector, private";
-  case DIR_UPDATE: return "host, device";
+  case DIR_UPDATE: return "host, device, async";
   default: return "copyin, copyout, copy, create, local, present";
   }
 }
@@ -655,6 +656,7 @@ static bool *flag_field(Directive *d, DoFlag f) {
   case F_SEQ: return &d->seq;
   case F_KERNEL: return &d->kernel;
   case F_INDEPENDENT: return &d->independent;
+  case F_ASYNC: return &d->async;
   }
   S2S_BUG("bad DoFlag %d", (int)f);
 }
@@ -916,6 +918,11 @@ static bool parse_directive(Parser *p) {
   if (tok_is(p, t, "data")) return parse_construct(p, DIR_DATA);
   if (tok_is(p, t, "do")) return parse_construct(p, DIR_DO);
   if (tok_is(p, t, "update")) return parse_construct(p, DIR_UPDATE);
+  if (tok_is(p, t, "wait")) { /* 'wait': no clauses */
+    p->dir->kind = DIR_WAIT;
+    next(p);
+    return p->tok.kind == T_END ? true : garbage_after(p, "wait");
+  }
   if (tok_is(p, t, "end") || tok_is(p, t, "endregion") || tok_is(p, t, "enddata"))
     return parse_end(p);
   return error_here(p, "unknown directive %s; expected " DIRECTIVES, found(p));
@@ -1727,6 +1734,7 @@ const char *dir_kind_name(DirKind k) {
   case DIR_END_DATA: return "end data";
   case DIR_DO: return "do";
   case DIR_UPDATE: return "update";
+  case DIR_WAIT: return "wait";
   }
   S2S_BUG("bad DirKind %d", (int)k);
 }

@@ -42,7 +42,7 @@ struct IrExpr;
 struct IrRoutine;
 
 typedef enum DirKind {
-  DIR_REGION, DIR_END_REGION, DIR_DATA, DIR_END_DATA, DIR_DO, DIR_UPDATE
+  DIR_REGION, DIR_END_REGION, DIR_DATA, DIR_END_DATA, DIR_DO, DIR_UPDATE, DIR_WAIT
 } DirKind;
 
 /* Data clauses.  `local` is parsed as DIR_CREATE (the report says "create"). */
@@ -148,6 +148,9 @@ typedef struct Directive {
   /* DIR_DO advice and assertions */
   bool parallel, seq, kernel, independent;
   int vector;          /* 0 when not given */
+  /* DIR_UPDATE: `async`: the host does not wait for `update host`; a later
+   * `wait` directive (DIR_WAIT) does */
+  bool async;
   /* data clauses (region, data, update) and private(list) for do */
   int nclauses;
   DirClause *clauses;

@@ -2827,6 +2827,7 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
   case DIR_DATA:
   case DIR_END_DATA:
   case DIR_UPDATE:
+  case DIR_WAIT:
     add_host_directive(f, d, n, last);
     break;
   }
