@@ -13,10 +13,11 @@
 ! the planes the neighbours need, MPI_Sendrecv on the host, `update device`
 ! of the halo planes received (the halo is staged through the host; every
 ! plane t(:,:,j) is contiguous, so each update moves one block).  The
-! exchange overlaps the interior: the diffusion of the rows that need no
-! halo (jts+1:jte-1) is launched first, and kernels are queued without the
-! host waiting for them, so the GPU computes while the host sends and
-! receives; the two edge rows follow once the halo is on the device.  The
+! exchange overlaps the interior: the copies of the edge planes are
+! queued (`update host ... async`), then the diffusion of the rows that need
+! no halo (jts+1:jte-1); the host waits for the copies only (`wait`), sends
+! and receives while the GPU computes, and queues the halo planes and the
+! two edge rows, which follow on the GPU once the halo is there.  The
 ! domain's own edges keep their initial halo (a fixed boundary, as in the
 ! serial sample).  At the end rank 0 gathers t and tend and writes the same
 ! dump as the serial driver: the two must agree bit for bit, which
@@ -87,20 +88,22 @@ program diffusion_mpi
   t0 = MPI_Wtime()
 !$stencil data copy(t) create(tend)
   do step = 1, nsteps
-    ! The edge planes the neighbours need, to the host: the device copy of
-    ! t is current, the host's is not.
+    ! The edge planes the neighbours need, to the host (the device copy of
+    ! t is current, the host's is not), queued: the host does not wait.
     if (south /= MPI_PROC_NULL) then
-!$stencil update host(t(ims:ime, kms:kme, jts:jts+halo-1))
+!$stencil update host(t(ims:ime, kms:kme, jts:jts+halo-1)) async
     end if
     if (north /= MPI_PROC_NULL) then
-!$stencil update host(t(ims:ime, kms:kme, jte-halo+1:jte))
+!$stencil update host(t(ims:ime, kms:kme, jte-halo+1:jte)) async
     end if
-    ! The rows that need no halo first: their kernel is queued and runs on
-    ! the GPU while the host exchanges the halo planes with the neighbours.
+    ! The rows that need no halo: their kernel is queued behind the copies
+    ! and runs on the GPU while the host waits for the copies and exchanges
+    ! the halo planes with the neighbours.
     call horizontal_diffusion(t, tend, kh,                             &
                               ids,ide, jds,jde, kds,kde,                &
                               ims,ime, jms,jme, kms,kme,                &
                               its,ite, jts+1,jte-1, kts,kte)
+!$stencil wait
     call exchange_halo()
     if (south /= MPI_PROC_NULL) then
 !$stencil update device(t(ims:ime, kms:kme, jts-halo:jts-1))
