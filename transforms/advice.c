@@ -18,7 +18,10 @@
  *     host would see a stale copy without update directives (the note
  *     names the line instead);
  *   - a data directive of the routine that encloses the loop already
- *     names it (nothing to gain);
+ *     names it (nothing to gain), or an `enter data` holds it: one of the
+ *     routine before the loop (and no `exit data` of it between), or, when
+ *     the routine's own enter/exit data do not name it, one of another
+ *     routine by the same name (an init routine's);
  *   - the clause cannot name the whole array (a C array, or a Fortran one
  *     whose extent is not declared) and the regions in the loop give it
  *     different boxes: a data clause must name the span all of them use.
@@ -87,6 +90,46 @@ static bool data_directive_covers(const IrRoutine *r, const IrSym *s, const IrHo
     for (int c = 0; c < h->dir->nclauses; c++)
       for (int k = 0; k < h->dir->clauses[c].nitems; k++)
         if (h->dir->clauses[c].items[k].sym == s) return true;
+  }
+  return false;
+}
+
+static bool directive_names(const Directive *d, const IrSym *s)
+{
+  for (int c = 0; c < d->nclauses; c++)
+    for (int k = 0; k < d->clauses[c].nitems; k++)
+      if (d->clauses[c].items[k].sym == s || !strcmp(d->clauses[c].items[k].name, s->name))
+        return true;
+  return false;
+}
+
+/* Does an `enter data` hold s throughout loop l?  The last enter/exit data
+ * of r naming s before the loop's end must be an enter data before the
+ * loop; when r's own do not name it, an enter data of another routine of
+ * the program naming the same name counts (the arrays of an init routine,
+ * passed on by the caller: the same rule as the update warning's). */
+static bool entered_data_covers(const Program *p, const IrRoutine *r, const IrSym *s,
+                                const IrHostLoop *l)
+{
+  const IrHostDirective *last = NULL;
+  for (int i = 0; i < r->nhost_dirs; i++) {
+    const IrHostDirective *h = r->host_dirs[i];
+    if ((h->dir->kind == DIR_ENTER_DATA || h->dir->kind == DIR_EXIT_DATA) &&
+        h->first_line <= l->last_line && directive_names(h->dir, s))
+      last = h;
+  }
+  if (last)
+    return last->dir->kind == DIR_ENTER_DATA && last->first_line < l->first_line;
+  for (int i = 0; i < p->nroutines; i++) {
+    const IrRoutine *o = p->routines[i];
+    for (int k = 0; o != r && k < o->nhost_dirs; k++)
+      if (o->host_dirs[k]->dir->kind == DIR_ENTER_DATA) {
+        const Directive *d = o->host_dirs[k]->dir;
+        for (int c = 0; c < d->nclauses; c++)
+          for (int m = 0; m < d->clauses[c].nitems; m++)
+            if (!strcmp(d->clauses[c].items[m].name, s->name))
+              return true;
+      }
   }
   return false;
 }
@@ -170,7 +213,7 @@ static void advise_loop(const Program *p, const IrRoutine *r, const IrHostLoop *
     LoopArray *a = &arrays[i];
     int host_line = host_mention(r, a->sym, l);
     char buf[640];
-    if (data_directive_covers(r, a->sym, l)) continue;
+    if (data_directive_covers(r, a->sym, l) || entered_data_covers(p, r, a->sym, l)) continue;
     if (host_line) {
       snprintf(buf, sizeof buf, "%s%s (host code uses it at line %d: it would need update "
                "directives there)", left ? "; " : "", a->sym->name, host_line);

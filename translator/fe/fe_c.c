@@ -2274,13 +2274,16 @@ static void host_directive(CFe *c, TSNode n, Directive *d, int last, Seq *seq, T
     return;
   case DIR_DATA:
   case DIR_UPDATE:
+  case DIR_ENTER_DATA:
+  case DIR_EXIT_DATA:
     if (!braces)
       err(c, n, "'#pragma stencil %s' cannot be the body of the statement at line %d: put the "
           "body in braces", dir_kind_name(d->kind), line_of(c, in_body));
     else if (d->kind == DIR_DATA)
       host_data(c, n, d, last, seq);
     else {
-      if (!c->data_depth && !c->quiet)
+      if (d->kind == DIR_UPDATE && !c->data_depth && !c->quiet &&
+          !fe_update_after_enter_data(&c->fe, c->routine, d))
         fe_warn_update_outside_data(&c->fe, d, n, "function", "'#pragma stencil data'");
       add_host_directive(c, d, n, last);
     }
@@ -2326,9 +2329,10 @@ static bool host_unit(CFe *c, Seq *seq, const char *owner, TSNode owner_node)
       host_data(c, n, d, last, seq);
       return true;
     }
-    if (d->kind == DIR_UPDATE && !dangling)
+    if ((d->kind == DIR_UPDATE || d->kind == DIR_ENTER_DATA || d->kind == DIR_EXIT_DATA) &&
+        !dangling)
       err(c, n, "'#pragma stencil %s' must be followed by a statement or a '{ }' block, not "
-          "'#pragma stencil update' (line %d)", owner, line_of(c, n));
+          "'#pragma stencil %s' (line %d)", owner, dir_kind_name(d->kind), line_of(c, n));
     else
       host_directive(c, n, d, last, seq, dangling ? owner_node : (TSNode){ 0 });
   }
