@@ -58,6 +58,10 @@
 #                            line of the -Minfo report (the shape the case is
 #                            written for: which kernels, which loop on
 #                            threadIdx.x); a line `! RE` must match no line
+#   timing                   optional, for `translate`: the same, against the
+#                            S2S_TIME=1 report of the run in forward thread
+#                            order (which data each region, update, enter or
+#                            exit data moved, and how often)
 # Lines starting with # in these files are comments.
 # Every program is run as `./ref ref.dat` and `./prog out.dat`; it writes its
 # output arrays with s2s_dump and checks its own results (a reference that
@@ -191,6 +195,31 @@ run_logged() {
   "$@" >step.out 2>&1 || rc=$?
   sed 's/^/    /' step.out >>"$case_log"
   [ $rc -eq 0 ] || log "   (exit $rc$([ $rc -eq 124 ] && echo ", timed out after ${timeout_s}s"))"
+}
+
+# check_patterns NAME LOG WHAT: each line of the case's file NAME (when it
+# has one) is an extended regular expression that must match a line of LOG
+# (`! RE`: must match none); on a miss, sets $why (saying WHAT) and fails.
+# Uses the caller's $src and $case_log.
+check_patterns() {
+  local name=$1 against=$2 what=$3 re missing=()
+  [ -f "$src/$name" ] || return 0
+  while IFS= read -r re; do
+    case $re in '' | '#'*) continue ;; esac
+    if [ "${re#! }" != "$re" ]; then
+      grep -qE -- "${re#! }" "$against" && missing+=("unwanted /${re#! }/")
+    else
+      grep -qE -- "$re" "$against" || missing+=("no /$re/")
+    fi
+  done <"$src/$name"
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "-- $name checks ($src/$name) failed:"
+    printf '    %s\n' "${missing[@]}" >>"$case_log"
+    why=$(printf '%s; ' "${missing[@]}")
+    why="outputs match, but $what: ${why%; }"
+    return 1
+  fi
+  log "-- $name checks ($src/$name): ok"
 }
 
 # Files under the current directory, for the "no output files" check; the
@@ -374,6 +403,7 @@ run_case() {
       local order envs label status=0 bad=()
       for order in forward reverse shuffle race autocompare host; do
         envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED -u S2S_EMU_CHECK)
+        [ -f "$src/timing" ] && envs+=(S2S_TIME=1)
         case $order in
           reverse) envs=(-u S2S_EMU_CHECK S2S_EMU_ORDER=reverse) ;;
           shuffle) envs=(-u S2S_EMU_CHECK S2S_EMU_ORDER=shuffle S2S_EMU_SEED=1) ;;
@@ -392,6 +422,7 @@ run_case() {
           status=1 bad+=("$order: run exit $rc$(grep -m 1 -o 'race on [^:]*' step.out | sed 's/^/: /')")
           continue
         fi
+        [ $order = forward ] && cp step.out timing.log
         # Autocompare: every region compared, none out of tolerance (the
         # dumps then hold the host pass's values); host fallback: the notice.
         if [ $order = autocompare ] && ! grep -qE '^s2s autocompare: [1-9][0-9]* regions? compared, 0 FAILED' step.out; then
@@ -409,26 +440,10 @@ run_case() {
         why=${why%; }
         return 1
       fi
-      # The shape of the translation, from its feedback report.
-      if [ -f "$src/feedback" ]; then
-        local re missing=()
-        while IFS= read -r re; do
-          case $re in '' | '#'*) continue ;; esac
-          if [ "${re#! }" != "$re" ]; then
-            grep -qE -- "${re#! }" prog.build.log && missing+=("unwanted /${re#! }/")
-          else
-            grep -qE -- "$re" prog.build.log || missing+=("no /$re/")
-          fi
-        done <"$src/feedback"
-        if [ ${#missing[@]} -gt 0 ]; then
-          log "-- feedback checks ($src/feedback) failed:"
-          printf '    %s\n' "${missing[@]}" >>"$case_log"
-          why=$(printf '%s; ' "${missing[@]}")
-          why="outputs match, but the feedback report has the wrong shape: ${why%; }"
-          return 1
-        fi
-        log "-- feedback checks ($src/feedback): ok"
-      fi
+      # The shape of the translation, from its feedback report; the data it
+      # moves, from the S2S_TIME=1 report of the forward run.
+      check_patterns feedback prog.build.log "the feedback report has the wrong shape" || return 1
+      check_patterns timing timing.log "the S2S_TIME report shows the wrong data movement" || return 1
       ;;
     race:*)
       # A wrong translation the user asked for (a false `independent`): it
