@@ -335,6 +335,9 @@ static void report_fixed_acc_clauses(const IrRoutine *r, const Directive *d)
     if (c->fate == ACC_IGNORED || c->fate == ACC_SUPERSEDED)
       report_at(REPORT_NOTE, r->name, c->loc, "%s on '%s' %s: %s", c->text, d->spelled,
                  c->fate == ACC_IGNORED ? "ignored" : "superseded", c->why);
+    else if (c->fate == ACC_HONOURED)
+      report_at(REPORT_INFO, r->name, c->loc, "%s on '%s' honoured: %s", c->text, d->spelled,
+                c->why);
   }
 }
 
