@@ -60,7 +60,7 @@ done
 # ---- directive keywords: the clause table and the constructs
 keywords=$(cd "$top_srcdir" && sed -n 's/^ *{"\([a-z]*\)", CL_.*/\1/p' translator/fe/directive.c | sort -u)
 [ -n "$keywords" ] || failed "found no clause in translator/fe/directive.c (the sed is broken)"
-for k in $keywords region data do update end; do
+for k in $keywords region data do update end enter exit; do
   described "$man/s2s-directives.7" "$k" || failed "s2s-directives.7 does not describe '$k'"
 done
 
