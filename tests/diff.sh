@@ -245,6 +245,7 @@ build_for_gpu() {
   fi
   mkdir -p "$build_dir/$name"
   cp prog ref.dat "$compare" "$build_dir/$name/"
+  [ -f "$src/timing" ] && cp "$src/timing" "$build_dir/$name/"
   echo "run_one $name $extra" >>"$build_dir/run.sh"
 }
 
@@ -253,7 +254,8 @@ write_run_sh_head() {
 #!/bin/sh
 # run.sh — written by tests/diff.sh --build.  Runs each case's translation
 # (prog, a GPU build) here and compares its dump with the reference's
-# (ref.dat, made where it was built).
+# (ref.dat, made where it was built); a case with a `timing` file runs with
+# S2S_TIME=1 and its report must match the file's patterns.
 #   S2S_COMPUTE_SANITIZER="memcheck racecheck" ./run.sh   also under compute-sanitizer
 cd "$(dirname "$0")" || exit 1
 top=$PWD
@@ -268,8 +270,19 @@ run_one() {
   ok=1
   cd "$top/$name" || return
   echo "== $name"
-  if ! ./prog out.dat >run.log 2>&1; then cat run.log; echo "$name: run FAILED"; ok=0
+  # a case with a `timing` file: its patterns against the S2S_TIME report
+  timed=
+  [ -f timing ] && timed="env S2S_TIME=1"
+  if ! $timed ./prog out.dat >run.log 2>&1; then cat run.log; echo "$name: run FAILED"; ok=0
   elif ! ./s2s_compare ref.dat out.dat "$@"; then ok=0
+  elif [ -f timing ]; then
+    while IFS= read -r re; do
+      case $re in
+        '' | '#'*) ;;
+        '! '*) if grep -qE -- "${re#! }" run.log; then echo "$name: timing: unwanted /${re#! }/"; ok=0; fi ;;
+        *) if ! grep -qE -- "$re" run.log; then echo "$name: timing: no /$re/"; ok=0; fi ;;
+      esac
+    done <timing
   fi
   for tool in ${S2S_COMPUTE_SANITIZER:-}; do
     compute-sanitizer --tool "$tool" --error-exitcode 1 ./prog sanitize.dat >sanitize-$tool.log 2>&1 || ok=0
