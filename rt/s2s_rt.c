@@ -112,6 +112,9 @@ typedef struct S2sPresent {
   int registered;            /* host span pinned with cudaHostRegister */
   int register_failed;       /* tried once; not again */
   long transfers;            /* box transfers so far (for registration) */
+  long dynamic_refs;         /* of refs, those held by enter data (OpenACC's dynamic count) */
+  int dynamic;               /* an enter data has held it: the release that ends it decides
+                                the copy-out by its own clause, not by the creator's */
   UT_hash_handle hh;
 } S2sPresent;
 
@@ -2712,7 +2715,7 @@ void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   S2sPresent *e;
   S2sThread *t = s2s_rt_enter(r, line);
   int shared, copy_out;
-  (void)clause;
+  S2sClause clause_out;
   s2s_rt_finish_async(t, r, line); /* a copy may be going to the array about to be released */
   if (!s2s_rt_box(r, line, a, &s)) return;
 #ifdef S2S_EMULATE
@@ -2722,7 +2725,11 @@ void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
   if (!e) s2s_rt_fail_absent(r, line, a, "at the end of its data clause", NULL);
   shared = e->shared;
-  copy_out = e->refs == 1 && (e->clause == S2S_COPY || e->clause == S2S_COPYOUT) &&
+  /* Once an enter data has held the copy, structured and dynamic lifetimes
+   * interleave and the last to end need not be the creator: as in OpenACC,
+   * the clause of the release that ends it decides. */
+  clause_out = e->dynamic ? clause : e->clause;
+  copy_out = e->refs == 1 && (clause_out == S2S_COPY || clause_out == S2S_COPYOUT) &&
              !s2s_pass_holds(a->host); /* autocompare: the host pass computes it */
   s2s_rt_lock_give();
   if (shared && !copy_out) s2s_rt_wait(t, r, line);
@@ -2751,6 +2758,71 @@ static void s2s_rt_update(S2sRegion *r, int line, const S2sArray *a, int to_devi
 }
 
 void s2s_update_host(S2sRegion *r, int line, const S2sArray *a) { s2s_rt_update(r, line, a, 0); }
+
+/* enter data: the data_begin of a lifetime that no end bounds; the
+ * reference it adds is dynamic, so that exit data finds it. */
+void s2s_enter_data(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
+  S2sBoxShape s;
+  S2sPresent *e;
+  S2sThread *t = s2s_rt_enter(r, line);
+  if (clause != S2S_COPYIN && clause != S2S_CREATE)
+    s2s_rt_fail(r, line, "enter data takes copyin or create, not clause %d", (int)clause);
+  if (!s2s_rt_box(r, line, a, &s)) return;
+  s2s_rt_lock_take();
+  e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
+  if (e) {
+    s2s_rt_borrow(t, r, line, e);
+    e->dynamic_refs++;
+    e->dynamic = 1;
+    s2s_rt_debug(r, line, "enter data: %s is present (copy of %s), %ld references, %ld dynamic",
+                 s2s_rt_str(a->name), e->what, e->refs, e->dynamic_refs);
+    s2s_rt_lock_give();
+    return;
+  }
+  e = s2s_rt_create(t, r, line, a, clause, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s));
+  e->dynamic_refs = 1;
+  e->dynamic = 1;
+  s2s_rt_lock_give();
+  if (clause == S2S_COPYIN) s2s_rt_copy_box(t, r, line, a, &s, e, 1, 1, 1);
+  s2s_rt_lock_take();
+  s2s_rt_filled(t, r, line, e);
+  s2s_rt_lock_give();
+}
+
+/* exit data: drop one dynamic reference (all with finalize); the release
+ * that leaves none copies out under COPYOUT and frees.  Not present, or
+ * held by no enter data: no action (OpenACC 2.6 and later). */
+void s2s_exit_data(S2sRegion *r, int line, const S2sArray *a, S2sClause clause, int finalize) {
+  S2sBoxShape s;
+  S2sPresent *e;
+  S2sThread *t = s2s_rt_enter(r, line);
+  int shared, copy_out;
+  if (clause != S2S_COPYOUT && clause != S2S_DELETE)
+    s2s_rt_fail(r, line, "exit data takes copyout or delete, not clause %d", (int)clause);
+  if (!s2s_rt_box(r, line, a, &s)) return;
+  s2s_rt_lock_take();
+  e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
+  if (!e || e->dynamic_refs == 0) {
+    s2s_rt_debug(r, line, "exit data: %s is %s: no action", s2s_rt_str(a->name),
+                 e ? "held by no enter data" : "not present");
+    s2s_rt_lock_give();
+    return;
+  }
+  /* keep one reference while copying out, as s2s_data_end does */
+  long drop = finalize ? e->dynamic_refs : 1;
+  e->dynamic_refs -= drop;
+  e->refs -= drop - 1;
+  shared = e->shared;
+  copy_out = e->refs == 1 && clause == S2S_COPYOUT;
+  s2s_rt_debug(r, line, "exit data: %s, %ld references left%s", s2s_rt_str(a->name), e->refs - 1,
+               copy_out ? ", copied out" : "");
+  s2s_rt_lock_give();
+  if (shared && !copy_out) s2s_rt_wait(t, r, line);
+  if (copy_out) s2s_rt_copy_box(t, r, line, a, &s, e, 0, 0, 1);
+  s2s_rt_lock_take();
+  if (--e->refs == 0) s2s_rt_destroy(t, r, line, e);
+  s2s_rt_lock_give();
+}
 
 void s2s_update_device(S2sRegion *r, int line, const S2sArray *a) {
   s2s_rt_update(r, line, a, 1);
@@ -2978,6 +3050,18 @@ long s2s_present_count(void) {
   n = (long)HASH_COUNT(rt.present);
   s2s_rt_lock_give();
   return n;
+}
+
+long s2s_present_dynamic_refs(const S2sArray *a) {
+  S2sBoxShape s;
+  S2sPresent *e;
+  long refs;
+  if (!s2s_rt_box(NULL, 0, a, &s)) return 0;
+  s2s_rt_lock_take();
+  e = s2s_rt_find(NULL, 0, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 0);
+  refs = e ? e->dynamic_refs : 0;
+  s2s_rt_lock_give();
+  return refs;
 }
 
 long s2s_present_refs(const S2sArray *a) {

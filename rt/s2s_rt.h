@@ -100,7 +100,8 @@ typedef struct S2sRegion {
     0, 0, 0, 0, 0.0, 0.0, 0.0, 0, 0, 0, 0 }
 
 typedef enum S2sClause {
-  S2S_COPYIN, S2S_COPYOUT, S2S_COPY, S2S_CREATE, S2S_PRESENT
+  S2S_COPYIN, S2S_COPYOUT, S2S_COPY, S2S_CREATE, S2S_PRESENT,
+  S2S_DELETE                 /* exit data only: release without copying out */
 } S2sClause;
 
 typedef struct S2sArray {
@@ -167,6 +168,19 @@ void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause
  * box if this was the entry that created the device copy, drop a reference,
  * free the device copy when the last reference goes. */
 void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause);
+
+/* Unstructured data lifetimes: `enter data` / `exit data` (OpenACC's
+ * dynamic reference count).  s2s_enter_data makes the box of `a` present
+ * (COPYIN copies it in, CREATE only allocates) or, when it already is,
+ * adds a dynamic reference; the regions, data regions and updates that
+ * follow then find it present, wherever they are, until the matching
+ * s2s_exit_data.  s2s_exit_data drops one dynamic reference (all of them
+ * with `finalize`); when no reference of any kind is left, the box is
+ * copied back (COPYOUT; DELETE does not) and its device copy freed.  An
+ * array that is not present, or that no enter data holds, is left alone
+ * (OpenACC 2.6 and later: no action). */
+void s2s_enter_data(S2sRegion *r, int line, const S2sArray *a, S2sClause clause);
+void s2s_exit_data(S2sRegion *r, int line, const S2sArray *a, S2sClause clause, int finalize);
 
 /* `update host(a)` / `update device(a)`: copy the box between host and the
  * present device copy; an array that is not present is an error naming it. */
@@ -251,9 +265,12 @@ void s2s_timing_report(FILE *out);
 
 /* Introspection for tests: the number of arrays present on the device, and
  * the reference count of the present copy that contains the box of `a`
- * (0 when there is none). */
+ * (0 when there is none): data clauses not yet ended plus enter data not
+ * yet exited. */
 long s2s_present_count(void);
 long s2s_present_refs(const S2sArray *a);
+/* ... and how many of those references are dynamic (enter data). */
+long s2s_present_dynamic_refs(const S2sArray *a);
 
 /* Autocompare's tally of region r so far: host passes compared, those
  * with an element out of tolerance, and such elements in all (0s when

@@ -109,6 +109,7 @@ static const char *dump(const Directive *d) {
   if (d->seq) put(&s, " seq");
   if (d->kernel) put(&s, " kernel");
   if (d->independent) put(&s, " independent");
+  if (d->finalize) put(&s, " finalize");
   if (d->async) put(&s, " async");
   if (d->vector) {
     char b[32];
@@ -157,6 +158,10 @@ static const Good good[] = {
     {F, "!$stencil update async device(b)", 1, "update async device(b)"},
     {F, "!$stencil wait", 1, "wait"},
     {F, "!$STENCIL WAIT", 1, "wait"},
+    {F, "!$stencil enter data copyin(t, q) create(w(1:n))", 1, "enter data copyin(t,q) create(w(1:n))"},
+    {F, "!$stencil exit data copyout(t) delete(q, w) finalize", 1,
+     "exit data finalize copyout(t) delete(q,w)"},
+    {C, "#pragma stencil exit data delete(a[0:n])", 1, "exit data delete(a[0:n])"},
     /* do clauses */
     {F, "!$stencil do parallel", 1, "do parallel"},
     {F, "!$stencil do seq", 1, "do seq"},
@@ -274,7 +279,7 @@ typedef struct Bad {
 
 #define REGION_CLAUSES "copyin, copyout, copy, create, local, present"
 #define DO_CLAUSES "parallel, seq, kernel, independent, vector, private"
-#define DIRS "region, end region, data, end data, do, update, wait"
+#define DIRS "region, end region, data, end data, do, update, enter data, exit data, wait"
 #define VEC "'vector' needs a positive integer length, as in vector(128)"
 
 static const Bad bad[] = {
@@ -294,6 +299,13 @@ static const Bad bad[] = {
     {F, "!$stencil update async", "1:11", 6, "'update' needs host(list) or device(list)"},
     {F, "!$stencil wait(1)", "1:15", 3, "garbage after 'wait'"},
     {F, "!$stencil data copy(a) async", "1:24", 5, "clause 'async' is not allowed on 'data'"},
+    {F, "!$stencil enter data", "1:11", 10, "'enter data' needs copyin(list) or create(list)"},
+    {F, "!$stencil exit data finalize", "1:11", 18, "'exit data' needs copyout(list) or delete(list)"},
+    {F, "!$stencil enter copyin(a)", "1:17", 6, "expected 'data' after 'enter', found 'copyin'"},
+    {F, "!$stencil exit data copyin(a)", "1:21", 6, "clause 'copyin' is not allowed on 'exit data'"},
+    {F, "!$stencil enter data delete(a)", "1:22", 6, "clause 'delete' is not allowed on 'enter data'"},
+    {F, "!$stencil enter data copy(a)", "1:22", 4, "clause 'copy' is not allowed on 'enter data'"},
+    {F, "!$stencil exit data delete(a) finalize finalize", "1:40", 8, "duplicate clause 'finalize'"},
     /* clause names */
     {F, "!$stencil region copyinn(a)", "1:18", 7,
      "unknown clause 'copyinn' in !$stencil region; expected one of " REGION_CLAUSES},
@@ -714,8 +726,10 @@ static const char *dump_acc(const Directive *d) {
       const DirAccClause *c = &parts[p]->acc[a];
       char b[128];
       snprintf(b, sizeof b, " %s=%s", c->text,
-               c->fate == ACC_IGNORED ? "ignored" : c->fate == ACC_SUPERSEDED ? "superseded"
-                                                                              : "later");
+               c->fate == ACC_IGNORED      ? "ignored"
+               : c->fate == ACC_SUPERSEDED ? "superseded"
+               : c->fate == ACC_HONOURED   ? "honoured"
+                                           : "later");
       strncat(out, b, sizeof out - strlen(out) - 1);
     }
   strncat(out, "}", sizeof out - strlen(out) - 1);
@@ -759,6 +773,16 @@ static const Good acc_good[] = {
     {C, "#pragma acc kernels copy(a[0:n]) \\\n  copyin(b[0:n])", 2,
      "region copy(a[0:n]) copyin(b[0:n]) {openacc copy(a[0:n])=later copyin(b[0:n])=later}"},
     {C, "#pragma acc loop seq", 1, "do seq {openacc seq=later}"},
+    {F, "!$acc enter data copyin(a) create(b) if(n > 1) async(2)", 1,
+     "enter data copyin(a) create(b) {openacc copyin(a)=later create(b)=later if(n > 1)=ignored "
+     "async(2)=ignored}"},
+    {F, "!$acc enter data pcopyin(a) present_or_create(b)", 1,
+     "enter data copyin(a) create(b) {openacc pcopyin(a)=later present_or_create(b)=later}"},
+    {F, "!$acc exit data copyout(a) &\n!$acc& delete(b) finalize wait", 2,
+     "exit data finalize copyout(a) delete(b) {openacc copyout(a)=later delete(b)=later "
+     "finalize=honoured wait=ignored}"},
+    {C, "#pragma acc exit data delete(a[0:n]) async", 1,
+     "exit data delete(a[0:n]) {openacc delete(a[0:n])=later async=ignored}"},
 };
 
 START_TEST(test_acc_good) {
@@ -789,6 +813,14 @@ static const AccBad acc_bad[] = {
     {F, "!$acc end region copy(a)", "t.f90:1:18: error: garbage after '!$acc end region'"},
     {F, "!$acc region copyin(a", "t.f90:1:22: error: expected ')' to close the list of 'copyin'"},
     {F, "!$acc update", "t.f90:1:7: error: '!$acc update' needs host(list) or device(list)"},
+    {F, "!$acc enter data", "t.f90:1:7: error: '!$acc enter data' needs copyin(list) or create(list)"},
+    {F, "!$acc exit data finalize",
+     "t.f90:1:7: error: '!$acc exit data' needs copyout(list) or delete(list)"},
+    {F, "!$acc exit data copyin(a)",
+     "t.f90:1:17: error: clause 'copyin' is not allowed on '!$acc exit data'"},
+    {F, "!$acc enter data attach(p)",
+     "t.f90:1:18: error: clause 'attach' is not supported: the analysis infers what each region "
+     "moves (its 'Generating' lines)"},
     {F, "!$acc do copyin(a)", "t.f90:1:10: error: clause 'copyin' is not allowed on '!$acc do'"},
     {F, "!$acc kernels frob(1)",
      "t.f90:1:15: warning: clause 'frob' of '!$acc kernels' is not understood and is ignored"},
@@ -821,7 +853,7 @@ static const FileLines acc_files[] = {
     {F, "!$acc region\n!$acc end region", "11"},
     {F, "!$stencil region\n!$acc region\n!$stencil end region", "101"},
     {F, "!$acc wait\n!$acc routine seq\n!$acc enter data copyin(a) &\n!$acc& create(b)\n!$acc atomic",
-     "00000"},
+     "00110"},
     {F, "!$acc parallel loop\n!$acc end parallel loop\n!$acc cache(a)", "100"},
     {F, "!$acc region copy(a) &\n!$acc   local(b)\n!$acc& local(c)", "111"},
     {C, "#pragma acc parallel loop\n#pragma acc wait\n#pragma acc data copy(a[0:n])", "101"},

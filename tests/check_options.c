@@ -546,6 +546,35 @@ START_TEST(test_fixed_form_line) {
 }
 END_TEST
 
+/* Fixed-form directive lines: the driver translates (and so refuses, naming
+ * the line) a fixed-form file that has one, instead of compiling it for the
+ * CPU without a word. */
+static const struct {
+  const char *text;
+  int line;
+  const char *sentinel;
+} fixed_directive[] = {
+    { "      x = 1\nc$acc region\n", 2, "c$acc" },
+    { "C$ACC REGION COPYIN(A)\nC$ACC& LOCAL(W)\n", 1, "C$ACC" },
+    { "*$acc do parallel\n", 1, "*$acc" },
+    { "      y = 2\n!$acc kernels\n", 2, "!$acc" },
+    { "      y = 2\n      !$acc kernels\n", 2, "!$acc" },
+    { "c$stencil region\n", 1, "c$stencil" },
+    { "c$accel is no directive\n", 0, NULL },
+    { "c a comment about $acc\n      x = 1\n", 0, NULL },
+    { "      call acc$init\n      s = 'c$acc'\n", 0, NULL },
+    { "      c$acc region\n", 0, NULL }, /* 'c' past column 1: a statement, not a comment */
+};
+
+START_TEST(test_fixed_form_directive_line) {
+  const char *t = fixed_directive[_i].text;
+  char sentinel[16] = "";
+  ck_assert_int_eq(source_fixed_form_directive_line(t, strlen(t), sentinel, sizeof sentinel),
+                   fixed_directive[_i].line);
+  if (fixed_directive[_i].sentinel) ck_assert_str_eq(sentinel, fixed_directive[_i].sentinel);
+}
+END_TEST
+
 START_TEST(test_markers) {
   int line;
   char *file;
@@ -607,6 +636,8 @@ static Suite *options_suite(void) {
   suite_add_tcase(s, usage);
   TCase *src = tcase_create("source");
   tcase_add_loop_test(src, test_fixed_form_line, 0, (int)(sizeof fixed_form / sizeof *fixed_form));
+  tcase_add_loop_test(src, test_fixed_form_directive_line, 0,
+                      (int)(sizeof fixed_directive / sizeof *fixed_directive));
   tcase_add_test(src, test_markers);
   suite_add_tcase(s, src);
   return s;

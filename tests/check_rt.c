@@ -184,6 +184,98 @@ START_TEST(test_inner_region_copies_nothing) {
 }
 END_TEST
 
+/* enter data / exit data (OpenACC's dynamic reference count) mixed with
+ * structured data clauses: each step of a case is one call, then the
+ * references it must leave (all, and dynamic) and whether the host array
+ * holds the device's values (copied back) or still its own. */
+typedef enum RefOp {
+  ENTER_COPYIN, ENTER_CREATE, EXIT_COPYOUT, EXIT_DELETE, EXIT_COPYOUT_FINALIZE,
+  EXIT_DELETE_FINALIZE, BEGIN_COPY, END_COPY, BEGIN_COPYIN, END_COPYIN, DEVICE_WRITE
+} RefOp;
+
+typedef struct RefStep { RefOp op; long refs, dynamic; int host_has_device_values; } RefStep;
+
+typedef struct RefCase {
+  const char *name;
+  RefStep steps[8];
+  int nsteps;
+  long copies_in, copies_out; /* box transfers of the whole case */
+} RefCase;
+
+static const RefCase ref_cases[] = {
+    {"enter twice, exit once: still present; the second exit copies out",
+     {{ENTER_COPYIN, 1, 1, 0}, {ENTER_COPYIN, 2, 2, 0}, {DEVICE_WRITE, 2, 2, 0},
+      {EXIT_COPYOUT, 1, 1, 0}, {EXIT_COPYOUT, 0, 0, 1}}, 5, 1, 1},
+    {"finalize drops every dynamic reference at once",
+     {{ENTER_COPYIN, 1, 1, 0}, {ENTER_CREATE, 2, 2, 0}, {DEVICE_WRITE, 2, 2, 0},
+      {EXIT_COPYOUT_FINALIZE, 0, 0, 1}}, 4, 1, 1},
+    {"delete frees without copying out",
+     {{ENTER_COPYIN, 1, 1, 0}, {DEVICE_WRITE, 1, 1, 0}, {EXIT_DELETE, 0, 0, 0}}, 3, 1, 0},
+    {"create copies nothing in; delete with finalize",
+     {{ENTER_CREATE, 1, 1, 0}, {ENTER_CREATE, 2, 2, 0}, {EXIT_DELETE_FINALIZE, 0, 0, 0}}, 3, 0, 0},
+    {"exit data of an absent array: no action",
+     {{EXIT_COPYOUT, 0, 0, 0}, {EXIT_DELETE_FINALIZE, 0, 0, 0}}, 2, 0, 0},
+    {"exit data of an array no enter data holds: no action",
+     {{BEGIN_COPY, 1, 0, 0}, {EXIT_COPYOUT, 1, 0, 0}, {DEVICE_WRITE, 1, 0, 0},
+      {END_COPY, 0, 0, 1}}, 4, 1, 1},
+    {"a region between enter and exit finds it present and moves nothing",
+     {{ENTER_COPYIN, 1, 1, 0}, {BEGIN_COPY, 2, 1, 0}, {DEVICE_WRITE, 2, 1, 0},
+      {END_COPY, 1, 1, 0}, {EXIT_COPYOUT, 0, 0, 1}}, 5, 1, 1},
+    {"enter inside a data region outlives it; exit delete copies nothing back",
+     {{BEGIN_COPY, 1, 0, 0}, {ENTER_COPYIN, 2, 1, 0}, {DEVICE_WRITE, 2, 1, 0},
+      {END_COPY, 1, 1, 0}, {EXIT_DELETE, 0, 0, 0}}, 5, 1, 0},
+    {"exit inside a data region: the data region's end copies out, by its own clause",
+     {{ENTER_CREATE, 1, 1, 0}, {BEGIN_COPY, 2, 1, 0}, {DEVICE_WRITE, 2, 1, 0},
+      {EXIT_COPYOUT, 1, 0, 0}, {END_COPY, 0, 0, 1}}, 5, 0, 1},
+    {"... and a copyin data region ending last copies nothing back",
+     {{ENTER_COPYIN, 1, 1, 0}, {BEGIN_COPYIN, 2, 1, 0}, {DEVICE_WRITE, 2, 1, 0},
+      {EXIT_COPYOUT, 1, 0, 0}, {END_COPYIN, 0, 0, 0}}, 5, 1, 0},
+};
+
+START_TEST(test_enter_exit_reference_counts) {
+  const RefCase *c = &ref_cases[_i];
+  static S2sRegion enter_r = {.name = "s2s_init_e1", .routine = "init", .file = "init.f90", .line = 5};
+  static S2sRegion exit_r = {.name = "s2s_finish_x1", .routine = "finish", .file = "init.f90", .line = 40};
+  double a[64], v[64];
+  S2sArray d = vec("a", a, 1, 64, 1, 64);
+  for (int i = 0; i < 64; i++) a[i] = i, v[i] = -1.0 - i;
+  for (int k = 0; k < c->nsteps; k++) {
+    const RefStep *st = &c->steps[k];
+    switch (st->op) {
+    case ENTER_COPYIN: s2s_enter_data(&enter_r, 5, &d, S2S_COPYIN); break;
+    case ENTER_CREATE: s2s_enter_data(&enter_r, 5, &d, S2S_CREATE); break;
+    case EXIT_COPYOUT: s2s_exit_data(&exit_r, 40, &d, S2S_COPYOUT, 0); break;
+    case EXIT_DELETE: s2s_exit_data(&exit_r, 40, &d, S2S_DELETE, 0); break;
+    case EXIT_COPYOUT_FINALIZE: s2s_exit_data(&exit_r, 40, &d, S2S_COPYOUT, 1); break;
+    case EXIT_DELETE_FINALIZE: s2s_exit_data(&exit_r, 40, &d, S2S_DELETE, 1); break;
+    case BEGIN_COPY: s2s_data_begin(&kern_r, 21, &d, S2S_COPY); break;
+    case END_COPY: s2s_data_end(&kern_r, 21, &d, S2S_COPY); break;
+    case BEGIN_COPYIN: s2s_data_begin(&kern_r, 21, &d, S2S_COPYIN); break;
+    case END_COPYIN: s2s_data_end(&kern_r, 21, &d, S2S_COPYIN); break;
+    case DEVICE_WRITE: {
+      /* what a kernel would do: through the present copy's pointer */
+      double *p = s2s_data_begin(&kern_r, 21, &d, S2S_PRESENT);
+      dev_write(p, v, sizeof v);
+      s2s_data_end(&kern_r, 21, &d, S2S_PRESENT);
+      break;
+    }
+    }
+    ck_assert_msg(s2s_present_refs(&d) == st->refs, "%s, step %d: %ld references, expected %ld",
+                  c->name, k + 1, s2s_present_refs(&d), st->refs);
+    ck_assert_msg(s2s_present_dynamic_refs(&d) == st->dynamic,
+                  "%s, step %d: %ld dynamic references, expected %ld", c->name, k + 1,
+                  s2s_present_dynamic_refs(&d), st->dynamic);
+    ck_assert_msg((a[9] == v[9]) == (st->host_has_device_values != 0),
+                  "%s, step %d: the host holds %g", c->name, k + 1, a[9]);
+    ck_assert_int_eq(s2s_present_count(), st->refs ? 1 : 0);
+  }
+  ck_assert_msg(enter_r.copies_in + kern_r.copies_in == c->copies_in, "%s: %ld copies in", c->name,
+                enter_r.copies_in + kern_r.copies_in);
+  ck_assert_msg(exit_r.copies_out + kern_r.copies_out == c->copies_out, "%s: %ld copies out",
+                c->name, exit_r.copies_out + kern_r.copies_out);
+}
+END_TEST
+
 START_TEST(test_column_at_offset_is_present) {
   /* a(4,5,6) on the device; a routine gets the column a(:,3,2) as b(1:4). */
   double a[6][5][4], col[4];
@@ -1558,6 +1650,8 @@ static Suite *rt_suite(void) {
   int npool = (int)(sizeof pool_cases / sizeof pool_cases[0]);
   int ngrid = (int)(sizeof grid_cases / sizeof grid_cases[0]);
   tcase_add_test(present, test_data_begin_twice_refcounts);
+  tcase_add_loop_test(present, test_enter_exit_reference_counts, 0,
+                      (int)(sizeof ref_cases / sizeof ref_cases[0]));
   tcase_add_test(present, test_inner_region_copies_nothing);
   tcase_add_test(present, test_column_at_offset_is_present);
   tcase_add_test(present, test_sub_array_pointer_layout);

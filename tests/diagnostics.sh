@@ -283,5 +283,16 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["results"
 "$S2S" --report=xml r.xml cat.f90 >/dev/null 2>x.err
 [ $? = 2 ] && ok || bad "--report=xml is no usage error" x.err
 
+# Fixed form in compiler-driver mode: a file without directive lines is
+# compiled as it is; a PGI-style port (`c$acc` in column 1) is refused with
+# the line named, never compiled for the CPU without a word.
+printf '      subroutine plain(a)\n      real a\nc     a comment\n      a = 1.0\n      end\n' >plain.f
+printf '      subroutine port(a, n)\n      integer n, i\n      real a(n)\nc$acc region\n      do i = 1, n\n        a(i) = 2.0*a(i)\n      end do\nc$acc end region\n      end\n' >port.f
+"$S2S" --emulate -c plain.f -o plain.o >plain.err 2>&1 && [ -f plain.o ] && ok ||
+  bad "a fixed-form file without directives is not compiled as it is" plain.err
+"$S2S" --emulate -c port.f -o port.o >port.err 2>&1
+[ $? = 1 ] && [ ! -e port.o ] && ok || bad "a fixed-form file with c\$acc lines is not refused" port.err
+expect "fixed-form refusal" port.err "'port.f': fixed-form Fortran is not supported.*'c\\\$acc' at line 4.*'!\\\$acc&'"
+
 echo "diagnostics: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -60,6 +60,10 @@
 #                            line of the -Minfo report (the shape the case is
 #                            written for: which kernels, which loop on
 #                            threadIdx.x); a line `! RE` must match no line
+#   timing                   optional, for `translate`: the same, against the
+#                            S2S_TIME=1 report of the run in forward thread
+#                            order (which data each region, update, enter or
+#                            exit data moved, and how often)
 # Lines starting with # in these files are comments.
 # Every program is run as `./ref ref.dat` and `./prog out.dat`; it writes its
 # output arrays with s2s_dump and checks its own results (a reference that
@@ -195,6 +199,31 @@ run_logged() {
   [ $rc -eq 0 ] || log "   (exit $rc$([ $rc -eq 124 ] && echo ", timed out after ${timeout_s}s"))"
 }
 
+# check_patterns NAME LOG WHAT: each line of the case's file NAME (when it
+# has one) is an extended regular expression that must match a line of LOG
+# (`! RE`: must match none); on a miss, sets $why (saying WHAT) and fails.
+# Uses the caller's $src and $case_log.
+check_patterns() {
+  local name=$1 against=$2 what=$3 re missing=()
+  [ -f "$src/$name" ] || return 0
+  while IFS= read -r re; do
+    case $re in '' | '#'*) continue ;; esac
+    if [ "${re#! }" != "$re" ]; then
+      grep -qE -- "${re#! }" "$against" && missing+=("unwanted /${re#! }/")
+    else
+      grep -qE -- "$re" "$against" || missing+=("no /$re/")
+    fi
+  done <"$src/$name"
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "-- $name checks ($src/$name) failed:"
+    printf '    %s\n' "${missing[@]}" >>"$case_log"
+    why=$(printf '%s; ' "${missing[@]}")
+    why="outputs match, but $what: ${why%; }"
+    return 1
+  fi
+  log "-- $name checks ($src/$name): ok"
+}
+
 # Files under the current directory, for the "no output files" check; the
 # summaries of the modules and procedures of the files that translated
 # (s2s-cuda leaves them, as the compiler leaves its .mod files) do not count.
@@ -218,6 +247,7 @@ build_for_gpu() {
   fi
   mkdir -p "$build_dir/$name"
   cp prog ref.dat "$compare" "$build_dir/$name/"
+  [ -f "$src/timing" ] && cp "$src/timing" "$build_dir/$name/"
   echo "run_one $name $extra" >>"$build_dir/run.sh"
 }
 
@@ -226,7 +256,8 @@ write_run_sh_head() {
 #!/bin/sh
 # run.sh — written by tests/diff.sh --build.  Runs each case's translation
 # (prog, a GPU build) here and compares its dump with the reference's
-# (ref.dat, made where it was built).
+# (ref.dat, made where it was built); a case with a `timing` file runs with
+# S2S_TIME=1 and its report must match the file's patterns.
 #   S2S_COMPUTE_SANITIZER="memcheck racecheck" ./run.sh   also under compute-sanitizer
 cd "$(dirname "$0")" || exit 1
 top=$PWD
@@ -241,8 +272,19 @@ run_one() {
   ok=1
   cd "$top/$name" || return
   echo "== $name"
-  if ! ./prog out.dat >run.log 2>&1; then cat run.log; echo "$name: run FAILED"; ok=0
+  # a case with a `timing` file: its patterns against the S2S_TIME report
+  timed=
+  [ -f timing ] && timed="env S2S_TIME=1"
+  if ! $timed ./prog out.dat >run.log 2>&1; then cat run.log; echo "$name: run FAILED"; ok=0
   elif ! ./s2s_compare ref.dat out.dat "$@"; then ok=0
+  elif [ -f timing ]; then
+    while IFS= read -r re; do
+      case $re in
+        '' | '#'*) ;;
+        '! '*) if grep -qE -- "${re#! }" run.log; then echo "$name: timing: unwanted /${re#! }/"; ok=0; fi ;;
+        *) if ! grep -qE -- "$re" run.log; then echo "$name: timing: no /$re/"; ok=0; fi ;;
+      esac
+    done <timing
   fi
   for tool in ${S2S_COMPUTE_SANITIZER:-}; do
     compute-sanitizer --tool "$tool" --error-exitcode 1 ./prog sanitize.dat >sanitize-$tool.log 2>&1 || ok=0
@@ -376,6 +418,7 @@ run_case() {
       local order envs label status=0 bad=()
       for order in forward reverse shuffle race autocompare host; do
         envs=(-u S2S_EMU_ORDER -u S2S_EMU_SEED -u S2S_EMU_CHECK)
+        [ -f "$src/timing" ] && envs+=(S2S_TIME=1)
         case $order in
           reverse) envs=(-u S2S_EMU_CHECK S2S_EMU_ORDER=reverse) ;;
           shuffle) envs=(-u S2S_EMU_CHECK S2S_EMU_ORDER=shuffle S2S_EMU_SEED=1) ;;
@@ -396,6 +439,7 @@ run_case() {
           status=1 bad+=("$order: run exit $rc$(grep -m 1 -o 'race on [^:]*' step.out | sed 's/^/: /')")
           continue
         fi
+        [ $order = forward ] && cp step.out timing.log
         # Autocompare: every region compared, none out of tolerance (the
         # dumps then hold the host pass's values); host fallback: the notice.
         if [ $order = autocompare ] && ! grep -qE '^s2s autocompare: [1-9][0-9]* regions? compared, 0 FAILED' step.out; then
@@ -413,26 +457,10 @@ run_case() {
         why=${why%; }
         return 1
       fi
-      # The shape of the translation, from its feedback report.
-      if [ -f "$src/feedback" ]; then
-        local re missing=()
-        while IFS= read -r re; do
-          case $re in '' | '#'*) continue ;; esac
-          if [ "${re#! }" != "$re" ]; then
-            grep -qE -- "${re#! }" prog.build.log && missing+=("unwanted /${re#! }/")
-          else
-            grep -qE -- "$re" prog.build.log || missing+=("no /$re/")
-          fi
-        done <"$src/feedback"
-        if [ ${#missing[@]} -gt 0 ]; then
-          log "-- feedback checks ($src/feedback) failed:"
-          printf '    %s\n' "${missing[@]}" >>"$case_log"
-          why=$(printf '%s; ' "${missing[@]}")
-          why="outputs match, but the feedback report has the wrong shape: ${why%; }"
-          return 1
-        fi
-        log "-- feedback checks ($src/feedback): ok"
-      fi
+      # The shape of the translation, from its feedback report; the data it
+      # moves, from the S2S_TIME=1 report of the forward run.
+      check_patterns feedback prog.build.log "the feedback report has the wrong shape" || return 1
+      check_patterns timing timing.log "the S2S_TIME report shows the wrong data movement" || return 1
       ;;
     race:*)
       # A wrong translation the user asked for (a false `independent`): it

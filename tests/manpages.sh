@@ -8,7 +8,8 @@
 #     in man/s2s-cuda.1, and every option of s2s_compare's usage in
 #     man/s2s_compare.1;
 #   - every construct and clause keyword the directive parser knows
-#     (translator/fe/directive.c) is in man/s2s-directives.7;
+#     (translator/fe/directive.c) is in man/s2s-directives.7, and every
+#     !$acc clause word in it or in man/s2s-cuda.1;
 #   - groff formats the three pages without a warning (when groff is there).
 # Environment (make check sets it): top_srcdir, top_builddir, S2S.
 set -uo pipefail
@@ -60,8 +61,17 @@ done
 # ---- directive keywords: the clause table and the constructs
 keywords=$(cd "$top_srcdir" && sed -n 's/^ *{"\([a-z]*\)", CL_.*/\1/p' translator/fe/directive.c | sort -u)
 [ -n "$keywords" ] || failed "found no clause in translator/fe/directive.c (the sed is broken)"
-for k in $keywords region data do update end; do
+for k in $keywords region data do update end enter exit; do
   described "$man/s2s-directives.7" "$k" || failed "s2s-directives.7 does not describe '$k'"
+done
+
+# ---- the !$acc clause words (the acc_words table): in either page, the
+# OpenACC and PGI Accelerator input being described in s2s-cuda.1
+acc_words=$(cd "$top_srcdir" && sed -n 's/^ *{"\([a-z_]*\)", M_[A-Z]*,.*/\1/p' translator/fe/directive.c | sort -u)
+[ -n "$acc_words" ] || failed "found no !\$acc clause in translator/fe/directive.c (the sed is broken)"
+for k in $acc_words; do
+  described "$man/s2s-directives.7" "$k" || described "$man/s2s-cuda.1" "$k" ||
+    failed "neither s2s-cuda.1 nor s2s-directives.7 describes the !\$acc clause '$k'"
 done
 
 # ---- formatting
@@ -74,5 +84,5 @@ fi
 
 nvars=$(echo "$vars" | wc -w)
 nopts=$(echo "$help_options" | wc -w)
-echo "manpages: $nvars environment variables, $nopts options of --help, $(echo "$keywords" | wc -w) clauses checked; $fail failed"
+echo "manpages: $nvars environment variables, $nopts options of --help, $(echo "$keywords" | wc -w) clauses and $(echo "$acc_words" | wc -w) !\$acc clauses checked; $fail failed"
 [ $fail = 0 ]

@@ -18,7 +18,10 @@
  *     host would see a stale copy without update directives (the note
  *     names the line instead);
  *   - a data directive of the routine that encloses the loop already
- *     names it (nothing to gain);
+ *     names it (nothing to gain), or an `enter data` holds it: one of the
+ *     routine before the loop (and no `exit data` of it between), or, when
+ *     the routine's own enter/exit data do not name it, one of another
+ *     routine by the same name (an init routine's);
  *   - the clause cannot name the whole array (a C array, or a Fortran one
  *     whose extent is not declared) and the regions in the loop give it
  *     different boxes: a data clause must name the span all of them use.
@@ -87,6 +90,46 @@ static bool data_directive_covers(const IrRoutine *r, const IrSym *s, const IrHo
     for (int c = 0; c < h->dir->nclauses; c++)
       for (int k = 0; k < h->dir->clauses[c].nitems; k++)
         if (h->dir->clauses[c].items[k].sym == s) return true;
+  }
+  return false;
+}
+
+static bool directive_names(const Directive *d, const IrSym *s)
+{
+  for (int c = 0; c < d->nclauses; c++)
+    for (int k = 0; k < d->clauses[c].nitems; k++)
+      if (d->clauses[c].items[k].sym == s || !strcmp(d->clauses[c].items[k].name, s->name))
+        return true;
+  return false;
+}
+
+/* Does an `enter data` hold s throughout loop l?  The last enter/exit data
+ * of r naming s before the loop's end must be an enter data before the
+ * loop; when r's own do not name it, an enter data of another routine of
+ * the program naming the same name counts (the arrays of an init routine,
+ * passed on by the caller: the same rule as the update warning's). */
+static bool entered_data_covers(const Program *p, const IrRoutine *r, const IrSym *s,
+                                const IrHostLoop *l)
+{
+  const IrHostDirective *last = NULL;
+  for (int i = 0; i < r->nhost_dirs; i++) {
+    const IrHostDirective *h = r->host_dirs[i];
+    if ((h->dir->kind == DIR_ENTER_DATA || h->dir->kind == DIR_EXIT_DATA) &&
+        h->first_line <= l->last_line && directive_names(h->dir, s))
+      last = h;
+  }
+  if (last)
+    return last->dir->kind == DIR_ENTER_DATA && last->first_line < l->first_line;
+  for (int i = 0; i < p->nroutines; i++) {
+    const IrRoutine *o = p->routines[i];
+    for (int k = 0; o != r && k < o->nhost_dirs; k++)
+      if (o->host_dirs[k]->dir->kind == DIR_ENTER_DATA) {
+        const Directive *d = o->host_dirs[k]->dir;
+        for (int c = 0; c < d->nclauses; c++)
+          for (int m = 0; m < d->clauses[c].nitems; m++)
+            if (!strcmp(d->clauses[c].items[m].name, s->name))
+              return true;
+      }
   }
   return false;
 }
@@ -170,7 +213,7 @@ static void advise_loop(const Program *p, const IrRoutine *r, const IrHostLoop *
     LoopArray *a = &arrays[i];
     int host_line = host_mention(r, a->sym, l);
     char buf[640];
-    if (data_directive_covers(r, a->sym, l)) continue;
+    if (data_directive_covers(r, a->sym, l) || entered_data_covers(p, r, a->sym, l)) continue;
     if (host_line) {
       snprintf(buf, sizeof buf, "%s%s (host code uses it at line %d: it would need update "
                "directives there)", left ? "; " : "", a->sym->name, host_line);
@@ -234,6 +277,129 @@ void xf_advise_data(Program *p)
       for (int g = 0; g < r->nregions && !runs_region; g++)
         runs_region = innermost_loop(r, r->regions[g]->first_line, r->regions[g]->last_line) == l;
       if (runs_region) advise_loop(p, r, l);
+    }
+  }
+}
+
+/* ---- what became of the data clauses of host directives ----------------
+ *
+ * The data clauses of an `!$acc data`, `enter data`, `exit data` or
+ * `update` (and their `#pragma acc` forms) are followed as written: each
+ * gets a report line saying what happens to its arrays and where, and for
+ * data and enter data which regions of the routine find them present (and
+ * so move nothing).  The clauses fixed when read (if, async, finalize, ...)
+ * have their line from the front end (fe_common.c). */
+
+/* The regions of r between lines first and last that keep an array of the
+ * clause on the device: "14 and 20", or NULL. */
+static char *regions_using(const IrRoutine *r, const DirClause *cl, int first, int last)
+{
+  const IrRegion **found = NULL;
+  int n = 0;
+  for (int i = 0; i < r->nregions; i++) {
+    const IrRegion *g = r->regions[i];
+    const RegionPlan *plan = g->analysis;
+    if (!plan || (g->variant && g->variant->index > 1) || g->first_line <= first ||
+        g->first_line > last)
+      continue;
+    bool uses = false;
+    for (int a = 0; a < plan->narrays && !uses; a++)
+      for (int m = 0; m < cl->nitems && !uses; m++)
+        uses = plan->arrays[a].sym == cl->items[m].sym && plan->arrays[a].storage == ARRAY_DEVICE;
+    if (uses)
+      IR_PUSH(found, n, g);
+  }
+  char *lines = NULL;
+  for (int k = 0; k < n; k++) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%s%d", k == 0 ? "" : k == n - 1 ? " and " : ", ",
+             found[k]->first_line);
+    str_append(&lines, buf);
+  }
+  return lines;
+}
+
+/* The line of the first exit data of r after `after` that names an item of
+ * cl, or 0. */
+static int exit_line(const IrRoutine *r, const DirClause *cl, int after)
+{
+  for (int i = 0; i < r->nhost_dirs; i++) {
+    const IrHostDirective *h = r->host_dirs[i];
+    if (h->dir->kind != DIR_EXIT_DATA || h->first_line <= after)
+      continue;
+    for (int m = 0; m < cl->nitems; m++)
+      if (directive_names(h->dir, cl->items[m].sym))
+        return h->first_line;
+  }
+  return 0;
+}
+
+static void report_host_clause(const IrRoutine *r, const IrHostDirective *h,
+                               const DirAccClause *ac)
+{
+  const Directive *d = h->dir;
+  const DirClause *cl = &d->clauses[ac->clause];
+  const char *it = cl->nitems > 1 ? "them" : "it";
+  int line = h->first_line;
+  char *regions = NULL, *text = NULL;
+  switch (d->kind) {
+  case DIR_DATA: {
+    int end = h->partner ? h->partner->first_line : h->stmt_last_line;
+    static const char *const what[] = {
+        [DIR_COPYIN] = "copied in at line %d and released at line %d",
+        [DIR_COPYOUT] = "allocated at line %d and copied out at line %d",
+        [DIR_COPY] = "copied in at line %d and out at line %d",
+        [DIR_CREATE] = "allocated at line %d and released at line %d",
+        [DIR_PRESENT] = "found present at line %d (or the program stops, naming the array) and "
+                        "held to line %d" };
+    regions = regions_using(r, cl, line, end);
+    text = ir_printf(what[cl->kind], line, end);
+    break;
+  }
+  case DIR_ENTER_DATA: {
+    int until = exit_line(r, cl, line);
+    regions = regions_using(r, cl, line, until ? until : r->last_line);
+    text = ir_printf("%s at line %d and kept on the device until an exit data releases %s%s",
+                     cl->kind == DIR_CREATE ? "allocated" : "copied in", line, it,
+                     until ? ir_printf(" (line %d)", until) : ", in this routine or another");
+    break;
+  }
+  case DIR_EXIT_DATA:
+    text = ir_printf("%s at line %d%s once no enter data or data region holds %s any longer "
+                     "(no action where none holds %s)",
+                     cl->kind == DIR_DELETE ? "freed without copying out" : "copied out and freed",
+                     line, d->finalize ? " (finalize: all enter data dropped at once)," : ",", it,
+                     it);
+    break;
+  case DIR_UPDATE:
+    text = ir_printf("copied %s the device at line %d (%s must be present there)",
+                     cl->kind == DIR_UPDATE_HOST ? "from" : "to", line,
+                     cl->nitems > 1 ? "they" : "it");
+    break;
+  default:
+    return;
+  }
+  bool several = regions && strchr(regions, ' ');
+  if (regions)
+    report_at(REPORT_INFO, r->name, ac->loc, "%s on '%s' honoured: %s; %s %s %s %s present and "
+              "%s nothing", ac->text, d->spelled, text,
+              several ? "the regions at lines" : "the region at line", regions,
+              several ? "find" : "finds", it, several ? "move" : "moves");
+  else
+    report_at(REPORT_INFO, r->name, ac->loc, "%s on '%s' honoured: %s", ac->text, d->spelled, text);
+  free(regions);
+}
+
+void xf_report_host_clauses(Program *p)
+{
+  for (int i = 0; i < p->nroutines; i++) {
+    const IrRoutine *r = p->routines[i];
+    for (int k = 0; k < r->nhost_dirs; k++) {
+      const IrHostDirective *h = r->host_dirs[k];
+      const Directive *d = h->dir;
+      for (int a = 0; d->origin != DIR_FROM_STENCIL && a < d->nacc; a++)
+        if (d->acc[a].role == ACC_ROLE_DATA && d->acc[a].fate == ACC_DECIDED_LATER)
+          report_host_clause(r, h, &d->acc[a]);
     }
   }
 }

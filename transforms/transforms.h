@@ -83,6 +83,10 @@ struct KernelPlan;
  * regions, with the data region that would keep their arrays on the
  * device across its iterations. */
 void xf_advise_data(Program *p);
+/* One report line per data clause of an `!$acc` / `#pragma acc` data,
+ * enter data, exit data or update directive: what it moves, where, and
+ * which regions of the routine find its arrays present. */
+void xf_report_host_clauses(Program *p);
 
 void xf_kernel_local(struct KernelPlan *k, IrSym *s, const char *note);
 

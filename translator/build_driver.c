@@ -65,6 +65,7 @@
 #include "diag.h"
 #include "modules.h"
 #include "report.h"
+#include "source.h"
 
 extern char **environ;
 
@@ -714,24 +715,6 @@ static bool write_dep_file(const Driver *d, const Input *in, const char *work_ob
   return ok;
 }
 
-/* Does the text of `path` mention a stencil directive at all?  (A
- * fixed-form file without one is compiled as it is, as CMake's compiler
- * identification needs; one with a directive is translated, and refused.) */
-static bool mentions_stencil(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return true; /* the translation reports it */
-  static const char needle[] = "$stencil";
-  const size_t m = sizeof needle - 1;
-  size_t matched = 0;
-  int c;
-  while (matched < m && (c = getc(f)) != EOF) {
-    int lc = c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-    matched = lc == needle[matched] ? matched + 1 : lc == needle[0] ? 1 : 0;
-  }
-  fclose(f);
-  return matched == m;
-}
-
 /* Translate and compile input i into object `obj`. */
 static bool build_source(Driver *d, int i, const char *obj) {
   const Input *in = &d->o->inputs[i];
@@ -743,7 +726,10 @@ static bool build_source(Driver *d, int i, const char *obj) {
     return false;
   }
   Translated tr = { 0 };
-  bool as_is = in->kind == INPUT_FIXED_FORM && !mentions_stencil(in->path);
+  /* A fixed-form file without a directive line is compiled as it is (as
+   * CMake's compiler identification needs); one with a directive line
+   * (`c$stencil`, `c$acc`, ...) is translated, and refused saying so. */
+  bool as_is = in->kind == INPUT_FIXED_FORM && !source_fixed_form_has_directive(in->path);
   bool ok = as_is || d->translate(d->o, in, dir, &tr) == 0;
   ArgList cmd = { 0 };
   if (ok && !tr.host_path) {

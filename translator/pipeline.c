@@ -119,6 +119,7 @@ static bool pass_storage(Program *p, IrRegion *g)
 static bool pass_advice(Unit *u)
 {
   xf_advise_data(u->prog);
+  xf_report_host_clauses(u->prog);
   return true;
 }
 

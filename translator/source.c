@@ -19,6 +19,7 @@
 #include "source.h"
 
 #include <ctype.h>
+#include <strings.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +140,50 @@ int source_fixed_form_line(const char *text, size_t len) {
     continued = continues(l);
   }
   return 0;
+}
+
+/* A fixed-form directive line: `c$acc`, `C$ACC`, `*$acc` or `!$acc` in
+ * column 1 (PGI's spellings; `$stencil` likewise), or `!$acc` after blanks;
+ * the sentinel's length, 0 when the line is none. */
+static size_t fixed_form_sentinel(Line l) {
+  static const char *const words[] = { "$acc", "$stencil" };
+  size_t i = 0;
+  if (l.len == 0) return 0;
+  if (l.s[0] != 'c' && l.s[0] != 'C' && l.s[0] != '*')
+    while (i < l.len && (l.s[i] == ' ' || l.s[i] == '\t')) i++;
+  if (i == l.len || !strchr("cC*!", l.s[i]) || (i > 0 && l.s[i] != '!')) return 0;
+  for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
+    size_t n = strlen(words[k]);
+    if (l.len - i - 1 < n || strncasecmp(l.s + i + 1, words[k], n) != 0) continue;
+    size_t end = i + 1 + n;
+    if (end == l.len || !(isalnum((unsigned char)l.s[end]) || l.s[end] == '_')) return end;
+  }
+  return 0;
+}
+
+int source_fixed_form_directive_line(const char *text, size_t len, char *sentinel, size_t size) {
+  size_t pos = 0;
+  Line l;
+  for (int n = 1; next_line(text, len, &pos, &l); n++) {
+    size_t end = fixed_form_sentinel(l);
+    if (!end) continue;
+    if (sentinel && size) {
+      size_t from = 0;
+      while (l.s[from] == ' ' || l.s[from] == '\t') from++;
+      snprintf(sentinel, size, "%.*s", (int)(end - from), l.s + from);
+    }
+    return n;
+  }
+  return 0;
+}
+
+bool source_fixed_form_has_directive(const char *path) {
+  size_t len;
+  char *text = read_file(path, &len);
+  if (!text) return true; /* the translation reports it */
+  bool found = source_fixed_form_directive_line(text, len, NULL, 0) != 0;
+  free(text);
+  return found;
 }
 
 /* Fortran with `#if`, `#define`, `#include`... in column 1 must go through
@@ -305,8 +350,19 @@ bool source_load(const Options *o, const Input *in, Source *src) {
   src->path = in->path;
   src->fortran = in->kind != INPUT_C;
   if (in->kind == INPUT_FIXED_FORM) {
-    diag_plain(DIAG_ERROR, "'%s': fixed-form Fortran is not supported; convert the file to free "
-               "form (and name it .f90)", in->path);
+    /* Name a directive line when there is one: PGI ports spell them c$acc. */
+    size_t flen;
+    char *text = read_file(in->path, &flen), sentinel[16];
+    int at = text ? source_fixed_form_directive_line(text, flen, sentinel, sizeof sentinel) : 0;
+    free(text);
+    if (at)
+      diag_plain(DIAG_ERROR, "'%s': fixed-form Fortran is not supported; convert the file to "
+                 "free form (and name it .f90); its directives (such as '%s' at line %d) are "
+                 "then read when written '!%s' in any column, a continuation line as "
+                 "'!%s&'", in->path, sentinel, at, sentinel + 1, sentinel + 1);
+    else
+      diag_plain(DIAG_ERROR, "'%s': fixed-form Fortran is not supported; convert the file to free "
+                 "form (and name it .f90)", in->path);
     return false;
   }
   size_t len;

@@ -45,6 +45,17 @@ bool source_load_text(const Options *o, const Input *in, char *text, size_t len,
  * does.  Exposed for tests. */
 int source_fixed_form_line(const char *text, size_t len);
 
+/* The first line of fixed-form `text` that is a directive (`c$acc`, `C$ACC`,
+ * `*$acc`, `!$acc` in column 1, `!$acc` after blanks; `$stencil` likewise),
+ * 0 when none is; `sentinel` (when not NULL) gets the sentinel as written.
+ * source_fixed_form_has_directive: the same for the file at `path` (true
+ * when it cannot be read: the translation says why).  The driver compiles a
+ * fixed-form file without directives as it is, and sends one with them to
+ * the translation, which refuses it naming the line: an `!$acc` port is
+ * never compiled for the CPU without a word. */
+int source_fixed_form_directive_line(const char *text, size_t len, char *sentinel, size_t size);
+bool source_fixed_form_has_directive(const char *path);
+
 /* Parse a preprocessor line marker (`# 12 "file" 2` or `#line 12 "file"`);
  * sets *line and, when the marker names one, *file (malloc'ed, escapes
  * undone; NULL otherwise).  Returns false if `s` (of `len` bytes, no end of

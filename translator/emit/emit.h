@@ -25,7 +25,7 @@ typedef enum HostCallKind {
   HOST_CALL_REGION,      /* replaces lines first..last (the whole region) */
   HOST_CALL_DATA_BEGIN,  /* replaces the data directive's lines */
   HOST_CALL_DATA_END,    /* Fortran: replaces `end data`; C: inserted after stmt_last_line */
-  HOST_CALL_UPDATE,      /* replaces the update directive's lines */
+  HOST_CALL_UPDATE,      /* replaces the update (enter data, exit data) directive's lines */
 } HostCallKind;
 
 typedef struct HostCall {

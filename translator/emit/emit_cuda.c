@@ -1672,6 +1672,7 @@ static const char *rt_clause(DirClauseKind k)
   case DIR_COPYOUT: return "S2S_COPYOUT";
   case DIR_CREATE: return "S2S_CREATE";
   case DIR_PRESENT: return "S2S_PRESENT";
+  case DIR_DELETE: return "S2S_DELETE";
   default: return "S2S_COPY";
   }
 }
@@ -2136,6 +2137,43 @@ static void emit_wait(Emit *e, IrRoutine *r, IrHostDirective *h)
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
 }
 
+/* `enter data` / `exit data`: one function like an update's, whose runtime
+ * calls add or drop the dynamic references (s2s_enter_data, s2s_exit_data):
+ * the arrays stay present from one to the other, across routines and
+ * files, for the regions, data regions and updates in between. */
+static void emit_lifetime(Emit *e, IrRoutine *r, IrHostDirective *h)
+{
+  bool enter = h->dir->kind == DIR_ENTER_DATA;
+  HostCall *c = new_call(e, HOST_CALL_UPDATE, r,
+                         ir_printf("s2s_%s_%c%d", r->name, enter ? 'e' : 'x', h->index));
+  c->first_line = h->first_line;
+  c->last_line = h->last_line;
+  ItemBox *items;
+  int n = directive_items(e, r, h->dir, c, &items);
+  if (n < 0) {
+    e->ok = false;
+    return;
+  }
+  out(e, "/* ==== %s: %s line %d ==== */\n", dir_kind_name(h->dir->kind), e->prog->path,
+      h->first_line);
+  emit_host_function(e, c, r, h->first_line);
+  IrSymSet used;
+  char *text;
+  size_t len;
+  FILE *real = host_consts_begin(e, &used, &text, &len);
+  for (int i = 0; i < n; i++) {
+    emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
+    if (enter)
+      out(e, "  s2s_enter_data(&s2s_region, %d, &s2s_%s, %s);\n", items[i].line,
+          items[i].sym->name, rt_clause(items[i].clause));
+    else
+      out(e, "  s2s_exit_data(&s2s_region, %d, &s2s_%s, %s, %d);\n", items[i].line,
+          items[i].sym->name, rt_clause(items[i].clause), h->dir->finalize ? 1 : 0);
+  }
+  host_consts_end(e, real, &used, &text, &len);
+  out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
+}
+
 static void emit_host_directives(Emit *e, IrRoutine *r)
 {
   for (int i = 0; i < r->nhost_dirs; i++) {
@@ -2146,6 +2184,8 @@ static void emit_host_directives(Emit *e, IrRoutine *r)
       emit_update(e, r, h);
     else if (h->dir->kind == DIR_WAIT)
       emit_wait(e, r, h);
+    else if (h->dir->kind == DIR_ENTER_DATA || h->dir->kind == DIR_EXIT_DATA)
+      emit_lifetime(e, r, h);
   }
 }
 

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define DIRECTIVES "region, end region, data, end data, do, update, wait"
+#define DIRECTIVES "region, end region, data, end data, do, update, enter data, exit data, wait"
 #define VECTOR_HINT "'vector' needs a positive integer length, as in vector(128)"
 #define MAX_VECTOR 1024 /* the most threads a CUDA block can have */
 
@@ -586,9 +586,9 @@ static bool parse_c_sections(Parser *p, DirItem *it) {
 
 /* ---- clauses ------------------------------------------------------------------- */
 
-enum { ON_REGION = 1, ON_DATA = 2, ON_DO = 4, ON_UPDATE = 8 };
+enum { ON_REGION = 1, ON_DATA = 2, ON_DO = 4, ON_UPDATE = 8, ON_ENTER = 16, ON_EXIT = 32 };
 typedef enum ClauseShape { CL_LIST, CL_NAMES, CL_FLAG, CL_VECTOR } ClauseShape;
-typedef enum DoFlag { F_PARALLEL, F_SEQ, F_KERNEL, F_INDEPENDENT, F_ASYNC } DoFlag;
+typedef enum DoFlag { F_PARALLEL, F_SEQ, F_KERNEL, F_INDEPENDENT, F_FINALIZE, F_ASYNC } DoFlag;
 
 typedef struct ClauseWord {
   const char *word;
@@ -599,10 +599,12 @@ typedef struct ClauseWord {
 } ClauseWord;
 
 static const ClauseWord clause_words[] = {
-    {"copyin", CL_LIST, DIR_COPYIN, 0, ON_REGION | ON_DATA},
-    {"copyout", CL_LIST, DIR_COPYOUT, 0, ON_REGION | ON_DATA},
+    {"copyin", CL_LIST, DIR_COPYIN, 0, ON_REGION | ON_DATA | ON_ENTER},
+    {"copyout", CL_LIST, DIR_COPYOUT, 0, ON_REGION | ON_DATA | ON_EXIT},
     {"copy", CL_LIST, DIR_COPY, 0, ON_REGION | ON_DATA},
-    {"create", CL_LIST, DIR_CREATE, 0, ON_REGION | ON_DATA},
+    {"create", CL_LIST, DIR_CREATE, 0, ON_REGION | ON_DATA | ON_ENTER},
+    {"delete", CL_LIST, DIR_DELETE, 0, ON_EXIT},
+    {"finalize", CL_FLAG, 0, F_FINALIZE, ON_EXIT},
     {"local", CL_LIST, DIR_CREATE, 0, ON_REGION | ON_DATA},
     {"present", CL_LIST, DIR_PRESENT, 0, ON_REGION | ON_DATA},
     {"host", CL_LIST, DIR_UPDATE_HOST, 0, ON_UPDATE},
@@ -628,6 +630,8 @@ static unsigned construct_bit(DirKind k) {
   case DIR_DATA: return ON_DATA;
   case DIR_DO: return ON_DO;
   case DIR_UPDATE: return ON_UPDATE;
+  case DIR_ENTER_DATA: return ON_ENTER;
+  case DIR_EXIT_DATA: return ON_EXIT;
   default: return 0;
   }
 }
@@ -636,6 +640,8 @@ static const char *clauses_allowed(DirKind k) {
   switch (k) {
   case DIR_DO: return "parallel, seq, kernel, independent, vector, private";
   case DIR_UPDATE: return "host, device, async";
+  case DIR_ENTER_DATA: return "copyin, create";
+  case DIR_EXIT_DATA: return "copyout, delete, finalize";
   default: return "copyin, copyout, copy, create, local, present";
   }
 }
@@ -656,6 +662,7 @@ static bool *flag_field(Directive *d, DoFlag f) {
   case F_SEQ: return &d->seq;
   case F_KERNEL: return &d->kernel;
   case F_INDEPENDENT: return &d->independent;
+  case F_FINALIZE: return &d->finalize;
   case F_ASYNC: return &d->async;
   }
   S2S_BUG("bad DoFlag %d", (int)f);
@@ -853,7 +860,19 @@ static bool parse_clauses(Parser *p) {
 
 /* ---- directives ----------------------------------------------------------------- */
 
-/* 'region' clause* | 'data' clause* | 'do' do-clause* | 'update' clause+ */
+/* `enter data` / `exit data` name at least one array (OpenACC requires a
+ * data clause; `exit data finalize` alone would say nothing). */
+static bool lifetime_has_list(Parser *p, int start, int end) {
+  const Directive *d = p->dir;
+  if ((d->kind != DIR_ENTER_DATA && d->kind != DIR_EXIT_DATA) || d->nclauses) return true;
+  return error_span(p, start, end, "'%s' needs %s",
+                    d->spelled ? d->spelled : dir_kind_name(d->kind),
+                    d->kind == DIR_ENTER_DATA ? "copyin(list) or create(list)"
+                                              : "copyout(list) or delete(list)");
+}
+
+/* 'region' clause* | 'data' clause* | 'do' do-clause* | 'update' clause+
+ * | 'enter' 'data' clause+ | 'exit' 'data' clause+ */
 static bool parse_construct(Parser *p, DirKind kind) {
   Token kw = p->tok;
   p->dir->kind = kind;
@@ -923,6 +942,18 @@ static bool parse_directive(Parser *p) {
     next(p);
     return p->tok.kind == T_END ? true : garbage_after(p, "wait");
   }
+  if (tok_is(p, t, "enter") || tok_is(p, t, "exit")) {
+    DirKind kind = tok_is(p, t, "enter") ? DIR_ENTER_DATA : DIR_EXIT_DATA;
+    Token first = p->tok;
+    next(p);
+    if (!tok_is(p, &p->tok, "data"))
+      return error_here(p, "expected 'data' after '%.*s', found %s", first.end - first.start,
+                        p->text + first.start, found(p));
+    p->dir->kind = kind;
+    next(p);
+    if (!parse_clauses(p)) return false;
+    return lifetime_has_list(p, first.start, p->prev_end);
+  }
   if (tok_is(p, t, "end") || tok_is(p, t, "endregion") || tok_is(p, t, "enddata"))
     return parse_end(p);
   return error_here(p, "unknown directive %s; expected " DIRECTIVES, found(p));
@@ -942,8 +973,9 @@ static bool parse_directive(Parser *p) {
  *             | 'end' 'data' 'region' | 'do' clause* | 'update' clause+
  *   openacc  := ('parallel' | 'kernels') ['loop'] clause* | 'end' ('parallel' | 'kernels')
  *             | 'loop' clause* | 'data' clause* | 'end' 'data' | 'update' clause+
+ *             | 'enter' 'data' clause+ | 'exit' 'data' clause+
  *
- * `enter data`, `exit data`, `wait`, `routine`, `end parallel loop` and
+ * `wait`, `routine`, `end parallel loop` and
  * the constructs of neither list are no directives here: dir_acc_inert_line
  * says which the tool understands (no effect, a note) and which it does
  * not (a warning). */
@@ -952,7 +984,7 @@ enum { M_PGI = 1, M_OACC = 2, M_BOTH = 3 };
 
 typedef enum AccAction {
   A_DATA, A_PRIVATE, A_PARALLEL, A_VECTOR, A_SEQ, A_KERNEL, A_INDEPENDENT, A_UPDATE,
-  A_IGNORE, A_SUPERSEDE, A_UNSUPPORTED
+  A_IGNORE, A_SUPERSEDE, A_UNSUPPORTED, A_FINALIZE
 } AccAction;
 
 typedef enum AccArg { ARG_NONE, ARG_OPTIONAL, ARG_REQUIRED } AccArg;
@@ -972,20 +1004,22 @@ typedef struct AccWord {
 #define WHY_GRID "the grid follows the loop bounds and the block the vector lengths"
 
 static const AccWord acc_words[] = {
-    {"copyin", M_BOTH, ON_REGION | ON_DATA, A_DATA, DIR_COPYIN, ARG_REQUIRED, NULL},
-    {"copyout", M_BOTH, ON_REGION | ON_DATA, A_DATA, DIR_COPYOUT, ARG_REQUIRED, NULL},
+    {"copyin", M_BOTH, ON_REGION | ON_DATA | ON_ENTER, A_DATA, DIR_COPYIN, ARG_REQUIRED, NULL},
+    {"copyout", M_BOTH, ON_REGION | ON_DATA | ON_EXIT, A_DATA, DIR_COPYOUT, ARG_REQUIRED, NULL},
     {"copy", M_BOTH, ON_REGION | ON_DATA, A_DATA, DIR_COPY, ARG_REQUIRED, NULL},
-    {"create", M_BOTH, ON_REGION | ON_DATA, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
+    {"create", M_BOTH, ON_REGION | ON_DATA | ON_ENTER, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
     {"local", M_PGI, ON_REGION | ON_DATA, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
     {"present", M_BOTH, ON_REGION | ON_DATA, A_DATA, DIR_PRESENT, ARG_REQUIRED, NULL},
     {"pcopy", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPY, ARG_REQUIRED, NULL},
     {"present_or_copy", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPY, ARG_REQUIRED, NULL},
-    {"pcopyin", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPYIN, ARG_REQUIRED, NULL},
-    {"present_or_copyin", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPYIN, ARG_REQUIRED, NULL},
+    {"pcopyin", M_OACC, ON_REGION | ON_DATA | ON_ENTER, A_DATA, DIR_COPYIN, ARG_REQUIRED, NULL},
+    {"present_or_copyin", M_OACC, ON_REGION | ON_DATA | ON_ENTER, A_DATA, DIR_COPYIN, ARG_REQUIRED, NULL},
     {"pcopyout", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPYOUT, ARG_REQUIRED, NULL},
     {"present_or_copyout", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_COPYOUT, ARG_REQUIRED, NULL},
-    {"pcreate", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
-    {"present_or_create", M_OACC, ON_REGION | ON_DATA, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
+    {"pcreate", M_OACC, ON_REGION | ON_DATA | ON_ENTER, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
+    {"present_or_create", M_OACC, ON_REGION | ON_DATA | ON_ENTER, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
+    {"delete", M_OACC, ON_EXIT, A_DATA, DIR_DELETE, ARG_REQUIRED, NULL},
+    {"finalize", M_OACC, ON_EXIT, A_FINALIZE, 0, ARG_NONE, NULL},
     {"updatein", M_PGI, ON_REGION | ON_DATA, A_IGNORE, 0, ARG_REQUIRED, WHY_MOVES},
     {"updateout", M_PGI, ON_REGION | ON_DATA, A_IGNORE, 0, ARG_REQUIRED, WHY_MOVES},
     {"host", M_BOTH, ON_UPDATE, A_UPDATE, DIR_UPDATE_HOST, ARG_REQUIRED, NULL},
@@ -993,9 +1027,13 @@ static const AccWord acc_words[] = {
     {"device", M_BOTH, ON_UPDATE, A_UPDATE, DIR_UPDATE_DEVICE, ARG_REQUIRED, NULL},
     {"if", M_BOTH, ON_REGION | ON_DATA | ON_UPDATE, A_IGNORE, 0, ARG_REQUIRED,
      "the code always runs on the GPU (the results are the same)"},
+    {"if", M_OACC, ON_ENTER | ON_EXIT, A_IGNORE, 0, ARG_REQUIRED,
+     "the arrays are always kept on the device (the results are the same)"},
     {"if_present", M_OACC, ON_UPDATE, A_IGNORE, 0, ARG_NONE, "every array named is moved"},
-    {"async", M_OACC, ON_REGION | ON_DATA | ON_UPDATE, A_IGNORE, 0, ARG_OPTIONAL, WHY_ORDER},
-    {"wait", M_OACC, ON_REGION | ON_DATA | ON_UPDATE, A_IGNORE, 0, ARG_OPTIONAL, WHY_ORDER},
+    {"async", M_OACC, ON_REGION | ON_DATA | ON_UPDATE | ON_ENTER | ON_EXIT, A_IGNORE, 0,
+     ARG_OPTIONAL, WHY_ORDER},
+    {"wait", M_OACC, ON_REGION | ON_DATA | ON_UPDATE | ON_ENTER | ON_EXIT, A_IGNORE, 0,
+     ARG_OPTIONAL, WHY_ORDER},
     {"num_gangs", M_OACC, ON_REGION, A_IGNORE, 0, ARG_REQUIRED, WHY_GRID},
     {"num_workers", M_OACC, ON_REGION, A_IGNORE, 0, ARG_REQUIRED, WHY_GRID},
     {"vector_length", M_OACC, ON_REGION, A_IGNORE, 0, ARG_REQUIRED,
@@ -1006,7 +1044,8 @@ static const AccWord acc_words[] = {
     {"deviceptr", M_OACC, ON_REGION | ON_DATA, A_UNSUPPORTED, 0, ARG_REQUIRED,
      "the translation moves host arrays itself"},
     {"no_create", M_OACC, ON_REGION | ON_DATA, A_UNSUPPORTED, 0, ARG_REQUIRED, WHY_MOVES},
-    {"attach", M_OACC, ON_REGION | ON_DATA, A_UNSUPPORTED, 0, ARG_REQUIRED, WHY_MOVES},
+    {"attach", M_OACC, ON_REGION | ON_DATA | ON_ENTER, A_UNSUPPORTED, 0, ARG_REQUIRED, WHY_MOVES},
+    {"detach", M_OACC, ON_EXIT, A_UNSUPPORTED, 0, ARG_REQUIRED, WHY_MOVES},
     {"parallel", M_PGI, ON_DO, A_PARALLEL, 0, ARG_OPTIONAL, NULL},
     {"gang", M_OACC, ON_DO, A_PARALLEL, 0, ARG_OPTIONAL, NULL},
     {"worker", M_OACC, ON_DO, A_PARALLEL, 0, ARG_OPTIONAL, NULL},
@@ -1179,6 +1218,10 @@ static bool acc_clause(Parser *p, Directive *d, Directive *loop, unsigned on) {
     } else
       role = ACC_ROLE_INDEPENDENT;
     break;
+  case A_FINALIZE:
+    if (to->finalize) return error_span(p, start, p->prev_end, "duplicate clause 'finalize'");
+    to->finalize = true;
+    break;
   case A_IGNORE:
   case A_SUPERSEDE:
   case A_UNSUPPORTED:
@@ -1196,6 +1239,10 @@ static bool acc_clause(Parser *p, Directive *d, Directive *loop, unsigned on) {
   if (action == A_IGNORE || action == A_SUPERSEDE) {
     a->fate = action == A_IGNORE ? ACC_IGNORED : ACC_SUPERSEDED;
     a->why = why;
+  }
+  if (action == A_FINALIZE) {
+    a->fate = ACC_HONOURED;
+    a->why = "every dynamic reference of the arrays named is dropped, not one";
   }
   return true;
 }
@@ -1241,6 +1288,8 @@ static const AccConstruct acc_constructs[] = {
     {{"loop"}, M_OACC, DIR_DO, false, "!$acc loop", "#pragma acc loop"},
     {{"data"}, M_OACC, DIR_DATA, false, "!$acc data", "#pragma acc data"},
     {{"update"}, M_BOTH, DIR_UPDATE, false, "!$acc update", "#pragma acc update"},
+    {{"enter", "data"}, M_OACC, DIR_ENTER_DATA, false, "!$acc enter data", "#pragma acc enter data"},
+    {{"exit", "data"}, M_OACC, DIR_EXIT_DATA, false, "!$acc exit data", "#pragma acc exit data"},
 };
 
 /* The construct the text starts with, for `models`; *nwords its words. */
@@ -1297,7 +1346,7 @@ static bool acc_parse_directive(Parser *p) {
   if (!acc_clauses(p, d, d->loop, on)) return false;
   if (c->kind == DIR_UPDATE && d->nclauses == 0)
     return error_span(p, first, end, "'%s' needs host(list) or device(list)", d->spelled);
-  return true;
+  return lifetime_has_list(p, first, end);
 }
 
 /* d->loc is `loc` here; dir_read replaces it with the sentinel's location. */
@@ -1437,10 +1486,6 @@ static const Inert inert_constructs[] = {
     {{"wait"}, WHY_ORDER},
     {{"routine"}, "a routine the region calls is inlined, or made a __device__ function, "
                   "as the analysis decides"},
-    {{"enter", "data"}, "each region moves its own data instead (correct, but slower); "
-                        "'!$acc data' ... '!$acc end data' keeps arrays on the device"},
-    {{"exit", "data"}, "each region moves its own data instead (correct, but slower); "
-                       "'!$acc data' ... '!$acc end data' keeps arrays on the device"},
     {{"init"}, "the runtime starts the device at the first launch"},
     {{"shutdown"}, "the runtime releases the device at exit"},
 };
@@ -1722,6 +1767,7 @@ const char *dir_clause_name(DirClauseKind k) {
   case DIR_UPDATE_HOST: return "host";
   case DIR_UPDATE_DEVICE: return "device";
   case DIR_PRIVATE: return "private";
+  case DIR_DELETE: return "delete";
   }
   S2S_BUG("bad DirClauseKind %d", (int)k);
 }
@@ -1734,6 +1780,8 @@ const char *dir_kind_name(DirKind k) {
   case DIR_END_DATA: return "end data";
   case DIR_DO: return "do";
   case DIR_UPDATE: return "update";
+  case DIR_ENTER_DATA: return "enter data";
+  case DIR_EXIT_DATA: return "exit data";
   case DIR_WAIT: return "wait";
   }
   S2S_BUG("bad DirKind %d", (int)k);

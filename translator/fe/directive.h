@@ -10,6 +10,8 @@
  *   directive := 'region' clause* | 'end' 'region'
  *              | 'data' clause* | 'end' 'data'
  *              | 'do' do-clause* | 'update' ('host' | 'device') '(' list ')' ...
+ *              | 'enter' 'data' (('copyin'|'create') '(' list ')')+
+ *              | 'exit' 'data' (('copyout'|'delete') '(' list ')' | 'finalize')+
  *   clause    := ('copyin'|'copyout'|'copy'|'create'|'local'|'present') '(' list ')'
  *   do-clause := 'parallel' | 'seq' | 'kernel' | 'independent'
  *              | 'vector' '(' int ')' | 'private' '(' names ')'
@@ -42,13 +44,16 @@ struct IrExpr;
 struct IrRoutine;
 
 typedef enum DirKind {
-  DIR_REGION, DIR_END_REGION, DIR_DATA, DIR_END_DATA, DIR_DO, DIR_UPDATE, DIR_WAIT
+  DIR_REGION, DIR_END_REGION, DIR_DATA, DIR_END_DATA, DIR_DO, DIR_UPDATE,
+  DIR_ENTER_DATA, DIR_EXIT_DATA,  /* unpaired data lifetimes (OpenACC's dynamic counts) */
+  DIR_WAIT                        /* the thread's `update host ... async` copies are done */
 } DirKind;
 
 /* Data clauses.  `local` is parsed as DIR_CREATE (the report says "create"). */
 typedef enum DirClauseKind {
   DIR_COPYIN, DIR_COPYOUT, DIR_COPY, DIR_CREATE, DIR_PRESENT,
-  DIR_UPDATE_HOST, DIR_UPDATE_DEVICE, DIR_PRIVATE
+  DIR_UPDATE_HOST, DIR_UPDATE_DEVICE, DIR_PRIVATE,
+  DIR_DELETE           /* exit data: release without copying out */
 } DirClauseKind;
 
 /* Bounds nested deeper (parentheses, signs, or a left-deep chain of
@@ -148,6 +153,7 @@ typedef struct Directive {
   /* DIR_DO advice and assertions */
   bool parallel, seq, kernel, independent;
   int vector;          /* 0 when not given */
+  bool finalize;       /* DIR_EXIT_DATA: drop every dynamic reference, not one */
   /* DIR_UPDATE: `async`: the host does not wait for `update host`; a later
    * `wait` directive (DIR_WAIT) does */
   bool async;

@@ -2274,6 +2274,8 @@ static void host_directive(CFe *c, TSNode n, Directive *d, int last, Seq *seq, T
     return;
   case DIR_DATA:
   case DIR_UPDATE:
+  case DIR_ENTER_DATA:
+  case DIR_EXIT_DATA:
   case DIR_WAIT:
     if (!braces)
       err(c, n, "'#pragma stencil %s' cannot be the body of the statement at line %d: put the "
@@ -2281,7 +2283,8 @@ static void host_directive(CFe *c, TSNode n, Directive *d, int last, Seq *seq, T
     else if (d->kind == DIR_DATA)
       host_data(c, n, d, last, seq);
     else {
-      if (d->kind == DIR_UPDATE && !c->data_depth && !c->quiet)
+      if (d->kind == DIR_UPDATE && !c->data_depth && !c->quiet &&
+          !fe_update_after_enter_data(&c->fe, c->routine, d))
         fe_warn_update_outside_data(&c->fe, d, n, "function", "'#pragma stencil data'");
       add_host_directive(c, d, n, last);
     }
@@ -2327,7 +2330,8 @@ static bool host_unit(CFe *c, Seq *seq, const char *owner, TSNode owner_node)
       host_data(c, n, d, last, seq);
       return true;
     }
-    if ((d->kind == DIR_UPDATE || d->kind == DIR_WAIT) && !dangling)
+    if ((d->kind == DIR_UPDATE || d->kind == DIR_ENTER_DATA || d->kind == DIR_EXIT_DATA ||
+         d->kind == DIR_WAIT) && !dangling)
       err(c, n, "'#pragma stencil %s' must be followed by a statement or a '{ }' block, not "
           "'#pragma stencil %s' (line %d)", owner, dir_kind_name(d->kind), line_of(c, n));
     else

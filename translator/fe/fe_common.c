@@ -75,6 +75,40 @@ void fe_warn_update_outside_data(const FeCtx *cx, const Directive *d, TSNode n,
           more > 1 ? "they have" : "the array has", fix);
 }
 
+/* The last enter/exit data of r (of `only` kind, when not DIR_REGION)
+ * that names `name`: +1 enter, -1 exit, 0 none. */
+static int last_lifetime_of(const IrRoutine *r, const char *name, DirKind only)
+{
+  for (int i = r->nhost_dirs - 1; i >= 0; i--) {
+    const Directive *h = r->host_dirs[i]->dir;
+    if ((h->kind != DIR_ENTER_DATA && h->kind != DIR_EXIT_DATA) ||
+        (only != DIR_REGION && h->kind != only))
+      continue;
+    for (int c = 0; c < h->nclauses; c++)
+      for (int k = 0; k < h->clauses[c].nitems; k++)
+        if (!strcmp(h->clauses[c].items[k].name, name))
+          return h->kind == DIR_ENTER_DATA ? 1 : -1;
+  }
+  return 0;
+}
+
+bool fe_update_after_enter_data(const FeCtx *cx, const IrRoutine *r, const Directive *d)
+{
+  int n = 0;
+  for (int c = 0; c < d->nclauses; c++)
+    for (int k = 0; k < d->clauses[c].nitems; k++, n++) {
+      const char *name = d->clauses[c].items[k].name;
+      int here = last_lifetime_of(r, name, DIR_REGION);
+      bool elsewhere = false;
+      for (int i = 0; here == 0 && !elsewhere && cx->prog && i < cx->prog->nroutines; i++)
+        elsewhere = cx->prog->routines[i] != r &&
+                    last_lifetime_of(cx->prog->routines[i], name, DIR_ENTER_DATA) == 1;
+      if (here != 1 && !elsewhere)
+        return false;
+    }
+  return n > 0;
+}
+
 void fe_error(const FeCtx *cx, TSNode n, const char *fmt, ...)
 {
   va_list ap;
@@ -301,6 +335,9 @@ static void report_fixed_acc_clauses(const IrRoutine *r, const Directive *d)
     if (c->fate == ACC_IGNORED || c->fate == ACC_SUPERSEDED)
       report_at(REPORT_NOTE, r->name, c->loc, "%s on '%s' %s: %s", c->text, d->spelled,
                  c->fate == ACC_IGNORED ? "ignored" : "superseded", c->why);
+    else if (c->fate == ACC_HONOURED)
+      report_at(REPORT_INFO, r->name, c->loc, "%s on '%s' honoured: %s", c->text, d->spelled,
+                c->why);
   }
 }
 

@@ -2775,7 +2775,8 @@ static void add_host_directive(FortranFe *f, Directive *d, TSNode n, int last)
       fe_error(&f->cx, n, "data regions nested more than 16 deep");
     else
       f->open_data[f->data_depth++] = h;
-  } else if (d->kind == DIR_UPDATE && !f->data_depth && !f->loading) {
+  } else if (d->kind == DIR_UPDATE && !f->data_depth && !f->loading &&
+             !fe_update_after_enter_data(&f->cx, f->routine, d)) {
     fe_warn_update_outside_data(&f->cx, d, n, "routine", "!$stencil data ... !$stencil end data");
   } else if (d->kind == DIR_END_DATA) {
     if (!f->data_depth) {
@@ -2827,6 +2828,8 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
   case DIR_DATA:
   case DIR_END_DATA:
   case DIR_UPDATE:
+  case DIR_ENTER_DATA:
+  case DIR_EXIT_DATA:
   case DIR_WAIT:
     add_host_directive(f, d, n, last);
     break;

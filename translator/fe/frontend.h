@@ -82,6 +82,13 @@ void fe_error(const FeCtx *cx, TSNode n, const char *fmt, ...) __attribute__((fo
 struct Directive;
 void fe_warn_update_outside_data(const FeCtx *cx, const struct Directive *d, TSNode n,
                                  const char *unit, const char *fix);
+/* Does an `enter data` hold every array of update directive d?  In r, the
+ * last enter/exit data naming the array read before d (r->host_dirs are in
+ * source order) must be an enter data; an array that r's own directives do
+ * not name may be held by an enter data of another routine read before
+ * (an init routine's, by the same name).  Control flow is not followed:
+ * the warning is advice, the runtime's check at the update is the rule. */
+bool fe_update_after_enter_data(const FeCtx *cx, const IrRoutine *r, const struct Directive *d);
 /* Report the first syntax error (ERROR or MISSING node) under root, if any.
  * Returns true if one was found. */
 bool fe_syntax_errors(const FeCtx *cx, TSNode root);
