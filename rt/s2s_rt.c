@@ -213,6 +213,8 @@ static double s2s_rt_now_us(void) {
 
 _Thread_local uint3 threadIdx, blockIdx;
 _Thread_local dim3 blockDim, gridDim;
+_Thread_local unsigned char *s2s_emu_smem;
+_Thread_local int s2s_emu_phase;
 
 /* Streams are queues of operations that run when something waits for them
  * (see s2s_emu.h).  One mutex guards every queue, the allocation table and
@@ -2554,6 +2556,24 @@ unsigned s2s_grid_dim(S2sRegion *r, int line, long iterations, unsigned block, i
                      "more than the limit of %ld",
                      iterations, blocks, block, "xyz"[axis], limit);
   return (unsigned)blocks;
+}
+
+size_t s2s_smem_limit(void) {
+#ifdef S2S_EMULATE
+  return 48 * 1024;
+#else
+  static _Atomic long limit;          /* 0: not asked yet */
+  long v = limit;
+  if (!v) {
+    int dev = 0, bytes = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlock, dev) != cudaSuccess ||
+        bytes <= 0)
+      bytes = 48 * 1024;              /* what every CUDA device gives without opting in */
+    limit = v = bytes;
+  }
+  return (size_t)v;
+#endif
 }
 
 long s2s_array_span(const S2sArray *a) {
