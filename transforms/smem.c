@@ -425,11 +425,15 @@ bool xf_pass_smem(Program *prog, IrRegion *g, int kernel)
               noffsets, t.nreads);
   }
   if (k->ntiles && !k->block_fixed) {
+    /* the line of pass "map" gave the 1-D default: say what replaces it */
+    const char *was = ir_printf("%dx%dx%d", k->block[0], k->block[1], k->block[2]);
+    if (k->block[1] == 1 && k->block[2] == 1)
+      was = ir_printf("%d", k->block[0]);
     k->block[0] = SMEM_BLOCK_X;
     k->block[1] = SMEM_BLOCK_Y;
     k->block[2] = 1;
-    report_at(REPORT_INFO, routine, k->nest->loc, "Kernel %s runs in blocks of %dx%d for its "
-              "shared-memory tiles", k->name, SMEM_BLOCK_X, SMEM_BLOCK_Y);
+    report_at(REPORT_INFO, routine, k->nest->loc, "Kernel %s runs in blocks of %dx%d (not %s) for "
+              "its shared-memory tiles", k->name, SMEM_BLOCK_X, SMEM_BLOCK_Y, was);
   }
   return true;
 }
