@@ -356,8 +356,7 @@ static const char *decide(Sm *s, const SmArray *a, SmemTile *t)
   return NULL;
 }
 
-/* Bytes of t for the block shape bx x by x bz (S2S_TILE_BYTES of s2s_rt.h). */
-static long tile_bytes(const SmemTile *t, int bx, int by, int bz)
+long xf_tile_bytes(const SmemTile *t, int bx, int by, int bz)
 {
   long elem = t->sym->type == IR_T_REAL8 || t->sym->type == IR_T_INT8 ? 8 : 4;
   long b = (bx + t->xhi - t->xlo) * (by + t->yhi - t->ylo) * (long)bz * elem;
@@ -408,7 +407,7 @@ bool xf_pass_smem(Program *prog, IrRegion *g, int kernel)
       continue;
     SmemTile t;
     const char *why = kernel_why ? kernel_why : decide(&s, a, &t);
-    if (!why && bytes + tile_bytes(&t, bx, by, bz) > SMEM_MAX_BYTES)
+    if (!why && bytes + xf_tile_bytes(&t, bx, by, bz) > SMEM_MAX_BYTES)
       why = ir_printf("the kernel's tiles would need more than %d KiB of shared memory per block",
                       SMEM_MAX_BYTES / 1024);
     if (why) {
@@ -417,7 +416,7 @@ bool xf_pass_smem(Program *prog, IrRegion *g, int kernel)
       continue;
     }
     t.noffsets = noffsets;
-    bytes += tile_bytes(&t, bx, by, bz);
+    bytes += xf_tile_bytes(&t, bx, by, bz);
     IR_PUSH(k->tiles, k->ntiles, t);
     report_at(REPORT_INFO, routine, k->nest->loc, "Array '%s' staged in shared memory: tile "
               "(bx%+ld) x (by%+ld) per block%s, %d reads per point from the tile (%d in the "

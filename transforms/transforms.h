@@ -99,6 +99,10 @@ bool xf_pass_kcache(Program *p, IrRegion *g, int kernel);
 /* Read-only arrays read around the thread's point staged in shared memory
  * per block (smem.c). */
 bool xf_pass_smem(Program *p, IrRegion *g, int kernel);
+/* Bytes of tile t for a block of bx x by x bz threads: S2S_TILE_BYTES of
+ * rt/s2s_rt.h, which the launcher and the kernel use. */
+struct SmemTile;
+long xf_tile_bytes(const struct SmemTile *t, int bx, int by, int bz);
 
 /* --dump-ir=NAME after a region pass: the region's IR and the plan state
  * (arrays and their storage, scalars, kernels so far); kernel >= 0: after a

@@ -345,7 +345,9 @@ static int report_instance(const ResUsageList *l, const ResKernelSite *s, const 
         strcmp(t, type))
       continue;
     char *warning;
-    char *text = res_kernel_text(&l->v[i], s->name, t, s->block, &warning);
+    ResUsage u = l->v[i];
+    u.smem += s->tile_bytes;   /* what the launcher asks for at the default block */
+    char *text = res_kernel_text(&u, s->name, t, s->block, &warning);
     report_add_file(REPORT_INFO, s->routine, s->file, s->line, "%s", text);
     if (warning) report_add_file(REPORT_WARNING, s->routine, s->file, s->line, "%s", warning);
     free(text);

@@ -55,6 +55,7 @@
 #include "column.h"
 #include "present.h"
 #include "report.h"
+#include "transforms.h"
 #include "storage.h"
 #include "visit.h"
 
@@ -1502,9 +1503,14 @@ static void report_relaxed(const Emit *e, const KernelPlan *k)
 /* The kernel's entry in the driver's side table (resources.h). */
 static void record_site(const Emit *e, const KernelPlan *k)
 {
-  if (e->cfg->sites)
-    res_sites_add(e->cfg->sites, k->name, e->region->routine->name, diag_user_file(k->nest->loc),
-                  diag_user_line(k->nest->loc), k->block, k->block_fixed);
+  if (!e->cfg->sites)
+    return;
+  res_sites_add(e->cfg->sites, k->name, e->region->routine->name, diag_user_file(k->nest->loc),
+                diag_user_line(k->nest->loc), k->block, k->block_fixed);
+  long tiles = 0;
+  for (int t = 0; t < k->ntiles; t++)
+    tiles += xf_tile_bytes(&k->tiles[t], k->block[0], k->block[1], k->block[2]);
+  e->cfg->sites->v[e->cfg->sites->n - 1].tile_bytes = tiles;
 }
 
 /* The mapped loops' indices (i = its + s2s_x, ...). */
