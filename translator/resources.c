@@ -43,6 +43,7 @@ void res_sites_add(ResKernelSites *l, const char *name, const char *routine, con
   s->line = line;
   memcpy(s->block, block, sizeof s->block);
   s->block_fixed = block_fixed;
+  s->tile_bytes = 0;          /* emit_cuda sets it for a kernel with tiles */
 }
 
 void res_sites_free(ResKernelSites *l) {
