@@ -1542,8 +1542,12 @@ static void emit_tiles_bytes(Emit *e, const KernelPlan *k, const char *block, in
     out(e, "%sS2S_TILE_BYTES(%s.x, %s.y, %s.z, %ld, %ld, sizeof(%s))", t ? " + " : "", block, block,
         block, tile->xhi - tile->xlo, tile->yhi - tile->ylo, elem_ctype(tile->sym));
   }
-  if (!upto)
-    out(e, "0");
+}
+
+/* " + 7", " - 2", or nothing for 0: an offset added in generated code. */
+static const char *offset_text(long c)
+{
+  return c ? ir_printf(" %c %ld", c < 0 ? '-' : '+', labs(c)) : "";
 }
 
 /* Pass "smem": each tile's place in the block's shared memory, then its
@@ -1559,9 +1563,15 @@ static void emit_tile_loads(Emit *e, const KernelPlan *k)
     const char *n = tile->sym->name, *ty = elem_ctype(tile->sym);
     out(e, "  const int s2s_%s_tx = (int)blockDim.x + %ld, s2s_%s_ty = (int)blockDim.y + %ld;\n", n,
         tile->xhi - tile->xlo, n, tile->yhi - tile->ylo);
-    out(e, "  %s *const s2s_t_%s = (%s *)(s2s_smem + ", ty, n, ty);
-    emit_tiles_bytes(e, k, "blockDim", t);
-    out(e, ") + (int)threadIdx.z * s2s_%s_tx * s2s_%s_ty;\n", n, n);
+    out(e, "  %s *const s2s_t_%s = (%s *)", ty, n, ty);
+    if (t) {   /* after the tiles before it */
+      out(e, "(s2s_smem + ");
+      emit_tiles_bytes(e, k, "blockDim", t);
+      out(e, ")");
+    } else {
+      out(e, "s2s_smem");
+    }
+    out(e, " + (int)threadIdx.z * s2s_%s_tx * s2s_%s_ty;\n", n, n);
   }
   out(e, "  if (S2S_SMEM_LOADING && s2s_z < s2s_trip_z) {\n");
   for (int t = 0; t < k->ntiles; t++) {
@@ -1586,14 +1596,14 @@ static void emit_tile_loads(Emit *e, const KernelPlan *k)
     }
     out(e, "%sfor (int s2s_ty = (int)threadIdx.y; s2s_ty < s2s_%s_ty; s2s_ty += (int)blockDim.y) {\n",
         ind, n);
-    out(e, "%s  const %s s2s_jj = %s - (%s)threadIdx.y %c %ld + s2s_ty;\n", ind, ty, ivy, ty,
-        tile->ylo < 0 ? '-' : '+', labs(tile->ylo));
+    out(e, "%s  const %s s2s_jj = %s - (%s)threadIdx.y%s + s2s_ty;\n", ind, ty, ivy, ty,
+        offset_text(tile->ylo));
     out(e, "%s  if (s2s_jj < s2s_%s_blo%d || s2s_jj > s2s_%s_bhi%d)\n%s    continue;\n", ind, n,
         tile->dy, n, tile->dy, ind);
     out(e, "%s  for (int s2s_tx = (int)threadIdx.x; s2s_tx < s2s_%s_tx; s2s_tx += (int)blockDim.x) {\n",
         ind, n);
-    out(e, "%s    const %s s2s_ii = %s - (%s)threadIdx.x %c %ld + s2s_tx;\n", ind, tx, ivx, tx,
-        tile->xlo < 0 ? '-' : '+', labs(tile->xlo));
+    out(e, "%s    const %s s2s_ii = %s - (%s)threadIdx.x%s + s2s_tx;\n", ind, tx, ivx, tx,
+        offset_text(tile->xlo));
     out(e, "%s    if (s2s_ii >= s2s_%s_blo%d && s2s_ii <= s2s_%s_bhi%d)\n", ind, n, tile->dx, n,
         tile->dx);
     out(e, "%s      s2s_t_%s[s2s_ty * s2s_%s_tx + s2s_tx] = S2S_%s(", ind, n, n, n);
@@ -1650,9 +1660,9 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   for (int t = 0; t < k->ntiles; t++) {   /* where each tile holds the thread's own point */
     const SmemTile *tile = &k->tiles[t];
     const char *n = tile->sym->name;
-    out(e, "  const %s *const s2s_%s_at = s2s_t_%s + ((int)threadIdx.y %c %ld) * s2s_%s_tx + "
-        "(int)threadIdx.x %c %ld;\n", elem_ctype(tile->sym), n, n, tile->ylo > 0 ? '-' : '+',
-        labs(tile->ylo), n, tile->xlo > 0 ? '-' : '+', labs(tile->xlo));
+    out(e, "  const %s *const s2s_%s_at = s2s_t_%s + ((int)threadIdx.y%s) * s2s_%s_tx + "
+        "(int)threadIdx.x%s;\n", elem_ctype(tile->sym), n, n, offset_text(-tile->ylo), n,
+        offset_text(-tile->xlo));
   }
   for (int i = 0; i < p->nprivates; i++)
     if (!is_mapped(k, p->privates[i]) && !kernel_reduces(k, p->privates[i]))

@@ -32,15 +32,15 @@ __global__ void lap4_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx 
   const int i = 0 + (int)s2s_x; /* in.c:12 */
   S2S_SMEM_DECLARE; /* shared-memory tiles (pass smem) */
   const int s2s_u_tx = (int)blockDim.x + 4, s2s_u_ty = (int)blockDim.y + 4;
-  float *const s2s_t_u = (float *)(s2s_smem + 0) + (int)threadIdx.z * s2s_u_tx * s2s_u_ty;
+  float *const s2s_t_u = (float *)s2s_smem + (int)threadIdx.z * s2s_u_tx * s2s_u_ty;
   if (S2S_SMEM_LOADING && s2s_z < s2s_trip_z) {
     if ((s2s_idx)(k) >= s2s_u_blo2 && (s2s_idx)(k) <= s2s_u_bhi2)
       for (int s2s_ty = (int)threadIdx.y; s2s_ty < s2s_u_ty; s2s_ty += (int)blockDim.y) {
-        const int s2s_jj = j - (int)threadIdx.y + 0 + s2s_ty;
+        const int s2s_jj = j - (int)threadIdx.y + s2s_ty;
         if (s2s_jj < s2s_u_blo1 || s2s_jj > s2s_u_bhi1)
           continue;
         for (int s2s_tx = (int)threadIdx.x; s2s_tx < s2s_u_tx; s2s_tx += (int)blockDim.x) {
-          const int s2s_ii = i - (int)threadIdx.x + 0 + s2s_tx;
+          const int s2s_ii = i - (int)threadIdx.x + s2s_tx;
           if (s2s_ii >= s2s_u_blo0 && s2s_ii <= s2s_u_bhi0)
             s2s_t_u[s2s_ty * s2s_u_tx + s2s_tx] = S2S_u(s2s_ii, s2s_jj, k);
         }
@@ -49,7 +49,7 @@ __global__ void lap4_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx 
   S2S_SMEM_SYNC(); /* every thread of the block reaches it */
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  const float *const s2s_u_at = s2s_t_u + ((int)threadIdx.y + 0) * s2s_u_tx + (int)threadIdx.x + 0;
+  const float *const s2s_u_at = s2s_t_u + ((int)threadIdx.y) * s2s_u_tx + (int)threadIdx.x;
   float near;
   float far;
 #line 13 "in.c"

@@ -34,7 +34,7 @@ __global__ void box9_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_idx 
   const int i = 1 + (int)s2s_x; /* in.f90:26 */
   S2S_SMEM_DECLARE; /* shared-memory tiles (pass smem) */
   const int s2s_u_tx = (int)blockDim.x + 2, s2s_u_ty = (int)blockDim.y + 2;
-  float *const s2s_t_u = (float *)(s2s_smem + 0) + (int)threadIdx.z * s2s_u_tx * s2s_u_ty;
+  float *const s2s_t_u = (float *)s2s_smem + (int)threadIdx.z * s2s_u_tx * s2s_u_ty;
   if (S2S_SMEM_LOADING && s2s_z < s2s_trip_z) {
     if ((s2s_idx)(k) >= s2s_u_blo2 && (s2s_idx)(k) <= s2s_u_bhi2)
       for (int s2s_ty = (int)threadIdx.y; s2s_ty < s2s_u_ty; s2s_ty += (int)blockDim.y) {

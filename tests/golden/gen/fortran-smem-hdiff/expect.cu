@@ -41,7 +41,7 @@ __global__ void hdiff_r1(const float *__restrict__ inp, s2s_idx s2s_inp_lo0, s2s
   const int i = its + (int)s2s_x; /* in.f90:58 */
   S2S_SMEM_DECLARE; /* shared-memory tiles (pass smem) */
   const int s2s_inp_tx = (int)blockDim.x + 4, s2s_inp_ty = (int)blockDim.y + 4;
-  float *const s2s_t_inp = (float *)(s2s_smem + 0) + (int)threadIdx.z * s2s_inp_tx * s2s_inp_ty;
+  float *const s2s_t_inp = (float *)s2s_smem + (int)threadIdx.z * s2s_inp_tx * s2s_inp_ty;
   if (S2S_SMEM_LOADING && s2s_z < s2s_trip_z) {
     if ((s2s_idx)(k) >= s2s_inp_blo1 && (s2s_idx)(k) <= s2s_inp_bhi1)
       for (int s2s_ty = (int)threadIdx.y; s2s_ty < s2s_inp_ty; s2s_ty += (int)blockDim.y) {
