@@ -62,6 +62,9 @@ typedef enum ParamRole {
   PARAM_HOST_LBOUND,    /* host, Fortran: lbound(array, dim+1); `sym` is the front end's
                            hidden scalar for that bound (IrSym.bound_of names the array) */
   PARAM_HOST_UBOUND,    /* host, Fortran: ubound(array, dim+1), likewise */
+  PARAM_BOX_LOWER,      /* kernel: the lower end of dimension `dim` of the box of array
+                           `sym` (its elements on the device), for a tile's load (smem.c) */
+  PARAM_BOX_UPPER,      /* kernel: the upper end, likewise */
 } ParamRole;
 
 /* One parameter, with how it is passed. */
@@ -178,6 +181,24 @@ typedef struct ReductionPlan {
   int kernel;                /* pass "map": the last kernel that updates it (-1: none yet) */
 } ReductionPlan;
 
+/* Pass "smem" (transforms/smem.c): a read-only array whose every read in
+ * the kernel is A(.., ix + cx, .., iy + cy, ..) with ix, iy the loop indices
+ * on grid axes x and y, cx, cy constants, and the other subscripts the same
+ * in every read and for every thread of a z slice of the block.  Each block
+ * loads the (bx + xhi - xlo) x (by + yhi - ylo) elements its threads read
+ * per z slice into shared memory; the reads take them from there. */
+typedef struct SmemTile {
+  IrSym *sym;
+  int dx, dy;                /* the dimensions subscripted by ix and iy */
+  IrSym *ix, *iy;
+  long xlo, xhi, ylo, yhi;   /* the range of cx and of cy */
+  IrExpr *first;             /* one read: its other subscripts are the load's */
+  int nreads;
+  IrExpr **reads;            /* every read (IR_E_ELEM nodes of the thread body) */
+  long *cx, *cy;             /* parallel to reads: the offsets */
+  int noffsets;              /* distinct (cx, cy) */
+} SmemTile;
+
 typedef struct KernelPlan {
   char *name;                /* <routine>_r<N>_k<M> */
   /* pass "group": the region's statements this kernel runs, in order, and
@@ -221,6 +242,9 @@ typedef struct KernelPlan {
   int nlocals, locals_cap;
   IrSym **locals;
   const char **local_notes;  /* parallel to locals: what each is (a comment where declared) */
+  /* pass "smem": the arrays staged in shared memory */
+  int ntiles;
+  SmemTile *tiles;
 } KernelPlan;
 
 typedef struct RegionPlan {

@@ -37,9 +37,17 @@
  *     errors for a range registered twice.
  *
  * Not defined: __noinline__ (libstdc++ spells the GCC attribute that way).
- * Not emulated: __syncthreads and __shared__ (threads run to completion one
- * at a time, so a barrier cannot be honoured; generated kernels use neither),
- * atomics, textures.
+ *   - the shared-memory tiles of pass "smem" (S2S_LAUNCH_SMEM): a kernel that
+ *     stages a tile loads it, meets one barrier (S2S_SMEM_SYNC) and then
+ *     computes.  Each block runs in two phases: every thread up to the
+ *     barrier (the tile load: each thread loads its own share), then every
+ *     thread again from the barrier on, the threads in a fresh order each
+ *     phase.  The block's dynamic shared memory starts filled with 0xFF bytes
+ *     (a NaN), so a read of an element no thread loaded shows.
+ *
+ * Not emulated: __syncthreads and __shared__ written by hand (threads run to
+ * completion one at a time, so a general barrier cannot be honoured), atomics,
+ * textures.
  */
 #ifndef S2S_EMU_H
 #define S2S_EMU_H
@@ -50,6 +58,7 @@
 #ifdef __cplusplus
 #include <cmath>
 #include <math.h>   /* sqrtf, expf, ... in the global namespace, as nvcc has them */
+#include <string.h>
 #include <vector>
 #else
 #include <math.h>
@@ -186,6 +195,10 @@ extern "C" {
  * added later without changing generated code. */
 extern S2S_EMU_TLS uint3 threadIdx, blockIdx;
 extern S2S_EMU_TLS dim3 blockDim, gridDim;
+/* The running block's dynamic shared memory and the phase of a two-phase
+ * launch (S2S_LAUNCH_SMEM): 0 up to the barrier, 1 after it. */
+extern S2S_EMU_TLS unsigned char *s2s_emu_smem;
+extern S2S_EMU_TLS int s2s_emu_phase;
 
 const char *cudaGetErrorString(cudaError_t err);
 const char *cudaGetErrorName(cudaError_t err);
@@ -317,14 +330,20 @@ static inline unsigned long long s2s_emu_pick(int order, unsigned long long i,
 /* Run `body` (the kernel call) once per thread of the launch, setting the
  * built-ins before each call.  Under shuffle the block order is permuted,
  * and the thread order afresh for every block, so two threads of different
- * blocks as well as of one block meet in varying order. */
-template <class F> static inline void s2s_emu_launch(dim3 grid, dim3 block, F body) {
+ * blocks as well as of one block meet in varying order.  A kernel with a
+ * shared-memory tile (smem_bytes > 0) runs its threads twice per block:
+ * phase 0 up to its barrier, phase 1 after it (S2S_SMEM_SYNC), on a fresh
+ * block of shared memory filled with 0xFF bytes. */
+template <class F>
+static inline void s2s_emu_launch(dim3 grid, dim3 block, F body, size_t smem_bytes = 0) {
   if (s2s_emu_check_launch(grid, block) != cudaSuccess) return;
   s2s_emu_launch_begin();
   const int order = s2s_emu_order();
+  const int phases = smem_bytes ? 2 : 1;
   const unsigned long long nblocks = (unsigned long long)grid.x * grid.y * grid.z;
   const unsigned long long nthreads = (unsigned long long)block.x * block.y * block.z;
   std::vector<unsigned long long> bperm, tperm;
+  std::vector<unsigned char> smem(smem_bytes);
   if (order == S2S_EMU_SHUFFLE) {
     bperm.resize(nblocks);
     tperm.resize(nthreads);
@@ -334,18 +353,37 @@ template <class F> static inline void s2s_emu_launch(dim3 grid, dim3 block, F bo
   blockDim = block;
   for (unsigned long long b = 0; b < nblocks; b++) {
     blockIdx = s2s_emu_index(s2s_emu_pick(order, b, nblocks, bperm), grid);
-    if (order == S2S_EMU_SHUFFLE) s2s_emu_permutation(tperm.data(), nthreads);
-    for (unsigned long long t = 0; t < nthreads; t++) {
-      threadIdx = s2s_emu_index(s2s_emu_pick(order, t, nthreads, tperm), block);
-      body();
+    if (smem_bytes) memset(smem.data(), 0xFF, smem_bytes);
+    s2s_emu_smem = smem_bytes ? smem.data() : NULL;
+    for (int phase = 0; phase < phases; phase++) {
+      s2s_emu_phase = phase;
+      if (order == S2S_EMU_SHUFFLE) s2s_emu_permutation(tperm.data(), nthreads);
+      for (unsigned long long t = 0; t < nthreads; t++) {
+        threadIdx = s2s_emu_index(s2s_emu_pick(order, t, nthreads, tperm), block);
+        body();
+      }
     }
   }
+  s2s_emu_smem = NULL;
+  s2s_emu_phase = 0;
 }
 
 /* Arguments are evaluated at every thread's call, as each CUDA thread
  * receives its own copy of them. */
 #define S2S_LAUNCH(kernel, grid, block, ...) \
   s2s_emu_launch((grid), (block), [&]() { kernel(__VA_ARGS__); })
+/* A kernel with shared-memory tiles (pass "smem"), `bytes` of dynamic
+ * shared memory per block, in two phases around its one barrier. */
+#define S2S_LAUNCH_SMEM(kernel, grid, block, bytes, ...) \
+  s2s_emu_launch((grid), (block), [&]() { kernel(__VA_ARGS__); }, (bytes))
+/* In the kernel: its dynamic shared memory; whether this run of the thread
+ * loads the tiles (phase 0); the barrier, where phase 0 ends. */
+#define S2S_SMEM_DECLARE unsigned char *const s2s_smem = s2s_emu_smem
+#define S2S_SMEM_LOADING (s2s_emu_phase == 0)
+#define S2S_SMEM_SYNC() \
+  do { \
+    if (s2s_emu_phase == 0) return; \
+  } while (0)
 
 /* An element of a global array, as a kernel's index macro names it
  * (S2S_ELEM(p, off), see s2s_rt.h): a reference that tells the race check

@@ -223,6 +223,8 @@ static double s2s_rt_now_us(void) {
 
 _Thread_local uint3 threadIdx, blockIdx;
 _Thread_local dim3 blockDim, gridDim;
+_Thread_local unsigned char *s2s_emu_smem;
+_Thread_local int s2s_emu_phase;
 
 /* Streams are queues of operations that run when something waits for them
  * (see s2s_emu.h).  One mutex guards every queue, the allocation table and
@@ -911,6 +913,7 @@ typedef struct S2sRace {
   int line;
   char kernel[128];
   long conflicts;                  /* elements raced in this launch */
+  long outside;                    /* accesses outside their array's box in this launch */
   S2sRaceArray *arrays;            /* descriptors of the data clauses open on this thread */
   int narrays, arrays_cap;
 } S2sRace;
@@ -970,6 +973,7 @@ static void s2s_race_begin(const S2sRegion *r, int line) {
   }
   s->used = 0;
   s->conflicts = 0;
+  s->outside = 0;
   s->region = r;
   s->line = line;
   snprintf(s->kernel, sizeof s->kernel, "%s",
@@ -1090,8 +1094,37 @@ static void s2s_race_report(S2sRace *s, const void *base, long off, unsigned lon
                    first_wrote ? "written" : "read", one, write ? "written" : "read", two);
 }
 
+/* Is element `off` of the array whose device copy is at `base` outside the
+ * box of its data clause (the elements the device copy holds)?  Arrays the
+ * check was not told of (scratch, constant memory) count as inside. */
+static int s2s_race_outside_box(const S2sRace *s, const void *base, long off) {
+  const S2sArray *a = NULL;
+  for (int i = s->narrays - 1; i >= 0 && !a; i--)
+    if (s->arrays[i].dev == (const char *)base) a = &s->arrays[i].desc;
+  if (!a || a->rank < 1) return 0;
+  if (off < 0) return 1;
+  for (int d = 0; d < a->rank; d++) {
+    long ext = d + 1 < a->rank && a->ext[d] > 0 ? a->ext[d] : 0;
+    long idx = a->lo[d] + (ext ? off % ext : off);
+    if (idx < a->sub_lo[d] || idx > a->sub_hi[d]) return 1;
+    off = ext ? off / ext : 0;
+  }
+  return 0;
+}
+
 void s2s_emu_race_access(const void *base, long off, size_t elem, int write) {
   S2sRace *s = &s2s_race;
+  if (s2s_race_outside_box(s, base, off)) {
+    /* a load the device copy cannot serve: on a GPU, stale memory or a fault */
+    char text[256], where[160];
+    if (++s->outside <= S2S_EMU_RACE_SHOWN) {
+      s2s_race_element_text(s, base, off, text, sizeof text);
+      s2s_race_where(s, where, sizeof where);
+      s2s_race_message(s->region, s->line, where, "%s %s outside the elements the device copy "
+                       "holds", text, write ? "written" : "read");
+    }
+    return;
+  }
   S2sRaceCell *c = s2s_race_cell(s, (uintptr_t)base + (uintptr_t)(off * (long)elem));
   unsigned long long me = s2s_race_thread();
   if (c->reported) return;
@@ -1116,6 +1149,13 @@ static void s2s_race_end(const S2sRegion *r, int line) {
   char where[160];
   if (!s2s_emu_race_active) return;
   s2s_emu_race_active = 0;
+  if (s->outside) {
+    s2s_race_where(s, where, sizeof where);
+    s2s_rt_fail_hint(r, line, where,
+                     "the kernel reaches past the box of a data clause (check the clause's bounds)",
+                     "race check (S2S_EMU_CHECK=race): %ld access%s outside the device copy of "
+                     "an array", s->outside, s->outside == 1 ? "" : "es");
+  }
   if (!s->conflicts) return;
   s2s_race_where(s, where, sizeof where);
   s2s_rt_fail_hint(r, line, where,
@@ -3004,6 +3044,24 @@ unsigned s2s_grid_dim(S2sRegion *r, int line, long iterations, unsigned block, i
                      "more than the limit of %ld",
                      iterations, blocks, block, "xyz"[axis], limit);
   return (unsigned)blocks;
+}
+
+size_t s2s_smem_limit(void) {
+#ifdef S2S_EMULATE
+  return 48 * 1024;
+#else
+  static _Atomic long limit;          /* 0: not asked yet */
+  long v = limit;
+  if (!v) {
+    int dev = 0, bytes = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlock, dev) != cudaSuccess ||
+        bytes <= 0)
+      bytes = 48 * 1024;              /* what every CUDA device gives without opting in */
+    limit = v = bytes;
+  }
+  return (size_t)v;
+#endif
 }
 
 long s2s_array_span(const S2sArray *a) {

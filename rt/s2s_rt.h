@@ -47,6 +47,16 @@
 /* On the calling thread's stream, after its queued copies. */
 #define S2S_LAUNCH(kernel, grid, block, ...) \
   kernel<<<(grid), (block), 0, s2s_stream()>>>(__VA_ARGS__)
+/* A kernel with shared-memory tiles (pass "smem"): `bytes` of dynamic
+ * shared memory per block.  In the kernel, S2S_SMEM_DECLARE names that
+ * memory s2s_smem, the tile load runs under S2S_SMEM_LOADING, and
+ * S2S_SMEM_SYNC() is the barrier every thread of the block reaches before
+ * any reads the tiles (s2s_emu.h runs the two sides as two phases). */
+#define S2S_LAUNCH_SMEM(kernel, grid, block, bytes, ...) \
+  kernel<<<(grid), (block), (bytes), s2s_stream()>>>(__VA_ARGS__)
+#define S2S_SMEM_DECLARE extern __shared__ __align__(16) unsigned char s2s_smem[]
+#define S2S_SMEM_LOADING 1
+#define S2S_SMEM_SYNC() __syncthreads()
 #ifndef S2S_HD
 #define S2S_HD __host__ __device__
 #endif
@@ -59,6 +69,15 @@
 #ifndef S2S_ELEM
 #define S2S_ELEM(p, off) (p)[off]
 #endif
+
+/* Bytes of one shared-memory tile (pass "smem") for a block of bx x by x bz
+ * threads: (bx + wx) x (by + wy) elements per z slice, where wx and wy are
+ * the widths of the halo the reads reach around the block; rounded up to 16
+ * so that the next tile starts aligned.  The launcher sizes the dynamic
+ * shared memory with it and the kernel places its tiles with it. */
+#define S2S_TILE_BYTES(bx, by, bz, wx, wy, elem) \
+  (((size_t)((bx) + (wx)) * (size_t)((by) + (wy)) * (size_t)(bz) * (size_t)(elem) + 15) & \
+   ~(size_t)15)
 
 #ifdef __cplusplus
 extern "C" {
@@ -235,6 +254,11 @@ dim3 s2s_block_shape(S2sRegion *r, int line, const char *kernel, const long trip
                      unsigned by, unsigned bz, int fixed);
 
 long s2s_array_span(const S2sArray *a);
+/* The dynamic shared memory one block may have without opting in (bytes):
+ * the device's limit, queried once (48 KiB in emulation).  A launcher whose
+ * tiles would need more for a tuned block shape goes back to the
+ * translator's shape, whose tiles it checked. */
+size_t s2s_smem_limit(void);
 int s2s_index32(const long *spans, int n);
 
 /* A fact the translation assumed (an inlined helper's reach inside the

@@ -433,7 +433,7 @@ END_TEST
 /* --dump-ir=list: the pass table, in order, one name per line, then exit. */
 START_TEST(test_dump_list) {
   ck_assert_int_eq(parse("--dump-ir=list"), OPTIONS_EXIT);
-  ck_assert_str_eq(out_text, "parse\nnormalize\ninline\ninvariant\ndelinearize\ntripcount\npresent\naccesses\ngroup\nrecompute\ncolumnize\nfuse\ncontract\nmap\nkcache\nstorage\nadvice\n"
+  ck_assert_str_eq(out_text, "parse\nnormalize\ninline\ninvariant\ndelinearize\ntripcount\npresent\naccesses\ngroup\nrecompute\ncolumnize\nfuse\ncontract\nmap\nkcache\nsmem\nstorage\nadvice\n"
                              "emit-cuda\n"
                              "emit-host\n");
   ck_assert_str_eq(errors(), "");

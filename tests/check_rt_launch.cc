@@ -7,7 +7,9 @@
 // library after it is not read as C++ too).
 //
 // S2S_LAUNCH must run every thread of the grid exactly once, in forward,
-// reverse and shuffled order, with the built-ins set as CUDA sets them; a
+// reverse and shuffled order, with the built-ins set as CUDA sets them;
+// S2S_LAUNCH_SMEM every thread of a block up to its barrier before any
+// past it, on fresh shared memory per block; a
 // small region then goes through the whole runtime (data clauses, kernel,
 // copy out).  Exit status 0 when all checks pass, 1 otherwise.
 #include <cstdio>
@@ -211,10 +213,45 @@ __global__ void same_k(float *v, int by_pointer) {
   else S2S_v(1) = (float)threadIdx.x;
 }
 
+// Reads v(i + 50): outside a box v(1:50) for i >= 1.
+__global__ void past_box_k(float *v, int n) {
+  int i = (int)threadIdx.x + 1;
+  if (i <= n) S2S_v(i) = S2S_v(i + 50);
+}
+
 // C: a[2][i+1] = a[2][i].
 __global__ void shift_c_k(float *a) {
   int i = (int)threadIdx.x;
   if (i < 7) S2S_a(i + 1, 2) = S2S_a(i, 2);
+}
+
+// A kernel with a shared-memory tile (S2S_LAUNCH_SMEM, pass "smem"): the
+// even threads of each block load their global index into the block's
+// shared memory, all meet the barrier, then each thread reads the slot of
+// its mirror in the block.  An odd thread's slot is never loaded: it must
+// read the 0xFF bytes a block's shared memory starts with.
+__global__ void mirror_k(int *out) {
+  S2S_SMEM_DECLARE;
+  int *slot = (int *)s2s_smem;
+  int t = (int)threadIdx.x, g = (int)(blockIdx.x * blockDim.x) + t;
+  if (S2S_SMEM_LOADING && t % 2 == 0) slot[t] = g;
+  S2S_SMEM_SYNC();
+  out[g] = slot[blockDim.x - 1 - t];
+}
+
+static void test_smem_phases(void) {
+  const int blocks = 5, threads = 6;
+  for (const char *order : { "forward", "reverse", "shuffle" }) {
+    std::vector<int> out(blocks * threads, 7);
+    setenv("S2S_EMU_ORDER", order, 1);
+    S2S_LAUNCH_SMEM(mirror_k, dim3(blocks), dim3(threads), threads * sizeof(int), out.data());
+    for (int b = 0; b < blocks; b++)
+      for (int t = 0; t < threads; t++) {
+        int mirror = threads - 1 - t;
+        CHECK(out[b * threads + t] == (mirror % 2 == 0 ? b * threads + mirror : -1));
+      }
+  }
+  unsetenv("S2S_EMU_ORDER");
 }
 
 static S2sRegion race_r = S2S_REGION("race_r1", "race", "race.f90", 10);
@@ -338,6 +375,15 @@ static void test_race_check(void) {
     }, &err) == 0);
     CHECK(err.empty());
   }
+  // A read past the box of the data clause (the device copy holds v(1:50) of v(1:100)).
+  CHECK(run_checked("forward", [&]() {
+    Dim dims[1] = { { 1, n, 1, 50 } };
+    S2sArray half = make_array("v", x.data(), sizeof(float), 1, dims);
+    race_region(&race_r, &half, 2, 32, "past_box_k", past_box_k, 2);
+  }, &err) == 1);
+  CHECK_HAS(err, "error: v(51) read outside the elements the device copy holds in kernel "
+                 "past_box_k of region race_r1 (race.f90:11)");
+  CHECK_HAS(err, "race check (S2S_EMU_CHECK=race): 2 accesses outside the device copy of an array");
   // A misspelt check stops at the first kernel.
   CHECK(run_checked("forward", [&]() {
     setenv("S2S_EMU_CHECK", "races", 1);
@@ -350,6 +396,7 @@ int main(void) {
   setenv("S2S_STAGE_CHUNK", "256", 1);  // read at the runtime's first call: many windows
   test_race_check();  // first: it forks, before the runtime has started any thread
   test_orders();
+  test_smem_phases();
   test_bad_configuration();
   test_region_end_to_end();
   test_threads_and_windows();

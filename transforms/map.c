@@ -2117,6 +2117,13 @@ static void dump_kernel(const KernelPlan *k, FILE *f)
         fprintf(f, " %s:%s", xf_reduce_op_text(k->reductions[i]->op), k->reductions[i]->sym->name);
       fputc('\n', f);
     }
+    for (int t = 0; t < k->ntiles; t++) {   /* pass "smem" */
+      const SmemTile *tile = &k->tiles[t];
+      fprintf(f, "      shared-memory tile %s: dimension %d offsets %ld..%ld, dimension %d "
+              "offsets %ld..%ld, %d reads at %d offsets\n", tile->sym->name, tile->dx + 1,
+              tile->xlo, tile->xhi, tile->dy + 1, tile->ylo, tile->yhi, tile->nreads,
+              tile->noffsets);
+    }
   }
   if (k->deps_tested) {
     fputs("      dependences:\n", f);

@@ -122,6 +122,14 @@ static void add_array_params(IrLang lang, KernelPlan *k, const ArrayPlan *a)
     add_param(k, (Param){ .role = PARAM_LOWER_BOUND, .sym = a->sym, .dim = d, .ctype = "long" });
   for (int d = 0; d + 1 < a->sym->rank; d++)
     add_param(k, (Param){ .role = PARAM_EXTENT, .sym = a->sym, .dim = d, .ctype = "long" });
+  /* a tile (pass "smem") loads only elements of the box: the device copy
+   * need hold no other */
+  for (int t = 0; t < k->ntiles; t++)
+    if (k->tiles[t].sym == a->sym)
+      for (int d = 0; d < a->sym->rank; d++) {
+        add_param(k, (Param){ .role = PARAM_BOX_LOWER, .sym = a->sym, .dim = d, .ctype = "long" });
+        add_param(k, (Param){ .role = PARAM_BOX_UPPER, .sym = a->sym, .dim = d, .ctype = "long" });
+      }
 }
 
 /* Does kernel k read scalar s: in its body, or in the first index of a
@@ -310,6 +318,8 @@ static const char *role_text(ParamRole r)
   case PARAM_REDUCTION: return "reduction";
   case PARAM_HOST_LBOUND: return "lbound";
   case PARAM_HOST_UBOUND: return "ubound";
+  case PARAM_BOX_LOWER: return "box lo";
+  case PARAM_BOX_UPPER: return "box hi";
   }
   S2S_BUG("bad ParamRole %d", (int)r);
 }
@@ -324,7 +334,8 @@ static void dump_params(FILE *f, const char *what, const ParamList *l)
     if (a->sym)
       fprintf(f, " %s", a->sym->name);
     if (a->role == PARAM_LOWER_BOUND || a->role == PARAM_EXTENT || a->role == PARAM_TRIP ||
-        a->role == PARAM_HOST_LBOUND || a->role == PARAM_HOST_UBOUND)
+        a->role == PARAM_HOST_LBOUND || a->role == PARAM_HOST_UBOUND ||
+        a->role == PARAM_BOX_LOWER || a->role == PARAM_BOX_UPPER)
       fprintf(f, " %d", a->dim);
     fprintf(f, ": %s%s%s%s\n", a->read_only ? "const " : "", a->ctype, a->by_reference ? " *" : "",
             a->no_alias ? " restrict" : "");

@@ -29,6 +29,8 @@
  *              scalars; or the refusal, naming the dependence (map.c)
  *   kcache     values a sequential loop reads at neighbouring iterations
  *              kept in registers: recurrences and windows along k (kcache.c)
+ *   smem       read-only arrays read at several constant offsets around the
+ *              thread's (i, j) staged per block in shared memory (smem.c)
  *
  * and last the region pass "storage" (storage.h): where each array lives
  * and the parameter lists of the kernels and the launcher.
@@ -50,6 +52,7 @@
 typedef struct XfConfig {
   bool recompute;      /* pass "recompute" (-Mnorecompute: off) */
   bool kcache;         /* pass "kcache" (-Mnokcache: off) */
+  bool smem;           /* pass "smem" (-Mnosmem: off; S2S_SMEM=0 too) */
   bool contract;       /* pass "contract" (-Mnocontract: off) */
   bool assume_no_alias;/* -Msafeptr: C pointer and array parameters never overlap */
 } XfConfig;
@@ -97,6 +100,13 @@ bool xf_pass_map(Program *p, IrRegion *g, int kernel);
 /* Values a sequential loop of a thread reads at neighbouring iterations
  * kept in registers (kcache.c). */
 bool xf_pass_kcache(Program *p, IrRegion *g, int kernel);
+/* Read-only arrays read around the thread's point staged in shared memory
+ * per block (smem.c). */
+bool xf_pass_smem(Program *p, IrRegion *g, int kernel);
+/* Bytes of tile t for a block of bx x by x bz threads: S2S_TILE_BYTES of
+ * rt/s2s_rt.h, which the launcher and the kernel use. */
+struct SmemTile;
+long xf_tile_bytes(const struct SmemTile *t, int bx, int by, int bz);
 
 /* --dump-ir=NAME after a region pass: the region's IR and the plan state
  * (arrays and their storage, scalars, kernels so far); kernel >= 0: after a

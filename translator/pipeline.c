@@ -26,6 +26,13 @@
  *   map        loops on the grid, block shape, firstprivates (transforms/map.c)
  *   kcache     values read at neighbouring iterations of a sequential loop kept in
  *              registers (rolling scalars: k-caching) (transforms/kcache.c)
+ *   smem       a read-only array read at several constant horizontal offsets around the
+ *              thread's (i, j) staged per block in shared memory (a tile with its halo),
+ *              the reads taken from the tile (transforms/smem.c).  Last of the kernel
+ *              passes: it needs the mapping (which loops are x and y, the block shape,
+ *              which it makes 2-D) and the final thread body (kcache's registers are
+ *              in sequential loops, which it leaves alone); storage after it passes the
+ *              tiled arrays' boxes (the load stays inside the device copy)
  *   -- (each region) --
  *   storage    where each array lives, kernel and launcher parameters (transforms/storage.c)
  *   --
@@ -80,7 +87,7 @@
 #include "transforms.h"
 #include "verify.h"
 
-XfConfig xf_config = { .recompute = true, .kcache = true, .contract = true };
+XfConfig xf_config = { .recompute = true, .kcache = true, .smem = true, .contract = true };
 
 bool xf_c_no_alias(const IrSym *s)
 {
@@ -160,6 +167,7 @@ static const Pass passes[] = {
   { "contract",  SCOPE_KERNEL,  .kernel = xf_pass_contract },
   { "map",       SCOPE_KERNEL,  .kernel = xf_pass_map },
   { "kcache",    SCOPE_KERNEL,  .kernel = xf_pass_kcache },
+  { "smem",      SCOPE_KERNEL,  .kernel = xf_pass_smem },
   { "storage",   SCOPE_REGION,  .region = pass_storage },
   { "advice",    SCOPE_PROGRAM, .program = pass_advice },
   { "emit-cuda", SCOPE_PROGRAM, .program = pass_emit_cuda },
@@ -445,6 +453,7 @@ bool pipeline_translate(Unit *u, const Options *o, ResKernelSites *sites)
   u->emit.sites = sites;
   xf_config.recompute = !o->no_recompute;
   xf_config.kcache = !o->no_kcache;
+  xf_config.smem = !o->no_smem;
   xf_config.contract = !o->no_contract;
   xf_config.assume_no_alias = o->assume_no_alias;
   u->cu = mem_open(&u->cu_text, &u->cu_len);

@@ -255,6 +255,12 @@ static const ReportKindInfo kinds[] = {
     "a stencil field computed where it is read" },
   { "loop-recompute", REPORT_CAT_LOOP, "Array '*' stored, not recomputed*",
     "a stencil field kept stored, and why" },
+  { "loop-smem", REPORT_CAT_LOOP, "Array '*' staged in shared memory*",
+    "a read-only array read around the thread's point, staged per block in shared memory" },
+  { "loop-smem", REPORT_CAT_LOOP, "Array '*' not staged in shared memory*",
+    "a stencil input left in global memory, and why" },
+  { "loop-smem", REPORT_CAT_LOOP, "Kernel * runs in blocks of * for its shared-memory tiles",
+    "the 2-D block shape of a kernel with shared-memory tiles" },
 };
 
 /* Does `text` have the shape `pattern` ('*': any text, also none)? */

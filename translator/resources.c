@@ -43,6 +43,7 @@ void res_sites_add(ResKernelSites *l, const char *name, const char *routine, con
   s->line = line;
   memcpy(s->block, block, sizeof s->block);
   s->block_fixed = block_fixed;
+  s->tile_bytes = 0;          /* emit_cuda sets it for a kernel with tiles */
 }
 
 void res_sites_free(ResKernelSites *l) {
@@ -345,7 +346,9 @@ static int report_instance(const ResUsageList *l, const ResKernelSite *s, const 
         strcmp(t, type))
       continue;
     char *warning;
-    char *text = res_kernel_text(&l->v[i], s->name, t, s->block, &warning);
+    ResUsage u = l->v[i];
+    u.smem += s->tile_bytes;   /* what the launcher asks for at the default block */
+    char *text = res_kernel_text(&u, s->name, t, s->block, &warning);
     report_add_file(REPORT_INFO, s->routine, s->file, s->line, "%s", text);
     if (warning) report_add_file(REPORT_WARNING, s->routine, s->file, s->line, "%s", warning);
     free(text);

@@ -36,6 +36,8 @@ typedef struct ResKernelSite {
   int line;          /* the user's line of the kernel's loop nest */
   int block[3];      /* the launcher's default block (x, y, z) */
   bool block_fixed;  /* vector(N) given: S2S_TUNE keeps this block */
+  long tile_bytes;   /* dynamic shared memory of its tiles at that block (pass smem), which
+                        ptxas does not see: added to its static shared memory */
 } ResKernelSite;
 
 typedef struct ResKernelSites {

@@ -55,6 +55,7 @@
 #include "column.h"
 #include "present.h"
 #include "report.h"
+#include "transforms.h"
 #include "storage.h"
 #include "visit.h"
 
@@ -502,6 +503,33 @@ static Prec expr_prec(const Emit *e, const IrExpr *x)
   S2S_BUG("expr_prec of expression kind %d", (int)x->kind);
 }
 
+/* A read that pass "smem" takes from a shared-memory tile (SmemTile):
+ * the tile's element at the thread's own place plus the read's offsets.
+ * False for every other element reference. */
+static bool emit_tile_read(Emit *e, const IrExpr *x)
+{
+  if (!e->kernel)
+    return false;
+  for (int t = 0; t < e->kernel->ntiles; t++) {
+    const SmemTile *tile = &e->kernel->tiles[t];
+    for (int r = 0; tile->sym == x->u.elem.sym && r < tile->nreads; r++)
+      if (tile->reads[r] == x) {
+        const char *n = tile->sym->name;
+        long cx = tile->cx[r], cy = tile->cy[r];
+        out(e, "s2s_%s_at[", n);   /* the thread's own point: emit_tile_loads */
+        if (labs(cy) == 1)
+          out(e, "%ss2s_%s_tx", cy < 0 ? "-" : "", n);
+        else if (cy)
+          out(e, "%s%ld * s2s_%s_tx", cy < 0 ? "-" : "", labs(cy), n);
+        if (cx || !cy)
+          out(e, "%s%ld", !cy ? (cx < 0 ? "-" : "") : cx < 0 ? " - " : " + ", labs(cx));
+        out(e, "]");
+        return true;
+      }
+  }
+  return false;
+}
+
 /* x as an operand that needs at least precedence `min`: parenthesized
  * when it binds less tightly. */
 static void emit_prec(Emit *e, const IrExpr *x, Prec min)
@@ -534,6 +562,8 @@ static void emit_prec(Emit *e, const IrExpr *x, Prec min)
     }
     break;
   case IR_E_ELEM:
+    if (emit_tile_read(e, x))
+      break;
     out(e, "S2S_%s(", x->u.elem.sym->name);
     for (int i = 0; i < x->u.elem.n; i++) {
       out(e, "%s", i ? ", " : "");
@@ -1319,7 +1349,7 @@ static void emit_index_macro(Emit *e, const IrSym *a)
 static bool array_param(const Param *a)
 {
   return a->role == PARAM_ARRAY || a->role == PARAM_SCRATCH_BASE || a->role == PARAM_LOWER_BOUND ||
-         a->role == PARAM_EXTENT;
+         a->role == PARAM_EXTENT || a->role == PARAM_BOX_LOWER || a->role == PARAM_BOX_UPPER;
 }
 
 /* What goes before parameter i of l: nothing, ", ", or a line break when an
@@ -1329,7 +1359,8 @@ static const char *param_separator(const ParamList *l, int i, const char *newlin
   if (i == 0)
     return "";
   ParamRole r = l->v[i].role;
-  if (r != PARAM_LOWER_BOUND && r != PARAM_EXTENT && array_param(&l->v[i - 1]))
+  if (r != PARAM_LOWER_BOUND && r != PARAM_EXTENT && r != PARAM_BOX_LOWER &&
+      r != PARAM_BOX_UPPER && array_param(&l->v[i - 1]))
     return newline;
   return ", ";
 }
@@ -1354,6 +1385,8 @@ static const char *kernel_param_name(const Param *a)
   case PARAM_FIRSTPRIVATE: return ir_printf("s2s_in_%s", a->sym->name);
   case PARAM_REDUCTION: return ir_printf("s2s_red_%s", a->sym->name);
   case PARAM_TRIP: return ir_printf("s2s_trip_%s", axis[a->dim]);
+  case PARAM_BOX_LOWER: return ir_printf("s2s_%s_blo%d", a->sym->name, a->dim);
+  case PARAM_BOX_UPPER: return ir_printf("s2s_%s_bhi%d", a->sym->name, a->dim);
   case PARAM_HOST_LBOUND:
   case PARAM_HOST_UBOUND: break;
   }
@@ -1372,6 +1405,8 @@ static const char *launch_arg(const Param *a)
   case PARAM_FIRSTPRIVATE: return cname(a->sym);
   case PARAM_REDUCTION: return ir_printf("s2s_red_%s", a->sym->name);
   case PARAM_TRIP: return ir_printf("s2s_trip[%d]", a->dim);
+  case PARAM_BOX_LOWER: return ir_printf("s2s_%s.sub_lo[%d]", a->sym->name, a->dim);
+  case PARAM_BOX_UPPER: return ir_printf("s2s_%s.sub_hi[%d]", a->sym->name, a->dim);
   case PARAM_HOST_LBOUND:
   case PARAM_HOST_UBOUND: break;
   }
@@ -1384,7 +1419,8 @@ static void emit_kernel_params(Emit *e, const KernelPlan *k)
   for (int i = 0; i < k->params.n; i++) {
     const Param *a = &k->params.v[i];
     out(e, "%s", param_separator(&k->params, i, ",\n    "));
-    if (a->role == PARAM_LOWER_BOUND || a->role == PARAM_EXTENT || a->role == PARAM_TRIP)
+    if (a->role == PARAM_LOWER_BOUND || a->role == PARAM_EXTENT || a->role == PARAM_TRIP ||
+        a->role == PARAM_BOX_LOWER || a->role == PARAM_BOX_UPPER)
       out(e, "s2s_idx %s", kernel_param_name(a));
     else
       emit_param_decl(e, a, kernel_param_name(a));
@@ -1467,9 +1503,122 @@ static void report_relaxed(const Emit *e, const KernelPlan *k)
 /* The kernel's entry in the driver's side table (resources.h). */
 static void record_site(const Emit *e, const KernelPlan *k)
 {
-  if (e->cfg->sites)
-    res_sites_add(e->cfg->sites, k->name, e->region->routine->name, diag_user_file(k->nest->loc),
-                  diag_user_line(k->nest->loc), k->block, k->block_fixed);
+  if (!e->cfg->sites)
+    return;
+  res_sites_add(e->cfg->sites, k->name, e->region->routine->name, diag_user_file(k->nest->loc),
+                diag_user_line(k->nest->loc), k->block, k->block_fixed);
+  long tiles = 0;
+  for (int t = 0; t < k->ntiles; t++)
+    tiles += xf_tile_bytes(&k->tiles[t], k->block[0], k->block[1], k->block[2]);
+  e->cfg->sites->v[e->cfg->sites->n - 1].tile_bytes = tiles;
+}
+
+/* The mapped loops' indices (i = its + s2s_x, ...). */
+static void emit_mapped_indices(Emit *e, const KernelPlan *k, const char *ind)
+{
+  static const char *const axis[] = { "x", "y", "z" };
+  for (int i = 0; i < k->nmapped; i++) {
+    const IrStmt *l = k->mapped[i];
+    long step = 1;
+    if (l->u.loop.step)
+      ir_eval_const(l->u.loop.step, &step);
+    emit_comments(e, l, (int)strlen(ind));
+    emit_line_directive(e, l->loc);
+    out(e, "%sconst %s %s = ", ind, ir_type_c(l->u.loop.iv->type), cname(l->u.loop.iv));
+    emit_prec(e, l->u.loop.lo, PREC_ADD);
+    out(e, " + (%s)s2s_%s", ir_type_c(l->u.loop.iv->type), axis[k->axis[i]]);
+    if (step != 1)
+      out(e, " * %ld", step);
+    out(e, "; /* %s:%d */\n", diag_user_file(l->loc), diag_user_line(l->loc));
+  }
+}
+
+/* The bytes of every tile of k for block shape `block` (a dim3 of the
+ * launcher or blockDim), as the launcher sizes and the kernel places them. */
+static void emit_tiles_bytes(Emit *e, const KernelPlan *k, const char *block, int upto)
+{
+  for (int t = 0; t < upto; t++) {
+    const SmemTile *tile = &k->tiles[t];
+    out(e, "%sS2S_TILE_BYTES(%s.x, %s.y, %s.z, %ld, %ld, sizeof(%s))", t ? " + " : "", block, block,
+        block, tile->xhi - tile->xlo, tile->yhi - tile->ylo, elem_ctype(tile->sym));
+  }
+}
+
+/* " + 7", " - 2", or nothing for 0: an offset added in generated code. */
+static const char *offset_text(long c)
+{
+  return c ? ir_printf(" %c %ld", c < 0 ? '-' : '+', labs(c)) : "";
+}
+
+/* Pass "smem": each tile's place in the block's shared memory, then its
+ * load.  Every thread of the block runs this, in range or not, before the
+ * out-of-range return: each loads its share of its own z slice (elements of
+ * the array's box only: the device copy holds no others), and all meet
+ * the barrier. */
+static void emit_tile_loads(Emit *e, const KernelPlan *k)
+{
+  out(e, "  S2S_SMEM_DECLARE; /* shared-memory tiles (pass smem) */\n");
+  for (int t = 0; t < k->ntiles; t++) {
+    const SmemTile *tile = &k->tiles[t];
+    const char *n = tile->sym->name, *ty = elem_ctype(tile->sym);
+    out(e, "  const int s2s_%s_tx = (int)blockDim.x + %ld, s2s_%s_ty = (int)blockDim.y + %ld;\n", n,
+        tile->xhi - tile->xlo, n, tile->yhi - tile->ylo);
+    out(e, "  %s *const s2s_t_%s = (%s *)", ty, n, ty);
+    if (t) {   /* after the tiles before it */
+      out(e, "(s2s_smem + ");
+      emit_tiles_bytes(e, k, "blockDim", t);
+      out(e, ")");
+    } else {
+      out(e, "s2s_smem");
+    }
+    out(e, " + (int)threadIdx.z * s2s_%s_tx * s2s_%s_ty;\n", n, n);
+  }
+  out(e, "  if (S2S_SMEM_LOADING && s2s_z < s2s_trip_z) {\n");
+  for (int t = 0; t < k->ntiles; t++) {
+    const SmemTile *tile = &k->tiles[t];
+    const char *n = tile->sym->name, *ivx = cname(tile->ix), *ivy = cname(tile->iy);
+    const char *tx = ir_type_c(tile->ix->type), *ty = ir_type_c(tile->iy->type);
+    const char *ind = "    ";
+    int others = 0;
+    for (int d = 0; d < tile->sym->rank; d++) {
+      if (d == tile->dx || d == tile->dy)
+        continue;
+      out(e, others++ ? " &&\n        " : "    if (");
+      out(e, "(s2s_idx)(");
+      emit_expr(e, tile->first->u.elem.sub[d]);
+      out(e, ") >= s2s_%s_blo%d && (s2s_idx)(", n, d);
+      emit_expr(e, tile->first->u.elem.sub[d]);
+      out(e, ") <= s2s_%s_bhi%d", n, d);
+    }
+    if (others) {
+      out(e, ")\n");
+      ind = "      ";
+    }
+    out(e, "%sfor (int s2s_ty = (int)threadIdx.y; s2s_ty < s2s_%s_ty; s2s_ty += (int)blockDim.y) {\n",
+        ind, n);
+    out(e, "%s  const %s s2s_jj = %s - (%s)threadIdx.y%s + s2s_ty;\n", ind, ty, ivy, ty,
+        offset_text(tile->ylo));
+    out(e, "%s  if (s2s_jj < s2s_%s_blo%d || s2s_jj > s2s_%s_bhi%d)\n%s    continue;\n", ind, n,
+        tile->dy, n, tile->dy, ind);
+    out(e, "%s  for (int s2s_tx = (int)threadIdx.x; s2s_tx < s2s_%s_tx; s2s_tx += (int)blockDim.x) {\n",
+        ind, n);
+    out(e, "%s    const %s s2s_ii = %s - (%s)threadIdx.x%s + s2s_tx;\n", ind, tx, ivx, tx,
+        offset_text(tile->xlo));
+    out(e, "%s    if (s2s_ii >= s2s_%s_blo%d && s2s_ii <= s2s_%s_bhi%d)\n", ind, n, tile->dx, n,
+        tile->dx);
+    out(e, "%s      s2s_t_%s[s2s_ty * s2s_%s_tx + s2s_tx] = S2S_%s(", ind, n, n, n);
+    for (int d = 0; d < tile->sym->rank; d++) {
+      out(e, "%s", d ? ", " : "");
+      if (d == tile->dx)
+        out(e, "s2s_ii");
+      else if (d == tile->dy)
+        out(e, "s2s_jj");
+      else
+        emit_expr(e, tile->first->u.elem.sub[d]);
+    }
+    out(e, ");\n%s  }\n%s}\n", ind, ind);
+  }
+  out(e, "  }\n  S2S_SMEM_SYNC(); /* every thread of the block reaches it */\n");
 }
 
 static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
@@ -1499,10 +1648,22 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
         ir_type_c(r->type), cname(r), reduce_functor(k->reductions[i]->op), ir_type_c(r->type),
         xf_reduce_op_text(k->reductions[i]->op), r->name);
   }
+  if (k->ntiles) {
+    /* the indices first: the tile's load needs them in every thread */
+    emit_mapped_indices(e, k, ind);
+    emit_tile_loads(e, k);
+  }
   if (k->nreductions)
     out(e, "  if (s2s_x < s2s_trip_x && s2s_y < s2s_trip_y && s2s_z < s2s_trip_z) {\n");
   else
     out(e, "  if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)\n    return;\n");
+  for (int t = 0; t < k->ntiles; t++) {   /* where each tile holds the thread's own point */
+    const SmemTile *tile = &k->tiles[t];
+    const char *n = tile->sym->name;
+    out(e, "  const %s *const s2s_%s_at = s2s_t_%s + ((int)threadIdx.y%s) * s2s_%s_tx + "
+        "(int)threadIdx.x%s;\n", elem_ctype(tile->sym), n, n, offset_text(-tile->ylo), n,
+        offset_text(-tile->xlo));
+  }
   for (int i = 0; i < p->nprivates; i++)
     if (!is_mapped(k, p->privates[i]) && !kernel_reduces(k, p->privates[i]))
       out(e, "%s%s %s;\n", ind, ir_type_c(p->privates[i]->type), cname(p->privates[i]));
@@ -1513,20 +1674,8 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   for (int i = 0; i < k->nfirstprivate; i++)
     out(e, "%s%s = s2s_in_%s; /* firstprivate */\n", ind, cname(k->firstprivate[i]),
         k->firstprivate[i]->name);
-  for (int i = 0; i < k->nmapped; i++) {
-    const IrStmt *l = k->mapped[i];
-    long step = 1;
-    if (l->u.loop.step)
-      ir_eval_const(l->u.loop.step, &step);
-    emit_comments(e, l, (int)strlen(ind));
-    emit_line_directive(e, l->loc);
-    out(e, "%sconst %s %s = ", ind, ir_type_c(l->u.loop.iv->type), cname(l->u.loop.iv));
-    emit_prec(e, l->u.loop.lo, PREC_ADD);
-    out(e, " + (%s)s2s_%s", ir_type_c(l->u.loop.iv->type), axis[k->axis[i]]);
-    if (step != 1)
-      out(e, " * %ld", step);
-    out(e, "; /* %s:%d */\n", diag_user_file(l->loc), diag_user_line(l->loc));
-  }
+  if (!k->ntiles)
+    emit_mapped_indices(e, k, ind);
   e->kernel = k;
   e->nopen = 0;
   e->nlabels = 0;
@@ -1760,6 +1909,15 @@ static void emit_launch(Emit *e, const KernelPlan *k)
   }
   out(e, "    dim3 s2s_block = s2s_block_shape(&s2s_region, %d, \"%s\", s2s_trip, %d, %d, %d, %d);\n",
       line, k->name, k->block[0], k->block[1], k->block[2], k->block_fixed);
+  if (k->ntiles) {
+    out(e, "    size_t s2s_smem = ");
+    emit_tiles_bytes(e, k, "s2s_block", k->ntiles);
+    out(e, ";\n    if (s2s_smem > s2s_smem_limit()) { /* a tuned shape too big for the tiles */\n"
+           "      s2s_block = dim3(%d, %d, %d);\n      s2s_smem = ", k->block[0], k->block[1],
+        k->block[2]);
+    emit_tiles_bytes(e, k, "s2s_block", k->ntiles);
+    out(e, ";\n    }\n");
+  }
   out(e, "    dim3 s2s_grid(s2s_grid_dim(&s2s_region, %d, s2s_trip[0], s2s_block.x, 0),\n"
          "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[1], s2s_block.y, 1),\n"
          "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[2], s2s_block.z, 2));\n",
@@ -1770,7 +1928,12 @@ static void emit_launch(Emit *e, const KernelPlan *k)
   int nspans = emit_spans(e, k);
   for (int wide = 0; wide < 2; wide++) {
     out(e, wide ? "      else\n" : "      if (s2s_index32(s2s_spans, %d))\n", nspans);
-    out(e, "        S2S_LAUNCH(%s<%s>, s2s_grid, s2s_block,\n        ", k->name, wide ? "long" : "int");
+    if (k->ntiles)
+      out(e, "        S2S_LAUNCH_SMEM(%s<%s>, s2s_grid, s2s_block, s2s_smem,\n        ", k->name,
+          wide ? "long" : "int");
+    else
+      out(e, "        S2S_LAUNCH(%s<%s>, s2s_grid, s2s_block,\n        ", k->name,
+          wide ? "long" : "int");
     emit_launch_args(e, k, ",\n        ");
     out(e, ");\n");
   }
