@@ -125,9 +125,11 @@ START_TEST(test_smem_case)
   const SmemCase *c = &smem_cases[_i];
   char *msgs;
   Program *p;
+  xf_config.smem = true; /* -Msmem: the pass is off by default */
   if (c->off)
     setenv("S2S_SMEM", "0", 1);
   bool ok = cu_plan_region(c->name, decls, "", c->body, true, &p, &msgs);
+  xf_config.smem = false;
   if (c->off)
     unsetenv("S2S_SMEM");
   ck_assert_msg(ok, "case %s: planning failed:\n%s", c->name, msgs);

@@ -397,7 +397,8 @@ static void c_params(Signatures *s, const char *name, size_t name_len, const cha
     const char *t = type;
     if (drop_const && !strncmp(t, "const ", 6))
       t += 6;
-    if (strcmp(t, "void") != 0)
+    /* "(void)": no parameter (decl_type reads the lone word as a name) */
+    if (strcmp(t, "void") != 0 && *t)
       fprintf(s->f, "%s %s", i ? "," : "", t);
     free(type);
     p = end + 1;

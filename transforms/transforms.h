@@ -52,7 +52,7 @@
 typedef struct XfConfig {
   bool recompute;      /* pass "recompute" (-Mnorecompute: off) */
   bool kcache;         /* pass "kcache" (-Mnokcache: off) */
-  bool smem;           /* pass "smem" (-Mnosmem: off; S2S_SMEM=0 too) */
+  bool smem;           /* pass "smem" (-Msmem or S2S_SMEM=1: on; off by default, S2S_SMEM=0 too) */
   bool contract;       /* pass "contract" (-Mnocontract: off) */
   bool assume_no_alias;/* -Msafeptr: C pointer and array parameters never overlap */
 } XfConfig;

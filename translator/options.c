@@ -535,7 +535,8 @@ static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *ou
   else if (strcmp(arg, "-Knoieee") == 0) fp_mode_option(p, arg, FP_DEFAULT);
   else if (strcmp(arg, "-Mnorecompute") == 0) o->no_recompute = true;
   else if (strcmp(arg, "-Mnokcache") == 0) o->no_kcache = true;
-  else if (strcmp(arg, "-Mnosmem") == 0) o->no_smem = true;
+  else if (strcmp(arg, "-Msmem") == 0) o->smem = true;
+  else if (strcmp(arg, "-Mnosmem") == 0) o->smem = false;
   else if (strcmp(arg, "-Mnocontract") == 0) o->no_contract = true;
   else if (strcmp(arg, "-Munroll") == 0) o->unroll = 4;
   else if (strncmp(arg, "-Munroll=", 9) == 0) unroll_option(p, arg);

@@ -66,7 +66,7 @@ typedef struct Options {
   const char *report_sarif; /* --report=sarif FILE / --report-sarif=FILE ("-": stdout) */
   bool no_recompute;       /* -Mnorecompute: stencil work arrays stay stored (pass recompute off) */
   bool no_kcache;          /* -Mnokcache: no registers across iterations (pass kcache off) */
-  bool no_smem;            /* -Mnosmem: no shared-memory tiles (pass smem off) */
+  bool smem;               /* -Msmem: shared-memory tiles (pass smem; -Mnosmem: off, the default) */
   bool no_contract;        /* -Mnocontract: work arrays stay arrays (pass contract off) */
   int unroll;              /* -Munroll[=N]: innermost sequential loops of kernels unrolled N
                               times (-Munroll: 4); 0: left to nvcc */

@@ -71,40 +71,21 @@ extern "C" void s2s_device_finish_x1(float *t, const int *s2s_p_ims, const int *
 /* integrate_r1: the loop nest at in.f90:36 */
 template <typename s2s_idx>
 __global__ void integrate_r1(const float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s2s_t_lo1,
-    s2s_idx s2s_t_n0, s2s_idx s2s_t_blo0, s2s_idx s2s_t_bhi0, s2s_idx s2s_t_blo1,
-    s2s_idx s2s_t_bhi1,
+    s2s_idx s2s_t_n0,
     float *__restrict__ tend, s2s_idx s2s_tend_lo0, s2s_idx s2s_tend_lo1, s2s_idx s2s_tend_n0,
     int jts, int its, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
   const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
+  if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
+    return;
 #line 36 "in.f90"
   const int j = jts + (int)s2s_y; /* in.f90:36 */
   const int i = its + (int)s2s_x; /* in.f90:37 */
-  S2S_SMEM_DECLARE; /* shared-memory tiles (pass smem) */
-  const int s2s_t_tx = (int)blockDim.x + 2, s2s_t_ty = (int)blockDim.y + 2;
-  float *const s2s_t_t = (float *)s2s_smem + (int)threadIdx.z * s2s_t_tx * s2s_t_ty;
-  if (S2S_SMEM_LOADING && s2s_z < s2s_trip_z) {
-    for (int s2s_ty = (int)threadIdx.y; s2s_ty < s2s_t_ty; s2s_ty += (int)blockDim.y) {
-      const int s2s_jj = j - (int)threadIdx.y - 1 + s2s_ty;
-      if (s2s_jj < s2s_t_blo1 || s2s_jj > s2s_t_bhi1)
-        continue;
-      for (int s2s_tx = (int)threadIdx.x; s2s_tx < s2s_t_tx; s2s_tx += (int)blockDim.x) {
-        const int s2s_ii = i - (int)threadIdx.x - 1 + s2s_tx;
-        if (s2s_ii >= s2s_t_blo0 && s2s_ii <= s2s_t_bhi0)
-          s2s_t_t[s2s_ty * s2s_t_tx + s2s_tx] = S2S_t(s2s_ii, s2s_jj);
-      }
-    }
-  }
-  S2S_SMEM_SYNC(); /* every thread of the block reaches it */
-  if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
-    return;
-  const float *const s2s_t_at = s2s_t_t + ((int)threadIdx.y + 1) * s2s_t_tx + (int)threadIdx.x + 1;
-#line 38 "in.f90"
-  S2S_tend(i, j) = 0.2f * (s2s_t_at[1] - s2s_t_at[0] - (s2s_t_at[0] - s2s_t_at[-1]))
-      + 0.1f * (s2s_t_at[s2s_t_tx] - s2s_t_at[0] - (s2s_t_at[0] - s2s_t_at[-s2s_t_tx])); /* line 38 */
-#line 108 "in.s2s.cu"
+  S2S_tend(i, j) = 0.2f * (S2S_t(i + 1, j) - S2S_t(i, j) - (S2S_t(i, j) - S2S_t(i - 1, j)))
+      + 0.1f * (S2S_t(i, j + 1) - S2S_t(i, j) - (S2S_t(i, j) - S2S_t(i, j - 1))); /* line 38 */
+#line 89 "in.s2s.cu"
 }
 
 extern "C" void s2s_integrate_r1(float *t, float *tend, const int *s2s_p_jts, const int *s2s_p_jte,
@@ -135,12 +116,7 @@ extern "C" void s2s_integrate_r1(float *t, float *tend, const int *s2s_p_jts, co
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[1] = s2s_max<long>(0, (long)(jte) - (long)(jts) + 1);
     s2s_trip[0] = s2s_max<long>(0, (long)(ite) - (long)(its) + 1);
-    dim3 s2s_block = s2s_block_shape(&s2s_region, 36, "integrate_r1", s2s_trip, 32, 8, 1, 0);
-    size_t s2s_smem = S2S_TILE_BYTES(s2s_block.x, s2s_block.y, s2s_block.z, 2, 2, sizeof(float));
-    if (s2s_smem > s2s_smem_limit()) { /* a tuned shape too big for the tiles */
-      s2s_block = dim3(32, 8, 1);
-      s2s_smem = S2S_TILE_BYTES(s2s_block.x, s2s_block.y, s2s_block.z, 2, 2, sizeof(float));
-    }
+    dim3 s2s_block = s2s_block_shape(&s2s_region, 36, "integrate_r1", s2s_trip, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 36, s2s_trip[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 36, s2s_trip[1], s2s_block.y, 1),
                   s2s_grid_dim(&s2s_region, 36, s2s_trip[2], s2s_block.z, 2));
@@ -149,15 +125,13 @@ extern "C" void s2s_integrate_r1(float *t, float *tend, const int *s2s_p_jts, co
       const long s2s_spans[] = { s2s_array_span(&s2s_t), s2s_array_span(&s2s_tend),
           s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
-        S2S_LAUNCH_SMEM(integrate_r1<int>, s2s_grid, s2s_block, s2s_smem,
-        d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0], s2s_t.sub_lo[0], s2s_t.sub_hi[0],
-            s2s_t.sub_lo[1], s2s_t.sub_hi[1],
+        S2S_LAUNCH(integrate_r1<int>, s2s_grid, s2s_block,
+        d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],
         d_tend, s2s_tend.lo[0], s2s_tend.lo[1], s2s_tend.ext[0],
         jts, its, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
       else
-        S2S_LAUNCH_SMEM(integrate_r1<long>, s2s_grid, s2s_block, s2s_smem,
-        d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0], s2s_t.sub_lo[0], s2s_t.sub_hi[0],
-            s2s_t.sub_lo[1], s2s_t.sub_hi[1],
+        S2S_LAUNCH(integrate_r1<long>, s2s_grid, s2s_block,
+        d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.ext[0],
         d_tend, s2s_tend.lo[0], s2s_tend.lo[1], s2s_tend.ext[0],
         jts, its, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
       s2s_kernel_end(&s2s_region, 36);
@@ -198,7 +172,7 @@ __global__ void integrate_r2(float *__restrict__ t, s2s_idx s2s_t_lo0, s2s_idx s
   const int j = jts + (int)s2s_y; /* in.f90:43 */
   const int i = its + (int)s2s_x; /* in.f90:44 */
   S2S_t(i, j) = S2S_t(i, j) + S2S_tend(i, j) + 0.01f * S2S_q(i, j); /* line 45 */
-#line 202 "in.s2s.cu"
+#line 176 "in.s2s.cu"
 }
 
 extern "C" void s2s_integrate_r2(float *t, float *tend, float *q, const int *s2s_p_jts,
