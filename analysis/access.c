@@ -80,7 +80,7 @@ static size_t text(const IrExpr *e, IrLang lang, char *buf, size_t size)
   size_t n = 0;
   switch (e->kind) {
   case IR_E_INT: return (size_t)snprintf(buf, size, "%ld", e->u.ival);
-  case IR_E_VAR: return (size_t)snprintf(buf, size, "%s", e->u.var->name);
+  case IR_E_VAR: return (size_t)snprintf(buf, size, "%s", ir_sym_user_name(e->u.var));
   case IR_E_CONVERT: return text(e->u.operand, lang, buf, size);
   case IR_E_UNARY:
     n = (size_t)snprintf(buf, size, "-");
@@ -147,7 +147,7 @@ void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang la
   /* a flat array the user indexes flat: its flat range where it is one */
   if (lang == IR_C && dl_flat_box_text(a, lo, hi, buf, size))
     return;
-  size_t n = (size_t)snprintf(buf, size, "%s%s", a->name, lang == IR_FORTRAN ? "(" : "");
+  size_t n = (size_t)snprintf(buf, size, "%s%s", ir_sym_user_name(a), lang == IR_FORTRAN ? "(" : "");
   char l[128], h[128];
   for (int k = 0; k < a->rank && n < size; k++) {
     int d = lang == IR_FORTRAN ? k : a->rank - 1 - k;
@@ -167,7 +167,8 @@ void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang la
 const char *an_ref_text(const IrExpr *ref, IrLang lang)
 {
   char buf[256], sub[96];
-  size_t n = (size_t)snprintf(buf, sizeof buf, "%s%s", ref->u.elem.sym->name, lang == IR_FORTRAN ? "(" : "");
+  size_t n = (size_t)snprintf(buf, sizeof buf, "%s%s", ir_sym_user_name(ref->u.elem.sym),
+                              lang == IR_FORTRAN ? "(" : "");
   for (int k = 0; k < ref->u.elem.n && n < sizeof buf; k++) {
     int d = lang == IR_FORTRAN ? k : ref->u.elem.n - 1 - k;
     an_expr_text(ref->u.elem.sub[d], lang, sub, sizeof sub);

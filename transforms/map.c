@@ -904,10 +904,30 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
   return ok;
 }
 
-/* C array parameters are pointers that may overlap, and then no
- * dependence test about distinct arrays holds.  Unless one of each pair is
- * restrict, -Msafeptr says none overlap, or the user asserts independence,
- * refuse. */
+/* C array parameters are pointers that may overlap, and so are the
+ * pointer members of structs (`s->u`), and then no dependence test about
+ * distinct arrays holds.  Unless one of each pair is restrict, -Msafeptr
+ * says none overlap, both are array members of one struct (which never
+ * overlap), or the user asserts independence, refuse. */
+static bool may_overlap_others(const IrSym *s)
+{
+  return (s->is_dummy || s->member_base) && !xf_c_no_alias(s);
+}
+
+/* How to declare s restrict, for the message. */
+static const char *restrict_advice(const IrSym *s)
+{
+  if (s->member_array)
+    return ir_printf("declare '%s' as a restrict pointer", s->member_base);
+  if (s->member_base) {
+    const char *m = s->source_name + strlen(s->member_base);   /* past `s->` or `s.` */
+    m += *m == '.' ? 1 : 2;
+    return ir_printf("declare the member restrict (as in '%s *restrict %s;' in the struct)",
+                     ir_type_c(s->type), m);
+  }
+  return ir_printf("declare them restrict (as in '%s *restrict %s')", ir_type_c(s->type), s->name);
+}
+
 static bool check_c_aliasing(MapCtx *m)
 {
   RegionPlan *p = m->plan;
@@ -916,20 +936,25 @@ static bool check_c_aliasing(MapCtx *m)
   if (m->prog->lang != IR_C || (adv && adv->independent))
     return true;
   for (int i = 0; i < p->narrays; i++) {
-    const ArrayPlan *a = &p->arrays[i];
-    if (!a->written || !a->sym->is_dummy || xf_c_no_alias(a->sym))
+    const IrSym *a = p->arrays[i].sym;
+    if (!p->arrays[i].written || !may_overlap_others(a))
       continue;
     for (int k = 0; k < p->narrays; k++) {
       const IrSym *b = p->arrays[k].sym;
-      if (k == i || !b->is_dummy || xf_c_no_alias(b) || b->type != a->sym->type)
+      if (k == i || !(b->is_dummy || b->member_base) || xf_c_no_alias(b) || b->type != a->type)
+        continue;
+      if (a->member_array && b->member_array && strcmp(a->member_base, b->member_base) == 0)
         continue;
       /* not `independent`: it would also waive the dependence tests of
        * the loop, and the advice must lead to a correct kernel */
-      diag_at(DIAG_ERROR, a->sym->loc, (int)strlen(a->sym->name), "the region writes '%s' and "
-              "uses '%s', pointer parameters that may overlap; if they never do, declare them "
-              "restrict (as in '%s *restrict %s') or translate with -Msafeptr (no parameter "
-              "overlaps another): the loops are then still checked for dependences",
-              a->sym->name, b->name, ir_type_c(a->sym->type), a->sym->name);
+      const char *an = ir_sym_user_name(a), *bn = ir_sym_user_name(b);
+      diag_at(DIAG_ERROR, a->loc, (int)strlen(an), "the region writes '%s' and uses '%s', %s "
+              "that may overlap; if they never do, %s or translate with -Msafeptr (no %s "
+              "overlaps another): the loops are then still checked for dependences", an, bn,
+              a->member_base || b->member_base ? "arrays reached through pointers"
+                                               : "pointer parameters",
+              restrict_advice(a), a->member_base || b->member_base ? "pointer parameter or member"
+                                                                   : "parameter");
       return false;
     }
   }

@@ -55,12 +55,35 @@ const TSLanguage *tree_sitter_c(void);
 
 /* ---- the reader's state -------------------------------------------------- */
 
+typedef struct CStruct CStruct;
+
 /* A C type as far as the IR can hold it.  `bad` names a type it cannot
- * (for messages: "unsigned int", "struct s"); then `t` is meaningless. */
+ * (for messages: "unsigned int", "struct s"); then `t` is meaningless.  A
+ * struct type declared in the file also has `strct`: a region reaches its
+ * members (`s->u`) though not the struct itself. */
 typedef struct CType {
   IrType t;
   const char *bad;
+  CStruct *strct;
 } CType;
+
+/* One member of a struct type: a symbol template named as the member
+ * (its type and shape), or why a region cannot use it. */
+typedef struct CMember {
+  const char *name;
+  IrSym *sym;                     /* NULL: `bad` says why */
+  const char *bad;
+  bool array;                     /* declared as an array (`w[NZ][NY][NX]`), not a pointer */
+} CMember;
+
+/* A struct type of the translation unit (C is preprocessed: the headers'
+ * types are there). */
+struct CStruct {
+  const char *tag;                /* `struct tag`; NULL when anonymous */
+  int nmembers;
+  CMember *members;
+  CStruct *next;                  /* CFe.structs, latest first */
+};
 
 typedef struct Name Name;
 typedef struct Scope Scope;
@@ -73,6 +96,12 @@ typedef struct Binding {
   bool is_typedef;
   CType type;
   const char *bad;
+  /* A struct variable (or pointer to one) of a type of the file: regions
+   * use its members.  `distinct`: its array members overlap nothing a
+   * region may name otherwise (a restrict pointer, a parameter or local
+   * struct variable). */
+  CStruct *strct;
+  bool struct_ptr, distinct;
   int line;                       /* of the declaration, for messages */
   Name *name;
   Scope *scope;
@@ -110,6 +139,14 @@ typedef struct RegionLocal {
   IrRegion *region;
 } RegionLocal;
 
+/* A member of a struct variable used in a region of the routine, as its
+ * own symbol (member_sym). */
+typedef struct MemberUse {
+  Binding *base;
+  const char *member;
+  IrSym *sym;
+} MemberUse;
+
 typedef struct CFe {
   FeCtx fe;
   TSNode cast_subst;              /* a misread cast being lowered as its operand (below) */
@@ -122,6 +159,9 @@ typedef struct CFe {
   IrRegion *struct_refused;       /* the region whose struct member use was reported */
   int nlocals;
   RegionLocal *locals;            /* of the routine being read */
+  int nmember_uses;
+  MemberUse *member_uses;         /* of the routine being read */
+  CStruct *structs;               /* struct types declared so far, latest first */
   struct { IrSym *iv; int line; } loops[MAX_LOOP_DEPTH]; /* open loops of the region */
   int nloops;
   int nhost_dirs;
@@ -456,10 +496,11 @@ static Binding *bind(CFe *c, const char *text, TSNode at)
 
 /* Bind a name regions cannot use; `why` is the message to print if one
  * does ("" when the declaration was reported already). */
-static void bind_bad(CFe *c, const char *text, TSNode at, const char *why)
+static Binding *bind_bad(CFe *c, const char *text, TSNode at, const char *why)
 {
   Binding *b = bind(c, text, at);
   b->bad = *why ? ir_printf("%s (declared at line %d)", why, b->line) : why;
+  return b;
 }
 
 /* What to add to a message about a name that may be a macro: nothing
@@ -575,6 +616,8 @@ static void install_host(CFe *c, IrSym *s, TSNode at)
   IrSym *old = table_find(c->routine->symbols, s->name);
   if (old && region_local(c, old)) {
     HASH_DEL(c->routine->symbols, old);
+    if (!old->source_name)
+      old->source_name = old->name;
     old->name = fresh_name(c, old->name);
     table_add(&c->routine->symbols, old);
     old = NULL;
@@ -619,8 +662,10 @@ static IrSym *install_region_local(CFe *c, IrSym *s, TSNode at)
     return old;
   }
   char *name = s->name;
-  if (table_find(c->routine->symbols, name))
+  if (table_find(c->routine->symbols, name)) {
     s->name = fresh_name(c, name);
+    s->source_name = name;
+  }
   table_add(&c->routine->symbols, s);
   IR_PUSH(c->locals, c->nlocals, ((RegionLocal){ s, name, c->region }));
   bind(c, name, at)->sym = s;
@@ -652,12 +697,12 @@ static void install_global(CFe *c, IrSym *s, TSNode at)
 
 static CType type_ok(IrType t)
 {
-  return (CType){ t, NULL };
+  return (CType){ t, NULL, NULL };
 }
 
 static CType type_bad(const char *what)
 {
-  return (CType){ IR_T_VOID, what };
+  return (CType){ IR_T_VOID, what, NULL };
 }
 
 static CType primitive_type(const char *text)
@@ -697,10 +742,18 @@ static CType sized_type(CFe *c, TSNode n)
   return type_ok(longs ? IR_T_INT8 : IR_T_INT);
 }
 
+static CStruct *read_struct(CFe *c, TSNode n);
+
 /* type := primitive_type | sized_type_specifier | type_identifier
  *       | struct_specifier | union_specifier | enum_specifier | ... */
 static CType read_type(CFe *c, TSNode n)
 {
+  if (fe_is(n, "struct_specifier")) {
+    TSNode tag = field(n, "name");
+    CType t = type_bad(ts_node_is_null(tag) ? "struct" : ir_printf("struct %s", fe_text(&c->fe, tag)));
+    t.strct = read_struct(c, n);
+    return t;
+  }
   if (fe_is(n, "primitive_type"))
     return primitive_type(fe_text(&c->fe, n));
   if (fe_is(n, "sized_type_specifier"))
@@ -709,6 +762,8 @@ static CType read_type(CFe *c, TSNode n)
     return type_ok(IR_T_INT);
   if (fe_is(n, "type_identifier")) {
     Binding *b = visible(c, fe_text(&c->fe, n));
+    if (b && b->is_typedef && b->type.strct)
+      return (CType){ b->type.t, fe_text(&c->fe, n), b->type.strct };   /* named as written */
     if (b && b->is_typedef)
       return b->type;
   }
@@ -763,7 +818,7 @@ static Declarator read_declarator(const char *src, TSNode n)
   Declarator d = { 0 };
   while (!ts_node_is_null(n)) {
     const char *t = ts_node_type(n);
-    if (strcmp(t, "identifier") == 0) {
+    if (strcmp(t, "identifier") == 0 || strcmp(t, "field_identifier") == 0) {
       d.name = n;
       break;
     }
@@ -917,7 +972,13 @@ static IrSym *declare(CFe *c, TSNode decl, CType type, const Declarator *d, Decl
                            "stencil region", name, type.bad);
     if (where == DECL_REGION)
       err(c, decl, "%s (line %d)", why, line_of(c, decl));
-    bind_bad(c, name, d->name, where == DECL_REGION ? "" : why);
+    Binding *b = bind_bad(c, name, d->name, where == DECL_REGION ? "" : why);
+    bool ptr = d->nderiv == 1 && d->deriv[0].kind == '*';
+    if (type.strct && where != DECL_REGION && (d->nderiv == 0 || ptr)) {
+      b->strct = type.strct;
+      b->struct_ptr = ptr;
+      b->distinct = ptr ? d->deriv[0].restrict_ : where != DECL_GLOBAL;
+    }
     return NULL;
   }
   IrSym *s = new_sym(c, name, type, d->name);
@@ -938,6 +999,55 @@ static IrSym *declare(CFe *c, TSNode decl, CType type, const Declarator *d, Decl
   case DECL_REGION: return install_region_local(c, s, d->name);
   }
   return s;
+}
+
+/* struct_specifier := 'struct' name? body: field_declaration_list?
+ * field_declaration := type declarator (',' declarator)* ';'
+ * A body defines the type (its members read as symbol templates, named as
+ * the member); `struct tag` alone names the latest one defined.  NULL: a
+ * type whose body is not in the file. */
+static CStruct *read_struct(CFe *c, TSNode n)
+{
+  TSNode name = field(n, "name"), body = field(n, "body");
+  const char *tag = ts_node_is_null(name) ? NULL : fe_text(&c->fe, name);
+  if (ts_node_is_null(body)) {
+    for (CStruct *st = c->structs; st && tag; st = st->next)
+      if (st->tag && strcmp(st->tag, tag) == 0)
+        return st;
+    return NULL;
+  }
+  CStruct *st = ir_alloc(sizeof *st);
+  st->tag = tag;
+  uint32_t count = ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode fd = ts_node_named_child(body, i);
+    if (!fe_is(fd, "field_declaration"))
+      continue;
+    CType type = read_type(c, field(fd, "type"));
+    uint32_t k = 0;
+    for (TSNode dn = declarator_child(fd, &k); !ts_node_is_null(dn); dn = declarator_child(fd, &k)) {
+      Declarator d = read_declarator(c->fe.src->text, dn);
+      if (d.is_function || ts_node_is_null(d.name))
+        continue;
+      CMember m = { .name = fe_text(&c->fe, d.name) };
+      if (type.bad) {
+        m.bad = ir_printf("member '%s' has type '%s'%s, which s2s-cuda does not support inside a "
+                          "stencil region", m.name, type.bad, d.nderiv ? " (or a pointer to it)" : "");
+      } else {
+        IrSym *sym = new_sym(c, m.name, type, d.name);
+        const char *why = read_shape(c, &d, sym, DECL_GLOBAL);
+        if (why)
+          m.bad = *why ? why : ir_printf("the declaration of member '%s' cannot be read", m.name);
+        else
+          m.sym = sym;
+        m.array = sym->rank && d.deriv[d.nderiv - 1].kind == '[';
+      }
+      IR_PUSH(st->members, st->nmembers, m);
+    }
+  }
+  st->next = c->structs;
+  c->structs = st;
+  return st;
 }
 
 /* enum_specifier := 'enum' name? enumerator_list?  ; enumerator := name ('=' value)? */
@@ -1198,13 +1308,27 @@ static IrExpr *lower_index(CFe *c, TSNode n)
   return ir_convert(e, e->type == IR_T_LOGICAL ? IR_T_INT : e->type);
 }
 
+static IrSym *lower_member(CFe *c, TSNode n);
+
+/* A scalar member read in a region (`s->nx`): a scalar the host passes. */
+static IrExpr *lower_member_value(CFe *c, TSNode n)
+{
+  IrSym *s = lower_member(c, n);
+  if (!s)
+    return NULL;
+  if (s->rank) {
+    err(c, n, "array '%s' cannot be used without subscripts inside a stencil region (line %d)",
+        s->source_name, line_of(c, n));
+    return NULL;
+  }
+  return ir_var(s, fe_loc(&c->fe, n));
+}
+
 /* subscript_expression := argument '[' index ']'
  * `A[i][j][k]` nests as ((A[i])[j])[k]: walking down from the outer node
  * meets k, j, i — fastest first, the IR's order. */
-/* `g.x[i]`, `p->n`: struct members are refused once per region (every use
- * is the same mistake), saying what to do. */
-/* Struct members give one error per region (one root cause): false
- * when this region's is reported already. */
+/* Struct members a region cannot use give one error per region (every
+ * use is the same mistake): false when this region's is reported already. */
 static bool first_struct_error(CFe *c)
 {
   if (c->region && c->struct_refused == c->region)
@@ -1213,13 +1337,99 @@ static bool first_struct_error(CFe *c)
   return true;
 }
 
-static void struct_member_error(CFe *c, TSNode n)
+/* The symbol standing for member m of struct variable or pointer b (the
+ * user's `base->m` or `base.m`) in the routine: one per access path, so
+ * that every region of the routine names the same array.  Its name is
+ * synthesized (`s_u`), its source_name is the user's spelling, which the
+ * host passes to the launcher: the member is read where the region
+ * starts, like a parameter. */
+static IrSym *member_sym(CFe *c, Binding *b, const CMember *m, const char *base, bool arrow,
+                         TSNode at)
 {
-  if (!first_struct_error(c))
-    return;
-  err(c, n, "struct members are not supported inside a stencil region (line %d): copy '%s' into "
-      "a local variable or pointer before the region and use that", line_of(c, n),
-      fe_text(&c->fe, n));
+  for (int i = 0; i < c->nmember_uses; i++)
+    if (c->member_uses[i].base == b && strcmp(c->member_uses[i].member, m->name) == 0)
+      return c->member_uses[i].sym;
+  IrSym *s = ir_alloc(sizeof *s);
+  *s = *m->sym;
+  memset(&s->hh, 0, sizeof s->hh);
+  s->name = ir_printf("%s_%s", base, m->name);
+  if (table_find(c->routine->symbols, s->name) || table_find(c->globals->symbols, s->name) ||
+      word_in_function(c, s->name))
+    s->name = fresh_name(c, s->name);
+  s->source_name = ir_printf("%s%s%s", base, arrow ? "->" : ".", m->name);
+  s->member_base = ir_strdup(base);
+  s->member_array = m->array;
+  s->loc = fe_loc(&c->fe, at);
+  /* a pointer member is restrict only as declared in the struct (restrict
+   * on `s` covers the struct, not what its members point to); an array
+   * member lies inside the struct */
+  s->is_restrict = s->rank && (m->array ? b->distinct : m->sym->is_restrict);
+  table_add(&c->routine->symbols, s);
+  IR_PUSH(c->member_uses, c->nmember_uses, ((MemberUse){ b, m->name, s }));
+  return s;
+}
+
+/* field_expression := argument ('.' | '->') field
+ * `s->u`, `s.w`, `s->nx`: a member of a struct variable or pointer named in
+ * the routine, as its own symbol (member_sym).  NULL when refused (reported
+ * once per region). */
+static IrSym *lower_member(CFe *c, TSNode n)
+{
+  TSNode base = field(n, "argument");
+  while (fe_is(base, "parenthesized_expression"))
+    base = first_named(base);
+  const char *text = fe_text(&c->fe, n), *member = fe_text(&c->fe, field(n, "field"));
+  bool arrow = strcmp(op_text(n), "->") == 0;
+  if (fe_is(base, "field_expression")) {
+    if (first_struct_error(c))
+      err(c, n, "members of members, such as '%s', are not supported inside a stencil region "
+          "(line %d): before the region, copy '%s' into a local variable or pointer and use "
+          "its member '%s'", text, line_of(c, n), fe_text(&c->fe, base), member);
+    return NULL;
+  }
+  if (!fe_is(base, "identifier")) {
+    if (first_struct_error(c))
+      err(c, n, "'%s' is not supported inside a stencil region (line %d): only members of a "
+          "named struct variable or pointer ('s.%s', 's->%s') are", text, line_of(c, n), member,
+          member);
+    return NULL;
+  }
+  const char *name = fe_text(&c->fe, base);
+  Binding *b = visible(c, name);
+  if (!b || !b->strct) {
+    if (!first_struct_error(c))
+      return NULL;
+    if (b && b->bad && !*b->bad)
+      return NULL;                /* its declaration was reported */
+    if (b && b->bad && b->line && strstr(b->bad, "has type 'struct"))
+      err(c, n, "the members of '%s' cannot be read: its struct type is not defined in this file "
+          "(line %d)", name, line_of(c, n));
+    else if (b && b->bad)
+      err(c, base, "%s", b->bad);
+    else if (!b)
+      err(c, base, "'%s' is not declared%s", name, macro_hint(c, name));
+    else
+      err(c, n, "'%s' is not a struct or a pointer to one (line %d)", name, line_of(c, n));
+    return NULL;
+  }
+  if (arrow != b->struct_ptr) {
+    if (first_struct_error(c))
+      err(c, n, "'%s' is %s struct: write '%s%s%s' (line %d)", name,
+          b->struct_ptr ? "a pointer to a" : "a", name, b->struct_ptr ? "->" : ".", member,
+          line_of(c, n));
+    return NULL;
+  }
+  const CMember *m = NULL;
+  for (int i = 0; i < b->strct->nmembers && !m; i++)
+    if (strcmp(b->strct->members[i].name, member) == 0)
+      m = &b->strct->members[i];
+  if (!m || !m->sym) {
+    if (first_struct_error(c))
+      err(c, n, m ? "'%s': %s (line %d)" : "'%s': the struct has no member '%s' (line %d)", text,
+          m ? m->bad : member, line_of(c, n));
+    return NULL;
+  }
+  return member_sym(c, b, m, name, arrow, n);
 }
 
 static IrExpr *lower_subscript(CFe *c, TSNode n)
@@ -1238,36 +1448,25 @@ static IrExpr *lower_subscript(CFe *c, TSNode n)
   }
   while (fe_is(at, "parenthesized_expression"))
     at = first_named(at);
-  if (fe_is(at, "field_expression")) {
-    /* a member array: the kernel would need the struct's layout and the
-     * host a pointer to pass for it; a local pointer gives both */
-    TSNode member = field(at, "field");
-    const char *m = fe_text(&c->fe, member);
-    if (!first_struct_error(c))
-      return NULL;
-    err(c, at, "arrays that are struct members, such as '%s', are not supported inside a "
-        "stencil region (line %d); before the region, copy the member into a local pointer "
-        "(`T *restrict %s = %s;` with T its element type, or `T (*restrict %s)[ny][nx] = ...` for a 3-D "
-        "field) and index that", fe_text(&c->fe, at), line_of(c, at), m, fe_text(&c->fe, at), m);
-    return NULL;
-  }
-  if (!fe_is(at, "identifier")) {
+  bool member = fe_is(at, "field_expression");   /* `s->u[k][j][i]` */
+  if (!member && !fe_is(at, "identifier")) {
     unsupported(c, at, "subscripts of anything but a named array are");
     return NULL;
   }
-  IrSym *s = lookup(c, at);
+  IrSym *s = member ? lower_member(c, at) : lookup(c, at);
   if (!s || !ok)
     return NULL;
+  const char *name = ir_sym_user_name(s);
   if (s->rank == 0) {
-    err(c, at, "'%s' is not an array (line %d)", s->name, line_of(c, at));
+    err(c, at, "'%s' is not an array (line %d)", name, line_of(c, at));
     return NULL;
   }
   if (count != s->rank) {
     if (s->is_pointer)
       err(c, n, "pointer '%s' must be used with exactly one subscript inside a stencil region, "
-          "as in %s[i*m + j] (line %d)", s->name, s->name, line_of(c, n));
+          "as in %s[i*m + j] (line %d)", name, name, line_of(c, n));
     else
-      err(c, n, "'%s' has %d dimension%s but %d subscript%s here (line %d)", s->name, s->rank,
+      err(c, n, "'%s' has %d dimension%s but %d subscript%s here (line %d)", name, s->rank,
           s->rank == 1 ? "" : "s", count, count == 1 ? "" : "s", line_of(c, n));
     return NULL;
   }
@@ -1552,10 +1751,8 @@ static IrExpr *lower_expr_node(CFe *c, TSNode n)
                                                     : "pointer dereferences ('*p') are");
     return NULL;
   }
-  if (strcmp(t, "field_expression") == 0) {
-    struct_member_error(c, n);
-    return NULL;
-  }
+  if (strcmp(t, "field_expression") == 0)
+    return lower_member_value(c, n);
   for (size_t i = 0; i < sizeof unsupported_exprs / sizeof *unsupported_exprs; i++)
     if (strcmp(t, unsupported_exprs[i].type) == 0) {
       unsupported(c, n, unsupported_exprs[i].what);
@@ -1612,6 +1809,27 @@ static IrExpr *lower_lvalue(CFe *c, TSNode n)
     n = first_named(n);
   if (fe_is(n, "subscript_expression"))
     return lower_subscript(c, n);
+  if (fe_is(n, "field_expression")) {
+    /* the kernel gets the member's value where the region starts; writing
+     * it back would need the struct's layout on the device */
+    IrSym *m = lower_member(c, n);
+    if (m)
+      err(c, n, m->rank ? "'%s' is assigned inside the stencil region (line %d): the region "
+          "uses the array it points to where the region starts; assign it before the region"
+          : "'%s' is assigned inside the stencil region (line %d): writes to struct members are "
+          "not supported inside a region; assign a local variable and copy it into '%s' after "
+          "the region", m->source_name, line_of(c, n), m->source_name);
+    return NULL;
+  }
+  if (fe_is(n, "identifier")) {
+    Binding *b = visible(c, fe_text(&c->fe, n));
+    if (b && b->strct && !b->sym) {
+      err(c, n, "the struct %s '%s' is assigned inside the stencil region (line %d): the "
+          "region reads its members where it starts; assign it before the region",
+          b->struct_ptr ? "pointer" : "variable", fe_text(&c->fe, n), line_of(c, n));
+      return NULL;
+    }
+  }
   if (!fe_is(n, "identifier")) {
     unsupported(c, n, ir_printf("assignments to '%s' are", fe_text(&c->fe, n)));
     return NULL;
@@ -2474,6 +2692,8 @@ static void read_function(CFe *c, TSNode fn)
   c->nhost_dirs = 0;
   c->nlocals = 0;
   c->locals = NULL;
+  c->nmember_uses = 0;
+  c->member_uses = NULL;
   scope_push(c);
   read_parameters(c, field(decl, "parameters"));
   scan_node(c, body, NULL);
@@ -2500,6 +2720,8 @@ static void read_items(CFe *c, TSNode parent)
       define_types(c, n);
     else if (strcmp(t, "enum_specifier") == 0)
       declare_enumerators(c, n, DECL_GLOBAL);
+    else if (strcmp(t, "struct_specifier") == 0)
+      read_struct(c, n);
     else if (is_stencil_pragma(c, n))
       err(c, n, "'#pragma stencil' belongs inside a function, before the statement it applies to");
     else if (strncmp(t, "preproc_", 8) == 0)
