@@ -805,10 +805,10 @@ static const struct { const char *code, *message; } member_errors[] = {
     "t.c:6:33: error: 's->n' is assigned inside the stencil region (line 6): writes to struct "
     "members are not supported inside a region; assign a local variable and copy it into "
     "'s->n' after the region\n" },
-  { "s->t = 0;",
+  { "s->t = a;",
     "t.c:6:33: error: 's->t' is assigned inside the stencil region (line 6): the region uses the "
     "array it points to where the region starts; assign it before the region\n" },
-  { "s = 0;",
+  { "s = s + 1;",
     "t.c:6:33: error: the struct pointer 's' is assigned inside the stencil region (line 6): the "
     "region reads its members where it starts; assign it before the region\n" },
   { "s++;",

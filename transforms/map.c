@@ -479,7 +479,14 @@ static void trip_text(const IrStmt *loop, int block, char *buf, size_t size)
     an_extent_text(loop->u.loop.lo, loop->u.loop.hi, n, sizeof n);
   else
     an_extent_text(loop->u.loop.hi, loop->u.loop.lo, n, sizeof n);
-  bool simple = strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(n);
+  /* one name (a struct member `s->nx` is one too) needs no parentheses */
+  char name[256];
+  size_t len = 0;
+  for (const char *c = n; *c && len + 1 < sizeof name; c++)
+    if (!(c[0] == '-' && c[1] == '>') && !(c[0] == '>' && c > n && c[-1] == '-') && *c != '.')
+      name[len++] = *c;
+  name[len] = '\0';
+  bool simple = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == len;
   if (block > 1)
     snprintf(buf, size, simple ? "%s/%d" : "(%s)/%d", n, block);
   else
@@ -922,8 +929,10 @@ static const char *restrict_advice(const IrSym *s)
   if (s->member_base) {
     const char *m = s->source_name + strlen(s->member_base);   /* past `s->` or `s.` */
     m += *m == '.' ? 1 : 2;
-    return ir_printf("declare the member restrict (as in '%s *restrict %s;' in the struct)",
-                     ir_type_c(s->type), m);
+    bool multi = s->rank > 1 && !s->delinearized;   /* a pointer to arrays as declared */
+    return ir_printf("declare the member restrict (as in '%s %s%s;' in the struct)",
+                     ir_type_c(s->type), multi ? "(*restrict " : "*restrict ",
+                     ir_printf("%s%s", m, multi ? ")[...]" : ""));
   }
   return ir_printf("declare them restrict (as in '%s *restrict %s')", ir_type_c(s->type), s->name);
 }

@@ -1845,6 +1845,17 @@ static IrExpr *lower_lvalue(CFe *c, TSNode n)
   return e;
 }
 
+/* Is lvalue n a struct variable or pointer, or a member of one? */
+static bool assigns_struct(CFe *c, TSNode n)
+{
+  while (fe_is(n, "parenthesized_expression"))
+    n = first_named(n);
+  if (fe_is(n, "field_expression"))
+    return true;
+  Binding *b = fe_is(n, "identifier") ? visible(c, fe_text(&c->fe, n)) : NULL;
+  return b && b->strct && !b->sym;
+}
+
 static IrStmt *assign(IrExpr *lhs, IrExpr *rhs, Loc loc)
 {
   IrStmt *s = ir_stmt(IR_S_ASSIGN, loc);
@@ -1864,6 +1875,8 @@ static IrStmt *lower_assignment(CFe *c, TSNode n, Loc loc)
   const char *text = op_text(n);
   TSNode left = field(n, "left");
   IrExpr *lhs = lower_lvalue(c, left);
+  if (!lhs && assigns_struct(c, left))
+    return NULL;        /* its right side (`f = g`, `s->u = p`) is part of the same mistake */
   IrExpr *rhs = lower_expr(c, field(n, "right"));
   if (!lhs || !rhs)
     return NULL;
