@@ -1726,7 +1726,9 @@ IrSym *an_clause_array(IrRoutine *r, const DirItem *item, DirClauseKind kind)
                      item->name, true);
   else
     diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "'%s' in %s(...) is not an array of "
-            "routine '%s'", item->name, dir_clause_name(kind), r->name);
+            "routine '%s'%s", item->name, dir_clause_name(kind), r->name,
+            strpbrk(item->name, ".>") ? " (a clause names a struct member that a region of the "
+                                        "routine uses)" : "");
   return NULL;
 }
 
