@@ -744,8 +744,8 @@ END_TEST
  * is a symbol of its own, named `base_member`, with the user's spelling as
  * source_name (what the host passes) and what the aliasing rule needs:
  * restrict for a pointer member declared so, and for an array member of a
- * restrict struct pointer or of a struct variable (which overlap nothing
- * else); array members of one struct never overlap each other. */
+ * restrict struct pointer (which overlaps nothing else); array members of
+ * one struct never overlap each other. */
 static const struct {
   const char *use;          /* an expression statement of the region, in the loop over i */
   const char *name, *source_name, *base, *shape;
@@ -758,7 +758,7 @@ static const struct {
   { "s->r[i] = 0;", "s_r", "s->r", "s", "0:*", IR_T_REAL8, true, false, true },
   { "x = s->nx;", "s_nx", "s->nx", "s", "", IR_T_INT, false, false, false },
   { "v.t[i] = 0;", "v_t", "v.t", "v", "0:*", IR_T_REAL8, false, false, true },
-  { "v.w[2][1][i] = 0;", "v_w", "v.w", "v", "0:4,0:3,0:2", IR_T_REAL4, true, true, false },
+  { "v.w[2][1][i] = 0;", "v_w", "v.w", "v", "0:4,0:3,0:2", IR_T_REAL4, false, true, false },
   { "q->w[2][1][i] = 0;", "q_w", "q->w", "q", "0:4,0:3,0:2", IR_T_REAL4, false, true, false },
   { "g.w[2][1][i] = 0;", "g_w", "g.w", "g", "0:4,0:3,0:2", IR_T_REAL4, false, true, false },
   { "x = (s)->nx + s->nx;", "s_nx", "s->nx", "s", "", IR_T_INT, false, false, false },

@@ -57,7 +57,7 @@ extern XfConfig xf_config;
 
 /* May C parameter or struct member s be taken not to overlap any other
  * array: declared restrict (an array member of a restrict struct pointer
- * or of a struct variable counts), or -Msafeptr given?  (Fortran dummies
+ * counts), or -Msafeptr given?  (Fortran dummies
  * never alias by the language rules; callers check the language.) */
 bool xf_c_no_alias(const IrSym *s);
 

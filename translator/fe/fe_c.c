@@ -98,8 +98,8 @@ typedef struct Binding {
   const char *bad;
   /* A struct variable (or pointer to one) of a type of the file: regions
    * use its members.  `distinct`: its array members overlap nothing a
-   * region may name otherwise (a restrict pointer, a parameter or local
-   * struct variable). */
+   * region may name otherwise (a restrict pointer to the struct; the host
+   * code may point anything into a struct variable). */
   CStruct *strct;
   bool struct_ptr, distinct;
   int line;                       /* of the declaration, for messages */
@@ -977,7 +977,7 @@ static IrSym *declare(CFe *c, TSNode decl, CType type, const Declarator *d, Decl
     if (type.strct && where != DECL_REGION && (d->nderiv == 0 || ptr)) {
       b->strct = type.strct;
       b->struct_ptr = ptr;
-      b->distinct = ptr ? d->deriv[0].restrict_ : where != DECL_GLOBAL;
+      b->distinct = ptr && d->deriv[0].restrict_;
     }
     return NULL;
   }
