@@ -147,7 +147,8 @@ void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang la
   /* a flat array the user indexes flat: its flat range where it is one */
   if (lang == IR_C && dl_flat_box_text(a, lo, hi, buf, size))
     return;
-  size_t n = (size_t)snprintf(buf, size, "%s%s", ir_sym_user_name(a), lang == IR_FORTRAN ? "(" : "");
+  size_t n = (size_t)snprintf(buf, size, "%s%s", ir_sym_user_name(a),
+                              lang == IR_FORTRAN ? "(" : "");
   char l[128], h[128];
   for (int k = 0; k < a->rank && n < size; k++) {
     int d = lang == IR_FORTRAN ? k : a->rank - 1 - k;

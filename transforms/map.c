@@ -486,7 +486,8 @@ static void trip_text(const IrStmt *loop, int block, char *buf, size_t size)
     if (!(c[0] == '-' && c[1] == '>') && !(c[0] == '>' && c > n && c[-1] == '-') && *c != '.')
       name[len++] = *c;
   name[len] = '\0';
-  bool simple = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == len;
+  bool simple =
+      strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == len;
   if (block > 1)
     snprintf(buf, size, simple ? "%s/%d" : "(%s)/%d", n, block);
   else

@@ -17,7 +17,9 @@
  * closes.  A declaration regions cannot use (pointer to pointer, struct,
  * unsigned, a host redeclaration with another type) still binds its name,
  * with the reason, so that using it in a region is reported, and using it
- * in host code costs nothing.  Host symbols keep their names (the host
+ * in host code costs nothing.  A struct variable or pointer whose type the
+ * file declares is such a name, but a region may use its members (`s->u`,
+ * `s.w`, `s->nx`): each is a symbol of its own (lower_member).  Host symbols keep their names (the host
  * emitter passes them to launchers by name); a declaration inside a region
  * whose name is taken in the routine gets a fresh one (`t_2`), which only
  * kernel code ever prints.
@@ -750,7 +752,8 @@ static CType read_type(CFe *c, TSNode n)
 {
   if (fe_is(n, "struct_specifier")) {
     TSNode tag = field(n, "name");
-    CType t = type_bad(ts_node_is_null(tag) ? "struct" : ir_printf("struct %s", fe_text(&c->fe, tag)));
+    CType t = type_bad(ts_node_is_null(tag) ? "struct"
+                                            : ir_printf("struct %s", fe_text(&c->fe, tag)));
     t.strct = read_struct(c, n);
     return t;
   }
@@ -1025,14 +1028,16 @@ static CStruct *read_struct(CFe *c, TSNode n)
       continue;
     CType type = read_type(c, field(fd, "type"));
     uint32_t k = 0;
-    for (TSNode dn = declarator_child(fd, &k); !ts_node_is_null(dn); dn = declarator_child(fd, &k)) {
+    for (TSNode dn = declarator_child(fd, &k); !ts_node_is_null(dn);
+         dn = declarator_child(fd, &k)) {
       Declarator d = read_declarator(c->fe.src->text, dn);
       if (d.is_function || ts_node_is_null(d.name))
         continue;
       CMember m = { .name = fe_text(&c->fe, d.name) };
       if (type.bad) {
         m.bad = ir_printf("member '%s' has type '%s'%s, which s2s-cuda does not support inside a "
-                          "stencil region", m.name, type.bad, d.nderiv ? " (or a pointer to it)" : "");
+                          "stencil region", m.name, type.bad,
+                          d.nderiv ? " (or a pointer to it)" : "");
       } else {
         IrSym *sym = new_sym(c, m.name, type, d.name);
         const char *why = read_shape(c, &d, sym, DECL_GLOBAL);
