@@ -826,6 +826,9 @@ static const struct { const char *code, *message; } member_errors[] = {
     "of a named struct variable or pointer ('s.n', 's->n') are\n" },
   { "a[i] = n->x;",
     "t.c:6:40: error: 'n' is not a struct or a pointer to one (line 6)\n" },
+  { "a[i] = s->f;",
+    "t.c:6:40: error: 's->f': member 'f' is a function pointer, which s2s-cuda does not support "
+    "inside a stencil region (line 6)\n" },
   { "a[i] = s->t;",
     "t.c:6:40: error: array 's->t' cannot be used without subscripts inside a stencil region "
     "(line 6)\n" },
@@ -836,7 +839,7 @@ START_TEST(test_struct_member_errors)
   char src[1024];
   snprintf(src, sizeof src,
            "struct inner { int n; };\n"
-           "struct outer { int n; double *t; unsigned c; struct inner *g; };\n"
+           "struct outer { int n; double *t; unsigned c; struct inner *g; void (*f)(int); };\n"
            "void f(int n, double *a, struct outer *s)\n"
            "{\n"
            "#pragma stencil region\n"

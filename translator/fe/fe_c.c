@@ -750,11 +750,13 @@ static CStruct *read_struct(CFe *c, TSNode n);
  *       | struct_specifier | union_specifier | enum_specifier | ... */
 static CType read_type(CFe *c, TSNode n)
 {
-  if (fe_is(n, "struct_specifier")) {
+  if (fe_is(n, "struct_specifier") || fe_is(n, "union_specifier")) {
+    /* named by keyword and tag in messages, not by the text of its body */
     TSNode tag = field(n, "name");
-    CType t = type_bad(ts_node_is_null(tag) ? "struct"
-                                            : ir_printf("struct %s", fe_text(&c->fe, tag)));
-    t.strct = read_struct(c, n);
+    const char *kw = fe_is(n, "union_specifier") ? "union" : "struct";
+    CType t = type_bad(ts_node_is_null(tag) ? kw : ir_printf("%s %s", kw, fe_text(&c->fe, tag)));
+    if (!fe_is(n, "union_specifier"))
+      t.strct = read_struct(c, n);
     return t;
   }
   if (fe_is(n, "primitive_type"))
@@ -1031,10 +1033,13 @@ static CStruct *read_struct(CFe *c, TSNode n)
     for (TSNode dn = declarator_child(fd, &k); !ts_node_is_null(dn);
          dn = declarator_child(fd, &k)) {
       Declarator d = read_declarator(c->fe.src->text, dn);
-      if (d.is_function || ts_node_is_null(d.name))
+      if (ts_node_is_null(d.name))
         continue;
       CMember m = { .name = fe_text(&c->fe, d.name) };
-      if (type.bad) {
+      if (d.is_function) {
+        m.bad = ir_printf("member '%s' is a function pointer, which s2s-cuda does not support "
+                          "inside a stencil region", m.name);
+      } else if (type.bad) {
         m.bad = ir_printf("member '%s' has type '%s'%s, which s2s-cuda does not support inside a "
                           "stencil region", m.name, type.bad,
                           d.nderiv ? " (or a pointer to it)" : "");
