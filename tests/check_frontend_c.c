@@ -992,10 +992,10 @@ static const struct { const char *code, *message; } error_cases[] = {
     "region (declared at line 1)\n" },
   { "  for (i = 0; i < n; i++) a[i] = ps->x;\n",
     "t.c:5:34: error: the members of 'ps' cannot be read: its struct type is not defined in this "
-    "file (line 5)\n" },
+    "file (line 5); with -nocpp the headers that declare it are not read\n" },
   { "  for (i = 0; i < n; i++) ps->a[i] = 0;\n",
     "t.c:5:27: error: the members of 'ps' cannot be read: its struct type is not defined in this "
-    "file (line 5)\n" },
+    "file (line 5); with -nocpp the headers that declare it are not read\n" },
   { "  for (i = 0; i < n; i++) a[i] = foo(i);\n",
     "t.c:5:34: error: call to 'foo' is not supported inside a stencil region (line 5): only "
     "math functions such as sqrt, exp, pow and fmax can be called; write what 'foo' computes "

@@ -1413,7 +1413,8 @@ static IrSym *lower_member(CFe *c, TSNode n)
       return NULL;                /* its declaration was reported */
     if (b && b->bad && b->line && strstr(b->bad, "has type 'struct"))
       err(c, n, "the members of '%s' cannot be read: its struct type is not defined in this file "
-          "(line %d)", name, line_of(c, n));
+          "(line %d)%s", name, line_of(c, n), diag_source(c->fe.file)->map_file ? "" :
+          "; with -nocpp the headers that declare it are not read");
     else if (b && b->bad)
       err(c, base, "%s", b->bad);
     else if (!b)
