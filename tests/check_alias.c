@@ -8,7 +8,8 @@
  *   void f(int n, float *p, st_t *s, st_t *restrict q, st_t *g2, st_t v)
  *
  * of a struct with pointer members (u, v; r declared restrict), array
- * members (w, w2) and a double pointer member (t), planned by the real
+ * members (w, w2), a double pointer member (t), a pointer to another
+ * such struct (down) and a struct member (in), planned by the real
  * front end and planner with or without -Msafeptr; the case gives the
  * start of the error the planner must print, or "" when the region is
  * translated.  Struct members follow the rule of pointer parameters:
@@ -69,13 +70,26 @@ static const AliasCase cases[] = {
   { "a struct variable's members", "v.w[i] = v.u[i];", false,
     "the region writes 'v.w' and uses 'v.u'" },
   { "one member only", "s->u[i] = 2.0f * s->u[i];", false, "" },
+  /* structs inside structs: a member struct lies in its struct; one a member
+   * points to may be anywhere */
+  { "array members of a member struct", "s->in.w2[i] = s->in.w[i];", false, "" },
+  { "array members of a struct a member points to", "s->down->w2[i] = s->down->w[i];", false,
+    "" },
+  { "array members of a struct and of the one it points to", "s->w[i] = s->down->w[i];", false,
+    "the region writes 's->w' and uses 's->down->w'" },
+  { "a member struct of a restrict struct pointer", "q->in.w[i] = q->u[i];", false, "" },
+  { "a struct a member of a restrict struct pointer points to", "q->down->w[i] = q->u[i];",
+    false, "the region writes 'q->down->w' and uses 'q->u', arrays reached through pointers "
+    "that may overlap; if they never do, copy 'q->down' into a restrict pointer before the "
+    "region or translate with -Msafeptr" },
 };
 
 START_TEST(test_aliasing)
 {
   const AliasCase *c = &cases[_i];
-  char *src = ir_printf("typedef struct { int n; float *u; float *v; float *restrict r;\n"
-                        "                 float w[64]; float w2[64]; double *t; } st_t;\n"
+  char *src = ir_printf("typedef struct st { int n; float *u; float *v; float *restrict r;\n"
+                        "  float w[64]; float w2[64]; double *t; struct st *down;\n"
+                        "  struct { float w[64]; float w2[64]; } in; } st_t;\n"
                         "void f(int n, float *p, st_t *s, st_t *restrict q, st_t *g2, st_t v)\n"
                         "{\n"
                         "#pragma stencil region\n"

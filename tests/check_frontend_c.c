@@ -763,14 +763,22 @@ static const struct {
   { "g.w[2][1][i] = 0;", "g_w", "g.w", "g", "0:4,0:3,0:2", IR_T_REAL4, false, true, false },
   { "x = (s)->nx + s->nx;", "s_nx", "s->nx", "s", "", IR_T_INT, false, false, false },
   { "x = v.nx;", "v_nx", "v.nx", "v", "", IR_T_INT, false, false, false },
+  { "s->in.w[2][1][i] = 0;", "s_in_w", "s->in.w", "s->in", "0:4,0:3,0:2", IR_T_REAL4, true, true,
+    false },
+  { "s->next->w[2][1][i] = 0;", "s_next_w", "s->next->w", "s->next", "0:4,0:3,0:2", IR_T_REAL4,
+    false, true, false },
+  { "x = s->next->next->nx;", "s_next_next_nx", "s->next->next->nx", "s->next->next", "",
+    IR_T_INT, false, false, false },
+  { "v.in.t[i] = 0;", "v_in_t", "v.in.t", "v.in", "0:*", IR_T_REAL8, false, false, true },
 };
 
 START_TEST(test_struct_members)
 {
   char src[1024];
   snprintf(src, sizeof src,
-           "typedef struct { int nx, ny; float (*u)[4][5]; double *t; double *restrict r;\n"
-           "                 float w[3][4][5]; } state_t;\n"
+           "typedef struct st { int nx, ny; float (*u)[4][5]; double *t; double *restrict r;\n"
+           "  float w[3][4][5]; struct st *next; struct { double *t; float w[3][4][5]; } in;\n"
+           "} state_t;\n"
            "state_t g;\n"
            "void f(int n, double *s_t, state_t *restrict s, state_t v, state_t *q)\n"
            "{\n"
@@ -797,10 +805,19 @@ END_TEST
 /* Member uses a region cannot have: one error per region (every use of the
  * same form is the same mistake), saying what to do instead. */
 static const struct { const char *code, *message; } member_errors[] = {
-  { "a[i] = s->g->n + s->g->n;",
-    "t.c:6:40: error: members of members, such as 's->g->n', are not supported inside a stencil "
-    "region (line 6): before the region, copy 's->g' into a local variable or pointer and use "
-    "its member 'n'\n" },
+  { "a[i] = s->t->n + s->t->n;",
+    "t.c:6:40: error: 's->t' is not a struct or a pointer to one, so 's->t->n' cannot be read "
+    "(line 6)\n" },
+  { "a[i] = s->g.n;",
+    "t.c:6:40: error: 's->g' is a pointer to a struct: write 's->g->n' (line 6)\n" },
+  { "a[i] = s->g->m;",
+    "t.c:6:40: error: 's->g->m': the struct has no member 'm' (line 6)\n" },
+  { "a[i] = s->g;",
+    "t.c:6:40: error: 's->g' is a struct: a region uses its members, not the struct itself "
+    "(line 6)\n" },
+  { "s->g->n = 1;",
+    "t.c:6:33: error: 's->g->n' is assigned inside the stencil region (line 6): writes to struct "
+    "members are not supported inside a region" },
   { "s->n = i;",
     "t.c:6:33: error: 's->n' is assigned inside the stencil region (line 6): writes to struct "
     "members are not supported inside a region; assign a local variable and copy it into "

@@ -71,7 +71,9 @@ static bool in_some_region(const IrRoutine *r, int line)
 static int host_mention(const IrRoutine *r, const IrSym *s, const IrHostLoop *l)
 {
   IrHostUses *u;
-  HASH_FIND_STR(r->host_uses, s->member_base ? s->member_base : s->name, u);
+  const char *name = s->member_base ? ir_strndup(s->member_base, strcspn(s->member_base, "-."))
+                                    : s->name;     /* `s` of `s->grid` */
+  HASH_FIND_STR(r->host_uses, name, u);
   for (int i = 0; u && i < u->n; i++)
     if (inside(u->v[i].line, l->first_line, l->last_line) && !in_some_region(r, u->v[i].line))
       return u->v[i].line;

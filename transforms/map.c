@@ -925,6 +925,8 @@ static bool may_overlap_others(const IrSym *s)
 /* How to declare s restrict, for the message. */
 static const char *restrict_advice(const IrSym *s)
 {
+  if (s->member_array && strpbrk(s->member_base, "-."))  /* `s->grid->w` */
+    return ir_printf("copy '%s' into a restrict pointer before the region", s->member_base);
   if (s->member_array)
     return ir_printf("declare '%s' as a restrict pointer", s->member_base);
   if (s->member_base) {

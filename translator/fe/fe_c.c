@@ -73,9 +73,12 @@ typedef struct CType {
  * (its type and shape), or why a region cannot use it. */
 typedef struct CMember {
   const char *name;
-  IrSym *sym;                     /* NULL: `bad` says why */
+  IrSym *sym;                     /* NULL: `bad` says why, or it is a struct (strct) */
   const char *bad;
   bool array;                     /* declared as an array (`w[NZ][NY][NX]`), not a pointer */
+  CStruct *strct;                 /* a struct of the file (`struct grid g;`, or a pointer to
+                                     one: struct_ptr), whose members regions reach in turn */
+  bool struct_ptr;
 } CMember;
 
 /* A struct type of the translation unit (C is preprocessed: the headers'
@@ -142,12 +145,22 @@ typedef struct RegionLocal {
 } RegionLocal;
 
 /* A member of a struct variable used in a region of the routine, as its
- * own symbol (member_sym). */
+ * own symbol (member_sym): the variable's binding and the member's path
+ * from it as written (`s->grid->u`). */
 typedef struct MemberUse {
-  Binding *base;
-  const char *member;
+  Binding *root;
+  const char *path;
   IrSym *sym;
 } MemberUse;
+
+/* A struct reached from a variable: `s`, `s->grid`, `s.in`. */
+typedef struct StructPath {
+  Binding *root;                  /* the variable */
+  const char *text;               /* the path as the user writes it, normalized */
+  CStruct *strct;
+  bool ptr;                       /* reached as a pointer: its members with '->' */
+  bool distinct;                  /* its array members overlap nothing else (Binding.distinct) */
+} StructPath;
 
 typedef struct CFe {
   FeCtx fe;
@@ -1023,6 +1036,8 @@ static CStruct *read_struct(CFe *c, TSNode n)
   }
   CStruct *st = ir_alloc(sizeof *st);
   st->tag = tag;
+  st->next = c->structs;          /* known from here: `struct node *next;` inside it */
+  c->structs = st;
   uint32_t count = ts_node_named_child_count(body);
   for (uint32_t i = 0; i < count; i++) {
     TSNode fd = ts_node_named_child(body, i);
@@ -1036,6 +1051,11 @@ static CStruct *read_struct(CFe *c, TSNode n)
       if (ts_node_is_null(d.name))
         continue;
       CMember m = { .name = fe_text(&c->fe, d.name) };
+      bool ptr = d.nderiv == 1 && d.deriv[0].kind == '*';
+      if (type.strct && (d.nderiv == 0 || ptr)) {
+        m.strct = type.strct;
+        m.struct_ptr = ptr;
+      }
       if (d.is_function) {
         m.bad = ir_printf("member '%s' is a function pointer, which s2s-cuda does not support "
                           "inside a stencil region", m.name);
@@ -1055,8 +1075,6 @@ static CStruct *read_struct(CFe *c, TSNode n)
       IR_PUSH(st->members, st->nmembers, m);
     }
   }
-  st->next = c->structs;
-  c->structs = st;
   return st;
 }
 
@@ -1347,27 +1365,34 @@ static bool first_struct_error(CFe *c)
   return true;
 }
 
-/* The symbol standing for member m of struct variable or pointer b (the
- * user's `base->m` or `base.m`) in the routine: one per access path, so
- * that every region of the routine names the same array.  Its name is
- * synthesized (`s_u`), its source_name is the user's spelling, which the
- * host passes to the launcher: the member is read where the region
- * starts, like a parameter. */
-static IrSym *member_sym(CFe *c, Binding *b, const CMember *m, const char *base, bool arrow,
-                         TSNode at)
+/* The symbol standing for member m of the struct at path b (the user's
+ * `base->m` or `base.m`) in the routine: one per access path, so that
+ * every region of the routine names the same array.  Its name is
+ * synthesized (`s_u`, `s_grid_u`), its source_name is the user's spelling,
+ * which the host passes to the launcher: the member is read where the
+ * region starts, like a parameter. */
+static IrSym *member_sym(CFe *c, const StructPath *b, const CMember *m, TSNode at)
 {
+  const char *path = ir_printf("%s%s%s", b->text, b->ptr ? "->" : ".", m->name);
   for (int i = 0; i < c->nmember_uses; i++)
-    if (c->member_uses[i].base == b && strcmp(c->member_uses[i].member, m->name) == 0)
+    if (c->member_uses[i].root == b->root && strcmp(c->member_uses[i].path, path) == 0)
       return c->member_uses[i].sym;
   IrSym *s = ir_alloc(sizeof *s);
   *s = *m->sym;
   memset(&s->hh, 0, sizeof s->hh);
-  s->name = ir_printf("%s_%s", base, m->name);
+  s->name = ir_strdup(path);
+  for (char *w = s->name, *r = s->name; ; r++) {  /* `s->grid->u` -> `s_grid_u` */
+    if (*r == '-' && r[1] == '>')
+      r++;
+    *w++ = *r == '>' || *r == '.' ? '_' : *r;
+    if (!*r)
+      break;
+  }
   if (table_find(c->routine->symbols, s->name) || table_find(c->globals->symbols, s->name) ||
       word_in_function(c, s->name))
     s->name = fresh_name(c, s->name);
-  s->source_name = ir_printf("%s%s%s", base, arrow ? "->" : ".", m->name);
-  s->member_base = ir_strdup(base);
+  s->source_name = path;
+  s->member_base = b->text;
   s->member_array = m->array;
   s->loc = fe_loc(&c->fe, at);
   /* a pointer member is restrict only as declared in the struct (restrict
@@ -1375,72 +1400,111 @@ static IrSym *member_sym(CFe *c, Binding *b, const CMember *m, const char *base,
    * member lies inside the struct */
   s->is_restrict = s->rank && (m->array ? b->distinct : m->sym->is_restrict);
   table_add(&c->routine->symbols, s);
-  IR_PUSH(c->member_uses, c->nmember_uses, ((MemberUse){ b, m->name, s }));
+  IR_PUSH(c->member_uses, c->nmember_uses, ((MemberUse){ b->root, path, s }));
   return s;
 }
 
-/* field_expression := argument ('.' | '->') field
- * `s->u`, `s.w`, `s->nx`: a member of a struct variable or pointer named in
- * the routine, as its own symbol (member_sym).  NULL when refused (reported
- * once per region). */
-static IrSym *lower_member(CFe *c, TSNode n)
+/* The member `field` of the struct at path b, at field_expression n
+ * (`arrow`: written with '->'); NULL when refused (reported). */
+static const CMember *find_member(CFe *c, const StructPath *b, TSNode n, bool arrow)
 {
-  TSNode base = field(n, "argument");
-  while (fe_is(base, "parenthesized_expression"))
-    base = first_named(base);
   const char *text = fe_text(&c->fe, n), *member = fe_text(&c->fe, field(n, "field"));
-  bool arrow = strcmp(op_text(n), "->") == 0;
-  if (fe_is(base, "field_expression")) {
+  if (arrow != b->ptr) {
     if (first_struct_error(c))
-      err(c, n, "members of members, such as '%s', are not supported inside a stencil region "
-          "(line %d): before the region, copy '%s' into a local variable or pointer and use "
-          "its member '%s'", text, line_of(c, n), fe_text(&c->fe, base), member);
+      err(c, n, "'%s' is %s struct: write '%s%s%s' (line %d)", b->text,
+          b->ptr ? "a pointer to a" : "a", b->text, b->ptr ? "->" : ".", member, line_of(c, n));
     return NULL;
   }
-  if (!fe_is(base, "identifier")) {
-    if (first_struct_error(c))
-      err(c, n, "'%s' is not supported inside a stencil region (line %d): only members of a "
-          "named struct variable or pointer ('s.%s', 's->%s') are", text, line_of(c, n), member,
-          member);
-    return NULL;
+  for (int i = 0; i < b->strct->nmembers; i++)
+    if (strcmp(b->strct->members[i].name, member) == 0)
+      return &b->strct->members[i];
+  if (first_struct_error(c))
+    err(c, n, "'%s': the struct has no member '%s' (line %d)", text, member, line_of(c, n));
+  return NULL;
+}
+
+/* The struct that expression n names: a struct variable or pointer, or a
+ * member of one that is a struct or a pointer to one (`s->grid`).  False
+ * when refused (reported once per region). */
+static bool struct_path(CFe *c, TSNode n, TSNode use, StructPath *out)
+{
+  while (fe_is(n, "parenthesized_expression"))
+    n = first_named(n);
+  if (fe_is(n, "field_expression")) {
+    StructPath inner;
+    if (!struct_path(c, field(n, "argument"), use, &inner))
+      return false;
+    bool arrow = strcmp(op_text(n), "->") == 0;
+    const CMember *m = find_member(c, &inner, n, arrow);
+    if (!m)
+      return false;
+    if (!m->strct) {
+      if (first_struct_error(c))
+        err(c, use, "'%s' is not a struct or a pointer to one, so '%s' cannot be read (line %d)",
+            fe_text(&c->fe, n), fe_text(&c->fe, use), line_of(c, use));
+      return false;
+    }
+    *out = (StructPath){ inner.root, ir_printf("%s%s%s", inner.text, arrow ? "->" : ".", m->name),
+                         m->strct, m->struct_ptr,
+                         /* a struct inside a distinct one is distinct; one a member points to
+                          * may be anywhere */
+                         !m->struct_ptr && inner.distinct };
+    return true;
   }
-  const char *name = fe_text(&c->fe, base);
+  const char *text = fe_text(&c->fe, use), *member = fe_text(&c->fe, field(use, "field"));
+  if (!fe_is(n, "identifier")) {
+    if (first_struct_error(c))
+      err(c, use, "'%s' is not supported inside a stencil region (line %d): only members of a "
+          "named struct variable or pointer ('s.%s', 's->%s') are", text, line_of(c, use),
+          member, member);
+    return false;
+  }
+  const char *name = fe_text(&c->fe, n);
   Binding *b = visible(c, name);
   if (!b || !b->strct) {
     if (!first_struct_error(c))
-      return NULL;
+      return false;
     if (b && b->bad && !*b->bad)
-      return NULL;                /* its declaration was reported */
+      return false;               /* its declaration was reported */
     if (b && b->bad && b->line && strstr(b->bad, "has type 'struct"))
-      err(c, n, "the members of '%s' cannot be read: its struct type is not defined in this file "
-          "(line %d)%s", name, line_of(c, n), diag_source(c->fe.file)->map_file ? "" :
+      err(c, use, "the members of '%s' cannot be read: its struct type is not defined in this file "
+          "(line %d)%s", name, line_of(c, use), diag_source(c->fe.file)->map_file ? "" :
           "; with -nocpp the headers that declare it are not read");
     else if (b && b->bad)
-      err(c, base, "%s", b->bad);
+      err(c, n, "%s", b->bad);
     else if (!b)
-      err(c, base, "'%s' is not declared%s", name, macro_hint(c, name));
+      err(c, n, "'%s' is not declared%s", name, macro_hint(c, name));
     else
-      err(c, n, "'%s' is not a struct or a pointer to one (line %d)", name, line_of(c, n));
+      err(c, use, "'%s' is not a struct or a pointer to one (line %d)", name, line_of(c, use));
+    return false;
+  }
+  *out = (StructPath){ b, name, b->strct, b->struct_ptr, b->distinct };
+  return true;
+}
+
+/* field_expression := argument ('.' | '->') field
+ * `s->u`, `s.w`, `s->nx`, `s->grid->u`: a member of a struct variable or
+ * pointer named in the routine (or of a struct its members reach), as its
+ * own symbol (member_sym).  NULL when refused (reported once per region). */
+static IrSym *lower_member(CFe *c, TSNode n)
+{
+  StructPath b;
+  if (!struct_path(c, field(n, "argument"), n, &b))
+    return NULL;
+  const CMember *m = find_member(c, &b, n, strcmp(op_text(n), "->") == 0);
+  if (!m)
+    return NULL;
+  if (!m->sym) {
+    if (first_struct_error(c)) {
+      if (m->strct)
+        err(c, n, "'%s' is a struct: a region uses its members, not the struct itself (line %d)",
+            fe_text(&c->fe, n), line_of(c, n));
+      else
+        err(c, n, "'%s': %s (line %d)", fe_text(&c->fe, n), m->bad, line_of(c, n));
+    }
     return NULL;
   }
-  if (arrow != b->struct_ptr) {
-    if (first_struct_error(c))
-      err(c, n, "'%s' is %s struct: write '%s%s%s' (line %d)", name,
-          b->struct_ptr ? "a pointer to a" : "a", name, b->struct_ptr ? "->" : ".", member,
-          line_of(c, n));
-    return NULL;
-  }
-  const CMember *m = NULL;
-  for (int i = 0; i < b->strct->nmembers && !m; i++)
-    if (strcmp(b->strct->members[i].name, member) == 0)
-      m = &b->strct->members[i];
-  if (!m || !m->sym) {
-    if (first_struct_error(c))
-      err(c, n, m ? "'%s': %s (line %d)" : "'%s': the struct has no member '%s' (line %d)", text,
-          m ? m->bad : member, line_of(c, n));
-    return NULL;
-  }
-  return member_sym(c, b, m, name, arrow, n);
+  return member_sym(c, &b, m, n);
 }
 
 static IrExpr *lower_subscript(CFe *c, TSNode n)

@@ -5,7 +5,8 @@
  * struct's own extents (s->t[SIDX(i,j,k)], through an index scalar the
  * region assigns once per iteration: delinearized as plain pointers are),
  * scalar members as loop bounds and a coefficient (s->nx, s->c); the same
- * through a struct passed by value (st.u, st.nz); and plain pointer
+ * through a struct passed by value (st.u, st.nz); a struct reached through
+ * a member of another (m->state->v); and plain pointer
  * parameters indexed through index scalars (`int idx = IDX(i,j,k);`).
  * The pointer members are not restrict: the case is translated with
  * -Msafeptr (c-struct-may-overlap: without it). */
@@ -83,4 +84,19 @@ void update(int nx, int ny, int nz, const double *t, double *dt)
         south = IDX(i, j - 1, k);
         dt[idx] = dt[idx] + 0.5 * (t[idx] - t[south]);
       }
+}
+
+/* a struct reached through a member of another: m->state->v */
+typedef struct {
+  state_t *state;
+  float gain;
+} model_t;
+
+void amplify(model_t *m)
+{
+#pragma stencil region
+  for (int k = 0; k < m->state->nz; k++)
+    for (int j = 0; j < m->state->ny; j++)
+      for (int i = 0; i < m->state->nx; i++)
+        m->state->v[k][j][i] = m->gain * m->state->w[k][j][i] - m->state->v[k][j][i];
 }

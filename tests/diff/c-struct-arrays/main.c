@@ -21,11 +21,17 @@ typedef struct {
   float w[NZ][NY][NX];
 } state_t;
 
+typedef struct {
+  state_t *state;
+  float gain;
+} model_t;
+
 void smooth(state_t *restrict s);
 void relax(state_t *restrict s, float alpha);
 void tend(state_t *s);
 void scale(state_t st, float a);
 void update(int nx, int ny, int nz, const double *t, double *dt);
+void amplify(model_t *m);
 
 static float value(int i, int j, int k)
 {
@@ -80,6 +86,10 @@ int main(int argc, char **argv)
 
   update(NX, NY, NZ, s->t, s->dt);
   s2s_dump_f64("dt2", s->dt, n);
+
+  model_t m = { s, 2.5f };
+  amplify(&m);
+  s2s_dump_f32("v2", &s->v[0][0][0], n);
 
   s2s_dump_close();
   return 0;

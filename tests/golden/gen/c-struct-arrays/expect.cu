@@ -5,7 +5,7 @@
  * the long one otherwise. */
 #include "s2s_rt.h"
 
-/* ==== region smooth_r1: in.c lines 32-38 ==== */
+/* ==== region smooth_r1: in.c lines 33-39 ==== */
 
 #define S2S_s_u(i0, i1, i2) S2S_ELEM(s_u, \
     ((s2s_idx)(i0) - s2s_s_u_lo0) \
@@ -17,7 +17,7 @@
     ((s2s_idx)(i0) - s2s_s_v_lo0) \
     + s2s_s_v_n0 * (((s2s_idx)(i1) - s2s_s_v_lo1) + s2s_s_v_n1 * (((s2s_idx)(i2) - s2s_s_v_lo2))))
 
-/* smooth_r1: the loop nest at in.c:33 */
+/* smooth_r1: the loop nest at in.c:34 */
 template <typename s2s_idx>
 __global__ void smooth_r1(const float *__restrict__ s_u, s2s_idx s2s_s_u_lo0, s2s_idx s2s_s_u_lo1,
     s2s_idx s2s_s_u_lo2, s2s_idx s2s_s_u_n0, s2s_idx s2s_s_u_n1,
@@ -32,47 +32,47 @@ __global__ void smooth_r1(const float *__restrict__ s_u, s2s_idx s2s_s_u_lo0, s2
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-#line 33 "in.c"
-  const int k = 1 + (int)s2s_z; /* in.c:33 */
-  const int j = 1 + (int)s2s_y; /* in.c:34 */
-  const int i = 1 + (int)s2s_x; /* in.c:35 */
+#line 34 "in.c"
+  const int k = 1 + (int)s2s_z; /* in.c:34 */
+  const int j = 1 + (int)s2s_y; /* in.c:35 */
+  const int i = 1 + (int)s2s_x; /* in.c:36 */
   S2S_s_v(i, j, k) = s_c
       * (S2S_s_u(i - 1, j, k) + S2S_s_u(i + 1, j, k) + S2S_s_u(i, j - 1, k) + S2S_s_u(i, j + 1, k)
-      + S2S_s_u(i, j, k - 1) + S2S_s_u(i, j, k + 1)) + S2S_s_w(i, j, k); /* line 36 */
+      + S2S_s_u(i, j, k - 1) + S2S_s_u(i, j, k + 1)) + S2S_s_w(i, j, k); /* line 37 */
 #line 43 "in.s2s.cu"
 }
 
 extern "C" void s2s_smooth_r1(float *s_u, float *s_w, float *s_v, int s_nz, int s_ny, int s_nx,
     float s_c)
 {
-  static S2sRegion s2s_region = S2S_REGION("smooth_r1", "smooth", "in.c", 32);
+  static S2sRegion s2s_region = S2S_REGION("smooth_r1", "smooth", "in.c", 33);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_s_u = { "s->u", (void *)s_u, sizeof(float), 3, { 0, 0, 0 },
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
       { s2s_min<long>(s_nx - 1, 36), s2s_min<long>(s_ny - 1, 10), s_nz - 1 } };
-  float *d_s_u = (float *)s2s_data_begin(&s2s_region, 32, &s2s_s_u, S2S_COPYIN);
+  float *d_s_u = (float *)s2s_data_begin(&s2s_region, 33, &s2s_s_u, S2S_COPYIN);
   S2sArray s2s_s_w = { "s->w", (void *)s_w, sizeof(float), 3, { 0, 0, 0 },
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, (long)(6) - (0) + 1 },
       { s2s_max<long>(1, 0), s2s_max<long>(1, 0), s2s_max<long>(1, 0) },
       { s2s_min<long>(s_nx - 2, 36), s2s_min<long>(s_ny - 2, 10), s2s_min<long>(s_nz - 2, 6) } };
-  float *d_s_w = (float *)s2s_data_begin(&s2s_region, 32, &s2s_s_w, S2S_COPYIN);
+  float *d_s_w = (float *)s2s_data_begin(&s2s_region, 33, &s2s_s_w, S2S_COPYIN);
   S2sArray s2s_s_v = { "s->v", (void *)s_v, sizeof(float), 3, { 0, 0, 0 },
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, 0 },
       { s2s_max<long>(1, 0), s2s_max<long>(1, 0), s2s_max<long>(1, 0) },
       { s2s_min<long>(s_nx - 2, 36), s2s_min<long>(s_ny - 2, 10), s_nz - 2 } };
-  float *d_s_v = (float *)s2s_data_begin(&s2s_region, 32, &s2s_s_v, S2S_COPYOUT);
+  float *d_s_v = (float *)s2s_data_begin(&s2s_region, 33, &s2s_s_v, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[2] = s2s_max<long>(0, (long)(s_nz - 2));
     s2s_trip[1] = s2s_max<long>(0, (long)(s_ny - 2));
     s2s_trip[0] = s2s_max<long>(0, (long)(s_nx - 2));
-    dim3 s2s_block = s2s_block_shape(&s2s_region, 33, "smooth_r1", s2s_trip, 128, 1, 1, 0);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 33, s2s_trip[0], s2s_block.x, 0),
-                  s2s_grid_dim(&s2s_region, 33, s2s_trip[1], s2s_block.y, 1),
-                  s2s_grid_dim(&s2s_region, 33, s2s_trip[2], s2s_block.z, 2));
+    dim3 s2s_block = s2s_block_shape(&s2s_region, 34, "smooth_r1", s2s_trip, 128, 1, 1, 0);
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 34, s2s_trip[0], s2s_block.x, 0),
+                  s2s_grid_dim(&s2s_region, 34, s2s_trip[1], s2s_block.y, 1),
+                  s2s_grid_dim(&s2s_region, 34, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 33, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 34, s2s_grid, s2s_block);
       const long s2s_spans[] = { s2s_array_span(&s2s_s_u), s2s_array_span(&s2s_s_w),
           s2s_array_span(&s2s_s_v), s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 4))
@@ -87,13 +87,13 @@ extern "C" void s2s_smooth_r1(float *s_u, float *s_w, float *s_v, int s_nz, int 
         d_s_w, s2s_s_w.lo[0], s2s_s_w.lo[1], s2s_s_w.lo[2], s2s_s_w.ext[0], s2s_s_w.ext[1],
         d_s_v, s2s_s_v.lo[0], s2s_s_v.lo[1], s2s_s_v.lo[2], s2s_s_v.ext[0], s2s_s_v.ext[1],
         s_c, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 33);
+      s2s_kernel_end(&s2s_region, 34);
     }
   }
-  s2s_compare_array(&s2s_region, 32, &s2s_s_v, d_s_v, S2S_TYPE_REAL);
-  s2s_data_end(&s2s_region, 32, &s2s_s_v, S2S_COPYOUT);
-  s2s_data_end(&s2s_region, 32, &s2s_s_w, S2S_COPYIN);
-  s2s_data_end(&s2s_region, 32, &s2s_s_u, S2S_COPYIN);
+  s2s_compare_array(&s2s_region, 33, &s2s_s_v, d_s_v, S2S_TYPE_REAL);
+  s2s_data_end(&s2s_region, 33, &s2s_s_v, S2S_COPYOUT);
+  s2s_data_end(&s2s_region, 33, &s2s_s_w, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 33, &s2s_s_u, S2S_COPYIN);
   s2s_region_end(&s2s_region);
 }
 
@@ -101,7 +101,7 @@ extern "C" void s2s_smooth_r1(float *s_u, float *s_w, float *s_v, int s_nz, int 
 #undef S2S_s_w
 #undef S2S_s_v
 
-/* ==== region relax_r1: in.c lines 44-48 ==== */
+/* ==== region relax_r1: in.c lines 45-49 ==== */
 
 #define S2S_s_w(i0, i1, i2) S2S_ELEM(s_w, \
     ((s2s_idx)(i0) - s2s_s_w_lo0) \
@@ -110,7 +110,7 @@ extern "C" void s2s_smooth_r1(float *s_u, float *s_w, float *s_v, int s_nz, int 
     ((s2s_idx)(i0) - s2s_s_v_lo0) \
     + s2s_s_v_n0 * (((s2s_idx)(i1) - s2s_s_v_lo1) + s2s_s_v_n1 * (((s2s_idx)(i2) - s2s_s_v_lo2))))
 
-/* relax_r1: the loop nest at in.c:45 */
+/* relax_r1: the loop nest at in.c:46 */
 template <typename s2s_idx>
 __global__ void relax_r1(float *__restrict__ s_w, s2s_idx s2s_s_w_lo0, s2s_idx s2s_s_w_lo1,
     s2s_idx s2s_s_w_lo2, s2s_idx s2s_s_w_n0, s2s_idx s2s_s_w_n1,
@@ -123,39 +123,39 @@ __global__ void relax_r1(float *__restrict__ s_w, s2s_idx s2s_s_w_lo0, s2s_idx s
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-#line 45 "in.c"
-  const int k = 0 + (int)s2s_z; /* in.c:45 */
-  const int j = 0 + (int)s2s_y; /* in.c:46 */
-  const int i = 0 + (int)s2s_x; /* in.c:47 */
-  S2S_s_w(i, j, k) = (1.0f - alpha) * S2S_s_w(i, j, k) + alpha * S2S_s_v(i, j, k); /* line 48 */
+#line 46 "in.c"
+  const int k = 0 + (int)s2s_z; /* in.c:46 */
+  const int j = 0 + (int)s2s_y; /* in.c:47 */
+  const int i = 0 + (int)s2s_x; /* in.c:48 */
+  S2S_s_w(i, j, k) = (1.0f - alpha) * S2S_s_w(i, j, k) + alpha * S2S_s_v(i, j, k); /* line 49 */
 #line 132 "in.s2s.cu"
 }
 
 extern "C" void s2s_relax_r1(float *s_w, float *s_v, int s_nz, int s_ny, int s_nx, float alpha)
 {
-  static S2sRegion s2s_region = S2S_REGION("relax_r1", "relax", "in.c", 44);
+  static S2sRegion s2s_region = S2S_REGION("relax_r1", "relax", "in.c", 45);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_s_w = { "s->w", (void *)s_w, sizeof(float), 3, { 0, 0, 0 },
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, (long)(6) - (0) + 1 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
       { s2s_min<long>(s_nx - 1, 36), s2s_min<long>(s_ny - 1, 10), s2s_min<long>(s_nz - 1, 6) } };
-  float *d_s_w = (float *)s2s_data_begin(&s2s_region, 44, &s2s_s_w, S2S_COPY);
+  float *d_s_w = (float *)s2s_data_begin(&s2s_region, 45, &s2s_s_w, S2S_COPY);
   S2sArray s2s_s_v = { "s->v", (void *)s_v, sizeof(float), 3, { 0, 0, 0 },
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
       { s2s_min<long>(s_nx - 1, 36), s2s_min<long>(s_ny - 1, 10), s_nz - 1 } };
-  float *d_s_v = (float *)s2s_data_begin(&s2s_region, 44, &s2s_s_v, S2S_COPYIN);
+  float *d_s_v = (float *)s2s_data_begin(&s2s_region, 45, &s2s_s_v, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[2] = s2s_max<long>(0, (long)(s_nz - 1) + 1);
     s2s_trip[1] = s2s_max<long>(0, (long)(s_ny - 1) + 1);
     s2s_trip[0] = s2s_max<long>(0, (long)(s_nx - 1) + 1);
-    dim3 s2s_block = s2s_block_shape(&s2s_region, 45, "relax_r1", s2s_trip, 128, 1, 1, 0);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 45, s2s_trip[0], s2s_block.x, 0),
-                  s2s_grid_dim(&s2s_region, 45, s2s_trip[1], s2s_block.y, 1),
-                  s2s_grid_dim(&s2s_region, 45, s2s_trip[2], s2s_block.z, 2));
+    dim3 s2s_block = s2s_block_shape(&s2s_region, 46, "relax_r1", s2s_trip, 128, 1, 1, 0);
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 46, s2s_trip[0], s2s_block.x, 0),
+                  s2s_grid_dim(&s2s_region, 46, s2s_trip[1], s2s_block.y, 1),
+                  s2s_grid_dim(&s2s_region, 46, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 45, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 46, s2s_grid, s2s_block);
       const long s2s_spans[] = { s2s_array_span(&s2s_s_w), s2s_array_span(&s2s_s_v),
           s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
@@ -168,19 +168,19 @@ extern "C" void s2s_relax_r1(float *s_w, float *s_v, int s_nz, int s_ny, int s_n
         d_s_w, s2s_s_w.lo[0], s2s_s_w.lo[1], s2s_s_w.lo[2], s2s_s_w.ext[0], s2s_s_w.ext[1],
         d_s_v, s2s_s_v.lo[0], s2s_s_v.lo[1], s2s_s_v.lo[2], s2s_s_v.ext[0], s2s_s_v.ext[1],
         alpha, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 45);
+      s2s_kernel_end(&s2s_region, 46);
     }
   }
-  s2s_compare_array(&s2s_region, 44, &s2s_s_w, d_s_w, S2S_TYPE_REAL);
-  s2s_data_end(&s2s_region, 44, &s2s_s_v, S2S_COPYIN);
-  s2s_data_end(&s2s_region, 44, &s2s_s_w, S2S_COPY);
+  s2s_compare_array(&s2s_region, 45, &s2s_s_w, d_s_w, S2S_TYPE_REAL);
+  s2s_data_end(&s2s_region, 45, &s2s_s_v, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 45, &s2s_s_w, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
 
 #undef S2S_s_w
 #undef S2S_s_v
 
-/* ==== region tend_r1: in.c lines 54-61 ==== */
+/* ==== region tend_r1: in.c lines 55-62 ==== */
 
 #define S2S_s_t(i0, i1, i2) S2S_ELEM(s_t, \
     ((s2s_idx)(i0) - s2s_s_t_lo0) \
@@ -190,7 +190,7 @@ extern "C" void s2s_relax_r1(float *s_w, float *s_v, int s_nz, int s_ny, int s_n
     + s2s_s_dt_n0 \
     * (((s2s_idx)(i1) - s2s_s_dt_lo1) + s2s_s_dt_n1 * (((s2s_idx)(i2) - s2s_s_dt_lo2))))
 
-/* tend_r1: the loop nest at in.c:55 */
+/* tend_r1: the loop nest at in.c:56 */
 template <typename s2s_idx>
 __global__ void tend_r1(const double *__restrict__ s_t, s2s_idx s2s_s_t_lo0, s2s_idx s2s_s_t_lo1,
     s2s_idx s2s_s_t_lo2, s2s_idx s2s_s_t_n0, s2s_idx s2s_s_t_n1,
@@ -205,42 +205,42 @@ __global__ void tend_r1(const double *__restrict__ s_t, s2s_idx s2s_s_t_lo0, s2s
     return;
   int idx;
   int below;
-#line 55 "in.c"
-  const int k = 1 + (int)s2s_z; /* in.c:55 */
-  const int j = 0 + (int)s2s_y; /* in.c:56 */
-  const int i = 0 + (int)s2s_x; /* in.c:57 */
-  idx = (k * s_ny + j) * s_nx + i; /* line 58 */
-  below = ((k - 1) * s_ny + j) * s_nx + i; /* line 59 */
+#line 56 "in.c"
+  const int k = 1 + (int)s2s_z; /* in.c:56 */
+  const int j = 0 + (int)s2s_y; /* in.c:57 */
+  const int i = 0 + (int)s2s_x; /* in.c:58 */
+  idx = (k * s_ny + j) * s_nx + i; /* line 59 */
+  below = ((k - 1) * s_ny + j) * s_nx + i; /* line 60 */
   S2S_s_dt(i, j, k) = S2S_s_t(i + 1, j, k) - S2S_s_t(i, j, k)
-      + 0.25 * (S2S_s_t(i, j, k) - S2S_s_t(i, j, k - 1)); /* line 60 */
+      + 0.25 * (S2S_s_t(i, j, k) - S2S_s_t(i, j, k - 1)); /* line 61 */
 #line 217 "in.s2s.cu"
 }
 
 extern "C" void s2s_tend_r1(double *s_t, double *s_dt, int s_nz, int s_ny, int s_nx)
 {
-  static S2sRegion s2s_region = S2S_REGION("tend_r1", "tend", "in.c", 54);
+  static S2sRegion s2s_region = S2S_REGION("tend_r1", "tend", "in.c", 55);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_s_t = { "s->t", (void *)s_t, sizeof(double), 3, { 0, 0, 0 },
       { (long)(s_nx - 1) - (0) + 1, (long)(s_ny - 1) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
       { s2s_min<long>(s_nx - 1, s_nx - 1), s2s_min<long>(s_ny - 1, s_ny - 1), s_nz - 1 } };
-  double *d_s_t = (double *)s2s_data_begin(&s2s_region, 54, &s2s_s_t, S2S_COPYIN);
+  double *d_s_t = (double *)s2s_data_begin(&s2s_region, 55, &s2s_s_t, S2S_COPYIN);
   S2sArray s2s_s_dt = { "s->dt", (void *)s_dt, sizeof(double), 3, { 0, 0, 0 },
       { (long)(s_nx - 1) - (0) + 1, (long)(s_ny - 1) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(1, 0) },
       { s2s_min<long>(s_nx - 2, s_nx - 1), s2s_min<long>(s_ny - 1, s_ny - 1), s_nz - 1 } };
-  double *d_s_dt = (double *)s2s_data_begin(&s2s_region, 54, &s2s_s_dt, S2S_COPYOUT);
+  double *d_s_dt = (double *)s2s_data_begin(&s2s_region, 55, &s2s_s_dt, S2S_COPYOUT);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[2] = s2s_max<long>(0, (long)(s_nz - 1));
     s2s_trip[1] = s2s_max<long>(0, (long)(s_ny - 1) + 1);
     s2s_trip[0] = s2s_max<long>(0, (long)(s_nx - 2) + 1);
-    dim3 s2s_block = s2s_block_shape(&s2s_region, 55, "tend_r1", s2s_trip, 128, 1, 1, 0);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 55, s2s_trip[0], s2s_block.x, 0),
-                  s2s_grid_dim(&s2s_region, 55, s2s_trip[1], s2s_block.y, 1),
-                  s2s_grid_dim(&s2s_region, 55, s2s_trip[2], s2s_block.z, 2));
+    dim3 s2s_block = s2s_block_shape(&s2s_region, 56, "tend_r1", s2s_trip, 128, 1, 1, 0);
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 56, s2s_trip[0], s2s_block.x, 0),
+                  s2s_grid_dim(&s2s_region, 56, s2s_trip[1], s2s_block.y, 1),
+                  s2s_grid_dim(&s2s_region, 56, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 55, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 56, s2s_grid, s2s_block);
       const long s2s_spans[] = { s2s_array_span(&s2s_s_t), s2s_array_span(&s2s_s_dt),
           s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
@@ -253,26 +253,26 @@ extern "C" void s2s_tend_r1(double *s_t, double *s_dt, int s_nz, int s_ny, int s
         d_s_t, s2s_s_t.lo[0], s2s_s_t.lo[1], s2s_s_t.lo[2], s2s_s_t.ext[0], s2s_s_t.ext[1],
         d_s_dt, s2s_s_dt.lo[0], s2s_s_dt.lo[1], s2s_s_dt.lo[2], s2s_s_dt.ext[0], s2s_s_dt.ext[1],
         s_ny, s_nx, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 55);
+      s2s_kernel_end(&s2s_region, 56);
     }
   }
-  s2s_compare_array(&s2s_region, 54, &s2s_s_dt, d_s_dt, S2S_TYPE_REAL);
-  s2s_data_end(&s2s_region, 54, &s2s_s_dt, S2S_COPYOUT);
-  s2s_data_end(&s2s_region, 54, &s2s_s_t, S2S_COPYIN);
+  s2s_compare_array(&s2s_region, 55, &s2s_s_dt, d_s_dt, S2S_TYPE_REAL);
+  s2s_data_end(&s2s_region, 55, &s2s_s_dt, S2S_COPYOUT);
+  s2s_data_end(&s2s_region, 55, &s2s_s_t, S2S_COPYIN);
   s2s_region_end(&s2s_region);
 }
 
 #undef S2S_s_t
 #undef S2S_s_dt
 
-/* ==== region scale_r1: in.c lines 67-71 ==== */
+/* ==== region scale_r1: in.c lines 68-72 ==== */
 
 #define S2S_st_u(i0, i1, i2) S2S_ELEM(st_u, \
     ((s2s_idx)(i0) - s2s_st_u_lo0) \
     + s2s_st_u_n0 \
     * (((s2s_idx)(i1) - s2s_st_u_lo1) + s2s_st_u_n1 * (((s2s_idx)(i2) - s2s_st_u_lo2))))
 
-/* scale_r1: the loop nest at in.c:68 */
+/* scale_r1: the loop nest at in.c:69 */
 template <typename s2s_idx>
 __global__ void scale_r1(float *__restrict__ st_u, s2s_idx s2s_st_u_lo0, s2s_idx s2s_st_u_lo1,
     s2s_idx s2s_st_u_lo2, s2s_idx s2s_st_u_n0, s2s_idx s2s_st_u_n1,
@@ -283,34 +283,34 @@ __global__ void scale_r1(float *__restrict__ st_u, s2s_idx s2s_st_u_lo0, s2s_idx
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-#line 68 "in.c"
-  const int k = 0 + (int)s2s_z; /* in.c:68 */
-  const int j = 0 + (int)s2s_y; /* in.c:69 */
-  const int i = 0 + (int)s2s_x; /* in.c:70 */
-  S2S_st_u(i, j, k) = a * S2S_st_u(i, j, k) + (float)(i - j); /* line 71 */
+#line 69 "in.c"
+  const int k = 0 + (int)s2s_z; /* in.c:69 */
+  const int j = 0 + (int)s2s_y; /* in.c:70 */
+  const int i = 0 + (int)s2s_x; /* in.c:71 */
+  S2S_st_u(i, j, k) = a * S2S_st_u(i, j, k) + (float)(i - j); /* line 72 */
 #line 292 "in.s2s.cu"
 }
 
 extern "C" void s2s_scale_r1(float *st_u, int st_nz, int st_ny, int st_nx, float a)
 {
-  static S2sRegion s2s_region = S2S_REGION("scale_r1", "scale", "in.c", 67);
+  static S2sRegion s2s_region = S2S_REGION("scale_r1", "scale", "in.c", 68);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_st_u = { "st.u", (void *)st_u, sizeof(float), 3, { 0, 0, 0 },
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
       { s2s_min<long>(st_nx - 1, 36), s2s_min<long>(st_ny - 1, 10), st_nz - 1 } };
-  float *d_st_u = (float *)s2s_data_begin(&s2s_region, 67, &s2s_st_u, S2S_COPY);
+  float *d_st_u = (float *)s2s_data_begin(&s2s_region, 68, &s2s_st_u, S2S_COPY);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[2] = s2s_max<long>(0, (long)(st_nz - 1) + 1);
     s2s_trip[1] = s2s_max<long>(0, (long)(st_ny - 1) + 1);
     s2s_trip[0] = s2s_max<long>(0, (long)(st_nx - 1) + 1);
-    dim3 s2s_block = s2s_block_shape(&s2s_region, 68, "scale_r1", s2s_trip, 128, 1, 1, 0);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 68, s2s_trip[0], s2s_block.x, 0),
-                  s2s_grid_dim(&s2s_region, 68, s2s_trip[1], s2s_block.y, 1),
-                  s2s_grid_dim(&s2s_region, 68, s2s_trip[2], s2s_block.z, 2));
+    dim3 s2s_block = s2s_block_shape(&s2s_region, 69, "scale_r1", s2s_trip, 128, 1, 1, 0);
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 69, s2s_trip[0], s2s_block.x, 0),
+                  s2s_grid_dim(&s2s_region, 69, s2s_trip[1], s2s_block.y, 1),
+                  s2s_grid_dim(&s2s_region, 69, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 68, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 69, s2s_grid, s2s_block);
       const long s2s_spans[] = { s2s_array_span(&s2s_st_u),
           s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 2))
@@ -321,17 +321,17 @@ extern "C" void s2s_scale_r1(float *st_u, int st_nz, int st_ny, int st_nx, float
         S2S_LAUNCH(scale_r1<long>, s2s_grid, s2s_block,
         d_st_u, s2s_st_u.lo[0], s2s_st_u.lo[1], s2s_st_u.lo[2], s2s_st_u.ext[0], s2s_st_u.ext[1],
         a, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 68);
+      s2s_kernel_end(&s2s_region, 69);
     }
   }
-  s2s_compare_array(&s2s_region, 67, &s2s_st_u, d_st_u, S2S_TYPE_REAL);
-  s2s_data_end(&s2s_region, 67, &s2s_st_u, S2S_COPY);
+  s2s_compare_array(&s2s_region, 68, &s2s_st_u, d_st_u, S2S_TYPE_REAL);
+  s2s_data_end(&s2s_region, 68, &s2s_st_u, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
 
 #undef S2S_st_u
 
-/* ==== region update_r1: in.c lines 77-85 ==== */
+/* ==== region update_r1: in.c lines 78-86 ==== */
 
 #define S2S_dt(i0, i1, i2) S2S_ELEM(dt, \
     ((s2s_idx)(i0) - s2s_dt_lo0) \
@@ -340,7 +340,7 @@ extern "C" void s2s_scale_r1(float *st_u, int st_nz, int st_ny, int st_nx, float
     ((s2s_idx)(i0) - s2s_t_lo0) \
     + s2s_t_n0 * (((s2s_idx)(i1) - s2s_t_lo1) + s2s_t_n1 * (((s2s_idx)(i2) - s2s_t_lo2))))
 
-/* update_r1: the loop nest at in.c:78 */
+/* update_r1: the loop nest at in.c:79 */
 template <typename s2s_idx>
 __global__ void update_r1(double *__restrict__ dt, s2s_idx s2s_dt_lo0, s2s_idx s2s_dt_lo1,
     s2s_idx s2s_dt_lo2, s2s_idx s2s_dt_n0, s2s_idx s2s_dt_n1,
@@ -355,42 +355,42 @@ __global__ void update_r1(double *__restrict__ dt, s2s_idx s2s_dt_lo0, s2s_idx s
     return;
   int idx;
   int south;
-#line 78 "in.c"
-  const int k = 0 + (int)s2s_z; /* in.c:78 */
-  const int j = 1 + (int)s2s_y; /* in.c:79 */
-  const int i = 0 + (int)s2s_x; /* in.c:80 */
-  idx = (k * ny + j) * nx + i; /* line 81 */
-#line 83 "in.c"
-  south = (k * ny + (j - 1)) * nx + i; /* line 83 */
-  S2S_dt(i, j, k) = S2S_dt(i, j, k) + 0.5 * (S2S_t(i, j, k) - S2S_t(i, j - 1, k)); /* line 84 */
+#line 79 "in.c"
+  const int k = 0 + (int)s2s_z; /* in.c:79 */
+  const int j = 1 + (int)s2s_y; /* in.c:80 */
+  const int i = 0 + (int)s2s_x; /* in.c:81 */
+  idx = (k * ny + j) * nx + i; /* line 82 */
+#line 84 "in.c"
+  south = (k * ny + (j - 1)) * nx + i; /* line 84 */
+  S2S_dt(i, j, k) = S2S_dt(i, j, k) + 0.5 * (S2S_t(i, j, k) - S2S_t(i, j - 1, k)); /* line 85 */
 #line 367 "in.s2s.cu"
 }
 
 extern "C" void s2s_update_r1(double *dt, double *t, int nz, int ny, int nx)
 {
-  static S2sRegion s2s_region = S2S_REGION("update_r1", "update", "in.c", 77);
+  static S2sRegion s2s_region = S2S_REGION("update_r1", "update", "in.c", 78);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_dt = { "dt", (void *)dt, sizeof(double), 3, { 0, 0, 0 },
       { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(1, 0), s2s_max<long>(0, 0) },
       { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 1 } };
-  double *d_dt = (double *)s2s_data_begin(&s2s_region, 77, &s2s_dt, S2S_COPY);
+  double *d_dt = (double *)s2s_data_begin(&s2s_region, 78, &s2s_dt, S2S_COPY);
   S2sArray s2s_t = { "t", (void *)t, sizeof(double), 3, { 0, 0, 0 },
       { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
       { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 1 } };
-  double *d_t = (double *)s2s_data_begin(&s2s_region, 77, &s2s_t, S2S_COPYIN);
+  double *d_t = (double *)s2s_data_begin(&s2s_region, 78, &s2s_t, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[2] = s2s_max<long>(0, (long)(nz - 1) + 1);
     s2s_trip[1] = s2s_max<long>(0, (long)(ny - 1));
     s2s_trip[0] = s2s_max<long>(0, (long)(nx - 1) + 1);
-    dim3 s2s_block = s2s_block_shape(&s2s_region, 78, "update_r1", s2s_trip, 128, 1, 1, 0);
-    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 78, s2s_trip[0], s2s_block.x, 0),
-                  s2s_grid_dim(&s2s_region, 78, s2s_trip[1], s2s_block.y, 1),
-                  s2s_grid_dim(&s2s_region, 78, s2s_trip[2], s2s_block.z, 2));
+    dim3 s2s_block = s2s_block_shape(&s2s_region, 79, "update_r1", s2s_trip, 128, 1, 1, 0);
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 79, s2s_trip[0], s2s_block.x, 0),
+                  s2s_grid_dim(&s2s_region, 79, s2s_trip[1], s2s_block.y, 1),
+                  s2s_grid_dim(&s2s_region, 79, s2s_trip[2], s2s_block.z, 2));
     if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
-      s2s_kernel_begin(&s2s_region, 78, s2s_grid, s2s_block);
+      s2s_kernel_begin(&s2s_region, 79, s2s_grid, s2s_block);
       const long s2s_spans[] = { s2s_array_span(&s2s_dt), s2s_array_span(&s2s_t),
           s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
       if (s2s_index32(s2s_spans, 3))
@@ -403,15 +403,105 @@ extern "C" void s2s_update_r1(double *dt, double *t, int nz, int ny, int nx)
         d_dt, s2s_dt.lo[0], s2s_dt.lo[1], s2s_dt.lo[2], s2s_dt.ext[0], s2s_dt.ext[1],
         d_t, s2s_t.lo[0], s2s_t.lo[1], s2s_t.lo[2], s2s_t.ext[0], s2s_t.ext[1],
         ny, nx, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
-      s2s_kernel_end(&s2s_region, 78);
+      s2s_kernel_end(&s2s_region, 79);
     }
   }
-  s2s_compare_array(&s2s_region, 77, &s2s_dt, d_dt, S2S_TYPE_REAL);
-  s2s_data_end(&s2s_region, 77, &s2s_t, S2S_COPYIN);
-  s2s_data_end(&s2s_region, 77, &s2s_dt, S2S_COPY);
+  s2s_compare_array(&s2s_region, 78, &s2s_dt, d_dt, S2S_TYPE_REAL);
+  s2s_data_end(&s2s_region, 78, &s2s_t, S2S_COPYIN);
+  s2s_data_end(&s2s_region, 78, &s2s_dt, S2S_COPY);
   s2s_region_end(&s2s_region);
 }
 
 #undef S2S_dt
 #undef S2S_t
+
+/* ==== region amplify_r1: in.c lines 97-101 ==== */
+
+#define S2S_m_state_w(i0, i1, i2) S2S_ELEM(m_state_w, \
+    ((s2s_idx)(i0) - s2s_m_state_w_lo0) \
+    + s2s_m_state_w_n0 \
+    * (((s2s_idx)(i1) - s2s_m_state_w_lo1) \
+    + s2s_m_state_w_n1 * (((s2s_idx)(i2) - s2s_m_state_w_lo2))))
+#define S2S_m_state_v(i0, i1, i2) S2S_ELEM(m_state_v, \
+    ((s2s_idx)(i0) - s2s_m_state_v_lo0) \
+    + s2s_m_state_v_n0 \
+    * (((s2s_idx)(i1) - s2s_m_state_v_lo1) \
+    + s2s_m_state_v_n1 * (((s2s_idx)(i2) - s2s_m_state_v_lo2))))
+
+/* amplify_r1: the loop nest at in.c:98 */
+template <typename s2s_idx>
+__global__ void amplify_r1(const float *__restrict__ m_state_w, s2s_idx s2s_m_state_w_lo0,
+    s2s_idx s2s_m_state_w_lo1, s2s_idx s2s_m_state_w_lo2, s2s_idx s2s_m_state_w_n0,
+    s2s_idx s2s_m_state_w_n1,
+    float *__restrict__ m_state_v, s2s_idx s2s_m_state_v_lo0, s2s_idx s2s_m_state_v_lo1,
+        s2s_idx s2s_m_state_v_lo2, s2s_idx s2s_m_state_v_n0, s2s_idx s2s_m_state_v_n1,
+    float m_gain, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
+{
+  const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
+  const s2s_idx s2s_y = (s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y;
+  const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
+  if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
+    return;
+#line 98 "in.c"
+  const int k = 0 + (int)s2s_z; /* in.c:98 */
+  const int j = 0 + (int)s2s_y; /* in.c:99 */
+  const int i = 0 + (int)s2s_x; /* in.c:100 */
+  S2S_m_state_v(i, j, k) = m_gain * S2S_m_state_w(i, j, k) - S2S_m_state_v(i, j, k); /* line 101 */
+#line 451 "in.s2s.cu"
+}
+
+extern "C" void s2s_amplify_r1(float *m_state_w, float *m_state_v, int m_state_nz, int m_state_ny,
+    int m_state_nx, float m_gain)
+{
+  static S2sRegion s2s_region = S2S_REGION("amplify_r1", "amplify", "in.c", 97);
+  if (!s2s_compute_begin(&s2s_region)) return;
+  S2sArray s2s_m_state_w = { "m->state->w", (void *)m_state_w, sizeof(float), 3, { 0, 0, 0 },
+      { (long)(36) - (0) + 1, (long)(10) - (0) + 1, (long)(6) - (0) + 1 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(m_state_nx - 1, 36), s2s_min<long>(m_state_ny - 1, 10),
+      s2s_min<long>(m_state_nz - 1, 6) } };
+  float *d_m_state_w = (float *)s2s_data_begin(&s2s_region, 97, &s2s_m_state_w, S2S_COPYIN);
+  S2sArray s2s_m_state_v = { "m->state->v", (void *)m_state_v, sizeof(float), 3, { 0, 0, 0 },
+      { (long)(36) - (0) + 1, (long)(10) - (0) + 1, 0 },
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
+      { s2s_min<long>(m_state_nx - 1, 36), s2s_min<long>(m_state_ny - 1, 10), m_state_nz - 1 } };
+  float *d_m_state_v = (float *)s2s_data_begin(&s2s_region, 97, &s2s_m_state_v, S2S_COPY);
+  {
+    long s2s_trip[3] = { 1, 1, 1 };
+    s2s_trip[2] = s2s_max<long>(0, (long)(m_state_nz - 1) + 1);
+    s2s_trip[1] = s2s_max<long>(0, (long)(m_state_ny - 1) + 1);
+    s2s_trip[0] = s2s_max<long>(0, (long)(m_state_nx - 1) + 1);
+    dim3 s2s_block = s2s_block_shape(&s2s_region, 98, "amplify_r1", s2s_trip, 128, 1, 1, 0);
+    dim3 s2s_grid(s2s_grid_dim(&s2s_region, 98, s2s_trip[0], s2s_block.x, 0),
+                  s2s_grid_dim(&s2s_region, 98, s2s_trip[1], s2s_block.y, 1),
+                  s2s_grid_dim(&s2s_region, 98, s2s_trip[2], s2s_block.z, 2));
+    if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {
+      s2s_kernel_begin(&s2s_region, 98, s2s_grid, s2s_block);
+      const long s2s_spans[] = { s2s_array_span(&s2s_m_state_w), s2s_array_span(&s2s_m_state_v),
+          s2s_trip[0] * s2s_trip[1] * s2s_trip[2] };
+      if (s2s_index32(s2s_spans, 3))
+        S2S_LAUNCH(amplify_r1<int>, s2s_grid, s2s_block,
+        d_m_state_w, s2s_m_state_w.lo[0], s2s_m_state_w.lo[1], s2s_m_state_w.lo[2],
+            s2s_m_state_w.ext[0], s2s_m_state_w.ext[1],
+        d_m_state_v, s2s_m_state_v.lo[0], s2s_m_state_v.lo[1], s2s_m_state_v.lo[2],
+            s2s_m_state_v.ext[0], s2s_m_state_v.ext[1],
+        m_gain, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
+      else
+        S2S_LAUNCH(amplify_r1<long>, s2s_grid, s2s_block,
+        d_m_state_w, s2s_m_state_w.lo[0], s2s_m_state_w.lo[1], s2s_m_state_w.lo[2],
+            s2s_m_state_w.ext[0], s2s_m_state_w.ext[1],
+        d_m_state_v, s2s_m_state_v.lo[0], s2s_m_state_v.lo[1], s2s_m_state_v.lo[2],
+            s2s_m_state_v.ext[0], s2s_m_state_v.ext[1],
+        m_gain, s2s_trip[0], s2s_trip[1], s2s_trip[2]);
+      s2s_kernel_end(&s2s_region, 98);
+    }
+  }
+  s2s_compare_array(&s2s_region, 97, &s2s_m_state_v, d_m_state_v, S2S_TYPE_REAL);
+  s2s_data_end(&s2s_region, 97, &s2s_m_state_v, S2S_COPY);
+  s2s_data_end(&s2s_region, 97, &s2s_m_state_w, S2S_COPYIN);
+  s2s_region_end(&s2s_region);
+}
+
+#undef S2S_m_state_w
+#undef S2S_m_state_v
 
