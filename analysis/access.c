@@ -80,7 +80,7 @@ static size_t text(const IrExpr *e, IrLang lang, char *buf, size_t size)
   size_t n = 0;
   switch (e->kind) {
   case IR_E_INT: return (size_t)snprintf(buf, size, "%ld", e->u.ival);
-  case IR_E_VAR: return (size_t)snprintf(buf, size, "%s", e->u.var->name);
+  case IR_E_VAR: return (size_t)snprintf(buf, size, "%s", ir_sym_user_name(e->u.var));
   case IR_E_CONVERT: return text(e->u.operand, lang, buf, size);
   case IR_E_UNARY:
     n = (size_t)snprintf(buf, size, "-");
@@ -147,7 +147,8 @@ void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang la
   /* a flat array the user indexes flat: its flat range where it is one */
   if (lang == IR_C && dl_flat_box_text(a, lo, hi, buf, size))
     return;
-  size_t n = (size_t)snprintf(buf, size, "%s%s", a->name, lang == IR_FORTRAN ? "(" : "");
+  size_t n = (size_t)snprintf(buf, size, "%s%s", ir_sym_user_name(a),
+                              lang == IR_FORTRAN ? "(" : "");
   char l[128], h[128];
   for (int k = 0; k < a->rank && n < size; k++) {
     int d = lang == IR_FORTRAN ? k : a->rank - 1 - k;
@@ -167,7 +168,8 @@ void an_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, IrLang la
 const char *an_ref_text(const IrExpr *ref, IrLang lang)
 {
   char buf[256], sub[96];
-  size_t n = (size_t)snprintf(buf, sizeof buf, "%s%s", ref->u.elem.sym->name, lang == IR_FORTRAN ? "(" : "");
+  size_t n = (size_t)snprintf(buf, sizeof buf, "%s%s", ir_sym_user_name(ref->u.elem.sym),
+                              lang == IR_FORTRAN ? "(" : "");
   for (int k = 0; k < ref->u.elem.n && n < sizeof buf; k++) {
     int d = lang == IR_FORTRAN ? k : ref->u.elem.n - 1 - k;
     an_expr_text(ref->u.elem.sub[d], lang, sub, sizeof sub);
@@ -447,7 +449,7 @@ bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExp
       return false;
     if (!len) {
       diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "the size of '%s' is unknown; "
-              "give its length in the clause, as in copyin(%s[0:n])", a->name, a->name);
+              "give its length in the clause, as in copyin(%s[0:n])", ir_sym_user_name(a), ir_sym_user_name(a));
       return false;
     }
     if (dl_flat_item_box(a, start, len, lo, hi, &why))
@@ -455,12 +457,12 @@ bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExp
     char shape[256];
     dl_shape_text(a, shape, sizeof shape);
     diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "the region indexes '%s' as a "
-            "delinearized %s array; %s", a->name, shape, why);
+            "delinearized %s array; %s", ir_sym_user_name(a), shape, why);
     return false;
   }
   if (item->nsections && item->nsections != a->rank) {
     diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "'%s' has rank %d but the clause "
-            "gives %d dimension%s", a->name, a->rank, item->nsections, item->nsections == 1 ? "" : "s");
+            "gives %d dimension%s", ir_sym_user_name(a), a->rank, item->nsections, item->nsections == 1 ? "" : "s");
     return false;
   }
   for (int d = 0; d < a->rank; d++) {
@@ -485,7 +487,7 @@ bool an_item_box(IrRoutine *r, IrSym *a, const DirItem *item, IrLang lang, IrExp
   for (int d = 0; d < a->rank; d++)
     if (!lo[d] || !hi[d]) {
       diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name),
-              "the size of '%s' is unknown; give its bounds in the clause, as in %s", a->name,
+              "the size of '%s' is unknown; give its bounds in the clause, as in %s", ir_sym_user_name(a),
               lang == IR_FORTRAN ? "copyin(a(1:n))" : "copyin(a[0:n])");
       return false;
     }
@@ -684,23 +686,23 @@ static void refuse_module_write(const IrRegion *g, const ModuleVarPlan *mv,
   Loc at = w && w->kind == IR_S_ASSIGN ? w->u.assign.lhs->loc : w ? w->loc : g->dir->loc;
   const char *module = mv->module ? ir_printf(" (module %s)", mv->module) : "";
   if (early_read)
-    diag_at(DIAG_ERROR, at, (int)strlen(s->name), "module variable '%s'%s is assigned in the "
+    diag_at(DIAG_ERROR, at, (int)strlen(ir_sym_user_name(s)), "module variable '%s'%s is assigned in the "
             "region, but its read at line %d may come before the assignment: each GPU thread "
             "has its own copy, so the value one iteration leaves for the next, and the value "
             "after the region, would be lost; assign it before every read in the region, or "
-            "keep the values in an array indexed by the loop", s->name, module,
+            "keep the values in an array indexed by the loop", ir_sym_user_name(s), module,
             diag_user_line(early_read->loc));
   else if (host_line)
-    diag_at(DIAG_ERROR, at, (int)strlen(s->name), "module variable '%s'%s is assigned in the "
+    diag_at(DIAG_ERROR, at, (int)strlen(ir_sym_user_name(s)), "module variable '%s'%s is assigned in the "
             "region, and routine '%s' reads it after the region at line %d: each GPU thread has "
             "its own copy, so the value after the region would be lost; use a local variable "
-            "in the region, and compute '%s' again after it", s->name, module,
-            g->routine->name, host_line, s->name);
+            "in the region, and compute '%s' again after it", ir_sym_user_name(s), module,
+            g->routine->name, host_line, ir_sym_user_name(s));
   else
-    diag_at(DIAG_ERROR, at, (int)strlen(s->name), "module variable '%s'%s is assigned in the "
+    diag_at(DIAG_ERROR, at, (int)strlen(ir_sym_user_name(s)), "module variable '%s'%s is assigned in the "
             "region: each GPU thread would have its own copy, and after the region every routine "
             "that uses the module would see its old value, not the last one assigned; use a "
-            "local variable of '%s' in the region instead", s->name, module, g->routine->name);
+            "local variable of '%s' in the region instead", ir_sym_user_name(s), module, g->routine->name);
 }
 
 /* Fill plan->module_vars (Fortran): each module variable the region uses,
@@ -1499,16 +1501,16 @@ static const char *not_private_because(const Program *prog, const IrRegion *g, c
    * copy per thread is what the user's private(list) asks for; a clause
    * that moves data says the host's values matter */
   if (a->user_clause && !(a->clause == DIR_CREATE && an_user_private((IrRegion *)g, s)))
-    return ir_printf("a data clause names '%s'", s->name);
+    return ir_printf("a data clause names '%s'", ir_sym_user_name(s));
   if (prog->lang != IR_FORTRAN)
     return "keeping C arrays per thread is not implemented yet";
   if (s->is_dummy)
-    return ir_printf("'%s' is a dummy argument: the caller sees its values", s->name);
+    return ir_printf("'%s' is a dummy argument: the caller sees its values", ir_sym_user_name(s));
   if (s->is_module)
-    return ir_printf("'%s' is a module variable: other routines see its values", s->name);
+    return ir_printf("'%s' is a module variable: other routines see its values", ir_sym_user_name(s));
   if (an_host_uses_array(prog, g, s))
     return ir_printf("the routine uses '%s' outside the region, or its declaration lets its "
-                     "values outlive the call", s->name);
+                     "values outlive the call", ir_sym_user_name(s));
   const Access *r = uncovered_read(s, dg, all);
   if (r && !user_private_waives_proof((IrRegion *)g, s))
     return ir_printf("its element %s read at line %d may not have been written before in the "
@@ -1516,7 +1518,7 @@ static const char *not_private_because(const Program *prog, const IrRegion *g, c
                      "with private(%s) on the `!$stencil do` of a column loop)",
                      an_ref_text(r->ref, prog->lang), diag_user_line(r->stmt->loc), s->name);
   if (!declared_bounds(s))
-    return ir_printf("the bounds of '%s' are known only at run time", s->name);
+    return ir_printf("the bounds of '%s' are known only at run time", ir_sym_user_name(s));
   return NULL;
 }
 
@@ -1544,18 +1546,18 @@ static const char *loop_not_dense(const BoxCtx *b, const IrStmt *l)
   long step = 1;
   Affine lo, hi;
   if (l->u.loop.step && !ir_eval_const(l->u.loop.step, &step))
-    return ir_printf("loop '%s' at line %d has a step that is not a constant", l->u.loop.iv->name,
+    return ir_printf("loop '%s' at line %d has a step that is not a constant", ir_sym_user_name(l->u.loop.iv),
                      diag_user_line(l->loc));
   if (step != 1 && step != -1)
-    return ir_printf("loop '%s' at line %d steps by %ld", l->u.loop.iv->name, diag_user_line(l->loc),
+    return ir_printf("loop '%s' at line %d steps by %ld", ir_sym_user_name(l->u.loop.iv), diag_user_line(l->loc),
                      step);
   if (!aff_build(l->u.loop.lo, &lo) || !aff_build(l->u.loop.hi, &hi))
     return ir_printf("the bounds of loop '%s' at line %d are read from an array or are not "
-                     "affine", l->u.loop.iv->name, diag_user_line(l->loc));
+                     "affine", ir_sym_user_name(l->u.loop.iv), diag_user_line(l->loc));
   const IrSym *v = first_variant(b, &lo) ? first_variant(b, &lo) : first_variant(b, &hi);
   if (v)
     return ir_printf("the bounds of loop '%s' at line %d depend on '%s', which changes in the "
-                     "region", l->u.loop.iv->name, diag_user_line(l->loc), v->name);
+                     "region", ir_sym_user_name(l->u.loop.iv), diag_user_line(l->loc), ir_sym_user_name(v));
   return NULL;
 }
 
@@ -1637,7 +1639,7 @@ static const char *partial_write(const BoxCtx *b, const DepGraph *dg, const IrSy
     for (int k = 0; l && k < d; k++)
       if (used[k] == l)
         return ir_printf("the index of loop '%s' appears in two of its subscripts at line %d",
-                         l->u.loop.iv->name, diag_user_line(w->stmt->loc));
+                         ir_sym_user_name(l->u.loop.iv), diag_user_line(w->stmt->loc));
     used[d] = l;
   }
   for (int i = 0; i < w->nloops; i++) {
@@ -1650,7 +1652,7 @@ static const char *partial_write(const BoxCtx *b, const DepGraph *dg, const IrSy
       subscripted |= used[d] == l;
     if (!subscripted && !runs_once(l))
       return ir_printf("loop '%s' at line %d, whose index is not a subscript, may run zero times",
-                       l->u.loop.iv->name, diag_user_line(l->loc));
+                       ir_sym_user_name(l->u.loop.iv), diag_user_line(l->loc));
   }
   return NULL;
 }
@@ -1676,12 +1678,12 @@ static void check_user_clause(ArrayPlan *a, const DepGraph *dg)
   const Access *w = first_access(dg, a->sym, true), *r = first_access(dg, a->sym, false);
   if (a->clause == DIR_COPYIN && w)
     a->clause_warning = ir_printf("copyin(%s) but the region writes '%s' at line %d; the host "
-                                  "will not see those values (use copy)", a->sym->name,
-                                  a->sym->name, diag_user_line(w->stmt->loc));
+                                  "will not see those values (use copy)", ir_sym_user_name(a->sym),
+                                  ir_sym_user_name(a->sym), diag_user_line(w->stmt->loc));
   if ((a->clause == DIR_COPYOUT || a->clause == DIR_CREATE) && r && !w)
     a->clause_warning = ir_printf("%s(%s) but the region reads '%s' at line %d and never writes "
                                   "it; the device copy is not initialized (use copyin)",
-                                  dir_clause_name(a->clause), a->sym->name, a->sym->name,
+                                  dir_clause_name(a->clause), ir_sym_user_name(a->sym), ir_sym_user_name(a->sym),
                                   diag_user_line(r->stmt->loc));
 }
 
@@ -1691,7 +1693,7 @@ static void check_user_clause(ArrayPlan *a, const DepGraph *dg)
  * device memory held, so it becomes copy, and the report says why. */
 static void check_acc_copyout(ArrayPlan *a, const BoxCtx *b, const DepGraph *dg, IrLang lang)
 {
-  const char *why = a->read ? ir_printf("the region reads '%s'", a->sym->name)
+  const char *why = a->read ? ir_printf("the region reads '%s'", ir_sym_user_name(a->sym))
                             : partial_write(b, dg, a->sym, lang);
   IrExpr *lo[IR_MAX_RANK], *hi[IR_MAX_RANK];
   char user[512], touched[512];
@@ -1725,7 +1727,9 @@ IrSym *an_clause_array(IrRoutine *r, const DirItem *item, DirClauseKind kind)
                      item->name, true);
   else
     diag_at(DIAG_ERROR, item->loc, (int)strlen(item->name), "'%s' in %s(...) is not an array of "
-            "routine '%s'", item->name, dir_clause_name(kind), r->name);
+            "routine '%s'%s", item->name, dir_clause_name(kind), r->name,
+            strpbrk(item->name, ".>") ? " (a clause names a struct member that a region of the "
+                                        "routine uses)" : "");
   return NULL;
 }
 
@@ -1764,7 +1768,7 @@ void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
         an_box_text(a->sym, a->box_lo, a->box_hi, prog->lang, box, sizeof box);
         report_add(REPORT_NOTE, g->routine->name, (Loc){ g->dir->loc.file, a->clause_line, 0 },
                    "copy, not copyout, for '%s': the region may not write every element of "
-                   "%s: %s", a->sym->name, box, a->copy_reason);
+                   "%s: %s", ir_sym_user_name(a->sym), box, a->copy_reason);
       }
       if (a->clause_warning)
         report_add(REPORT_WARNING, g->routine->name, (Loc){ g->dir->loc.file, a->clause_line, 0 },
@@ -1774,7 +1778,7 @@ void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
       if (a->written && !a->user_clause && !a->sym->is_dummy && !a->sym->is_module &&
           a->not_private_why && prog->lang == IR_FORTRAN && !an_host_uses_array(prog, g, a->sym))
         report_add(REPORT_NOTE, g->routine->name, (Loc){ g->dir->loc.file, a->clause_line, 0 },
-                   "Array '%s' not kept per thread: %s", a->sym->name, a->not_private_why);
+                   "Array '%s' not kept per thread: %s", ir_sym_user_name(a->sym), a->not_private_why);
       continue;
     }
     Loc at = { g->dir->loc.file, a->clause_line, 0 };
@@ -1783,15 +1787,15 @@ void an_report_arrays(const Program *prog, IrRegion *g, const RegionPlan *plan)
       kept += !a->column_dim[d];
     if (!kept)
       report_add(REPORT_INFO, g->routine->name, at, "Array '%s' scalarized (one value per "
-                 "column, no device copy)", a->sym->name);
+                 "column, no device copy)", ir_sym_user_name(a->sym));
     else if (a->private_elems >= 0)
       report_add(REPORT_INFO, g->routine->name, at, "Array '%s' privatized per column (%ld "
-                 "elements, registers or local memory; no device copy)", a->sym->name,
+                 "elements, registers or local memory; no device copy)", ir_sym_user_name(a->sym),
                  a->private_elems);
     else
       report_add(REPORT_INFO, g->routine->name, at, "Array '%s' privatized per column (its "
                  "size is known at run time: one slice per thread in device memory; no copy)",
-                 a->sym->name);
+                 ir_sym_user_name(a->sym));
   }
 }
 
@@ -1834,8 +1838,8 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       if (!boxed && a->sym->delinearize_why) {
         diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
                 "subscripts are linearized but cannot be delinearized (%s); add a clause such "
-                "as copy(%s[0:n]) to the region", a->sym->name, a->sym->delinearize_why,
-                a->sym->name);
+                "as copy(%s[0:n]) to the region", ir_sym_user_name(a->sym), a->sym->delinearize_why,
+                ir_sym_user_name(a->sym));
         ok = false;
         dep_free(&one);
         break;
@@ -1843,7 +1847,7 @@ bool an_region_accesses(const Program *prog, IrRegion *g, RegionPlan *plan)
       if (!boxed) {
         diag_at(DIAG_ERROR, g->dir->loc, 1, "the size of the GPU copy of '%s' is unknown: its "
                 "subscripts are not affine in the loop indices and its bounds are not declared; "
-                "add a clause such as copy(%s%s) to the region", a->sym->name, a->sym->name,
+                "add a clause such as copy(%s%s) to the region", ir_sym_user_name(a->sym), ir_sym_user_name(a->sym),
                 a->sym->is_pointer ? "[0:n]" : "(1:n)");
         ok = false;
         dep_free(&one);

@@ -148,9 +148,9 @@ void aff_print(const Affine *a, char *buf, size_t size)
     if (m != 1 && len < size)
       len += (size_t)snprintf(buf + len, size - len, "%ld*", m);
     if (len < size)
-      len += (size_t)snprintf(buf + len, size - len, "%s", a->t[i].var->name);
+      len += (size_t)snprintf(buf + len, size - len, "%s", ir_sym_user_name(a->t[i].var));
     if (a->t[i].scale && len < size)
-      len += (size_t)snprintf(buf + len, size - len, "*%s", a->t[i].scale->name);
+      len += (size_t)snprintf(buf + len, size - len, "*%s", ir_sym_user_name(a->t[i].scale));
   }
   if (len >= size)
     return;

@@ -277,7 +277,7 @@ static void poly_print(const Poly *p, char *buf, size_t size)
     if (mag != 1 && n < size)
       n += (size_t)snprintf(buf + n, size - n, "%ld*", mag);
     for (int f = m->nf - 1; f >= 0 && n < size; f--)  /* slowest extent first: nk*nj*ni */
-      n += (size_t)snprintf(buf + n, size - n, "%s%s", m->f[f]->name, f ? "*" : "");
+      n += (size_t)snprintf(buf + n, size - n, "%s%s", ir_sym_user_name(m->f[f]), f ? "*" : "");
   }
 }
 
@@ -315,7 +315,9 @@ typedef struct Ref {
   IrStmt **loops;            /* the DO loops around it in its region, outermost first */
   int nloops;
   const IrSymSet *assigned;  /* scalars its region assigns (loop indices included) */
-  Poly p;                    /* its subscript */
+  IrExpr *sub;               /* its subscript, index scalars replaced by their definitions
+                                (IndexDef) */
+  Poly p;                    /* sub as a polynomial */
   bool poly_ok;
 } Ref;
 
@@ -336,7 +338,121 @@ typedef struct Collect {
   Refs **order;              /* in order of first reference */
   int norder, order_cap;
   const IrSymSet *assigned;  /* of the region being walked */
+  struct IndexDef *defs;     /* of the region being walked */
 } Collect;
+
+/* ---- index scalars ------------------------------------------------------------
+ *
+ * `int idx = (k*nj + j)*ni + i;  a[idx] = b[idx] + ...`: a scalar the region
+ * assigns once, from loop indices around the assignment and invariants,
+ * read by a reference later in the same statement list.  The reference
+ * runs in the same iteration of every loop around the assignment, after
+ * it, and nothing else assigns the scalar, so its value there is the
+ * definition's: the subscript is read with the definition in its place. */
+typedef struct IndexDef {
+  IrSym *var;
+  IrStmt *def;               /* its one assignment; NULL: not usable (assigned again, a loop
+                                index, or from something else than indices and invariants) */
+  IrStmtList *list;          /* the list holding def, and def's position in it */
+  int pos;
+  UT_hash_handle hh;
+} IndexDef;
+
+enum { DEF_MAX_LOOPS = 64 };
+
+static void note_def(IndexDef **defs, IrSym *v, IrStmt *s, IrStmtList *l, int pos, bool usable)
+{
+  IndexDef *d;
+  HASH_FIND_PTR(*defs, &v, d);
+  if (d) {
+    d->def = NULL;           /* assigned twice */
+    return;
+  }
+  d = ir_alloc(sizeof *d);
+  *d = (IndexDef){ .var = v, .def = usable ? s : NULL, .list = l, .pos = pos };
+  HASH_ADD_PTR(*defs, var, d);
+}
+
+typedef struct DefCheck {
+  IrStmt **loops;
+  int nloops;
+  const IrSymSet *assigned;
+  bool ok;
+} DefCheck;
+
+static void check_def_operand(IrExpr *e, IrStmt *in, void *ctx)
+{
+  DefCheck *c = ctx;
+  (void)in;
+  if (e->kind == IR_E_VAR) {
+    bool index = false;
+    for (int i = 0; i < c->nloops && !index; i++)
+      index = c->loops[i]->u.loop.iv == e->u.var;
+    c->ok &= index || !ir_symset_has(c->assigned, e->u.var);
+  } else if (e->kind != IR_E_INT && e->kind != IR_E_UNARY && e->kind != IR_E_BINARY &&
+             e->kind != IR_E_CONVERT) {
+    c->ok = false;
+  }
+}
+
+/* The index scalars of list l (and the lists in it), with `loops` around it. */
+static void find_defs(IrStmtList *l, IrStmt **loops, int nloops, const IrSymSet *assigned,
+                      IndexDef **defs)
+{
+  for (int i = 0; i < l->n; i++) {
+    IrStmt *s = l->v[i];
+    if (s->kind == IR_S_ASSIGN && s->u.assign.lhs->kind == IR_E_VAR) {
+      DefCheck c = { loops, nloops, assigned, ir_type_is_integer(s->u.assign.lhs->type) };
+      ir_walk_expr(s->u.assign.rhs, s, check_def_operand, &c);
+      note_def(defs, s->u.assign.lhs->u.var, s, l, i, c.ok);
+    } else if (s->kind == IR_S_DO && nloops < DEF_MAX_LOOPS) {
+      note_def(defs, s->u.loop.iv, s, l, i, false);
+      loops[nloops] = s;
+      find_defs(&s->u.loop.body, loops, nloops + 1, assigned, defs);
+    } else if (s->kind == IR_S_IF) {
+      find_defs(&s->u.cond.then, loops, nloops, assigned, defs);
+      find_defs(&s->u.cond.els, loops, nloops, assigned, defs);
+    } else {                 /* whatever else assigns scalars: none of them is usable */
+      IrStmtList one = { 1, 1, &l->v[i] };
+      IrSymSet set = { 0 };
+      ir_assigned_scalars(&one, &set);
+      for (int k = 0; k < set.n; k++)
+        note_def(defs, set.syms[k], s, l, i, false);
+    }
+  }
+}
+
+typedef struct DefUse {
+  IndexDef *defs;
+  IrStmt *in;
+  IrExpr *sub;
+} DefUse;
+
+static void substitute_def(IrExpr *e, IrStmt *in, void *ctx)
+{
+  DefUse *u = ctx;
+  (void)in;
+  if (e->kind != IR_E_VAR)
+    return;
+  IndexDef *d;
+  HASH_FIND_PTR(u->defs, &e->u.var, d);
+  if (!d || !d->def || u->in == d->def)
+    return;
+  IrStmtList later = { d->list->n - d->pos - 1, 0, d->list->v + d->pos + 1 };
+  if (ir_list_contains(&later, u->in))
+    u->sub = ir_expr_subst(u->sub, d->var, d->def->u.assign.rhs);
+}
+
+/* Subscript `sub` of a reference in statement `in`, with the index scalars
+ * it reads replaced by their definitions where that is their value. */
+static IrExpr *with_index_defs(IndexDef *defs, IrExpr *sub, IrStmt *in)
+{
+  if (!defs)
+    return sub;
+  DefUse u = { defs, in, sub };
+  ir_walk_expr(sub, in, substitute_def, &u);
+  return u.sub;
+}
 
 static bool is_flat(const IrSym *s)
 {
@@ -345,7 +461,6 @@ static bool is_flat(const IrSym *s)
 
 static void collect_ref(IrExpr *e, IrStmt *in, void *ctx)
 {
-  (void)in;
   IrVisit *v = ctx;
   Collect *c = v->ctx;
   if (e->kind != IR_E_ELEM || !is_flat(e->u.elem.sym) || (c->only && e->u.elem.sym != c->only))
@@ -362,7 +477,8 @@ static void collect_ref(IrExpr *e, IrStmt *in, void *ctx)
   Ref r = { .e = e, .nloops = v->nloops, .assigned = c->assigned };
   r.loops = ir_alloc(sizeof *r.loops * (size_t)(v->nloops + 1));
   memcpy(r.loops, v->loops, sizeof *r.loops * (size_t)v->nloops);
-  r.poly_ok = e->u.elem.n == 1 && poly_from_expr(e->u.elem.sub[0], &r.p);
+  r.sub = e->u.elem.n == 1 ? with_index_defs(c->defs, e->u.elem.sub[0], in) : NULL;
+  r.poly_ok = r.sub && poly_from_expr(r.sub, &r.p);
   IR_APPEND(refs->v, refs->n, refs->cap, r);
 }
 
@@ -378,6 +494,9 @@ static void collect(IrRoutine *r, Collect *c)
     IrSymSet *assigned = ir_alloc(sizeof *assigned);
     ir_assigned_scalars(&r->regions[g]->body, assigned);
     c->assigned = assigned;
+    IrStmt *loops[DEF_MAX_LOOPS];
+    c->defs = NULL;
+    find_defs(&r->regions[g]->body, loops, 0, assigned, &c->defs);
     IrVisit v = { .pre = collect_pre, .ctx = c };
     ir_visit_stmts(&r->regions[g]->body, &v);
   }
@@ -547,19 +666,22 @@ static bool extreme(const Ref *r, const Poly *p, bool greatest, Poly *out, const
       memmove(q.f + k, q.f + k + 1, sizeof q.f[0] * (size_t)(q.nf - k - 1));
       q.nf--;
       if (count > 1 || !poly_add_mono(&coef, &q))
-        return *why = ir_printf("'%s' appears in a product with itself", iv->name), false;
+        return *why = ir_printf("'%s' appears in a product with itself",
+                                ir_sym_user_name(iv)), false;
     }
     long c, step = 1;
     if (!poly_is_const(&coef, &c))
-      return *why = ir_printf("the coefficient of '%s' is not a constant", iv->name), false;
+      return *why = ir_printf("the coefficient of '%s' is not a constant",
+                              ir_sym_user_name(iv)), false;
     if (loop->u.loop.step && !ir_eval_const(loop->u.loop.step, &step))
-      return *why = ir_printf("loop '%s' has a step that is not a constant", iv->name), false;
+      return *why = ir_printf("loop '%s' has a step that is not a constant",
+                              ir_sym_user_name(iv)), false;
     const IrExpr *upper = step > 0 ? loop->u.loop.hi : loop->u.loop.lo;
     const IrExpr *lower = step > 0 ? loop->u.loop.lo : loop->u.loop.hi;
     Poly b;
     if (!poly_from_expr((c > 0) == greatest ? upper : lower, &b))
       return *why = ir_printf("a bound of loop '%s' is not a sum of products of scalars",
-                              iv->name), false;
+                              ir_sym_user_name(iv)), false;
     if (!poly_add(&rest, &b, c))
       return *why = "the subscript is too long", false;
     cur = rest;
@@ -687,8 +809,8 @@ static void rewrite(const IrRoutine *r, IrSym *sym, Refs *refs, const Poly *e, i
   sym->delinearized = true;
   char shape[256];
   dl_shape_text(sym, shape, sizeof shape);
-  report_at(REPORT_INFO, r->name, at, "Delinearized '%s': %s is %s of a %s array", sym->name,
-            before, ref_text(&refs->v[0]), shape);
+  report_at(REPORT_INFO, r->name, at, "Delinearized '%s': %s is %s of a %s array",
+            ir_sym_user_name(sym), before, ref_text(&refs->v[0]), shape);
 }
 
 /* Enumerate the orders of extents of length m drawn from cands (with
@@ -734,7 +856,8 @@ static bool decide(IrRoutine *r, Refs *refs, const char **why)
         if (ir_symset_has(x->assigned, mo->f[f]) && !is_index(x, mo->f[f]))
           return *why = ir_printf("its subscript in %s at line %d reads '%s', which the region "
                                   "assigns and which is not a loop index around it",
-                                  ref_text(x), diag_user_line(x->e->loc), mo->f[f]->name), false;
+                                  ref_text(x), diag_user_line(x->e->loc),
+                                  ir_sym_user_name(mo->f[f])), false;
       if (index_factors(x, mo, NULL) > 1)
         return *why = ir_printf("its subscript in %s at line %d multiplies loop indices",
                                 ref_text(x), diag_user_line(x->e->loc)), false;
@@ -743,7 +866,7 @@ static bool decide(IrRoutine *r, Refs *refs, const char **why)
   Candidates c = { 0 };
   for (int i = 0; i < refs->n; i++) {
     int sites = 0;
-    find_candidates(&c, &refs->v[i], refs->v[i].e->u.elem.sub[0], &sites);
+    find_candidates(&c, &refs->v[i], refs->v[i].sub, &sites);
     if (sites > c.sites)
       c.sites = sites;
   }
@@ -794,7 +917,7 @@ bool xf_delinearize_program(Program *p)
         continue;
       s->delinearize_why = why;
       report_at(REPORT_NOTE, r->name, r->regions[0]->dir->loc, "'%s' not delinearized: %s",
-                s->name, why);
+                ir_sym_user_name(s), why);
     }
   }
   return true;
@@ -830,7 +953,7 @@ bool dl_flat_box_text(const IrSym *a, IrExpr *const *lo, IrExpr *const *hi, char
   char st[200], ln[200];
   poly_print(&start, st, sizeof st);
   poly_print(&len, ln, sizeof ln);
-  snprintf(buf, size, "%s[%s:%s]", a->name, st, ln);
+  snprintf(buf, size, "%s[%s:%s]", ir_sym_user_name(a), st, ln);
   return true;
 }
 

@@ -588,8 +588,8 @@ const char *dep_kind_name(DepKind k)
 void dep_describe(const DepGraph *g, const Dep *d, char *buf, size_t size)
 {
   const Access *a = &g->acc[d->src];
-  size_t len = (size_t)snprintf(buf, size, "'%s' (%s dependence, distance (", a->ref->u.elem.sym->name,
-                                dep_kind_name(d->kind));
+  size_t len = (size_t)snprintf(buf, size, "'%s' (%s dependence, distance (",
+                                ir_sym_user_name(a->ref->u.elem.sym), dep_kind_name(d->kind));
   for (int l = 0; l < d->ncommon && len < size; l++) {
     if (d->known[l])
       len += (size_t)snprintf(buf + len, size - len, "%s%ld", l ? "," : "", d->dist[l]);
@@ -598,7 +598,7 @@ void dep_describe(const DepGraph *g, const Dep *d, char *buf, size_t size)
   }
   for (int l = 0; l < d->ncommon && len < size; l++)
     len += (size_t)snprintf(buf + len, size - len, "%s%s", l ? "," : ") along ",
-                            a->loops[l]->u.loop.iv->name);
+                            ir_sym_user_name(a->loops[l]->u.loop.iv));
   if (len < size && d->ncommon == 0)
     len += (size_t)snprintf(buf + len, size - len, ")");
   if (len < size)

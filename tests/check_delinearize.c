@@ -172,14 +172,72 @@ static const Case cases[] = {
     "      a[j*ni + i*j] = b[i];\n",
     "note: 'a' not delinearized: its subscript in a[j*ni+i*j] at line 6 multiplies loop indices",
     1 },
-  { "a scalar the region assigns: left flat",
+  { "a scalar the region assigns twice: left flat",
     "  for (int j = 0; j < nj; j++)\n"
     "    for (int i = 0; i < ni; i++) {\n"
-    "      int c = j*ni;\n"
+    "      int c = j;\n"
+    "      c = c + 0;\n"
     "      a[c*ni + i] = b[i];\n"
     "    }\n",
-    "note: 'a' not delinearized: its subscript in a[c*ni+i] at line 7 reads 'c', which the "
+    "note: 'a' not delinearized: its subscript in a[c*ni+i] at line 8 reads 'c', which the "
     "region assigns and which is not a loop index around it", 1 },
+  /* index scalars: one assignment from indices and invariants, read later
+   * in the same list (the same iteration), is that value */
+  { "an index scalar defined in the iteration",
+    "  for (int k = 0; k < nk; k++)\n"
+    "    for (int j = 0; j < nj; j++)\n"
+    "      for (int i = 0; i < ni; i++) {\n"
+    "        int idx = (k*nj + j)*ni + i;\n"
+    "        a[idx] = b[idx];\n"
+    "      }\n",
+    "info: Delinearized 'a': a[idx] is a[k][j][i] of a [][nj][ni] array", 3 },
+  { "an index scalar assigned by a statement, read in a nested if",
+    "  for (int j = 0; j < nj; j++)\n"
+    "    for (int i = 0; i < ni; i++) {\n"
+    "      int idx;\n"
+    "      idx = j*ni + i;\n"
+    "      if (i > 0) a[idx] = b[i];\n"
+    "    }\n",
+    "info: Delinearized 'a': a[idx] is a[j][i] of a [][ni] array", 2 },
+  { "a row offset defined around the inner loop",
+    "  for (int j = 0; j < nj; j++) {\n"
+    "    int row = j*ni;\n"
+    "    for (int i = 0; i < ni; i++)\n"
+    "      a[row + i] = b[i];\n"
+    "  }\n",
+    "info: Delinearized 'a': a[row+i] is a[j][i] of a [][ni] array", 2 },
+  { "an index scalar read before its definition: left flat",
+    "  for (int j = 0; j < nj; j++)\n"
+    "    for (int i = 0; i < ni; i++) {\n"
+    "      a[j*ni + i] = a[n];\n"
+    "      n = j*ni + i;\n"
+    "    }\n",
+    "note: 'a' not delinearized: its subscript in a[n] at line 6 reads 'n', which the region "
+    "assigns and which is not a loop index around it", 1 },
+  { "an index scalar defined under an if, read after it: left flat",
+    "  for (int j = 0; j < nj; j++)\n"
+    "    for (int i = 0; i < ni; i++) {\n"
+    "      if (i > 0) n = j*ni + i;\n"
+    "      a[j*ni + i] = a[n];\n"
+    "    }\n",
+    "note: 'a' not delinearized: its subscript in a[n] at line 7 reads 'n', which the region "
+    "assigns and which is not a loop index around it", 1 },
+  { "an index scalar defined from an array element: left flat",
+    "  for (int j = 0; j < nj; j++)\n"
+    "    for (int i = 0; i < ni; i++) {\n"
+    "      int idx = j*ni + i + (int)b[0];\n"
+    "      a[j*ni + i] = a[idx];\n"
+    "    }\n",
+    "note: 'a' not delinearized: its subscript in a[idx] at line 7 reads 'idx', which the "
+    "region assigns and which is not a loop index around it", 1 },
+  { "an index scalar of an inner loop read after it: left flat",
+    "  for (int j = 0; j < nj; j++) {\n"
+    "    for (int i = 0; i < ni; i++)\n"
+    "      n = j*ni + i;\n"
+    "    a[j*ni] = a[n];\n"
+    "  }\n",
+    "note: 'a' not delinearized: its subscript in a[n] at line 7 reads 'n', which the region "
+    "assigns and which is not a loop index around it", 1 },
   { "not linearized: nothing said",
     "  for (int i = 1; i < n; i++)\n"
     "    a[i] = b[i - 1];\n",

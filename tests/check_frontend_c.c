@@ -740,20 +740,135 @@ START_TEST(test_syntax_error_in_host_code)
 }
 END_TEST
 
-/* Every use of a struct member in a region is the same mistake: one error. */
-START_TEST(test_struct_members_once)
+/* Struct members a region uses (`s->u`, `s.w`, `s->nx`): each access path
+ * is a symbol of its own, named `base_member`, with the user's spelling as
+ * source_name (what the host passes) and what the aliasing rule needs:
+ * restrict for a pointer member declared so, and for an array member of a
+ * restrict struct pointer (which overlaps nothing else); array members of
+ * one struct never overlap each other. */
+static const struct {
+  const char *use;          /* an expression statement of the region, in the loop over i */
+  const char *name, *source_name, *base, *shape;
+  IrType type;
+  bool restrict_, array, pointer;
+} member_cases[] = {
+  { "s->u[2][1][i] = 0;", "s_u", "s->u", "s", "0:4,0:3,0:*", IR_T_REAL4, false, false, false },
+  { "s->w[2][1][i] = 0;", "s_w", "s->w", "s", "0:4,0:3,0:2", IR_T_REAL4, true, true, false },
+  { "s->t[i] = 0;", "s_t_2", "s->t", "s", "0:*", IR_T_REAL8, false, false, true },
+  { "s->r[i] = 0;", "s_r", "s->r", "s", "0:*", IR_T_REAL8, true, false, true },
+  { "x = s->nx;", "s_nx", "s->nx", "s", "", IR_T_INT, false, false, false },
+  { "v.t[i] = 0;", "v_t", "v.t", "v", "0:*", IR_T_REAL8, false, false, true },
+  { "v.w[2][1][i] = 0;", "v_w", "v.w", "v", "0:4,0:3,0:2", IR_T_REAL4, false, true, false },
+  { "q->w[2][1][i] = 0;", "q_w", "q->w", "q", "0:4,0:3,0:2", IR_T_REAL4, false, true, false },
+  { "g.w[2][1][i] = 0;", "g_w", "g.w", "g", "0:4,0:3,0:2", IR_T_REAL4, false, true, false },
+  { "x = (s)->nx + s->nx;", "s_nx", "s->nx", "s", "", IR_T_INT, false, false, false },
+  { "x = v.nx;", "v_nx", "v.nx", "v", "", IR_T_INT, false, false, false },
+  { "s->in.w[2][1][i] = 0;", "s_in_w", "s->in.w", "s->in", "0:4,0:3,0:2", IR_T_REAL4, true, true,
+    false },
+  { "s->next->w[2][1][i] = 0;", "s_next_w", "s->next->w", "s->next", "0:4,0:3,0:2", IR_T_REAL4,
+    false, true, false },
+  { "x = s->next->next->nx;", "s_next_next_nx", "s->next->next->nx", "s->next->next", "",
+    IR_T_INT, false, false, false },
+  { "v.in.t[i] = 0;", "v_in_t", "v.in.t", "v.in", "0:*", IR_T_REAL8, false, false, true },
+};
+
+START_TEST(test_struct_members)
 {
-  ck_assert_ptr_null(parse("struct s { double x, y; };\n"
-                           "void f(int n, double *a, struct s *ps)\n"
-                           "{\n"
-                           "#pragma stencil region\n"
-                           "  for (int i = 0; i < n; i++) a[i] = ps->x + ps->y;\n"
-                           "}\n"));
-  ck_assert_str_eq(output(), "t.c:5:38: error: struct members are not supported inside a stencil "
-                             "region (line 5): copy 'ps->x' into a local variable or pointer "
-                             "before the region and use that\n"
-                             "    5 |   for (int i = 0; i < n; i++) a[i] = ps->x + ps->y;\n"
-                             "      |                                      ^~~~~\n");
+  char src[1024];
+  snprintf(src, sizeof src,
+           "typedef struct st { int nx, ny; float (*u)[4][5]; double *t; double *restrict r;\n"
+           "  float w[3][4][5]; struct st *next; struct { double *t; float w[3][4][5]; } in;\n"
+           "} state_t;\n"
+           "state_t g;\n"
+           "void f(int n, double *s_t, state_t *restrict s, state_t v, state_t *q)\n"
+           "{\n"
+           "  int x;\n"
+           "#pragma stencil region\n"
+           "  for (int i = 0; i < n; i++) { %s }\n"
+           "}\n", member_cases[_i].use);
+  Program *p = parse_ok(src);
+  IrRoutine *r = routine(p, "f");
+  IrSym *m = ir_lookup(r, member_cases[_i].name);
+  ck_assert_msg(m != NULL, "%s: no symbol %s", member_cases[_i].use, member_cases[_i].name);
+  ck_assert_str_eq(m->source_name, member_cases[_i].source_name);
+  ck_assert_str_eq(ir_sym_user_name(m), member_cases[_i].source_name);
+  ck_assert_str_eq(m->member_base, member_cases[_i].base);
+  ck_assert_str_eq(shape_of(m), member_cases[_i].shape);
+  ck_assert_msg(m->type == member_cases[_i].type, "%s: type %d", m->name, m->type);
+  ck_assert_int_eq(m->is_restrict, member_cases[_i].restrict_);
+  ck_assert_int_eq(m->member_array, member_cases[_i].array);
+  ck_assert_int_eq(m->is_pointer, member_cases[_i].pointer);
+  ck_assert(!m->is_dummy && !m->region_local);
+}
+END_TEST
+
+/* Member uses a region cannot have: one error per region (every use of the
+ * same form is the same mistake), saying what to do instead. */
+static const struct { const char *code, *message; } member_errors[] = {
+  { "a[i] = s->t->n + s->t->n;",
+    "t.c:6:40: error: 's->t' is not a struct or a pointer to one, so 's->t->n' cannot be read "
+    "(line 6)\n" },
+  { "a[i] = s->g.n;",
+    "t.c:6:40: error: 's->g' is a pointer to a struct: write 's->g->n' (line 6)\n" },
+  { "a[i] = s->g->m;",
+    "t.c:6:40: error: 's->g->m': the struct has no member 'm' (line 6)\n" },
+  { "a[i] = s->g;",
+    "t.c:6:40: error: 's->g' is a struct: a region uses its members, not the struct itself "
+    "(line 6)\n" },
+  { "s->g->n = 1;",
+    "t.c:6:33: error: 's->g->n' is assigned inside the stencil region (line 6): writes to struct "
+    "members are not supported inside a region" },
+  { "s->n = i;",
+    "t.c:6:33: error: 's->n' is assigned inside the stencil region (line 6): writes to struct "
+    "members are not supported inside a region; assign a local variable and copy it into "
+    "'s->n' after the region\n" },
+  { "s->t = a;",
+    "t.c:6:33: error: 's->t' is assigned inside the stencil region (line 6): the region uses the "
+    "array it points to where the region starts; assign it before the region\n" },
+  { "s = s + 1;",
+    "t.c:6:33: error: the struct pointer 's' is assigned inside the stencil region (line 6): the "
+    "region reads its members where it starts; assign it before the region\n" },
+  { "s++;",
+    "t.c:6:33: error: the struct pointer 's' is assigned inside the stencil region (line 6): the "
+    "region reads its members where it starts; assign it before the region\n" },
+  { "a[i] = s.n;",
+    "t.c:6:40: error: 's' is a pointer to a struct: write 's->n' (line 6)\n" },
+  { "a[i] = s->m;",
+    "t.c:6:40: error: 's->m': the struct has no member 'm' (line 6)\n" },
+  { "a[i] = s->c;",
+    "t.c:6:40: error: 's->c': member 'c' has type 'unsigned', which s2s-cuda does not support "
+    "inside a stencil region (line 6)\n" },
+  { "a[i] = a[i].n;",
+    "t.c:6:40: error: 'a[i].n' is not supported inside a stencil region (line 6): only members "
+    "of a named struct variable or pointer ('s.n', 's->n') are\n" },
+  { "a[i] = n->x;",
+    "t.c:6:40: error: 'n' is not a struct or a pointer to one (line 6)\n" },
+  { "a[i] = s->f;",
+    "t.c:6:40: error: 's->f': member 'f' is a function pointer, which s2s-cuda does not support "
+    "inside a stencil region (line 6)\n" },
+  { "a[i] = s->t;",
+    "t.c:6:40: error: array 's->t' cannot be used without subscripts inside a stencil region "
+    "(line 6)\n" },
+};
+
+START_TEST(test_struct_member_errors)
+{
+  char src[1024];
+  snprintf(src, sizeof src,
+           "struct inner { int n; };\n"
+           "struct outer { int n; double *t; unsigned c; struct inner *g; void (*f)(int); };\n"
+           "void f(int n, double *a, struct outer *s)\n"
+           "{\n"
+           "#pragma stencil region\n"
+           "  for (int i = 0; i < n; i++) { %s }\n"
+           "}\n", member_errors[_i].code);
+  ck_assert_ptr_null(parse(src));
+  const char *out = output();
+  ck_assert_msg(strncmp(out, member_errors[_i].message, strlen(member_errors[_i].message)) == 0,
+                "for:\n%s\ngot:\n%s\nexpected:\n%s", src, out, member_errors[_i].message);
+  /* one error: the caret excerpt follows, and nothing after it */
+  ck_assert_msg(strstr(strstr(out, "error:") + 1, "error:") == NULL, "more than one error:\n%s",
+                out);
 }
 END_TEST
 
@@ -893,13 +1008,11 @@ static const struct { const char *code, *message; } error_cases[] = {
     "t.c:5:34: error: 'pp' is a pointer to pointer, so it cannot be used inside a stencil "
     "region (declared at line 1)\n" },
   { "  for (i = 0; i < n; i++) a[i] = ps->x;\n",
-    "t.c:5:34: error: struct members are not supported inside a stencil region (line 5): copy "
-    "'ps->x' into a local variable or pointer before the region and use that\n" },
+    "t.c:5:34: error: the members of 'ps' cannot be read: its struct type is not defined in this "
+    "file (line 5); with -nocpp the headers that declare it are not read\n" },
   { "  for (i = 0; i < n; i++) ps->a[i] = 0;\n",
-    "t.c:5:27: error: arrays that are struct members, such as 'ps->a', are not supported inside "
-    "a stencil region (line 5); before the region, copy the member into a local pointer "
-    "(`T *restrict a = ps->a;` with T its element type, or `T (*restrict a)[ny][nx] = ...` for "
-    "a 3-D field) and index that\n" },
+    "t.c:5:27: error: the members of 'ps' cannot be read: its struct type is not defined in this "
+    "file (line 5); with -nocpp the headers that declare it are not read\n" },
   { "  for (i = 0; i < n; i++) a[i] = foo(i);\n",
     "t.c:5:34: error: call to 'foo' is not supported inside a stencil region (line 5): only "
     "math functions such as sqrt, exp, pow and fmax can be called; write what 'foo' computes "
@@ -1107,7 +1220,10 @@ static Suite *frontend_c_suite(void)
   tcase_add_loop_test(tc, test_loop_forms, 0, (int)(sizeof loop_cases / sizeof *loop_cases));
   tcase_add_test(tc, test_loop_bounds_evaluate);
   tcase_add_test(tc, test_syntax_error_in_host_code);
-  tcase_add_test(tc, test_struct_members_once);
+  tcase_add_loop_test(tc, test_struct_members, 0,
+                      (int)(sizeof member_cases / sizeof *member_cases));
+  tcase_add_loop_test(tc, test_struct_member_errors, 0,
+                      (int)(sizeof member_errors / sizeof *member_errors));
   tcase_add_test(tc, test_do_advice);
   tcase_add_loop_test(tc, test_expressions, 0, (int)(sizeof expr_cases / sizeof *expr_cases));
   tcase_add_test(tc, test_expression_types);

@@ -68,11 +68,15 @@ static bool in_some_region(const IrRoutine *r, int line)
   return false;
 }
 
-/* The first line of loop l where host code (not a region) mentions s, or 0. */
+/* The first line of loop l where host code (not a region) mentions s, or 0.
+ * A struct member counts as mentioned wherever its struct is (`s->u = v;`,
+ * `swap(s);`). */
 static int host_mention(const IrRoutine *r, const IrSym *s, const IrHostLoop *l)
 {
   IrHostUses *u;
-  HASH_FIND_STR(r->host_uses, s->name, u);
+  const char *name = s->member_base ? ir_strndup(s->member_base, strcspn(s->member_base, "-."))
+                                    : s->name;     /* `s` of `s->grid` */
+  HASH_FIND_STR(r->host_uses, name, u);
   for (int i = 0; u && i < u->n; i++)
     if (inside(u->v[i].line, l->first_line, l->last_line) && !in_some_region(r, u->v[i].line))
       return u->v[i].line;
@@ -175,7 +179,7 @@ static void str_append(char **s, const char *t)
 static void clause_item(const LoopArray *a, IrLang lang, char *buf, size_t size)
 {
   if (whole_array_known(a->sym, lang))
-    snprintf(buf, size, "%s", a->sym->name);
+    snprintf(buf, size, "%s", ir_sym_user_name(a->sym));
   else
     an_box_text(a->sym, a->first->box_lo, a->first->box_hi, lang, buf, size);
 }
@@ -216,13 +220,13 @@ static void advise_loop(const Program *p, const IrRoutine *r, const IrHostLoop *
     if (data_directive_covers(r, a->sym, l) || entered_data_covers(p, r, a->sym, l)) continue;
     if (host_line) {
       snprintf(buf, sizeof buf, "%s%s (host code uses it at line %d: it would need update "
-               "directives there)", left ? "; " : "", a->sym->name, host_line);
+               "directives there)", left ? "; " : "", ir_sym_user_name(a->sym), host_line);
       str_append(&left, buf);
       continue;
     }
     if (a->boxes_differ && !whole_array_known(a->sym, p->lang)) {
       snprintf(buf, sizeof buf, "%s%s (the regions use different parts of it: name the span "
-               "all of them use)", left ? "; " : "", a->sym->name);
+               "all of them use)", left ? "; " : "", ir_sym_user_name(a->sym));
       str_append(&left, buf);
       continue;
     }
@@ -240,7 +244,7 @@ static void advise_loop(const Program *p, const IrRoutine *r, const IrHostLoop *
       continue;
     k++;
     str_append(&moved, k == 1 ? "" : k == nmoved ? " and " : ", ");
-    str_append(&moved, a->sym->name);
+    str_append(&moved, ir_sym_user_name(a->sym));
   }
   const char *what = nregions == 1 ? "the region at line" : "regions from line";
   if (clauses) {

@@ -338,11 +338,11 @@ static void check_private_array(Check *c, const DepGraph *g, const DepArray *a)
   if (mentions && broken)
     fail(c, broken->ref->loc, ir_printf("%s does not index its copy of '%s' kept per thread by "
                                         "'%s', which other accesses do", an_ref_text(broken->ref,
-                                        c->cx->lang), a->sym->name, c->v->name));
+                                        c->cx->lang), ir_sym_user_name(a->sym), ir_sym_user_name(c->v)));
   else if (!mentions && written_in_v && (outside || other))
     fail_dependence(c, (outside ? outside : other)->ref->loc, ir_printf("'%s' is stored in the "
                     "iterations of a loop over '%s' and %s uses it %s, so a copy per thread would "
-                    "lose the other iterations' values", a->sym->name, c->v->name,
+                    "lose the other iterations' values", ir_sym_user_name(a->sym), ir_sym_user_name(c->v),
                     an_ref_text((outside ? outside : other)->ref, c->cx->lang),
                     outside ? "outside that loop" : "in another loop over it"));
 }
@@ -372,10 +372,10 @@ static void check_arrays(Check *c, const DepGraph *g)
         (inside ? fail_dependence : fail)(c, g->acc[k].ref->loc, inside
              ? ir_printf("%s %s another iteration's element of '%s', which the region writes",
                          an_ref_text(g->acc[k].ref, c->cx->lang), g->acc[k].write ? "writes" : "reads",
-                         arr->name)
+                         ir_sym_user_name(arr))
              : ir_printf("%s, outside the loops over '%s', %s '%s', which the region writes",
-                         an_ref_text(g->acc[k].ref, c->cx->lang), c->v->name,
-                         g->acc[k].write ? "writes" : "reads", arr->name));
+                         an_ref_text(g->acc[k].ref, c->cx->lang), ir_sym_user_name(c->v),
+                         g->acc[k].write ? "writes" : "reads", ir_sym_user_name(arr)));
       }
     }
   }
@@ -408,12 +408,12 @@ const char *xf_shared_write_text(const ColumnCtx *cx, const IrSym *v, const Acce
   for (int l = 0; l < w->nloops; l++)
     inside |= w->loops[l]->u.loop.iv == v;
   const char *where = inside
-    ? ir_printf("every iteration of loop '%s' writes the same elements %s (line %d)", v->name,
+    ? ir_printf("every iteration of loop '%s' writes the same elements %s (line %d)", ir_sym_user_name(v),
                 an_ref_text(w->ref, cx->lang), diag_user_line(w->stmt->loc))
     : ir_printf("every thread would write %s (line %d, outside the loops over '%s')",
-                an_ref_text(w->ref, cx->lang), diag_user_line(w->stmt->loc), v->name);
+                an_ref_text(w->ref, cx->lang), diag_user_line(w->stmt->loc), ir_sym_user_name(v));
   return ir_printf("%s, so the threads would share '%s'; it cannot be kept per thread%s%s", where,
-                   arr->name, why ? ": " : "", why ? why : "");
+                   ir_sym_user_name(arr), why ? ": " : "", why ? why : "");
 }
 
 /* Under `independent` the user vouches for the references that carry v,
@@ -696,12 +696,12 @@ static void check_reduction(Check *c, const ReductionPlan *r)
   const char *op = xf_reduce_op_text(r->op);
   if (u.stray)
     fail_dependence(c, u.stray->loc, ir_printf("the %s reduction into '%s' at line %d is outside "
-         "the loops over '%s', so every thread would add it", op, r->sym->name,
-         diag_user_line(u.stray->loc), c->v->name));
+         "the loops over '%s', so every thread would add it", op, ir_sym_user_name(r->sym),
+         diag_user_line(u.stray->loc), ir_sym_user_name(c->v)));
   else if (u.updated_in_v && u.read)
     fail_dependence(c, u.read->loc, ir_printf("the result of the %s reduction into '%s' is read "
          "at line %d, which must wait for every column's part (a kernel boundary)", op,
-         r->sym->name, diag_user_line(u.read->loc)));
+         ir_sym_user_name(r->sym), diag_user_line(u.read->loc)));
 }
 
 /* Why scalar s, exposed in a loop over v, is refused: what its reduction
@@ -712,13 +712,13 @@ static const char *exposed_reason(const Check *c, const IrSym *s)
   const char *op = r ? NULL : reduction_op(c->stmts, s, NULL);
   if (r && r->why_not)
     return ir_printf("scalar '%s' is updated like a %s reduction over loop '%s', but %s",
-                     s->name, xf_reduce_op_text(r->op), c->v->name, r->why_not);
+                     ir_sym_user_name(s), xf_reduce_op_text(r->op), ir_sym_user_name(c->v), r->why_not);
   if (op)
     return ir_printf("scalar '%s' is a %s reduction over loop '%s'; parallel reductions are not "
-                     "implemented yet", s->name, op, c->v->name);
+                     "implemented yet", ir_sym_user_name(s), op, ir_sym_user_name(c->v));
   return ir_printf("scalar '%s' may be read before it is assigned in an iteration of the loop "
-                   "over '%s': it carries a value from one iteration to the next", s->name,
-                   c->v->name);
+                   "over '%s': it carries a value from one iteration to the next", ir_sym_user_name(s),
+                   ir_sym_user_name(c->v));
 }
 
 static void check_scalars(Check *c)
@@ -741,8 +741,8 @@ static void check_scalars(Check *c)
       fail_dependence(c, u.where, exposed_reason(c, s));
     else if (u.found)
       fail_dependence(c, u.where, ir_printf("scalar '%s' is assigned inside a loop over '%s' and read "
-           "outside it, so it would carry a value from one column to another", s->name,
-           c->v->name));
+           "outside it, so it would carry a value from one column to another", ir_sym_user_name(s),
+           ir_sym_user_name(c->v)));
     else if (u.exposed)
       fail_dependence(c, u.exposed->loc, exposed_reason(c, s));
   }
@@ -1079,8 +1079,8 @@ void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int 
       continue;
     if (ll.interchanged)
       report_at(REPORT_INFO, cx->routine, ll.interchanged_at,
-                 "Loop interchanged: %s moved outside %s (line %d)", c[k]->name,
-                 ll.moved_past->name, diag_user_line(ll.interchanged_at));
+                 "Loop interchanged: %s moved outside %s (line %d)", ir_sym_user_name(c[k]),
+                 ir_sym_user_name(ll.moved_past), diag_user_line(ll.interchanged_at));
     if (ll.n > 1) {
       /* At the second loop, or the first of the region's own file after
        * loops of helpers inlined from another. */
@@ -1088,7 +1088,7 @@ void column_report(const ColumnCtx *cx, IrStmtList *stmts, IrSym *const *c, int 
       for (int i = 1; i < ll.n && at.file != cx->file; i++)
         if (ll.locs[i].file == cx->file) at = ll.locs[i];
       report_at(REPORT_INFO, cx->routine, at, "Loops at lines %s fused (loop %s: one thread per "
-                "column runs their bodies in order)", line_list(ll.locs, ll.n, at), c[k]->name);
+                "column runs their bodies in order)", line_list(ll.locs, ll.n, at), ir_sym_user_name(c[k]));
     }
   }
 }
@@ -1231,7 +1231,7 @@ static IrSym *shared_scalar(const ColumnCtx *cx, IrStmtList *a, IrStmtList *b, c
 
 static const char *shared_scalar_why(const IrSym *s)
 {
-  return ir_printf("a scalar assigned in one loop is used in the other ('%s')", s->name);
+  return ir_printf("a scalar assigned in one loop is used in the other ('%s')", ir_sym_user_name(s));
 }
 
 /* May loops x and y (x first, same header) run as one loop?  Every
@@ -1599,7 +1599,7 @@ static void fuse_list(const ColumnCtx *cx, const IrSymSet *written, const ListPl
           ir_list_push(&f->u.loop.body, s->u.loop.body.v[t]);
         report_at(REPORT_INFO, cx->routine, s->loc,
                    "Loops at lines %d,%d fused (loop %s, inside each thread)",
-                   diag_user_line(prev->loc), diag_user_line(s->loc), s->u.loop.iv->name);
+                   diag_user_line(prev->loc), diag_user_line(s->loc), ir_sym_user_name(s->u.loop.iv));
         chain_absorb(&chain, f, s);
         l->v[k - 1] = f;
         checked = f;               /* neither loop had one */

@@ -185,12 +185,12 @@ static bool contract_array(ListSyms **cache, IrRegion *g, KernelPlan *k, const A
     return false;
   }
   for (int s = 0; s < nslices; s++) {
-    xf_kernel_local(k, slices[s].scalar, ir_printf("array '%s' contracted", a->sym->name));
+    xf_kernel_local(k, slices[s].scalar, ir_printf("array '%s' contracted", ir_sym_user_name(a->sym)));
   }
   report_at(REPORT_INFO, g->routine->name, L->loc, "Array '%s' contracted to %s in loop '%s' "
             "(not a slice per thread after all): every access is to the level the loop is at, "
-            "stored before it is read; no memory per thread", a->sym->name, nslices == 1 ? "a scalar" : ir_printf("%d scalars", nslices),
-            L->u.loop.iv->name);
+            "stored before it is read; no memory per thread", ir_sym_user_name(a->sym), nslices == 1 ? "a scalar" : ir_printf("%d scalars", nslices),
+            ir_sym_user_name(L->u.loop.iv));
   return true;
 }
 

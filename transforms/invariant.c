@@ -218,7 +218,7 @@ static void region_invariants(const Program *p, IrRegion *g)
         char text[200];
         an_expr_text(value, p->lang, text, sizeof text);
         report_at(REPORT_INFO, g->routine->name, at->loc, "Scalar '%s' holds %s throughout the "
-                  "region: its reads use that value (region-invariant)", s->name, text);
+                  "region: its reads use that value (region-invariant)", ir_sym_user_name(s), text);
       }
     }
   }

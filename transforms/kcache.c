@@ -454,7 +454,7 @@ static IrStmt *kcache_loop(Program *prog, IrRoutine *routine, KernelPlan *k, IrS
                                                    ed.nstored > 1 ? "s" : "",
                                                    ed.nstored > 1 ? "them" : "it");
   report_at(REPORT_INFO, routine->name, loop->loc, "Loop '%s' keeps values in registers "
-            "across iterations (k-caching): %s%s%s", loop->u.loop.iv->name, stored,
+            "across iterations (k-caching): %s%s%s", ir_sym_user_name(loop->u.loop.iv), stored,
             ed.nstored && ed.nloaded ? "; " : "", ed.loaded);
   return apply_edits(&c, &ed, step);
 }

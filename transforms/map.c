@@ -420,9 +420,9 @@ static bool check_private_scalars(MapCtx *m)
     const ReductionPlan *r = xf_reduction_of(p, s);
     const char *red = r ? ir_printf("; it is updated like a %s reduction, but %s",
                                     xf_reduce_op_text(r->op), r->why_not) : "";
-    diag_at(DIAG_ERROR, s->loc, (int)strlen(s->name), "scalar '%s' is assigned inside the region "
+    diag_at(DIAG_ERROR, s->loc, (int)strlen(ir_sym_user_name(s)), "scalar '%s' is assigned inside the region "
             "at line %d but is %s: its value after the region would be lost (each GPU thread has "
-            "its own copy)%s", s->name, g->first_line, what ? what : where, red);
+            "its own copy)%s", ir_sym_user_name(s), g->first_line, what ? what : where, red);
     ok = false;
   }
   return ok;
@@ -479,7 +479,15 @@ static void trip_text(const IrStmt *loop, int block, char *buf, size_t size)
     an_extent_text(loop->u.loop.lo, loop->u.loop.hi, n, sizeof n);
   else
     an_extent_text(loop->u.loop.hi, loop->u.loop.lo, n, sizeof n);
-  bool simple = strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(n);
+  /* one name (a struct member `s->nx` is one too) needs no parentheses */
+  char name[256];
+  size_t len = 0;
+  for (const char *c = n; *c && len + 1 < sizeof name; c++)
+    if (!(c[0] == '-' && c[1] == '>') && !(c[0] == '>' && c > n && c[-1] == '-') && *c != '.')
+      name[len++] = *c;
+  name[len] = '\0';
+  bool simple =
+      strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == len;
   if (block > 1)
     snprintf(buf, size, simple ? "%s/%d" : "(%s)/%d", n, block);
   else
@@ -580,12 +588,12 @@ static void refuse_loop(MapCtx *m, const IrStmt *loop, const DepGraph *dg, const
   /* a flat C array left flat: its subscripts say why the distance is unknown */
   const IrSym *arr = dg->acc[d->src].ref->u.elem.sym;
   const char *flat = arr->delinearize_why ? ir_printf(" ('%s' is indexed flat and was not "
-                                                      "delinearized: %s)", arr->name,
+                                                      "delinearized: %s)", ir_sym_user_name(arr),
                                                       arr->delinearize_why) : "";
   diag_at(DIAG_ERROR, loop->loc, 1, "loop '%s' cannot run in parallel: loop carried dependence of "
           "%s between lines %d and %d%s, and no other loop of the nest can be spread over the GPU "
           "instead%s",
-          loop->u.loop.iv->name, why, diag_user_line(dg->acc[d->src].stmt->loc),
+          ir_sym_user_name(loop->u.loop.iv), why, diag_user_line(dg->acc[d->src].stmt->loc),
           diag_user_line(dg->acc[d->dst].stmt->loc), flat, refusal_advice(m, loop, dg, d));
 }
 
@@ -660,7 +668,7 @@ static IrVisitStep advice_unused(IrStmt *s, IrVisit *v)
     const char *why = adv->independent ? independent_refused(u->m, u->k, s->u.loop.iv) : "";
     report_at(REPORT_WARNING, routine_of(u->m), s->loc, "'%s' on loop '%s' is not followed: the "
               "loop runs sequentially in each thread%s", adv->parallel ? "parallel"
-              : adv->vector ? "vector" : "independent", s->u.loop.iv->name, *why ? why :
+              : adv->vector ? "vector" : "independent", ir_sym_user_name(s->u.loop.iv), *why ? why :
               " (only the outermost perfectly nested parallel loops, at most three, are mapped "
               "to the grid)");
   }
@@ -733,10 +741,10 @@ static void report_acc_clause(UnusedAdvice *u, const IrStmt *s, const Directive 
       if (sym && !sym->rank)
         report_at(REPORT_INFO, r, cl->items[i].loc, "private(%s) on '%s' honoured: each thread "
                   "has its own '%s' (the analysis proves every iteration assigns it before "
-                  "using it)", sym->name, adv->spelled, sym->name);
+                  "using it)", ir_sym_user_name(sym), adv->spelled, ir_sym_user_name(sym));
       else if (a && a->privatized)
         report_at(REPORT_INFO, r, cl->items[i].loc, "private(%s) on '%s' honoured: one copy per "
-                  "thread (every element a column reads, it wrote before)", sym->name,
+                  "thread (every element a column reads, it wrote before)", ir_sym_user_name(sym),
                   adv->spelled);
       /* else: private_advice_pre warns with the reason */
     }
@@ -830,11 +838,11 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
       const char *why = xf_shared_write_text(&cx, loop->u.loop.iv, shared);
       if (k->nmapped == 0) {
         diag_at(DIAG_ERROR, loop->loc, 1, "'independent' on loop '%s' cannot be followed: %s",
-                loop->u.loop.iv->name, why);
+                ir_sym_user_name(loop->u.loop.iv), why);
         ok = false;
       } else
         report_at(REPORT_NOTE, routine_of(m), loop->loc, "'independent' on loop '%s' is not "
-                  "followed: %s; the loop runs sequentially in each thread", loop->u.loop.iv->name,
+                  "followed: %s; the loop runs sequentially in each thread", ir_sym_user_name(loop->u.loop.iv),
                   why);
       break;
     }
@@ -846,13 +854,13 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
         char why[300];
         dep_describe(dg, d, why, sizeof why);
         report_at(REPORT_NOTE, routine_of(m), loop->loc, "Loop carried dependence of %s keeps loop '%s' "
-               "sequential in each thread", why, loop->u.loop.iv->name);
+               "sequential in each thread", why, ir_sym_user_name(loop->u.loop.iv));
       }
       break;
     }
     if (adv && adv->independent)
       report_at(REPORT_INFO, routine_of(m), loop->loc, "Loop '%s' is parallel as asserted by "
-                "'independent'", loop->u.loop.iv->name);
+                "'independent'", ir_sym_user_name(loop->u.loop.iv));
     else
       report_at(REPORT_INFO, routine_of(m), loop->loc, "Loop is parallelizable");
     k->mapped[k->nmapped++] = loop;
@@ -864,7 +872,7 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
   }
   if (ok && k->nmapped == 0) {
     diag_at(DIAG_ERROR, nest->loc, 1, "loop '%s' is marked seq, so the region has no parallel "
-            "loop to map to the GPU", nest->u.loop.iv->name);
+            "loop to map to the GPU", ir_sym_user_name(nest->u.loop.iv));
     ok = false;
   }
   IrSymSet defs = { 0 };
@@ -875,19 +883,19 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
     IrExpr *bad = xf_first_exposed(k->body, p->privates, p->nprivates, defs.syms, defs.n);
     const ReductionPlan *r = bad ? xf_reduction_of(p, bad->u.var) : NULL;
     if (r && r->why_not)
-      diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "scalar '%s' is updated like "
+      diag_at(DIAG_ERROR, bad->loc, (int)strlen(ir_sym_user_name(bad->u.var)), "scalar '%s' is updated like "
               "a %s reduction over loop '%s', but %s; so the loop cannot run in parallel",
-              bad->u.var->name, xf_reduce_op_text(r->op), k->mapped[0]->u.loop.iv->name, r->why_not);
+              ir_sym_user_name(bad->u.var), xf_reduce_op_text(r->op), ir_sym_user_name(k->mapped[0]->u.loop.iv), r->why_not);
     else if (r)
-      diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "the %s reduction into '%s' "
+      diag_at(DIAG_ERROR, bad->loc, (int)strlen(ir_sym_user_name(bad->u.var)), "the %s reduction into '%s' "
               "is combined across the threads of a kernel with one thread per column, and no loop "
               "index of these statements can be a column index (see the notes)",
-              xf_reduce_op_text(r->op), bad->u.var->name);
+              xf_reduce_op_text(r->op), ir_sym_user_name(bad->u.var));
     else if (bad)
-      diag_at(DIAG_ERROR, bad->loc, (int)strlen(bad->u.var->name), "scalar '%s' may be read "
+      diag_at(DIAG_ERROR, bad->loc, (int)strlen(ir_sym_user_name(bad->u.var)), "scalar '%s' may be read "
               "before it is assigned in the same iteration: a loop carried dependence that "
               "prevents running loop '%s' in parallel (reductions and recurrences over parallel "
-              "loops are not supported yet)", bad->u.var->name, k->mapped[0]->u.loop.iv->name);
+              "loops are not supported yet)", ir_sym_user_name(bad->u.var), ir_sym_user_name(k->mapped[0]->u.loop.iv));
     ok = bad == NULL;
   }
   if (ok) {
@@ -904,10 +912,34 @@ static bool map_nest(MapCtx *m, IrStmt *nest, KernelPlan *k)
   return ok;
 }
 
-/* C array parameters are pointers that may overlap, and then no
- * dependence test about distinct arrays holds.  Unless one of each pair is
- * restrict, -Msafeptr says none overlap, or the user asserts independence,
- * refuse. */
+/* C array parameters are pointers that may overlap, and so are the
+ * pointer members of structs (`s->u`), and then no dependence test about
+ * distinct arrays holds.  Unless one of each pair is restrict, -Msafeptr
+ * says none overlap, both are array members of one struct (which never
+ * overlap), or the user asserts independence, refuse. */
+static bool may_overlap_others(const IrSym *s)
+{
+  return (s->is_dummy || s->member_base) && !xf_c_no_alias(s);
+}
+
+/* How to declare s restrict, for the message. */
+static const char *restrict_advice(const IrSym *s)
+{
+  if (s->member_array && strpbrk(s->member_base, "-."))  /* `s->grid->w` */
+    return ir_printf("copy '%s' into a restrict pointer before the region", s->member_base);
+  if (s->member_array)
+    return ir_printf("declare '%s' as a restrict pointer", s->member_base);
+  if (s->member_base) {
+    const char *m = s->source_name + strlen(s->member_base);   /* past `s->` or `s.` */
+    m += *m == '.' ? 1 : 2;
+    bool multi = s->rank > 1 && !s->delinearized;   /* a pointer to arrays as declared */
+    return ir_printf("declare the member restrict (as in '%s %s%s;' in the struct)",
+                     ir_type_c(s->type), multi ? "(*restrict " : "*restrict ",
+                     ir_printf("%s%s", m, multi ? ")[...]" : ""));
+  }
+  return ir_printf("declare them restrict (as in '%s *restrict %s')", ir_type_c(s->type), ir_sym_user_name(s));
+}
+
 static bool check_c_aliasing(MapCtx *m)
 {
   RegionPlan *p = m->plan;
@@ -916,20 +948,25 @@ static bool check_c_aliasing(MapCtx *m)
   if (m->prog->lang != IR_C || (adv && adv->independent))
     return true;
   for (int i = 0; i < p->narrays; i++) {
-    const ArrayPlan *a = &p->arrays[i];
-    if (!a->written || !a->sym->is_dummy || xf_c_no_alias(a->sym))
+    const IrSym *a = p->arrays[i].sym;
+    if (!p->arrays[i].written || !may_overlap_others(a))
       continue;
     for (int k = 0; k < p->narrays; k++) {
       const IrSym *b = p->arrays[k].sym;
-      if (k == i || !b->is_dummy || xf_c_no_alias(b) || b->type != a->sym->type)
+      if (k == i || !(b->is_dummy || b->member_base) || xf_c_no_alias(b) || b->type != a->type)
+        continue;
+      if (a->member_array && b->member_array && strcmp(a->member_base, b->member_base) == 0)
         continue;
       /* not `independent`: it would also waive the dependence tests of
        * the loop, and the advice must lead to a correct kernel */
-      diag_at(DIAG_ERROR, a->sym->loc, (int)strlen(a->sym->name), "the region writes '%s' and "
-              "uses '%s', pointer parameters that may overlap; if they never do, declare them "
-              "restrict (as in '%s *restrict %s') or translate with -Msafeptr (no parameter "
-              "overlaps another): the loops are then still checked for dependences",
-              a->sym->name, b->name, ir_type_c(a->sym->type), a->sym->name);
+      const char *an = ir_sym_user_name(a), *bn = ir_sym_user_name(b);
+      diag_at(DIAG_ERROR, a->loc, (int)strlen(an), "the region writes '%s' and uses '%s', %s "
+              "that may overlap; if they never do, %s or translate with -Msafeptr (no %s "
+              "overlaps another): the loops are then still checked for dependences", an, bn,
+              a->member_base || b->member_base ? "arrays reached through pointers"
+                                               : "pointer parameters",
+              restrict_advice(a), a->member_base || b->member_base ? "pointer parameter or member"
+                                                                   : "parameter");
       return false;
     }
   }
@@ -1197,7 +1234,7 @@ static void note_split(const MapCtx *m, const Group *cur, Group *alone, const Gr
   alone->split_at = s->loc;
   alone->split_note = ir_printf("Kernel split before line %d: in one kernel, loop '%s' could not "
                                 "run in parallel: %s (line %d)", diag_user_line(s->loc),
-                                lost ? lost->name : "?", why, diag_user_line(where));
+                                lost ? ir_sym_user_name(lost) : "?", why, diag_user_line(where));
 }
 
 /* Why a kernel ends before statement s, which reads a reduction's result. */
@@ -1208,7 +1245,7 @@ static void note_result_split(const MapCtx *m, Group *alone, const IrStmt *s)
   for (int i = 0; i < m->plan->nreductions; i++) {
     const ReductionPlan *r = &m->plan->reductions[i];
     if (r->gpu && r->read_after && ir_list_mentions(&one, r->sym))
-      names = ir_printf("%s%s'%s'", names, *names ? ", " : "", r->sym->name);
+      names = ir_printf("%s%s'%s'", names, *names ? ", " : "", ir_sym_user_name(r->sym));
   }
   alone->split_at = s->loc;
   alone->split_note = ir_printf("Kernel split before line %d: it reads the result of the "
@@ -1328,7 +1365,7 @@ static int split_groups(const MapCtx *m, IrStmtList *l, const IrSym *dist_iv, Gr
           diag_at(DIAG_ERROR, s->loc, 1, "this statement reads the result of a reduction, so "
                   "it starts a new kernel, but scalar '%s' assigned before it in the region "
                   "would not reach that kernel (each kernel's threads have their own "
-                  "scalars); assign '%s' after the reduction's loops", lost->name, lost->name);
+                  "scalars); assign '%s' after the reduction's loops", ir_sym_user_name(lost), ir_sym_user_name(lost));
           m->plan->lost_scalar_at = s;
         }
       } else if (lost) {
@@ -1444,15 +1481,15 @@ static IrVisitStep explain_sequential(IrStmt *s, IrVisit *v)
     why = ir_printf("loop carried dependence of %s at line %d", text,
                     diag_user_line(in.acc[d->dst].stmt->loc));
     report_add(REPORT_NOTE, routine_of(m), at, "Loop carried dependence of %s keeps loop '%s' "
-               "sequential in each thread", text, iv->name);
+               "sequential in each thread", text, ir_sym_user_name(iv));
   } else {
     why = ir_printf("%s (line %d)", why, diag_user_line(where));
     report_add(REPORT_NOTE, routine_of(m), at, "Loop '%s' runs sequentially in each thread: %s",
-               iv->name, why);
+               ir_sym_user_name(iv), why);
   }
   if (s->u.loop.advice && s->u.loop.advice->parallel)
     diag_at(DIAG_ERROR, s->loc, 1, "loop '%s' is marked parallel but cannot run in parallel: %s",
-            iv->name, why);
+            ir_sym_user_name(iv), why);
   dep_free(&in);
   return IR_VISIT_CONTINUE;
 }
@@ -1725,12 +1762,12 @@ static IrVisitStep private_advice_pre(IrStmt *t, IrVisit *v)
       if (!a || a->privatized || !ir_symset_add(&pa->warned, s))
         continue;
       const char *why = !a->written ? ir_printf("'%s' is only read in the region, so there is "
-                                                "nothing to keep per thread", s->name)
+                                                "nothing to keep per thread", ir_sym_user_name(s))
                       : a->not_private_why ? a->not_private_why
                       : "a thread would need another column's elements";
       report_at(REPORT_WARNING, routine_of(pa->m), adv->clauses[c].items[i].loc,
                 "private(%s) is not followed: '%s' stays in device memory, shared by the "
-                "threads: %s", s->name, s->name, why);
+                "threads: %s", ir_sym_user_name(s), ir_sym_user_name(s), why);
     }
   return IR_VISIT_CONTINUE;
 }
@@ -1814,13 +1851,13 @@ bool xf_pass_group(Program *prog, IrRegion *g)
       if (!why)
         why = "it is read before it is written, or read from another column";
       if (s->inlined_local)
-        diag_at(DIAG_ERROR, s->loc, (int)strlen(s->name), "local array '%s' of an inlined "
+        diag_at(DIAG_ERROR, s->loc, (int)strlen(ir_sym_user_name(s)), "local array '%s' of an inlined "
                 "routine cannot be kept per thread (%s), and it has no host copy to move",
-                s->name, why);
+                ir_sym_user_name(s), why);
       else
-        diag_at(DIAG_ERROR, s->loc, (int)strlen(s->name), "array '%s' declared inside the "
+        diag_at(DIAG_ERROR, s->loc, (int)strlen(ir_sym_user_name(s)), "array '%s' declared inside the "
                 "region cannot be kept per thread (%s), and it has no host copy to move; "
-                "declare it before the region", s->name, why);
+                "declare it before the region", ir_sym_user_name(s), why);
       return false;
     }
   }
@@ -1899,12 +1936,12 @@ static void report_kernel_reductions(const MapCtx *m, const KernelPlan *k)
         first = r->updates[u];
     const char *loops = "";
     for (int c = 0; c < k->ncolumns; c++)
-      loops = ir_printf("%s%s'%s'", loops, c ? ", " : "", k->columns[c]->name);
+      loops = ir_printf("%s%s'%s'", loops, c ? ", " : "", ir_sym_user_name(k->columns[c]));
     const char *from = r->init ? ir_printf("the value assigned at line %d", diag_user_line(r->init->loc))
-                               : ir_printf("the host's value of '%s'", r->sym->name);
+                               : ir_printf("the host's value of '%s'", ir_sym_user_name(r->sym));
     report_at(REPORT_INFO, routine_of(m), first->loc, "Generating reduction(%s:%s) over loop%s %s: "
               "each thread's partial result combined on the GPU, starting from %s; the result "
-              "copied back to the host%s", xf_reduce_op_text(r->op), r->sym->name,
+              "copied back to the host%s", xf_reduce_op_text(r->op), ir_sym_user_name(r->sym),
               k->ncolumns > 1 ? "s" : "", loops, from,
               r->read_after ? ir_printf(" and passed to the kernels that read it (line %d)",
                                         r->first_read_line) : "");
@@ -1960,19 +1997,19 @@ static bool map_columns(MapCtx *m, KernelPlan *k)
       ir_symset_add(&defs, s);
       IR_PUSH(k->firstprivate, k->nfirstprivate, s);
       report_at(REPORT_INFO, routine_of(m), bad->loc, "Scalar '%s' is the result of the %s "
-                "reduction at line %d, passed to this kernel by value", s->name,
+                "reduction at line %d, passed to this kernel by value", ir_sym_user_name(s),
                 xf_reduce_op_text(r->op), diag_user_line(r->updates[0]->loc));
       continue;
     }
     if (s->region_local || s->inlined_local) {
-      diag_at(DIAG_ERROR, bad->loc, (int)strlen(s->name), "'%s' may be read before it is assigned",
-              s->name);
+      diag_at(DIAG_ERROR, bad->loc, (int)strlen(ir_sym_user_name(s)), "'%s' may be read before it is assigned",
+              ir_sym_user_name(s));
       return false;
     }
     ir_symset_add(&defs, s);
     IR_PUSH(k->firstprivate, k->nfirstprivate, s);
     report_at(REPORT_INFO, routine_of(m), bad->loc, "Scalar '%s' is firstprivate: each thread "
-              "starts from the host's value at region entry", s->name);
+              "starts from the host's value at region entry", ir_sym_user_name(s));
   }
   column_report(&cx, &k->stmts, k->columns, k->ncolumns);
   for (int i = 0; i < k->ncolumns; i++)
@@ -2008,7 +2045,7 @@ bool xf_pass_map(Program *prog, IrRegion *g, int kernel)
       diag_at(DIAG_ERROR, s->loc, 1, "this statement assigns the scalar '%s' outside every loop "
               "of the region, which no GPU thread owns; move it before the region (a "
               "single-thread kernel for it is not implemented yet)",
-              s->u.assign.lhs->u.var->name);
+              ir_sym_user_name(s->u.assign.lhs->u.var));
     else if (s->kind == IR_S_ASSIGN)
       diag_at(DIAG_ERROR, s->loc, 1, "this statement assigns an array element "
               "outside every loop of the region, which no GPU thread owns; move it out of the "

@@ -324,10 +324,10 @@ static bool absent_unused(IrRegion **variants, int count)
         ir_walk_exprs(&variants[k]->body, mention_visit, &m);
     if (!m.at)
       continue;
-    diag_at(DIAG_ERROR, m.at->loc, (int)strlen(d->name), "'%s' is used inside the region outside "
+    diag_at(DIAG_ERROR, m.at->loc, (int)strlen(ir_sym_user_name(d)), "'%s' is used inside the region outside "
             "a present(%s) test: s2s-cuda makes one kernel for each case of present(), and in "
             "the one where the optional argument '%s' is absent it would still be used; put "
-            "this use under if (present(%s))", d->name, d->name, d->name, d->name);
+            "this use under if (present(%s))", ir_sym_user_name(d), ir_sym_user_name(d), ir_sym_user_name(d), ir_sym_user_name(d));
     ok = false;
   }
   return ok;

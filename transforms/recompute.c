@@ -328,14 +328,14 @@ static void check_input(IrExpr *e, IrStmt *in, void *ctx)
     return;
   if (e->kind == IR_E_ELEM && e->u.elem.sym != ic->p->temp &&
       ir_assignment_of(&ic->rc->region->body, e->u.elem.sym))
-    ic->why = ir_printf("its nest reads '%s', which the region writes", e->u.elem.sym->name);
+    ic->why = ir_printf("its nest reads '%s', which the region writes", ir_sym_user_name(e->u.elem.sym));
   if (e->kind == IR_E_VAR && !ir_symset_has(&ic->p->locals, e->u.var)) {
     for (int l = 0; l < ic->p->depth; l++)
       if (ic->p->loops[l]->u.loop.iv == e->u.var)
         return;
     if (ir_assignment_of(ic->S, e->u.var))
       ic->why = ir_printf("its nest reads the scalar '%s', which changes between the nests",
-                          e->u.var->name);
+                          ir_sym_user_name(e->u.var));
   }
 }
 
@@ -346,9 +346,9 @@ static const char *locals_why(Rc *rc, const Producer *p)
   for (int i = 0; i < p->locals.n; i++) {
     IrSym *v = p->locals.syms[i];
     if (xf_first_exposed(p->body, &v, 1, NULL, 0))
-      return ir_printf("its nest reads the scalar '%s' before assigning it", v->name);
+      return ir_printf("its nest reads the scalar '%s' before assigning it", ir_sym_user_name(v));
     if (count_refs(&rc->region->body, v) != stmt_refs(p->nest, v))
-      return ir_printf("the scalar '%s' of its nest is used elsewhere too", v->name);
+      return ir_printf("the scalar '%s' of its nest is used elsewhere too", ir_sym_user_name(v));
   }
   return NULL;
 }
@@ -670,7 +670,7 @@ static bool try_producer(Rc *rc, IrStmtList *S, int at)
                     RECOMPUTE_FLOPS_PER_BYTE);
   if (why) {
     report_at(REPORT_NOTE, rc->routine->name, p.nest->loc, "Array '%s' stored, not recomputed "
-              "where it is read: %s", p.temp->name, why);
+              "where it is read: %s", ir_sym_user_name(p.temp), why);
     return false;
   }
   for (int i = 0; i < sites.n; i++)
@@ -682,7 +682,7 @@ static bool try_producer(Rc *rc, IrStmtList *S, int at)
   report_at(REPORT_INFO, rc->routine->name, p.nest->loc, "Array '%s' recomputed where it is "
             "read (stencil inlining): the nest at line %d runs inside the statements that read "
             "it, up to %d evaluation%s per point (%d operations each) instead of storing %d "
-            "bytes per point and reading them back", p.temp->name, diag_user_line(p.nest->loc),
+            "bytes per point and reading them back", ir_sym_user_name(p.temp), diag_user_line(p.nest->loc),
             per_site, per_site == 1 ? "" : "s", p.flops, elem);
   return true;
 }

@@ -58,9 +58,10 @@ typedef struct XfConfig {
 } XfConfig;
 extern XfConfig xf_config;
 
-/* May C parameter s be taken not to overlap any other array: declared
- * restrict, or -Msafeptr given?  (Fortran dummies never alias by the
- * language rules; callers check the language.) */
+/* May C parameter or struct member s be taken not to overlap any other
+ * array: declared restrict (an array member of a restrict struct pointer
+ * counts), or -Msafeptr given?  (Fortran dummies
+ * never alias by the language rules; callers check the language.) */
 bool xf_c_no_alias(const IrSym *s);
 
 /* Every planning pass of the table (those between parse and emit-cuda),

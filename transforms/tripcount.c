@@ -402,8 +402,8 @@ static bool try_substep(Pass *p, IrStmtList *l, int at)
   const char *count_text = an_ref_text(count, p->prog->lang);
   report_at(REPORT_INFO, p->region->routine->name, loop->loc, "Loop '%s' runs to %s in each "
             "column: the maximum over columns '%s' (line %d) and the test %s <= %s are no longer "
-            "needed", st.n->name, count_text, st.max->name, diag_user_line(max_loop->loc),
-            st.n->name, count_text);
+            "needed", ir_sym_user_name(st.n), count_text, ir_sym_user_name(st.max), diag_user_line(max_loop->loc),
+            ir_sym_user_name(st.n), count_text);
   /* l: [..., first..m (the maximum), ..., at (the n loop), ...] ->
    *    [..., ..., nest, ...] */
   IrStmtList out = { 0, 0, NULL };

@@ -93,7 +93,7 @@ XfConfig xf_config = { .recompute = true, .kcache = true, .smem = false, .contra
 
 bool xf_c_no_alias(const IrSym *s)
 {
-  return s->is_restrict || (xf_config.assume_no_alias && s->is_dummy);
+  return s->is_restrict || (xf_config.assume_no_alias && (s->is_dummy || s->member_base));
 }
 
 typedef enum PassScope { SCOPE_PROGRAM, SCOPE_REGION, SCOPE_KERNEL } PassScope;

@@ -1773,7 +1773,8 @@ static void emit_bounds(Emit *e, const IrSym *a)
  * declared bounds where they are known. */
 static void emit_descriptor(Emit *e, const IrSym *a, IrExpr *const *lo, IrExpr *const *hi)
 {
-  out(e, "  S2sArray s2s_%s = { \"%s\", (void *)%s, sizeof(%s), %d, {", a->name, a->name, cname(a),
+  out(e, "  S2sArray s2s_%s = { \"%s\", (void *)%s, sizeof(%s), %d, {", a->name,
+      ir_sym_user_name(a), cname(a),
       elem_ctype(a), a->rank);
   for (int d = 0; d < a->rank; d++) {
     out(e, "%s", d ? ", " : " ");

@@ -224,6 +224,12 @@ static const char *arg_name(const Param *a) {
   return a->sym->name;
 }
 
+/* What the C host code evaluates for an argument: the symbol's name, or
+ * for a struct member the user's `s->u` (IrSym.member_base). */
+static const char *c_actual(const Param *a) {
+  return a->sym->member_base ? a->sym->source_name : arg_name(a);
+}
+
 /* LBOUND/UBOUND: the array whose bound is passed.  The front end stands for
  * a run-time bound with a hidden scalar (IrSym.bound_of names its array);
  * a parameter may carry either that scalar or the array itself. */
@@ -262,11 +268,11 @@ static char *host_name(const IrRoutine *r, const IrSym *s) {
 static char *actual_text(const Program *p, const IrRoutine *r, const Param *a) {
   switch (a->role) {
   case PARAM_ARRAY:
-    return p->lang == IR_C ? xasprintf("(void *)%s", arg_name(a)) : host_name(r, a->sym);
+    return p->lang == IR_C ? xasprintf("(void *)%s", c_actual(a)) : host_name(r, a->sym);
   case PARAM_SCALAR:
-    return p->lang == IR_C ? xstrdup(arg_name(a)) : host_name(r, a->sym);
+    return p->lang == IR_C ? xstrdup(c_actual(a)) : host_name(r, a->sym);
   case PARAM_REDUCTION:   /* the result comes back through the address */
-    return p->lang == IR_C ? xasprintf("&%s", arg_name(a)) : host_name(r, a->sym);
+    return p->lang == IR_C ? xasprintf("&%s", c_actual(a)) : host_name(r, a->sym);
   case PARAM_HOST_LBOUND:
   case PARAM_HOST_UBOUND:
     if (p->lang != IR_FORTRAN) S2S_BUG("lbound/ubound argument in C");

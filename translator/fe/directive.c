@@ -141,6 +141,16 @@ static void next(Parser *p) {
   if (is_alpha(c)) {
     t.kind = T_NAME;
     while (p->pos < p->len && is_alnum(p->text[p->pos])) p->pos++;
+    /* C: a struct member `s->u` or `s.u` is one name (the front end's
+     * symbol for the member has it as its source_name) */
+    while (p->lang == DIR_C) {
+      int at = p->pos, arrow = p->text[at] == '-' && p->text[at + 1] == '>' ? 2 : 0;
+      int dot = !arrow && p->text[at] == '.' ? 1 : 0;
+      if ((!arrow && !dot) || at + arrow + dot >= p->len || !is_alpha(p->text[at + arrow + dot]))
+        break;
+      p->pos = at + arrow + dot;
+      while (p->pos < p->len && is_alnum(p->text[p->pos])) p->pos++;
+    }
   } else if (is_digit(c)) {
     lex_int(p, &t);
   } else if (c == '/' && p->lang == DIR_C && p->text[p->pos + 1] == '*') {

@@ -17,7 +17,9 @@
  * closes.  A declaration regions cannot use (pointer to pointer, struct,
  * unsigned, a host redeclaration with another type) still binds its name,
  * with the reason, so that using it in a region is reported, and using it
- * in host code costs nothing.  Host symbols keep their names (the host
+ * in host code costs nothing.  A struct variable or pointer whose type the
+ * file declares is such a name, but a region may use its members (`s->u`,
+ * `s.w`, `s->nx`): each is a symbol of its own (lower_member).  Host symbols keep their names (the host
  * emitter passes them to launchers by name); a declaration inside a region
  * whose name is taken in the routine gets a fresh one (`t_2`), which only
  * kernel code ever prints.
@@ -55,12 +57,38 @@ const TSLanguage *tree_sitter_c(void);
 
 /* ---- the reader's state -------------------------------------------------- */
 
+typedef struct CStruct CStruct;
+
 /* A C type as far as the IR can hold it.  `bad` names a type it cannot
- * (for messages: "unsigned int", "struct s"); then `t` is meaningless. */
+ * (for messages: "unsigned int", "struct s"); then `t` is meaningless.  A
+ * struct type declared in the file also has `strct`: a region reaches its
+ * members (`s->u`) though not the struct itself. */
 typedef struct CType {
   IrType t;
   const char *bad;
+  CStruct *strct;
 } CType;
+
+/* One member of a struct type: a symbol template named as the member
+ * (its type and shape), or why a region cannot use it. */
+typedef struct CMember {
+  const char *name;
+  IrSym *sym;                     /* NULL: `bad` says why, or it is a struct (strct) */
+  const char *bad;
+  bool array;                     /* declared as an array (`w[NZ][NY][NX]`), not a pointer */
+  CStruct *strct;                 /* a struct of the file (`struct grid g;`, or a pointer to
+                                     one: struct_ptr), whose members regions reach in turn */
+  bool struct_ptr;
+} CMember;
+
+/* A struct type of the translation unit (C is preprocessed: the headers'
+ * types are there). */
+struct CStruct {
+  const char *tag;                /* `struct tag`; NULL when anonymous */
+  int nmembers;
+  CMember *members;
+  CStruct *next;                  /* CFe.structs, latest first */
+};
 
 typedef struct Name Name;
 typedef struct Scope Scope;
@@ -73,6 +101,12 @@ typedef struct Binding {
   bool is_typedef;
   CType type;
   const char *bad;
+  /* A struct variable (or pointer to one) of a type of the file: regions
+   * use its members.  `distinct`: its array members overlap nothing a
+   * region may name otherwise (a restrict pointer to the struct; the host
+   * code may point anything into a struct variable). */
+  CStruct *strct;
+  bool struct_ptr, distinct;
   int line;                       /* of the declaration, for messages */
   Name *name;
   Scope *scope;
@@ -110,6 +144,24 @@ typedef struct RegionLocal {
   IrRegion *region;
 } RegionLocal;
 
+/* A member of a struct variable used in a region of the routine, as its
+ * own symbol (member_sym): the variable's binding and the member's path
+ * from it as written (`s->grid->u`). */
+typedef struct MemberUse {
+  Binding *root;
+  const char *path;
+  IrSym *sym;
+} MemberUse;
+
+/* A struct reached from a variable: `s`, `s->grid`, `s.in`. */
+typedef struct StructPath {
+  Binding *root;                  /* the variable */
+  const char *text;               /* the path as the user writes it, normalized */
+  CStruct *strct;
+  bool ptr;                       /* reached as a pointer: its members with '->' */
+  bool distinct;                  /* its array members overlap nothing else (Binding.distinct) */
+} StructPath;
+
 typedef struct CFe {
   FeCtx fe;
   TSNode cast_subst;              /* a misread cast being lowered as its operand (below) */
@@ -122,6 +174,9 @@ typedef struct CFe {
   IrRegion *struct_refused;       /* the region whose struct member use was reported */
   int nlocals;
   RegionLocal *locals;            /* of the routine being read */
+  int nmember_uses;
+  MemberUse *member_uses;         /* of the routine being read */
+  CStruct *structs;               /* struct types declared so far, latest first */
   struct { IrSym *iv; int line; } loops[MAX_LOOP_DEPTH]; /* open loops of the region */
   int nloops;
   int nhost_dirs;
@@ -456,10 +511,11 @@ static Binding *bind(CFe *c, const char *text, TSNode at)
 
 /* Bind a name regions cannot use; `why` is the message to print if one
  * does ("" when the declaration was reported already). */
-static void bind_bad(CFe *c, const char *text, TSNode at, const char *why)
+static Binding *bind_bad(CFe *c, const char *text, TSNode at, const char *why)
 {
   Binding *b = bind(c, text, at);
   b->bad = *why ? ir_printf("%s (declared at line %d)", why, b->line) : why;
+  return b;
 }
 
 /* What to add to a message about a name that may be a macro: nothing
@@ -575,6 +631,8 @@ static void install_host(CFe *c, IrSym *s, TSNode at)
   IrSym *old = table_find(c->routine->symbols, s->name);
   if (old && region_local(c, old)) {
     HASH_DEL(c->routine->symbols, old);
+    if (!old->source_name)
+      old->source_name = old->name;
     old->name = fresh_name(c, old->name);
     table_add(&c->routine->symbols, old);
     old = NULL;
@@ -619,8 +677,10 @@ static IrSym *install_region_local(CFe *c, IrSym *s, TSNode at)
     return old;
   }
   char *name = s->name;
-  if (table_find(c->routine->symbols, name))
+  if (table_find(c->routine->symbols, name)) {
     s->name = fresh_name(c, name);
+    s->source_name = name;
+  }
   table_add(&c->routine->symbols, s);
   IR_PUSH(c->locals, c->nlocals, ((RegionLocal){ s, name, c->region }));
   bind(c, name, at)->sym = s;
@@ -652,12 +712,12 @@ static void install_global(CFe *c, IrSym *s, TSNode at)
 
 static CType type_ok(IrType t)
 {
-  return (CType){ t, NULL };
+  return (CType){ t, NULL, NULL };
 }
 
 static CType type_bad(const char *what)
 {
-  return (CType){ IR_T_VOID, what };
+  return (CType){ IR_T_VOID, what, NULL };
 }
 
 static CType primitive_type(const char *text)
@@ -697,10 +757,21 @@ static CType sized_type(CFe *c, TSNode n)
   return type_ok(longs ? IR_T_INT8 : IR_T_INT);
 }
 
+static CStruct *read_struct(CFe *c, TSNode n);
+
 /* type := primitive_type | sized_type_specifier | type_identifier
  *       | struct_specifier | union_specifier | enum_specifier | ... */
 static CType read_type(CFe *c, TSNode n)
 {
+  if (fe_is(n, "struct_specifier") || fe_is(n, "union_specifier")) {
+    /* named by keyword and tag in messages, not by the text of its body */
+    TSNode tag = field(n, "name");
+    const char *kw = fe_is(n, "union_specifier") ? "union" : "struct";
+    CType t = type_bad(ts_node_is_null(tag) ? kw : ir_printf("%s %s", kw, fe_text(&c->fe, tag)));
+    if (!fe_is(n, "union_specifier"))
+      t.strct = read_struct(c, n);
+    return t;
+  }
   if (fe_is(n, "primitive_type"))
     return primitive_type(fe_text(&c->fe, n));
   if (fe_is(n, "sized_type_specifier"))
@@ -709,6 +780,8 @@ static CType read_type(CFe *c, TSNode n)
     return type_ok(IR_T_INT);
   if (fe_is(n, "type_identifier")) {
     Binding *b = visible(c, fe_text(&c->fe, n));
+    if (b && b->is_typedef && b->type.strct)
+      return (CType){ b->type.t, fe_text(&c->fe, n), b->type.strct };   /* named as written */
     if (b && b->is_typedef)
       return b->type;
   }
@@ -763,7 +836,7 @@ static Declarator read_declarator(const char *src, TSNode n)
   Declarator d = { 0 };
   while (!ts_node_is_null(n)) {
     const char *t = ts_node_type(n);
-    if (strcmp(t, "identifier") == 0) {
+    if (strcmp(t, "identifier") == 0 || strcmp(t, "field_identifier") == 0) {
       d.name = n;
       break;
     }
@@ -917,7 +990,13 @@ static IrSym *declare(CFe *c, TSNode decl, CType type, const Declarator *d, Decl
                            "stencil region", name, type.bad);
     if (where == DECL_REGION)
       err(c, decl, "%s (line %d)", why, line_of(c, decl));
-    bind_bad(c, name, d->name, where == DECL_REGION ? "" : why);
+    Binding *b = bind_bad(c, name, d->name, where == DECL_REGION ? "" : why);
+    bool ptr = d->nderiv == 1 && d->deriv[0].kind == '*';
+    if (type.strct && where != DECL_REGION && (d->nderiv == 0 || ptr)) {
+      b->strct = type.strct;
+      b->struct_ptr = ptr;
+      b->distinct = ptr && d->deriv[0].restrict_;
+    }
     return NULL;
   }
   IrSym *s = new_sym(c, name, type, d->name);
@@ -938,6 +1017,65 @@ static IrSym *declare(CFe *c, TSNode decl, CType type, const Declarator *d, Decl
   case DECL_REGION: return install_region_local(c, s, d->name);
   }
   return s;
+}
+
+/* struct_specifier := 'struct' name? body: field_declaration_list?
+ * field_declaration := type declarator (',' declarator)* ';'
+ * A body defines the type (its members read as symbol templates, named as
+ * the member); `struct tag` alone names the latest one defined.  NULL: a
+ * type whose body is not in the file. */
+static CStruct *read_struct(CFe *c, TSNode n)
+{
+  TSNode name = field(n, "name"), body = field(n, "body");
+  const char *tag = ts_node_is_null(name) ? NULL : fe_text(&c->fe, name);
+  if (ts_node_is_null(body)) {
+    for (CStruct *st = c->structs; st && tag; st = st->next)
+      if (st->tag && strcmp(st->tag, tag) == 0)
+        return st;
+    return NULL;
+  }
+  CStruct *st = ir_alloc(sizeof *st);
+  st->tag = tag;
+  st->next = c->structs;          /* known from here: `struct node *next;` inside it */
+  c->structs = st;
+  uint32_t count = ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode fd = ts_node_named_child(body, i);
+    if (!fe_is(fd, "field_declaration"))
+      continue;
+    CType type = read_type(c, field(fd, "type"));
+    uint32_t k = 0;
+    for (TSNode dn = declarator_child(fd, &k); !ts_node_is_null(dn);
+         dn = declarator_child(fd, &k)) {
+      Declarator d = read_declarator(c->fe.src->text, dn);
+      if (ts_node_is_null(d.name))
+        continue;
+      CMember m = { .name = fe_text(&c->fe, d.name) };
+      bool ptr = d.nderiv == 1 && d.deriv[0].kind == '*';
+      if (type.strct && (d.nderiv == 0 || ptr)) {
+        m.strct = type.strct;
+        m.struct_ptr = ptr;
+      }
+      if (d.is_function) {
+        m.bad = ir_printf("member '%s' is a function pointer, which s2s-cuda does not support "
+                          "inside a stencil region", m.name);
+      } else if (type.bad) {
+        m.bad = ir_printf("member '%s' has type '%s'%s, which s2s-cuda does not support inside a "
+                          "stencil region", m.name, type.bad,
+                          d.nderiv ? " (or a pointer to it)" : "");
+      } else {
+        IrSym *sym = new_sym(c, m.name, type, d.name);
+        const char *why = read_shape(c, &d, sym, DECL_GLOBAL);
+        if (why)
+          m.bad = *why ? why : ir_printf("the declaration of member '%s' cannot be read", m.name);
+        else
+          m.sym = sym;
+        m.array = sym->rank && d.deriv[d.nderiv - 1].kind == '[';
+      }
+      IR_PUSH(st->members, st->nmembers, m);
+    }
+  }
+  return st;
 }
 
 /* enum_specifier := 'enum' name? enumerator_list?  ; enumerator := name ('=' value)? */
@@ -1198,13 +1336,27 @@ static IrExpr *lower_index(CFe *c, TSNode n)
   return ir_convert(e, e->type == IR_T_LOGICAL ? IR_T_INT : e->type);
 }
 
+static IrSym *lower_member(CFe *c, TSNode n);
+
+/* A scalar member read in a region (`s->nx`): a scalar the host passes. */
+static IrExpr *lower_member_value(CFe *c, TSNode n)
+{
+  IrSym *s = lower_member(c, n);
+  if (!s)
+    return NULL;
+  if (s->rank) {
+    err(c, n, "array '%s' cannot be used without subscripts inside a stencil region (line %d)",
+        s->source_name, line_of(c, n));
+    return NULL;
+  }
+  return ir_var(s, fe_loc(&c->fe, n));
+}
+
 /* subscript_expression := argument '[' index ']'
  * `A[i][j][k]` nests as ((A[i])[j])[k]: walking down from the outer node
  * meets k, j, i — fastest first, the IR's order. */
-/* `g.x[i]`, `p->n`: struct members are refused once per region (every use
- * is the same mistake), saying what to do. */
-/* Struct members give one error per region (one root cause): false
- * when this region's is reported already. */
+/* Struct members a region cannot use give one error per region (every
+ * use is the same mistake): false when this region's is reported already. */
 static bool first_struct_error(CFe *c)
 {
   if (c->region && c->struct_refused == c->region)
@@ -1213,13 +1365,146 @@ static bool first_struct_error(CFe *c)
   return true;
 }
 
-static void struct_member_error(CFe *c, TSNode n)
+/* The symbol standing for member m of the struct at path b (the user's
+ * `base->m` or `base.m`) in the routine: one per access path, so that
+ * every region of the routine names the same array.  Its name is
+ * synthesized (`s_u`, `s_grid_u`), its source_name is the user's spelling,
+ * which the host passes to the launcher: the member is read where the
+ * region starts, like a parameter. */
+static IrSym *member_sym(CFe *c, const StructPath *b, const CMember *m, TSNode at)
 {
-  if (!first_struct_error(c))
-    return;
-  err(c, n, "struct members are not supported inside a stencil region (line %d): copy '%s' into "
-      "a local variable or pointer before the region and use that", line_of(c, n),
-      fe_text(&c->fe, n));
+  const char *path = ir_printf("%s%s%s", b->text, b->ptr ? "->" : ".", m->name);
+  for (int i = 0; i < c->nmember_uses; i++)
+    if (c->member_uses[i].root == b->root && strcmp(c->member_uses[i].path, path) == 0)
+      return c->member_uses[i].sym;
+  IrSym *s = ir_alloc(sizeof *s);
+  *s = *m->sym;
+  memset(&s->hh, 0, sizeof s->hh);
+  s->name = ir_strdup(path);
+  for (char *w = s->name, *r = s->name; ; r++) {  /* `s->grid->u` -> `s_grid_u` */
+    if (*r == '-' && r[1] == '>')
+      r++;
+    *w++ = *r == '>' || *r == '.' ? '_' : *r;
+    if (!*r)
+      break;
+  }
+  if (table_find(c->routine->symbols, s->name) || table_find(c->globals->symbols, s->name) ||
+      word_in_function(c, s->name))
+    s->name = fresh_name(c, s->name);
+  s->source_name = path;
+  s->member_base = b->text;
+  s->member_array = m->array;
+  s->loc = fe_loc(&c->fe, at);
+  /* a pointer member is restrict only as declared in the struct (restrict
+   * on `s` covers the struct, not what its members point to); an array
+   * member lies inside the struct */
+  s->is_restrict = s->rank && (m->array ? b->distinct : m->sym->is_restrict);
+  table_add(&c->routine->symbols, s);
+  IR_PUSH(c->member_uses, c->nmember_uses, ((MemberUse){ b->root, path, s }));
+  return s;
+}
+
+/* The member `field` of the struct at path b, at field_expression n
+ * (`arrow`: written with '->'); NULL when refused (reported). */
+static const CMember *find_member(CFe *c, const StructPath *b, TSNode n, bool arrow)
+{
+  const char *text = fe_text(&c->fe, n), *member = fe_text(&c->fe, field(n, "field"));
+  if (arrow != b->ptr) {
+    if (first_struct_error(c))
+      err(c, n, "'%s' is %s struct: write '%s%s%s' (line %d)", b->text,
+          b->ptr ? "a pointer to a" : "a", b->text, b->ptr ? "->" : ".", member, line_of(c, n));
+    return NULL;
+  }
+  for (int i = 0; i < b->strct->nmembers; i++)
+    if (strcmp(b->strct->members[i].name, member) == 0)
+      return &b->strct->members[i];
+  if (first_struct_error(c))
+    err(c, n, "'%s': the struct has no member '%s' (line %d)", text, member, line_of(c, n));
+  return NULL;
+}
+
+/* The struct that expression n names: a struct variable or pointer, or a
+ * member of one that is a struct or a pointer to one (`s->grid`).  False
+ * when refused (reported once per region). */
+static bool struct_path(CFe *c, TSNode n, TSNode use, StructPath *out)
+{
+  while (fe_is(n, "parenthesized_expression"))
+    n = first_named(n);
+  if (fe_is(n, "field_expression")) {
+    StructPath inner;
+    if (!struct_path(c, field(n, "argument"), use, &inner))
+      return false;
+    bool arrow = strcmp(op_text(n), "->") == 0;
+    const CMember *m = find_member(c, &inner, n, arrow);
+    if (!m)
+      return false;
+    if (!m->strct) {
+      if (first_struct_error(c))
+        err(c, use, "'%s' is not a struct or a pointer to one, so '%s' cannot be read (line %d)",
+            fe_text(&c->fe, n), fe_text(&c->fe, use), line_of(c, use));
+      return false;
+    }
+    *out = (StructPath){ inner.root, ir_printf("%s%s%s", inner.text, arrow ? "->" : ".", m->name),
+                         m->strct, m->struct_ptr,
+                         /* a struct inside a distinct one is distinct; one a member points to
+                          * may be anywhere */
+                         !m->struct_ptr && inner.distinct };
+    return true;
+  }
+  const char *text = fe_text(&c->fe, use), *member = fe_text(&c->fe, field(use, "field"));
+  if (!fe_is(n, "identifier")) {
+    if (first_struct_error(c))
+      err(c, use, "'%s' is not supported inside a stencil region (line %d): only members of a "
+          "named struct variable or pointer ('s.%s', 's->%s') are", text, line_of(c, use),
+          member, member);
+    return false;
+  }
+  const char *name = fe_text(&c->fe, n);
+  Binding *b = visible(c, name);
+  if (!b || !b->strct) {
+    if (!first_struct_error(c))
+      return false;
+    if (b && b->bad && !*b->bad)
+      return false;               /* its declaration was reported */
+    if (b && b->bad && b->line && strstr(b->bad, "has type 'struct"))
+      err(c, use, "the members of '%s' cannot be read: its struct type is not defined in this file "
+          "(line %d)%s", name, line_of(c, use), diag_source(c->fe.file)->map_file ? "" :
+          "; with -nocpp the headers that declare it are not read");
+    else if (b && b->bad)
+      err(c, n, "%s", b->bad);
+    else if (!b)
+      err(c, n, "'%s' is not declared%s", name, macro_hint(c, name));
+    else
+      err(c, use, "'%s' is not a struct or a pointer to one (line %d)", name, line_of(c, use));
+    return false;
+  }
+  *out = (StructPath){ b, name, b->strct, b->struct_ptr, b->distinct };
+  return true;
+}
+
+/* field_expression := argument ('.' | '->') field
+ * `s->u`, `s.w`, `s->nx`, `s->grid->u`: a member of a struct variable or
+ * pointer named in the routine (or of a struct its members reach), as its
+ * own symbol (member_sym).  NULL when refused (reported once per region). */
+static IrSym *lower_member(CFe *c, TSNode n)
+{
+  StructPath b;
+  if (!struct_path(c, field(n, "argument"), n, &b))
+    return NULL;
+  const CMember *m = find_member(c, &b, n, strcmp(op_text(n), "->") == 0);
+  if (!m)
+    return NULL;
+  if (!m->sym) {
+    if (first_struct_error(c)) {
+      if (m->strct)
+        err(c, n, "'%s' is a struct: a region uses its members, not the struct itself (line %d)",
+            fe_text(&c->fe, n), line_of(c, n));
+      else
+        err(c, n, "'%s': %s (line %d)", fe_text(&c->fe, n), m->bad, line_of(c, n));
+    }
+    return NULL;
+  }
+  return member_sym(c, &b, m, n);
 }
 
 static IrExpr *lower_subscript(CFe *c, TSNode n)
@@ -1238,36 +1523,25 @@ static IrExpr *lower_subscript(CFe *c, TSNode n)
   }
   while (fe_is(at, "parenthesized_expression"))
     at = first_named(at);
-  if (fe_is(at, "field_expression")) {
-    /* a member array: the kernel would need the struct's layout and the
-     * host a pointer to pass for it; a local pointer gives both */
-    TSNode member = field(at, "field");
-    const char *m = fe_text(&c->fe, member);
-    if (!first_struct_error(c))
-      return NULL;
-    err(c, at, "arrays that are struct members, such as '%s', are not supported inside a "
-        "stencil region (line %d); before the region, copy the member into a local pointer "
-        "(`T *restrict %s = %s;` with T its element type, or `T (*restrict %s)[ny][nx] = ...` for a 3-D "
-        "field) and index that", fe_text(&c->fe, at), line_of(c, at), m, fe_text(&c->fe, at), m);
-    return NULL;
-  }
-  if (!fe_is(at, "identifier")) {
+  bool member = fe_is(at, "field_expression");   /* `s->u[k][j][i]` */
+  if (!member && !fe_is(at, "identifier")) {
     unsupported(c, at, "subscripts of anything but a named array are");
     return NULL;
   }
-  IrSym *s = lookup(c, at);
+  IrSym *s = member ? lower_member(c, at) : lookup(c, at);
   if (!s || !ok)
     return NULL;
+  const char *name = ir_sym_user_name(s);
   if (s->rank == 0) {
-    err(c, at, "'%s' is not an array (line %d)", s->name, line_of(c, at));
+    err(c, at, "'%s' is not an array (line %d)", name, line_of(c, at));
     return NULL;
   }
   if (count != s->rank) {
     if (s->is_pointer)
       err(c, n, "pointer '%s' must be used with exactly one subscript inside a stencil region, "
-          "as in %s[i*m + j] (line %d)", s->name, s->name, line_of(c, n));
+          "as in %s[i*m + j] (line %d)", name, name, line_of(c, n));
     else
-      err(c, n, "'%s' has %d dimension%s but %d subscript%s here (line %d)", s->name, s->rank,
+      err(c, n, "'%s' has %d dimension%s but %d subscript%s here (line %d)", name, s->rank,
           s->rank == 1 ? "" : "s", count, count == 1 ? "" : "s", line_of(c, n));
     return NULL;
   }
@@ -1552,10 +1826,8 @@ static IrExpr *lower_expr_node(CFe *c, TSNode n)
                                                     : "pointer dereferences ('*p') are");
     return NULL;
   }
-  if (strcmp(t, "field_expression") == 0) {
-    struct_member_error(c, n);
-    return NULL;
-  }
+  if (strcmp(t, "field_expression") == 0)
+    return lower_member_value(c, n);
   for (size_t i = 0; i < sizeof unsupported_exprs / sizeof *unsupported_exprs; i++)
     if (strcmp(t, unsupported_exprs[i].type) == 0) {
       unsupported(c, n, unsupported_exprs[i].what);
@@ -1612,6 +1884,27 @@ static IrExpr *lower_lvalue(CFe *c, TSNode n)
     n = first_named(n);
   if (fe_is(n, "subscript_expression"))
     return lower_subscript(c, n);
+  if (fe_is(n, "field_expression")) {
+    /* the kernel gets the member's value where the region starts; writing
+     * it back would need the struct's layout on the device */
+    IrSym *m = lower_member(c, n);
+    if (m)
+      err(c, n, m->rank ? "'%s' is assigned inside the stencil region (line %d): the region "
+          "uses the array it points to where the region starts; assign it before the region"
+          : "'%s' is assigned inside the stencil region (line %d): writes to struct members are "
+          "not supported inside a region; assign a local variable and copy it into '%s' after "
+          "the region", m->source_name, line_of(c, n), m->source_name);
+    return NULL;
+  }
+  if (fe_is(n, "identifier")) {
+    Binding *b = visible(c, fe_text(&c->fe, n));
+    if (b && b->strct && !b->sym) {
+      err(c, n, "the struct %s '%s' is assigned inside the stencil region (line %d): the "
+          "region reads its members where it starts; assign it before the region",
+          b->struct_ptr ? "pointer" : "variable", fe_text(&c->fe, n), line_of(c, n));
+      return NULL;
+    }
+  }
   if (!fe_is(n, "identifier")) {
     unsupported(c, n, ir_printf("assignments to '%s' are", fe_text(&c->fe, n)));
     return NULL;
@@ -1625,6 +1918,17 @@ static IrExpr *lower_lvalue(CFe *c, TSNode n)
   if (e && assigns_loop_variable(c, e, n))
     return NULL;
   return e;
+}
+
+/* Is lvalue n a struct variable or pointer, or a member of one? */
+static bool assigns_struct(CFe *c, TSNode n)
+{
+  while (fe_is(n, "parenthesized_expression"))
+    n = first_named(n);
+  if (fe_is(n, "field_expression"))
+    return true;
+  Binding *b = fe_is(n, "identifier") ? visible(c, fe_text(&c->fe, n)) : NULL;
+  return b && b->strct && !b->sym;
 }
 
 static IrStmt *assign(IrExpr *lhs, IrExpr *rhs, Loc loc)
@@ -1646,6 +1950,8 @@ static IrStmt *lower_assignment(CFe *c, TSNode n, Loc loc)
   const char *text = op_text(n);
   TSNode left = field(n, "left");
   IrExpr *lhs = lower_lvalue(c, left);
+  if (!lhs && assigns_struct(c, left))
+    return NULL;        /* its right side (`f = g`, `s->u = p`) is part of the same mistake */
   IrExpr *rhs = lower_expr(c, field(n, "right"));
   if (!lhs || !rhs)
     return NULL;
@@ -2479,6 +2785,8 @@ static void read_function(CFe *c, TSNode fn)
   c->nhost_dirs = 0;
   c->nlocals = 0;
   c->locals = NULL;
+  c->nmember_uses = 0;
+  c->member_uses = NULL;
   scope_push(c);
   read_parameters(c, field(decl, "parameters"));
   scan_node(c, body, NULL);
@@ -2505,6 +2813,8 @@ static void read_items(CFe *c, TSNode parent)
       define_types(c, n);
     else if (strcmp(t, "enum_specifier") == 0)
       declare_enumerators(c, n, DECL_GLOBAL);
+    else if (strcmp(t, "struct_specifier") == 0)
+      read_struct(c, n);
     else if (is_stencil_pragma(c, n))
       err(c, n, "'#pragma stencil' belongs inside a function, before the statement it applies to");
     else if (strncmp(t, "preproc_", 8) == 0)

@@ -276,6 +276,19 @@ void fe_host_scan(const FeCtx *cx, IrRoutine *r, TSNode n)
 
 /* ---- directive clauses -------------------------------------------------------------- */
 
+/* The symbol a clause names: the routine's, or in C a struct member
+ * (`s->u`) that a region of the routine uses, by its source_name. */
+static IrSym *clause_symbol(IrRoutine *r, const char *name)
+{
+  IrSym *s = ir_lookup(r, name);
+  if (s || !strpbrk(name, ".>"))
+    return s;
+  for (s = r->symbols; s; s = s->hh.next)
+    if (s->member_base && strcmp(s->source_name, name) == 0)
+      return s;
+  return NULL;
+}
+
 /* A sub-array bound as IR, or NULL when a name in it is not an integer
  * scalar of r (every name is resolved all the same: the message names
  * each). */
@@ -284,7 +297,7 @@ static IrExpr *bound_to_ir(IrRoutine *r, DirExpr *e)
   switch (e->kind) {
   case DIR_E_INT: return ir_int(e->u.ival, e->loc);
   case DIR_E_NAME: {
-    IrSym *s = e->u.sym = ir_lookup(r, e->u.name);
+    IrSym *s = e->u.sym = clause_symbol(r, e->u.name);
     return s && !s->rank && ir_type_is_integer(s->type) ? ir_var(s, e->loc) : NULL;
   }
   case DIR_E_NEG: {
@@ -307,7 +320,7 @@ void fe_resolve_directive(IrRoutine *r, Directive *d)
   for (int c = 0; c < d->nclauses; c++)
     for (int i = 0; i < d->clauses[c].nitems; i++) {
       DirItem *it = &d->clauses[c].items[i];
-      it->sym = ir_lookup(r, it->name);
+      it->sym = clause_symbol(r, it->name);
       for (int k = 0; k < it->nsections; k++) {
         DirSection *s = &it->sections[k];
         s->lo_ir = s->lo ? bound_to_ir(r, s->lo) : NULL;

@@ -238,6 +238,11 @@ const char *ir_type_c(IrType t)
   S2S_BUG("bad type %d", (int)t);
 }
 
+const char *ir_sym_user_name(const IrSym *s)
+{
+  return s->source_name ? s->source_name : s->name;
+}
+
 const char *ir_type_name(IrType t)
 {
   switch (t) {

@@ -82,6 +82,16 @@ struct IrSym {
                                    "delinearize" rewrote per dimension (analysis/
                                    delinearize.h); the user indexes it flat */
   const char *delinearize_why;  /* C: why its linearized subscripts were left flat, or NULL */
+  /* C: the name as the user spells it where `name` differs (a region local
+   * renamed `j_2` for `j`; a struct member `s->u` given the name `s_u`);
+   * messages print it (ir_sym_user_name), kernels print `name`. */
+  const char *source_name;
+  /* C: a member of a struct that a region reaches (`s->u`, `s.w`, `s->nx`):
+   * the struct variable or pointer as written (`s`), else NULL.  The host
+   * passes source_name (evaluated where the region starts) for it. */
+  const char *member_base;
+  bool member_array;            /* ... a member declared as an array (`w[NZ][NY][NX]`): the
+                                   array members of one struct never overlap */
   /* What the Fortran specification part does with the name besides
    * declaring it (the front end's reading of it; see also
    * IrRoutine.saves_all).  Each lets a local's values outlive the call or
@@ -521,6 +531,7 @@ bool ir_type_is_real(IrType t);
 bool ir_type_is_integer(IrType t);
 IrType ir_promote(IrType a, IrType b);      /* Fortran mixed-mode arithmetic */
 const char *ir_type_c(IrType t);            /* "float", "double", "int", ... */
+const char *ir_sym_user_name(const IrSym *s); /* source_name if set, else name */
 const char *ir_type_name(IrType t);         /* "real(4)", ... for messages */
 const char *ir_op_text(IrOp op);            /* C spelling */
 const char *ir_intrinsic_name(IrIntrinsic fn); /* Fortran spelling: "max", "mod" */
