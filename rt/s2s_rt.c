@@ -1970,11 +1970,6 @@ static long s2s_rt_row_at(const S2sRows *w, size_t at) {
   return lo;
 }
 
-/* Rows ahead to prefetch, and the widest row that is prefetched (wider rows
- * are streams the hardware prefetcher follows). */
-#define S2S_RT_PREFETCH_ROWS 8
-#define S2S_RT_PREFETCH_WIDTH ((size_t)2048)
-
 /* Copy the box bytes of transfer window [off, off + n) between the user's
  * array and `buf` (which holds that window): to `buf` when `to_buf`.  Rows
  * are walked with an odometer over the outer runs (a division per row
@@ -1982,9 +1977,6 @@ static long s2s_rt_row_at(const S2sRows *w, size_t at) {
 static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, int to_buf) {
   long k = s2s_rt_row_at(w, off), idx[S2S_MAX_RANK] = {0}, q = k;
   size_t host = 0; /* row k's offset in the user's array, in elements */
-  /* short rows far apart: each row is a cache miss the hardware does not
-   * see coming, so ask for the row a few ahead along the first outer run */
-  int prefetch = w->nouter > 0 && w->width <= S2S_RT_PREFETCH_WIDTH;
   for (int d = 0; d < w->nouter; d++) {
     idx[d] = q % w->count[d];
     q /= w->count[d];
@@ -1994,11 +1986,6 @@ static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, 
     size_t at = w->packed ? (size_t)k * w->width : host * w->elem, from, to;
     char *row = w->host + host * w->elem;
     if (at >= off + n) break;
-    if (prefetch && idx[0] + S2S_RT_PREFETCH_ROWS < w->count[0]) {
-      const char *ahead = row + (size_t)S2S_RT_PREFETCH_ROWS * (size_t)w->stride[0] * w->elem;
-      for (size_t b = 0; b < w->width; b += 64)
-        if (to_buf) __builtin_prefetch(ahead + b, 0); else __builtin_prefetch(ahead + b, 1);
-    }
     from = at > off ? at : off;
     to = at + w->width < off + n ? at + w->width : off + n;
     if (to_buf) memcpy(buf + (from - off), row + (from - at), to - from);

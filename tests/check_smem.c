@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check_util.h"
+#include "transforms.h"
 
 /* The declarations every case gets (two lines: the body starts at line 8). */
 static const char decls[] =

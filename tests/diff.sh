@@ -248,6 +248,7 @@ build_for_gpu() {
   mkdir -p "$build_dir/$name"
   cp prog ref.dat "$compare" "$build_dir/$name/"
   [ -f "$src/timing" ] && cp "$src/timing" "$build_dir/$name/"
+  [ -f "$src/env" ] && cp "$src/env" "$build_dir/$name/"
   echo "run_one $name $extra" >>"$build_dir/run.sh"
 }
 
@@ -257,7 +258,8 @@ write_run_sh_head() {
 # run.sh — written by tests/diff.sh --build.  Runs each case's translation
 # (prog, a GPU build) here and compares its dump with the reference's
 # (ref.dat, made where it was built); a case with a `timing` file runs with
-# S2S_TIME=1 and its report must match the file's patterns.
+# S2S_TIME=1 and its report must match the file's patterns; a case with an
+# `env` file runs with its VAR=VALUE words in the environment.
 #   S2S_COMPUTE_SANITIZER="memcheck racecheck" ./run.sh   also under compute-sanitizer
 cd "$(dirname "$0")" || exit 1
 top=$PWD
@@ -274,8 +276,10 @@ run_one() {
   echo "== $name"
   # a case with a `timing` file: its patterns against the S2S_TIME report
   timed=
-  [ -f timing ] && timed="env S2S_TIME=1"
-  if ! $timed ./prog out.dat >run.log 2>&1; then cat run.log; echo "$name: run FAILED"; ok=0
+  [ -f timing ] && timed="S2S_TIME=1"
+  settings=
+  [ -f env ] && settings=$(grep -v '^#' env)
+  if ! env $settings $timed ./prog out.dat >run.log 2>&1; then cat run.log; echo "$name: run FAILED"; ok=0
   elif ! ./s2s_compare ref.dat out.dat "$@"; then ok=0
   elif [ -f timing ]; then
     while IFS= read -r re; do
@@ -287,7 +291,7 @@ run_one() {
     done <timing
   fi
   for tool in ${S2S_COMPUTE_SANITIZER:-}; do
-    compute-sanitizer --tool "$tool" --error-exitcode 1 ./prog sanitize.dat >sanitize-$tool.log 2>&1 || ok=0
+    env $settings compute-sanitizer --tool "$tool" --error-exitcode 1 ./prog sanitize.dat >sanitize-$tool.log 2>&1 || ok=0
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY" sanitize-$tool.log | sed "s/^/$tool: /"
   done
   if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "$name: FAILED"; fi
