@@ -1970,6 +1970,17 @@ static long s2s_rt_row_at(const S2sRows *w, size_t at) {
   return lo;
 }
 
+/* The next row of an odometer walk of the box's rows: idx[] counts along
+ * the outer runs, *host is the row's offset in the user's array (elements). */
+static void s2s_rt_row_next(const S2sRows *w, long *idx, size_t *host) {
+  for (int d = 0; d < w->nouter; d++) {
+    *host += (size_t)w->stride[d];
+    if (++idx[d] < w->count[d]) return;
+    *host -= (size_t)w->stride[d] * (size_t)w->count[d];
+    idx[d] = 0;
+  }
+}
+
 /* Copy the box bytes of transfer window [off, off + n) between the user's
  * array and `buf` (which holds that window): to `buf` when `to_buf`.  Rows
  * are walked with an odometer over the outer runs (a division per row
@@ -1990,12 +2001,7 @@ static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, 
     to = at + w->width < off + n ? at + w->width : off + n;
     if (to_buf) memcpy(buf + (from - off), row + (from - at), to - from);
     else memcpy(row + (from - at), buf + (from - off), to - from);
-    for (int d = 0; d < w->nouter; d++) {
-      host += (size_t)w->stride[d];
-      if (++idx[d] < w->count[d]) break;
-      host -= (size_t)w->stride[d] * (size_t)w->count[d];
-      idx[d] = 0;
-    }
+    s2s_rt_row_next(w, idx, &host);
   }
 }
 
@@ -2054,12 +2060,7 @@ static S2sOverlap s2s_rt_overlap(const S2sPresent *e, const S2sArray *a, uintptr
     s2s_rt_rows_box(&w, &s, a->elem, (char *)first, 1);
     for (long k = 0; k < w.nrows; k++) {
       if (!s2s_rt_in_box_row(e, first + host * a->elem, w.width)) return S2S_PARTLY;
-      for (int d = 0; d < w.nouter; d++) {
-        host += (size_t)w.stride[d];
-        if (++idx[d] < w.count[d]) break;
-        host -= (size_t)w.stride[d] * (size_t)w.count[d];
-        idx[d] = 0;
-      }
+      s2s_rt_row_next(&w, idx, &host);
     }
   }
   return S2S_INSIDE;
@@ -3097,29 +3098,22 @@ long s2s_present_count(void) {
   return n;
 }
 
-long s2s_present_dynamic_refs(const S2sArray *a) {
+/* References to the copy holding `a` (0 when none): all, or the dynamic
+ * ones (enter data). */
+static long s2s_rt_present_refs(const S2sArray *a, int dynamic) {
   S2sBoxShape s;
   S2sPresent *e;
   long refs;
   if (!s2s_rt_box(NULL, 0, a, &s)) return 0;
   s2s_rt_lock_take();
   e = s2s_rt_find(NULL, 0, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 0);
-  refs = e ? e->dynamic_refs : 0;
+  refs = !e ? 0 : dynamic ? e->dynamic_refs : e->refs;
   s2s_rt_lock_give();
   return refs;
 }
 
-long s2s_present_refs(const S2sArray *a) {
-  S2sBoxShape s;
-  S2sPresent *e;
-  long refs;
-  if (!s2s_rt_box(NULL, 0, a, &s)) return 0;
-  s2s_rt_lock_take();
-  e = s2s_rt_find(NULL, 0, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 0);
-  refs = e ? e->refs : 0;
-  s2s_rt_lock_give();
-  return refs;
-}
+long s2s_present_dynamic_refs(const S2sArray *a) { return s2s_rt_present_refs(a, 1); }
+long s2s_present_refs(const S2sArray *a) { return s2s_rt_present_refs(a, 0); }
 
 /* ---- the timing report -------------------------------------------------
  *

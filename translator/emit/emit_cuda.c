@@ -2256,10 +2256,33 @@ static void emit_data(Emit *e, IrRoutine *r, IrHostDirective *h)
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
 }
 
-static void emit_update(Emit *e, IrRoutine *r, IrHostDirective *h)
+/* The runtime call of one item of an update, enter data or exit data.
+ * async: the host need not wait for a copy to the host (a `wait` directive
+ * does); a staged copy to the device returns once queued anyway.  enter
+ * and exit data add or drop dynamic references (s2s_enter_data,
+ * s2s_exit_data): the arrays stay present from one to the other, across
+ * routines and files, for the regions, data regions and updates between. */
+static void emit_item_call(Emit *e, const Directive *d, const ItemBox *it)
 {
-  HostCall *c = new_call(e, HOST_CALL_UPDATE, r,
-                         ir_printf("s2s_%s_u%d", r->name, h->index));
+  if (d->kind == DIR_ENTER_DATA)
+    out(e, "  s2s_enter_data(&s2s_region, %d, &s2s_%s, %s);\n", it->line, it->sym->name,
+        rt_clause(it->clause));
+  else if (d->kind == DIR_EXIT_DATA)
+    out(e, "  s2s_exit_data(&s2s_region, %d, &s2s_%s, %s, %d);\n", it->line, it->sym->name,
+        rt_clause(it->clause), d->finalize ? 1 : 0);
+  else
+    out(e, "  %s(&s2s_region, %d, &s2s_%s);\n",
+        it->clause == DIR_UPDATE_HOST ? (d->async ? "s2s_update_host_async" : "s2s_update_host")
+                                      : "s2s_update_device",
+        it->line, it->sym->name);
+}
+
+/* `update`, `enter data`, `exit data`: one host function each, called in
+ * place of the directive, one runtime call per array item. */
+static void emit_item_directive(Emit *e, IrRoutine *r, IrHostDirective *h)
+{
+  char tag = h->dir->kind == DIR_ENTER_DATA ? 'e' : h->dir->kind == DIR_EXIT_DATA ? 'x' : 'u';
+  HostCall *c = new_call(e, HOST_CALL_UPDATE, r, ir_printf("s2s_%s_%c%d", r->name, tag, h->index));
   c->first_line = h->first_line;
   c->last_line = h->last_line;
   ItemBox *items;
@@ -2268,7 +2291,8 @@ static void emit_update(Emit *e, IrRoutine *r, IrHostDirective *h)
     e->ok = false;
     return;
   }
-  out(e, "/* ==== update: %s line %d ==== */\n", e->prog->path, h->first_line);
+  out(e, "/* ==== %s: %s line %d ==== */\n", dir_kind_name(h->dir->kind), e->prog->path,
+      h->first_line);
   emit_host_function(e, c, r, h->first_line);
   IrSymSet used;
   char *text;
@@ -2276,13 +2300,7 @@ static void emit_update(Emit *e, IrRoutine *r, IrHostDirective *h)
   FILE *real = host_consts_begin(e, &used, &text, &len);
   for (int i = 0; i < n; i++) {
     emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
-    /* async: the host need not wait for a copy to the host (a `wait`
-     * directive does); a staged copy to the device returns once queued */
-    out(e, "  %s(&s2s_region, %d, &s2s_%s);\n",
-        items[i].clause == DIR_UPDATE_HOST
-            ? (h->dir->async ? "s2s_update_host_async" : "s2s_update_host")
-            : "s2s_update_device",
-        items[i].line, items[i].sym->name);
+    emit_item_call(e, h->dir, &items[i]);
   }
   host_consts_end(e, real, &used, &text, &len);
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
@@ -2301,55 +2319,17 @@ static void emit_wait(Emit *e, IrRoutine *r, IrHostDirective *h)
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
 }
 
-/* `enter data` / `exit data`: one function like an update's, whose runtime
- * calls add or drop the dynamic references (s2s_enter_data, s2s_exit_data):
- * the arrays stay present from one to the other, across routines and
- * files, for the regions, data regions and updates in between. */
-static void emit_lifetime(Emit *e, IrRoutine *r, IrHostDirective *h)
-{
-  bool enter = h->dir->kind == DIR_ENTER_DATA;
-  HostCall *c = new_call(e, HOST_CALL_UPDATE, r,
-                         ir_printf("s2s_%s_%c%d", r->name, enter ? 'e' : 'x', h->index));
-  c->first_line = h->first_line;
-  c->last_line = h->last_line;
-  ItemBox *items;
-  int n = directive_items(e, r, h->dir, c, &items);
-  if (n < 0) {
-    e->ok = false;
-    return;
-  }
-  out(e, "/* ==== %s: %s line %d ==== */\n", dir_kind_name(h->dir->kind), e->prog->path,
-      h->first_line);
-  emit_host_function(e, c, r, h->first_line);
-  IrSymSet used;
-  char *text;
-  size_t len;
-  FILE *real = host_consts_begin(e, &used, &text, &len);
-  for (int i = 0; i < n; i++) {
-    emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
-    if (enter)
-      out(e, "  s2s_enter_data(&s2s_region, %d, &s2s_%s, %s);\n", items[i].line,
-          items[i].sym->name, rt_clause(items[i].clause));
-    else
-      out(e, "  s2s_exit_data(&s2s_region, %d, &s2s_%s, %s, %d);\n", items[i].line,
-          items[i].sym->name, rt_clause(items[i].clause), h->dir->finalize ? 1 : 0);
-  }
-  host_consts_end(e, real, &used, &text, &len);
-  out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
-}
-
 static void emit_host_directives(Emit *e, IrRoutine *r)
 {
   for (int i = 0; i < r->nhost_dirs; i++) {
     IrHostDirective *h = r->host_dirs[i];
     if (h->dir->kind == DIR_DATA)
       emit_data(e, r, h);
-    else if (h->dir->kind == DIR_UPDATE)
-      emit_update(e, r, h);
+    else if (h->dir->kind == DIR_UPDATE || h->dir->kind == DIR_ENTER_DATA ||
+             h->dir->kind == DIR_EXIT_DATA)
+      emit_item_directive(e, r, h);
     else if (h->dir->kind == DIR_WAIT)
       emit_wait(e, r, h);
-    else if (h->dir->kind == DIR_ENTER_DATA || h->dir->kind == DIR_EXIT_DATA)
-      emit_lifetime(e, r, h);
   }
 }
 
