@@ -490,7 +490,7 @@ bool xf_pass_coarsen(Program *prog, IrRegion *g, int kernel)
           many >= one * f || 4 * many > 3 * one * f)
         continue;         /* not issue-bound, or saves less than a quarter: nothing said */
       if (trips >= 0 && trips < (long)f * COARSEN_MIN_TRIPS)
-        too_few = too_few ? too_few : f;
+        too_few = f;      /* the smallest factor that failed only on it */
       else
         points = f;
     }
@@ -514,7 +514,7 @@ bool xf_pass_coarsen(Program *prog, IrRegion *g, int kernel)
     if (counts[i].many < counts[i].one * points)
       len += (size_t)snprintf(shared + len, sizeof shared - len, "%s%ld load%s of '%s' per point "
                               "become %s", len ? ", " : "", counts[i].one,
-                              counts[i].one == 1 ? "" : "s", counts[i].sym->name,
+                              counts[i].one == 1 ? "" : "s", ir_sym_user_name(counts[i].sym),
                               g_text((double)counts[i].many / points));
   char grid[1000];
   xf_grid_text(k, grid, sizeof grid);

@@ -479,6 +479,10 @@ static VarForm var_form(const Emit *e, const IrSym *v)
 /* How C groups the text emit_prec writes for x (without parentheses). */
 static Prec expr_prec(const Emit *e, const IrExpr *x)
 {
+  /* pass "coarsen": the y index at point p > 0 is written as a sum (k - j
+   * at point 1 is k - (j + 1)) */
+  if (e->point_var && x->kind == IR_E_VAR && x->u.var == e->point_var && e->point_delta)
+    return PREC_ADD;
   switch (x->kind) {
   case IR_E_INT:
   case IR_E_REAL:
