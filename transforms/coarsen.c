@@ -6,31 +6,39 @@
  * loads 13 distinct elements of inp per point, inp(i, k, j-2..j+2) among
  * them, and is bound by issuing those loads (L1/L2 hits), not by DRAM.
  * The points j and j+1 read 8 of their 13 elements in common.  When one
- * thread computes both, in order, in an unrolled loop, nvcc issues each
- * shared load once: it reuses a value loaded through a `const T
- * *__restrict__` pointer when nothing stored in between may alias it.  For
- * hdiff, 2 points per thread load 18 elements of inp (9 per point), 4
- * points 28 (7 per point).
+ * thread computes both, one after the other, nvcc issues each shared load
+ * once: it reuses a value loaded through a `const T *__restrict__` pointer
+ * when nothing stored in between may alias it, provided the two loads'
+ * addresses are the same expression.  For hdiff, 2 points per thread load
+ * 18 elements of inp (9 per point), 4 points 28 (7 per point).
  *
- * The kernel becomes
- *     s2s_y0 = (blockIdx.y * blockDim.y + threadIdx.y) * C
- *     if (out of range at s2s_y0) return
- *     #pragma unroll
- *     for s2s_point = 0 .. C-1:
- *       s2s_y = s2s_y0 + s2s_point;  if (s2s_y >= trip_y) break
- *       <the thread's scalars declared afresh, its indices, its body>
- * and the launcher's grid covers ceil(trip_y / C) threads along y, for
+ * The kernel becomes (translator/emit/emit_cuda.c, emit_points)
+ *     s2s_y = (blockIdx.y * blockDim.y + threadIdx.y) * C
+ *     if (out of range at s2s_y) return
+ *     <the indices i, j, k of point 1>
+ *     { <the thread's scalars declared afresh> <the body> }
+ *     if (s2s_y + 1 >= trip_y) return
+ *     { <the scalars afresh> <the body, j read as j + step> }
+ *     ... up to point C
+ * with the subscripts of point p written `j + c + p*step` folded into one
+ * constant, the same text as an earlier point's read of that element.  (A
+ * loop over the points, even unrolled, with j recomputed from s2s_y + p,
+ * shared almost nothing: nvcc 13 did not equate the index expressions; and
+ * an IF around each later point instead of the return leaves a point's
+ * loads undominated by the previous point's, which nvcc then reloads.)
+ * The launcher's grid covers ceil(trip_y / C) threads along y, for
  * whatever block shape S2S_TUNE picks (the tuner sees those thread counts).
  *
  * Legality.  The loop on grid axis y is parallel (pass "map" mapped it), so
  * its iterations may run in any order, several in one thread included.
  * Each point declares the thread's scalars, privatized arrays and
- * registers afresh and assigns the firstprivates again: it starts as a
- * thread of its own would.  What the emitted loop cannot express is
- * refused (each condition is checked, and the report names the first that
- * fails, for a kernel the cost rule would coarsen or under -Mcoarsen=N):
+ * registers afresh and assigns the firstprivates again (its scratch slice
+ * is its own): it starts as a thread of its own would.  What the emitted
+ * code cannot express is refused (each condition is checked, and the
+ * report names the first that fails, for a kernel the cost rule would
+ * coarsen or under -Mcoarsen=N):
  *  - a GPU reduction in the kernel (its threads stay to the end to combine
- *    partial results, a shape the point loop does not take);
+ *    partial results, a shape the points' returns do not take);
  *  - shared-memory tiles (pass smem: a tile holds one point per thread);
  *  - a jump that leaves the thread body (a CYCLE of a loop on the grid
  *    ends the thread, which would skip its later points);
@@ -51,16 +59,16 @@
  * its compulsory traffic).  Measured on the H100: the 7-point laplace (7
  * loads, 2 arrays: 3.5) runs at 91% of the copy kernel's bandwidth, the
  * fused hdiff (14 loads, 3 arrays: 4.7) at 64%.  A candidate is coarsened
- * by the largest factor of 4 and 2 that cuts the
- * loads per point by at least a quarter (hdiff: 14 become 8 with 4 points,
+ * by the largest factor of 4 and 2 that cuts the loads per point by at
+ * least a quarter (hdiff: 14 become 8 with 4 points,
  * 10 with 2; the 7-point laplace, 7 become 5.5 and 6: not coarsened) and
  * for which the loop on y, when its trip count is a constant, runs at least
  * COARSEN_MIN_TRIPS times the factor (fewer would leave lanes idle: at most
  * (C-1)/trips of the points are missing in the last threads).  Measured on
  * the H100 with nvcc 13, 4 points per thread take hdiff's kernel from 32-34
- * to 40 registers, 2 points to 39-40, no spills.  A kernel with reads inside loops of the
- * thread is not (nvcc does not share loads across two loops).  Kernels
- * that share no load are not mentioned.
+ * to 40 registers, 2 points to 39-40, no spills.  A kernel with reads
+ * inside loops of the thread is not a candidate (nvcc does not share loads
+ * across two loops).  Kernels that are no candidates are not mentioned.
  *
  * -Mcoarsen=N (or S2S_COARSEN=N in the translator's environment) coarsens
  * by N every kernel where it is legal, whatever it saves; -Mnocoarsen or

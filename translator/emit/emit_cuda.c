@@ -538,8 +538,6 @@ static bool emit_tile_read(Emit *e, const IrExpr *x)
   return false;
 }
 
-/* x as an operand that needs at least precedence `min`: parenthesized
- * when it binds less tightly. */
 /* Pass "coarsen": x, when it is Emit.point_var plus or minus constants,
  * written as point_var + the constants + point_delta folded into one
  * (`j + 1` at point 1 is `j + 2`): the subscripts of an element two points
@@ -561,6 +559,8 @@ static bool emit_point_offset(Emit *e, const IrExpr *x, Prec min)
   return true;
 }
 
+/* x as an operand that needs at least precedence `min`: parenthesized
+ * when it binds less tightly. */
 static void emit_prec(Emit *e, const IrExpr *x, Prec min)
 {
   if (e->point_var && emit_point_offset(e, x, min))
@@ -1675,9 +1675,9 @@ static void emit_thread_decls(Emit *e, const RegionPlan *p, const KernelPlan *k,
 /* Pass "coarsen": the thread's points one after the other, each in a block
  * of its own that declares the thread's variables afresh (it starts as a
  * thread of its own would), point p > 0 after the return of a thread that
- * has no such point, its body with the y loop's index read as `j + p*step` (Emit.
- * point_var), so that the elements the points share are spelled alike and
- * nvcc loads them once.  The indices are point 0's, computed once. */
+ * has no such point, its body with the y loop's index read as `j + p*step`
+ * (Emit.point_var), so that the elements the points share are spelled
+ * alike and nvcc loads them once.  The indices are point 0's, computed once. */
 static void emit_points(Emit *e, const RegionPlan *p, const KernelPlan *k, int points)
 {
   const IrStmt *yl = NULL;
