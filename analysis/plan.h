@@ -245,6 +245,10 @@ typedef struct KernelPlan {
   /* pass "smem": the arrays staged in shared memory */
   int ntiles;
   SmemTile *tiles;
+  /* pass "coarsen": points of the loop on grid axis y that each thread
+   * computes, one after the other (0 or 1: one; the grid's y extent is the
+   * trip count divided by it, rounded up) */
+  int coarsen;
 } KernelPlan;
 
 typedef struct RegionPlan {

@@ -238,6 +238,26 @@ START_TEST(test_unroll) {
 }
 END_TEST
 
+/* -Mcoarsen=N: N points per thread forced; -Mnocoarsen and -Mcoarsen=1: off;
+ * -Mcoarsen: the cost rule (the default), also after either. */
+START_TEST(test_coarsen) {
+  ck_assert_int_eq(parse("x.f90"), OPTIONS_OK);
+  ck_assert_int_eq(opts.coarsen, 0);
+  options_free(&opts);
+  ck_assert_int_eq(parse("-Mcoarsen=4", "x.f90"), OPTIONS_OK);
+  ck_assert_int_eq(opts.coarsen, 4);
+  options_free(&opts);
+  ck_assert_int_eq(parse("-Mnocoarsen", "x.f90"), OPTIONS_OK);
+  ck_assert_int_eq(opts.coarsen, 1);
+  options_free(&opts);
+  ck_assert_int_eq(parse("-Mcoarsen=1", "x.f90"), OPTIONS_OK);
+  ck_assert_int_eq(opts.coarsen, 1);
+  options_free(&opts);
+  ck_assert_int_eq(parse("-Mcoarsen=2", "-Mcoarsen", "x.f90"), OPTIONS_OK);
+  ck_assert_int_eq(opts.coarsen, 0);
+}
+END_TEST
+
 /* gcc's dependency options: -MD/-MMD while compiling, -M/-MM (and -E)
  * make the command a passthrough to the host compiler. */
 static const struct {
@@ -433,7 +453,7 @@ END_TEST
 /* --dump-ir=list: the pass table, in order, one name per line, then exit. */
 START_TEST(test_dump_list) {
   ck_assert_int_eq(parse("--dump-ir=list"), OPTIONS_EXIT);
-  ck_assert_str_eq(out_text, "parse\nnormalize\ninline\ninvariant\ndelinearize\ntripcount\npresent\naccesses\ngroup\nrecompute\ncolumnize\nfuse\ncontract\nmap\nkcache\nsmem\nstorage\nadvice\n"
+  ck_assert_str_eq(out_text, "parse\nnormalize\ninline\ninvariant\ndelinearize\ntripcount\npresent\naccesses\ngroup\nrecompute\ncolumnize\nfuse\ncontract\nmap\nkcache\nsmem\ncoarsen\nstorage\nadvice\n"
                              "emit-cuda\n"
                              "emit-host\n");
   ck_assert_str_eq(errors(), "");
@@ -470,6 +490,11 @@ static const struct {
   { { "-Mfprelaxed=div", "x.f90" }, "-Mfprelaxed takes no sub-options in s2s-cuda" },
   { { "-Munroll=0", "x.f90" }, "-Munroll=N: N is a number of copies from 1 to 32, not '0'" },
   { { "-Munroll=c:4", "x.f90" }, "-Munroll=N: N is a number of copies from 1 to 32, not 'c:4'" },
+  { { "-Mcoarsen=0", "x.f90" },
+    "-Mcoarsen=N: N is a number of points per thread from 1 to 16, not '0'" },
+  { { "-Mcoarsen=17", "x.f90" },
+    "-Mcoarsen=N: N is a number of points per thread from 1 to 16, not '17'" },
+  { { "-Mcoarsen=", "x.f90" }, "-Mcoarsen=N: N is a number of points per thread from 1 to 16, not ''" },
   { { "-Kieee", "-Mfprelaxed", "x.f90" },
     "-Kieee and -Mfprelaxed contradict each other (relaxed and strict IEEE floating point); give one" },
   { { "--fast-math", "x.f90", "--strict-fp" }, "--fast-math and --strict-fp contradict each other" },
@@ -615,6 +640,7 @@ static Suite *options_suite(void) {
   tcase_add_test(good, test_passthrough);
   tcase_add_test(good, test_double_dash);
   tcase_add_test(good, test_unroll);
+  tcase_add_test(good, test_coarsen);
   tcase_add_loop_test(good, test_dependency_options, 0, (int)(sizeof dep_lines / sizeof *dep_lines));
   tcase_add_loop_test(good, test_precision_options, 0,
                       (int)(sizeof precision_lines / sizeof *precision_lines));

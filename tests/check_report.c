@@ -45,6 +45,11 @@ static const KindCase kinds[] = {
   { "Loops at lines 33,39 fused (loop k, inside each thread)", "loop-fused", REPORT_CAT_LOOP },
   { "Array 'lap' stored, not recomputed where it is read: its nest reads 'u'", "loop-recompute",
     REPORT_CAT_LOOP },
+  { "Kernel hdiff_r1 computes 4 points of 'j' per thread (thread coarsening): 13 loads of 'inp' "
+    "per point become 7; grid [(ite-its+1)/128 x (jte-jts+1)/4 x kte-kts+1]", "loop-coarsen",
+    REPORT_CAT_LOOP },
+  { "Kernel lap4_r1 not coarsened: its reads come from shared-memory tiles (-Msmem)",
+    "loop-coarsen", REPORT_CAT_LOOP },
 };
 
 START_TEST(test_kind)

@@ -516,17 +516,25 @@ static void assign_axes(const RegionPlan *p, KernelPlan *k, const DepGraph *dg)
   }
 }
 
-static void report_kernel(MapCtx *m, KernelPlan *k)
+void xf_grid_text(const KernelPlan *k, char *text, size_t size)
 {
-  char grid[3][300] = { "1", "1", "1" }, text[1000];
+  char grid[3][300] = { "1", "1", "1" };
   int naxes = 0;
   for (int i = 0; i < k->nmapped; i++) {
     int a = k->axis[i];
-    trip_text(k->mapped[i], k->block[a], grid[a], sizeof grid[a]);
+    /* pass "coarsen": a thread computes k->coarsen points along y */
+    trip_text(k->mapped[i], k->block[a] * (a == 1 && k->coarsen > 1 ? k->coarsen : 1), grid[a],
+              sizeof grid[a]);
     naxes = a + 1 > naxes ? a + 1 : naxes;
   }
-  snprintf(text, sizeof text, "%s%s%s%s%s", grid[0], naxes > 1 ? " x " : "", naxes > 1 ? grid[1] : "",
+  snprintf(text, size, "%s%s%s%s%s", grid[0], naxes > 1 ? " x " : "", naxes > 1 ? grid[1] : "",
            naxes > 2 ? " x " : "", naxes > 2 ? grid[2] : "");
+}
+
+static void report_kernel(MapCtx *m, KernelPlan *k)
+{
+  char text[1000];
+  xf_grid_text(k, text, sizeof text);
   char block[64];
   snprintf(block, sizeof block, "%d%s", k->block[0], "");
   if (k->block[1] > 1 || k->block[2] > 1)
@@ -2154,6 +2162,8 @@ static void dump_kernel(const KernelPlan *k, FILE *f)
         fprintf(f, " %s:%s", xf_reduce_op_text(k->reductions[i]->op), k->reductions[i]->sym->name);
       fputc('\n', f);
     }
+    if (k->coarsen > 1)   /* pass "coarsen" */
+      fprintf(f, "      coarsened: %d points along y per thread\n", k->coarsen);
     for (int t = 0; t < k->ntiles; t++) {   /* pass "smem" */
       const SmemTile *tile = &k->tiles[t];
       fprintf(f, "      shared-memory tile %s: dimension %d offsets %ld..%ld, dimension %d "

@@ -31,6 +31,8 @@
  *              kept in registers: recurrences and windows along k (kcache.c)
  *   smem       read-only arrays read at several constant offsets around the
  *              thread's (i, j) staged per block in shared memory (smem.c)
+ *   coarsen    each thread computes several consecutive iterations of the
+ *              loop on grid axis y, which share loads (coarsen.c)
  *
  * and last the region pass "storage" (storage.h): where each array lives
  * and the parameter lists of the kernels and the launcher.
@@ -54,6 +56,9 @@ typedef struct XfConfig {
   bool kcache;         /* pass "kcache" (-Mnokcache: off) */
   bool smem;           /* pass "smem" (-Msmem or S2S_SMEM=1: on; off by default, S2S_SMEM=0 too) */
   bool contract;       /* pass "contract" (-Mnocontract: off) */
+  int coarsen;         /* pass "coarsen": 0 the cost rule decides (the default), 1 off
+                          (-Mnocoarsen), N > 1 N points per thread wherever legal
+                          (-Mcoarsen=N); S2S_COARSEN=0|N in the environment overrides */
   bool assume_no_alias;/* -Msafeptr: C pointer and array parameters never overlap */
 } XfConfig;
 extern XfConfig xf_config;
@@ -104,6 +109,13 @@ bool xf_pass_kcache(Program *p, IrRegion *g, int kernel);
 /* Read-only arrays read around the thread's point staged in shared memory
  * per block (smem.c). */
 bool xf_pass_smem(Program *p, IrRegion *g, int kernel);
+/* Several consecutive iterations of the loop on grid axis y computed by
+ * each thread, so that the loads they share issue once (coarsen.c). */
+bool xf_pass_coarsen(Program *p, IrRegion *g, int kernel);
+/* The grid of kernel k as the report prints it ("(ite-its+1)/128 x
+ * jte-jts+1"), its y extent divided by k->coarsen (map.c). */
+struct KernelPlan;
+void xf_grid_text(const struct KernelPlan *k, char *text, size_t size);
 /* Bytes of tile t for a block of bx x by x bz threads: S2S_TILE_BYTES of
  * rt/s2s_rt.h, which the launcher and the kernel use. */
 struct SmemTile;

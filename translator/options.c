@@ -332,6 +332,17 @@ static void unroll_option(Parser *p, const char *arg) {
     p->o->unroll = n > 1 ? (int)n : 0;
 }
 
+/* -Mcoarsen=N: N from 1 (off) to 16; -Mcoarsen alone is the default (the cost rule). */
+static void coarsen_option(Parser *p, const char *arg) {
+  char *end;
+  long n = strtol(arg + 10, &end, 10);
+  if (*end || end == arg + 10 || n < 1 || n > 16)
+    usage_error(p, "-Mcoarsen=N: N is a number of points per thread from 1 to 16, not '%s'",
+                arg + 10);
+  else
+    p->o->coarsen = (int)n;
+}
+
 static void fp_mode_option(Parser *p, const char *arg, FpMode mode) {
   Options *o = p->o;
   if ((mode == FP_RELAXED && o->strict_fp) || (mode == FP_STRICT && o->relaxed_fp)) {
@@ -538,6 +549,9 @@ static void one_option(Parser *p, const char *arg, OptionsResult *done, FILE *ou
   else if (strcmp(arg, "-Msmem") == 0) o->smem = true;
   else if (strcmp(arg, "-Mnosmem") == 0) o->smem = false;
   else if (strcmp(arg, "-Mnocontract") == 0) o->no_contract = true;
+  else if (strcmp(arg, "-Mcoarsen") == 0) o->coarsen = 0;
+  else if (strncmp(arg, "-Mcoarsen=", 10) == 0) coarsen_option(p, arg);
+  else if (strcmp(arg, "-Mnocoarsen") == 0) o->coarsen = 1;
   else if (strcmp(arg, "-Munroll") == 0) o->unroll = 4;
   else if (strncmp(arg, "-Munroll=", 9) == 0) unroll_option(p, arg);
   else if (strcmp(arg, "-Msafeptr") == 0 || strcmp(arg, "-Msafeptr=dummy") == 0 ||

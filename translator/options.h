@@ -68,6 +68,8 @@ typedef struct Options {
   bool no_kcache;          /* -Mnokcache: no registers across iterations (pass kcache off) */
   bool smem;               /* -Msmem: shared-memory tiles (pass smem; -Mnosmem: off, the default) */
   bool no_contract;        /* -Mnocontract: work arrays stay arrays (pass contract off) */
+  int coarsen;             /* -Mcoarsen=N: N points of the y loop per thread wherever legal;
+                              -Mnocoarsen (or =1): 1, off; 0: the cost rule (pass coarsen) */
   int unroll;              /* -Munroll[=N]: innermost sequential loops of kernels unrolled N
                               times (-Munroll: 4); 0: left to nvcc */
   bool assume_no_alias;    /* -Msafeptr, --assume-no-alias: C pointer and array parameters

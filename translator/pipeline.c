@@ -33,6 +33,12 @@
  *              which it makes 2-D) and the final thread body (kcache's registers are
  *              in sequential loops, which it leaves alone); storage after it passes the
  *              tiled arrays' boxes (the load stays inside the device copy)
+ *   coarsen    each thread computes several consecutive iterations of the loop on grid
+ *              axis y, so that the loads they share issue once (thread coarsening)
+ *              (transforms/coarsen.c).  After smem and kcache: it counts the loads of
+ *              the final thread body and leaves kernels with tiles alone; the emitters
+ *              then wrap the body in the loop over the points and divide the grid's y
+ *              extent
  *   -- (each region) --
  *   storage    where each array lives, kernel and launcher parameters (transforms/storage.c)
  *   --
@@ -170,6 +176,7 @@ static const Pass passes[] = {
   { "map",       SCOPE_KERNEL,  .kernel = xf_pass_map },
   { "kcache",    SCOPE_KERNEL,  .kernel = xf_pass_kcache },
   { "smem",      SCOPE_KERNEL,  .kernel = xf_pass_smem },
+  { "coarsen",   SCOPE_KERNEL,  .kernel = xf_pass_coarsen },
   { "storage",   SCOPE_REGION,  .region = pass_storage },
   { "advice",    SCOPE_PROGRAM, .program = pass_advice },
   { "emit-cuda", SCOPE_PROGRAM, .program = pass_emit_cuda },
@@ -457,6 +464,7 @@ bool pipeline_translate(Unit *u, const Options *o, ResKernelSites *sites)
   xf_config.kcache = !o->no_kcache;
   xf_config.smem = o->smem;
   xf_config.contract = !o->no_contract;
+  xf_config.coarsen = o->coarsen;
   xf_config.assume_no_alias = o->assume_no_alias;
   u->cu = mem_open(&u->cu_text, &u->cu_len);
   u->host = mem_open(&u->host_text, &u->host_len);

@@ -261,6 +261,11 @@ static const ReportKindInfo kinds[] = {
     "a stencil input left in global memory, and why" },
   { "loop-smem", REPORT_CAT_LOOP, "Kernel * runs in blocks of * for its shared-memory tiles",
     "the 2-D block shape of a kernel with shared-memory tiles" },
+  { "loop-coarsen", REPORT_CAT_LOOP, "Kernel * computes * points of '*' per thread*",
+    "a kernel whose threads each compute several consecutive points of the loop on grid axis "
+    "y, which share loads (thread coarsening)" },
+  { "loop-coarsen", REPORT_CAT_LOOP, "Kernel * not coarsened: *",
+    "a kernel whose points would share loads kept at one point per thread, and why" },
 };
 
 /* Does `text` have the shape `pattern` ('*': any text, also none)? */

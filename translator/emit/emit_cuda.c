@@ -101,6 +101,10 @@ typedef struct Emit {
    * made from one array assignment, repeats none. */
   long *comments_seen;
   int ncomments_seen, comments_seen_cap;
+  /* pass "coarsen": while point p > 0 of a coarsened kernel is written, the
+   * index of its loop on grid axis y, which reads as itself + point_delta */
+  const IrSym *point_var;
+  long point_delta;
 } Emit;
 
 /* CUDA's fast single-precision intrinsics (-Mfprelaxed), as bits of
@@ -475,6 +479,10 @@ static VarForm var_form(const Emit *e, const IrSym *v)
 /* How C groups the text emit_prec writes for x (without parentheses). */
 static Prec expr_prec(const Emit *e, const IrExpr *x)
 {
+  /* pass "coarsen": the y index at point p > 0 is written as a sum (k - j
+   * at point 1 is k - (j + 1)) */
+  if (e->point_var && x->kind == IR_E_VAR && x->u.var == e->point_var && e->point_delta)
+    return PREC_ADD;
   switch (x->kind) {
   case IR_E_INT:
   case IR_E_REAL:
@@ -530,10 +538,33 @@ static bool emit_tile_read(Emit *e, const IrExpr *x)
   return false;
 }
 
+/* Pass "coarsen": x, when it is Emit.point_var plus or minus constants,
+ * written as point_var + the constants + point_delta folded into one
+ * (`j + 1` at point 1 is `j + 2`): the subscripts of an element two points
+ * read are then the same text.  False when x is not of that form. */
+static bool emit_point_offset(Emit *e, const IrExpr *x, Prec min)
+{
+  const IrExpr *f = x, *v = x;
+  if (x->kind == IR_E_BINARY && (x->u.binary.op == IR_OP_ADD || x->u.binary.op == IR_OP_SUB) &&
+      x->u.binary.rhs->kind == IR_E_INT) {
+    f = ir_fold_offsets((IrExpr *)x);
+    v = f->kind == IR_E_BINARY && f->u.binary.rhs->kind == IR_E_INT ? f->u.binary.lhs : f;
+  }
+  if (v->kind != IR_E_VAR || v->u.var != e->point_var)
+    return false;
+  const IrSym *var = e->point_var;
+  e->point_var = NULL;
+  emit_prec(e, ir_add_const(ir_expr_copy(f), e->point_delta), min);
+  e->point_var = var;
+  return true;
+}
+
 /* x as an operand that needs at least precedence `min`: parenthesized
  * when it binds less tightly. */
 static void emit_prec(Emit *e, const IrExpr *x, Prec min)
 {
+  if (e->point_var && emit_point_offset(e, x, min))
+    return;
   bool paren = expr_prec(e, x) < min;
   if (paren)
     out(e, "(");
@@ -1434,7 +1465,7 @@ static void emit_launch_args(Emit *e, const KernelPlan *k, const char *newline)
 }
 
 /* The thread's own copies of the privatized arrays it uses. */
-static void emit_private_storage(Emit *e, const KernelPlan *k, const char *ind)
+static void emit_private_storage(Emit *e, const KernelPlan *k, const char *ind, int point)
 {
   bool scratch = false;
   for (int i = 0; i < k->nprivate_arrays; i++) {
@@ -1448,8 +1479,9 @@ static void emit_private_storage(Emit *e, const KernelPlan *k, const char *ind)
     scratch |= a->storage == ARRAY_SCRATCH_SLICE;
   }
   if (scratch)
-    out(e, "%sconst s2s_idx s2s_tid = s2s_x + s2s_trip_x * (s2s_y + s2s_trip_y * s2s_z);\n"
-           "%sconst s2s_idx s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;\n", ind, ind);
+    out(e, "%sconst s2s_idx s2s_tid = s2s_x + s2s_trip_x * (s2s_y%s + s2s_trip_y * s2s_z);\n"
+           "%sconst s2s_idx s2s_nthreads = s2s_trip_x * s2s_trip_y * s2s_trip_z;\n", ind,
+        point ? ir_printf(" + %d", point) : "", ind);
 }
 
 /* The runtime's combining operator of a GPU reduction (s2s_rt.h). */
@@ -1621,6 +1653,63 @@ static void emit_tile_loads(Emit *e, const KernelPlan *k)
   out(e, "  }\n  S2S_SMEM_SYNC(); /* every thread of the block reaches it */\n");
 }
 
+/* The thread's own variables, as a thread starts: the private scalars,
+ * the scalars passes introduced, the privatized arrays, the firstprivates
+ * from the host's values.  `point`: which of a coarsened thread's points
+ * they are for (its scratch slice is that point's). */
+static void emit_thread_decls(Emit *e, const RegionPlan *p, const KernelPlan *k, const char *ind,
+                              int point)
+{
+  for (int i = 0; i < p->nprivates; i++)
+    if (!is_mapped(k, p->privates[i]) && !kernel_reduces(k, p->privates[i]))
+      out(e, "%s%s %s;\n", ind, ir_type_c(p->privates[i]->type), cname(p->privates[i]));
+  for (int i = 0; i < k->nlocals; i++)
+    out(e, "%s%s %s; /* %s */\n", ind, ir_type_c(k->locals[i]->type), cname(k->locals[i]),
+        k->local_notes[i]);
+  emit_private_storage(e, k, ind, point);
+  for (int i = 0; i < k->nfirstprivate; i++)
+    out(e, "%s%s = s2s_in_%s; /* firstprivate */\n", ind, cname(k->firstprivate[i]),
+        k->firstprivate[i]->name);
+}
+
+/* Pass "coarsen": the thread's points one after the other, each in a block
+ * of its own that declares the thread's variables afresh (it starts as a
+ * thread of its own would), point p > 0 after the return of a thread that
+ * has no such point, its body with the y loop's index read as `j + p*step`
+ * (Emit.point_var), so that the elements the points share are spelled
+ * alike and nvcc loads them once.  The indices are point 0's, computed once. */
+static void emit_points(Emit *e, const RegionPlan *p, const KernelPlan *k, int points)
+{
+  const IrStmt *yl = NULL;
+  for (int i = 0; i < k->nmapped; i++)
+    if (k->axis[i] == 1)
+      yl = k->mapped[i];
+  if (!yl)
+    S2S_BUG("kernel %s coarsened with no loop on grid axis y", k->name);
+  long step = 1;
+  if (yl->u.loop.step && !ir_eval_const(yl->u.loop.step, &step))
+    S2S_BUG("kernel %s coarsened along a loop of variable step", k->name);
+  const char *y = cname(yl->u.loop.iv);
+  emit_mapped_indices(e, k, "  ");
+  for (int pt = 0; pt < points; pt++) {
+    if (!pt) {
+      out(e, "  { /* point 1 of %d: %s */\n", points, y);
+    } else {
+      /* a return, not an IF around the point: every point's loads then
+       * come after the earlier points' (they dominate), for nvcc to reuse */
+      out(e, "  if (s2s_y + %d >= s2s_trip_y)\n    return;\n", pt);
+      out(e, "  { /* point %d of %d: %s %c %ld */\n", pt + 1, points, y,
+          step * pt < 0 ? '-' : '+', labs(step * pt));
+    }
+    emit_thread_decls(e, p, k, "    ", pt);
+    e->point_var = pt ? yl->u.loop.iv : NULL;
+    e->point_delta = step * pt;
+    emit_stmts(e, k->body, 4);
+    e->point_var = NULL;
+    out(e, "  }\n");
+  }
+}
+
 static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
 {
   static const char *const axis[] = { "x", "y", "z" };
@@ -1636,9 +1725,17 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
   char *text;
   size_t len;
   FILE *real = body_begin(e, &text, &len);
+  /* pass "coarsen": the thread computes `points` consecutive points along
+   * y, from s2s_y on (never with a reduction or tiles: coarsen.c) */
+  int points = k->coarsen > 1 ? k->coarsen : 1;
+  if (points > 1 && (k->nreductions || k->ntiles))
+    S2S_BUG("kernel %s coarsened with a reduction or tiles", k->name);
   for (int a = 0; a < 3; a++)
-    out(e, "  const s2s_idx s2s_%s = (s2s_idx)blockIdx.%s * (s2s_idx)blockDim.%s + "
-        "(s2s_idx)threadIdx.%s;\n", axis[a], axis[a], axis[a], axis[a]);
+    out(e, "  const s2s_idx s2s_%s = %s(s2s_idx)blockIdx.%s * (s2s_idx)blockDim.%s + "
+        "(s2s_idx)threadIdx.%s%s;%s\n", axis[a], a == 1 && points > 1 ? "(" : "", axis[a], axis[a],
+        axis[a], a == 1 && points > 1 ? ir_printf(") * %d", points) : "",
+        a == 1 && points > 1 ? ir_printf(" /* the first of %d points (pass coarsen) */", points)
+                             : "");
   /* A kernel that reduces keeps every thread of its blocks to the end:
    * they all take part in combining the partial results. */
   const char *ind = k->nreductions ? "    " : "  ";
@@ -1664,22 +1761,17 @@ static void emit_kernel(Emit *e, const RegionPlan *p, const KernelPlan *k)
         "(int)threadIdx.x%s;\n", elem_ctype(tile->sym), n, n, offset_text(-tile->ylo), n,
         offset_text(-tile->xlo));
   }
-  for (int i = 0; i < p->nprivates; i++)
-    if (!is_mapped(k, p->privates[i]) && !kernel_reduces(k, p->privates[i]))
-      out(e, "%s%s %s;\n", ind, ir_type_c(p->privates[i]->type), cname(p->privates[i]));
-  for (int i = 0; i < k->nlocals; i++)
-    out(e, "%s%s %s; /* %s */\n", ind, ir_type_c(k->locals[i]->type), cname(k->locals[i]),
-        k->local_notes[i]);
-  emit_private_storage(e, k, ind);
-  for (int i = 0; i < k->nfirstprivate; i++)
-    out(e, "%s%s = s2s_in_%s; /* firstprivate */\n", ind, cname(k->firstprivate[i]),
-        k->firstprivate[i]->name);
-  if (!k->ntiles)
-    emit_mapped_indices(e, k, ind);
   e->kernel = k;
   e->nopen = 0;
   e->nlabels = 0;
-  emit_stmts(e, k->body, k->nreductions ? 4 : 2);
+  if (points == 1) {
+    emit_thread_decls(e, p, k, ind, 0);
+    if (!k->ntiles)
+      emit_mapped_indices(e, k, ind);
+    emit_stmts(e, k->body, (int)strlen(ind));
+  } else {
+    emit_points(e, p, k, points);
+  }
   emit_line_restore(e);
   e->ncomments_seen = 0;
   e->kernel = NULL;
@@ -1908,8 +2000,16 @@ static void emit_launch(Emit *e, const KernelPlan *k)
     else
       out(e, ") + 1);\n");
   }
-  out(e, "    dim3 s2s_block = s2s_block_shape(&s2s_region, %d, \"%s\", s2s_trip, %d, %d, %d, %d);\n",
-      line, k->name, k->block[0], k->block[1], k->block[2], k->block_fixed);
+  /* pass "coarsen": the threads along y, each computing k->coarsen points;
+   * the tuner and the grid see those */
+  const char *threads = "s2s_trip";
+  if (k->coarsen > 1) {
+    threads = "s2s_threads";
+    out(e, "    const long s2s_threads[3] = { s2s_trip[0], (s2s_trip[1] + %d) / %d, s2s_trip[2] }; "
+        "/* %d points of y per thread */\n", k->coarsen - 1, k->coarsen, k->coarsen);
+  }
+  out(e, "    dim3 s2s_block = s2s_block_shape(&s2s_region, %d, \"%s\", %s, %d, %d, %d, %d);\n",
+      line, k->name, threads, k->block[0], k->block[1], k->block[2], k->block_fixed);
   if (k->ntiles) {
     out(e, "    size_t s2s_smem = ");
     emit_tiles_bytes(e, k, "s2s_block", k->ntiles);
@@ -1919,10 +2019,10 @@ static void emit_launch(Emit *e, const KernelPlan *k)
     emit_tiles_bytes(e, k, "s2s_block", k->ntiles);
     out(e, ";\n    }\n");
   }
-  out(e, "    dim3 s2s_grid(s2s_grid_dim(&s2s_region, %d, s2s_trip[0], s2s_block.x, 0),\n"
-         "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[1], s2s_block.y, 1),\n"
-         "                  s2s_grid_dim(&s2s_region, %d, s2s_trip[2], s2s_block.z, 2));\n",
-      line, line, line);
+  out(e, "    dim3 s2s_grid(s2s_grid_dim(&s2s_region, %d, %s[0], s2s_block.x, 0),\n"
+         "                  s2s_grid_dim(&s2s_region, %d, %s[1], s2s_block.y, 1),\n"
+         "                  s2s_grid_dim(&s2s_region, %d, %s[2], s2s_block.z, 2));\n",
+      line, threads, line, threads, line, threads);
   out(e, "    if (s2s_grid.x && s2s_grid.y && s2s_grid.z) {\n");
   emit_scratch(e, k, line, true);
   out(e, "      s2s_kernel_begin(&s2s_region, %d, s2s_grid, s2s_block);\n", line);
