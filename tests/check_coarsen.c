@@ -45,8 +45,8 @@ typedef struct CoarsenCase {
 
 /* 9 distinct loads of u around (i, j), 2 arrays moved (u, c2): a kernel
  * bound by issuing loads under the rule (9 >= 4 x 2).  4 points: x=0 reads
- * j-2..j+5 (8), x=+-1 and +-2 j..j+3 (16), 24 for 4 points, 6 each; 2
- * points: 14, 7 each (not a quarter less). */
+ * j-2..j+5 (8), x=+-1 and +-2 j..j+3 (16), 24 for 4 points, 6 each; 8
+ * points: 12 + 32 = 44, 5.5 each; 2 points: 14, 7 each (not a quarter less). */
 #define STAR9 "u(i+1,j,kk) + u(i-1,j,kk) + u(i+2,j,kk) + u(i-2,j,kk) + u(i,j+1,kk) + " \
               "u(i,j-1,kk) + u(i,j+2,kk) + u(i,j-2,kk) - 8.0*u(i,j,kk)"
 /* hdiff's 13 loads: x=0 j-2..j+2, x=+-1 j-1..j+1, x=+-2 j; 2 points 18 (9 each), 4 points 28 */
@@ -56,18 +56,18 @@ typedef struct CoarsenCase {
 
 static const CoarsenCase cases[] = {
   /* the rule coarsens */
-  { "star-9-point", NEST2("3", "n-2", "c2(i,j) = " STAR9), 0, NULL, false, 4, 1, 0,
-    "t.f90:8:1: info: Kernel t_r1 computes 4 points of 'j' per thread (thread coarsening): 9 "
-    "loads of 'u' per point become 6; grid [(n-4)/128 x (n-4)/4]" },
+  { "star-9-point", NEST2("3", "n-2", "c2(i,j) = " STAR9), 0, NULL, false, 8, 1, 0,
+    "t.f90:8:1: info: Kernel t_r1 computes 8 points of 'j' per thread (thread coarsening): 9 "
+    "loads of 'u' per point become 5.5; grid [(n-4)/128 x (n-4)/8]" },
   /* a(i) does not follow j: every point reads the same element, loaded once */
-  { "row-coefficient", NEST2("3", "n-2", "c2(i,j) = a(i) * (" HD13 ")"), 0, NULL, false, 4, 1,
-    0, "1 load of 'a' per point become 0.25, 13 loads of 'u' per point become 7" },
+  { "row-coefficient", NEST2("3", "n-2", "c2(i,j) = a(i) * (" HD13 ")"), 0, NULL, false, 8, 1,
+    0, "1 load of 'a' per point become 0.125, 13 loads of 'u' per point become 6" },
   /* the same with a(i) moved as well: 10 loads for 3 arrays, not bound by issuing loads */
   { "row-coefficient-star", NEST2("3", "n-2", "c2(i,j) = a(i) * (" STAR9 ")"), 0, NULL, false, 0,
     0, 0, NULL },
   /* a scalar temporary per point: assigned before use at every point */
-  { "scalar-temporary", NEST2("3", "n-2", "r = " STAR9 "\n  c2(i,j) = r * r"), 0, NULL, false, 4,
-    1, 0, "9 loads of 'u' per point become 6" },
+  { "scalar-temporary", NEST2("3", "n-2", "r = " STAR9 "\n  c2(i,j) = r * r"), 0, NULL, false, 8,
+    1, 0, "9 loads of 'u' per point become 5.5" },
   /* 12 iterations of j: too few for 4 points (16), enough for 2 (8) */
   { "short-y-loop", NEST2("3", "14", "c2(i,j) = " HD13), 0, NULL, false, 2, 1, 0,
     "computes 2 points of 'j' per thread (thread coarsening): 13 loads of 'u' per point become 9" },

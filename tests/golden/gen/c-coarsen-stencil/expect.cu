@@ -23,7 +23,7 @@ __global__ void diffuse_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_i
     float coef, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
-  const s2s_idx s2s_y = ((s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y) * 4; /* the first of 4 points (pass coarsen) */
+  const s2s_idx s2s_y = ((s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y) * 8; /* the first of 8 points (pass coarsen) */
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
@@ -31,7 +31,7 @@ __global__ void diffuse_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_i
   const int k = 0 + (int)s2s_z; /* in.c:13 */
   const int j = 0 + (int)s2s_y; /* in.c:14 */
   const int i = 0 + (int)s2s_x; /* in.c:15 */
-  { /* point 1 of 4: j */
+  { /* point 1 of 8: j */
     int y;
     int x;
     float lc;
@@ -65,7 +65,7 @@ __global__ void diffuse_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_i
   }
   if (s2s_y + 1 >= s2s_trip_y)
     return;
-  { /* point 2 of 4: j + 1 */
+  { /* point 2 of 8: j + 1 */
     int y;
     int x;
     float lc;
@@ -99,7 +99,7 @@ __global__ void diffuse_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_i
   }
   if (s2s_y + 2 >= s2s_trip_y)
     return;
-  { /* point 3 of 4: j + 2 */
+  { /* point 3 of 8: j + 2 */
     int y;
     int x;
     float lc;
@@ -133,7 +133,7 @@ __global__ void diffuse_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_i
   }
   if (s2s_y + 3 >= s2s_trip_y)
     return;
-  { /* point 4 of 4: j + 3 */
+  { /* point 4 of 8: j + 3 */
     int y;
     int x;
     float lc;
@@ -165,7 +165,143 @@ __global__ void diffuse_r1(const float *__restrict__ u, s2s_idx s2s_u_lo0, s2s_i
 #line 31 "in.c"
     S2S_out(i, j + 3, k) = S2S_u(i + 2, j + 5, k) - coef * (fx + fy); /* line 31 */
   }
-#line 169 "in.s2s.cu"
+  if (s2s_y + 4 >= s2s_trip_y)
+    return;
+  { /* point 5 of 8: j + 4 */
+    int y;
+    int x;
+    float lc;
+    float ln;
+    float ls;
+    float le;
+    float lw;
+    float fx;
+    float fy;
+#line 16 "in.c"
+    y = j + 6; /* line 16 */
+#line 16 "in.c"
+    x = i + 2; /* line 16 */
+    lc = 4.0f * S2S_u(i + 2, j + 6, k) - S2S_u(i + 2 + 1, j + 6, k) - S2S_u(i + 2 - 1, j + 6, k)
+        - S2S_u(i + 2, j + 7, k) - S2S_u(i + 2, j + 5, k); /* line 17 */
+    ln = 4.0f * S2S_u(i + 2, j + 7, k) - S2S_u(i + 2 + 1, j + 7, k) - S2S_u(i + 2 - 1, j + 7, k)
+        - S2S_u(i + 2, j + 8, k) - S2S_u(i + 2, j + 6, k); /* line 19 */
+    ls = 4.0f * S2S_u(i + 2, j + 5, k) - S2S_u(i + 2 + 1, j + 5, k) - S2S_u(i + 2 - 1, j + 5, k)
+        - S2S_u(i + 2, j + 6, k) - S2S_u(i + 2, j + 4, k); /* line 21 */
+    le = 4.0f * S2S_u(i + 2 + 1, j + 6, k) - S2S_u(i + 2 + 2, j + 6, k) - S2S_u(i + 2, j + 6, k)
+        - S2S_u(i + 2 + 1, j + 7, k) - S2S_u(i + 2 + 1, j + 5, k); /* line 23 */
+    lw = 4.0f * S2S_u(i + 2 - 1, j + 6, k) - S2S_u(i + 2, j + 6, k) - S2S_u(i + 2 - 2, j + 6, k)
+        - S2S_u(i + 2 - 1, j + 7, k) - S2S_u(i + 2 - 1, j + 5, k); /* line 25 */
+    fx = le - 2.0f * lc + lw; /* line 27 */
+    fy = ln - 2.0f * lc + ls; /* line 28 */
+    if (fy * (S2S_u(i + 2, j + 7, k) - S2S_u(i + 2, j + 5, k)) > 0.0f) { /* line 29 */
+      fy = 0.0f; /* line 30 */
+    }
+#line 31 "in.c"
+    S2S_out(i, j + 4, k) = S2S_u(i + 2, j + 6, k) - coef * (fx + fy); /* line 31 */
+  }
+  if (s2s_y + 5 >= s2s_trip_y)
+    return;
+  { /* point 6 of 8: j + 5 */
+    int y;
+    int x;
+    float lc;
+    float ln;
+    float ls;
+    float le;
+    float lw;
+    float fx;
+    float fy;
+#line 16 "in.c"
+    y = j + 7; /* line 16 */
+#line 16 "in.c"
+    x = i + 2; /* line 16 */
+    lc = 4.0f * S2S_u(i + 2, j + 7, k) - S2S_u(i + 2 + 1, j + 7, k) - S2S_u(i + 2 - 1, j + 7, k)
+        - S2S_u(i + 2, j + 8, k) - S2S_u(i + 2, j + 6, k); /* line 17 */
+    ln = 4.0f * S2S_u(i + 2, j + 8, k) - S2S_u(i + 2 + 1, j + 8, k) - S2S_u(i + 2 - 1, j + 8, k)
+        - S2S_u(i + 2, j + 9, k) - S2S_u(i + 2, j + 7, k); /* line 19 */
+    ls = 4.0f * S2S_u(i + 2, j + 6, k) - S2S_u(i + 2 + 1, j + 6, k) - S2S_u(i + 2 - 1, j + 6, k)
+        - S2S_u(i + 2, j + 7, k) - S2S_u(i + 2, j + 5, k); /* line 21 */
+    le = 4.0f * S2S_u(i + 2 + 1, j + 7, k) - S2S_u(i + 2 + 2, j + 7, k) - S2S_u(i + 2, j + 7, k)
+        - S2S_u(i + 2 + 1, j + 8, k) - S2S_u(i + 2 + 1, j + 6, k); /* line 23 */
+    lw = 4.0f * S2S_u(i + 2 - 1, j + 7, k) - S2S_u(i + 2, j + 7, k) - S2S_u(i + 2 - 2, j + 7, k)
+        - S2S_u(i + 2 - 1, j + 8, k) - S2S_u(i + 2 - 1, j + 6, k); /* line 25 */
+    fx = le - 2.0f * lc + lw; /* line 27 */
+    fy = ln - 2.0f * lc + ls; /* line 28 */
+    if (fy * (S2S_u(i + 2, j + 8, k) - S2S_u(i + 2, j + 6, k)) > 0.0f) { /* line 29 */
+      fy = 0.0f; /* line 30 */
+    }
+#line 31 "in.c"
+    S2S_out(i, j + 5, k) = S2S_u(i + 2, j + 7, k) - coef * (fx + fy); /* line 31 */
+  }
+  if (s2s_y + 6 >= s2s_trip_y)
+    return;
+  { /* point 7 of 8: j + 6 */
+    int y;
+    int x;
+    float lc;
+    float ln;
+    float ls;
+    float le;
+    float lw;
+    float fx;
+    float fy;
+#line 16 "in.c"
+    y = j + 8; /* line 16 */
+#line 16 "in.c"
+    x = i + 2; /* line 16 */
+    lc = 4.0f * S2S_u(i + 2, j + 8, k) - S2S_u(i + 2 + 1, j + 8, k) - S2S_u(i + 2 - 1, j + 8, k)
+        - S2S_u(i + 2, j + 9, k) - S2S_u(i + 2, j + 7, k); /* line 17 */
+    ln = 4.0f * S2S_u(i + 2, j + 9, k) - S2S_u(i + 2 + 1, j + 9, k) - S2S_u(i + 2 - 1, j + 9, k)
+        - S2S_u(i + 2, j + 10, k) - S2S_u(i + 2, j + 8, k); /* line 19 */
+    ls = 4.0f * S2S_u(i + 2, j + 7, k) - S2S_u(i + 2 + 1, j + 7, k) - S2S_u(i + 2 - 1, j + 7, k)
+        - S2S_u(i + 2, j + 8, k) - S2S_u(i + 2, j + 6, k); /* line 21 */
+    le = 4.0f * S2S_u(i + 2 + 1, j + 8, k) - S2S_u(i + 2 + 2, j + 8, k) - S2S_u(i + 2, j + 8, k)
+        - S2S_u(i + 2 + 1, j + 9, k) - S2S_u(i + 2 + 1, j + 7, k); /* line 23 */
+    lw = 4.0f * S2S_u(i + 2 - 1, j + 8, k) - S2S_u(i + 2, j + 8, k) - S2S_u(i + 2 - 2, j + 8, k)
+        - S2S_u(i + 2 - 1, j + 9, k) - S2S_u(i + 2 - 1, j + 7, k); /* line 25 */
+    fx = le - 2.0f * lc + lw; /* line 27 */
+    fy = ln - 2.0f * lc + ls; /* line 28 */
+    if (fy * (S2S_u(i + 2, j + 9, k) - S2S_u(i + 2, j + 7, k)) > 0.0f) { /* line 29 */
+      fy = 0.0f; /* line 30 */
+    }
+#line 31 "in.c"
+    S2S_out(i, j + 6, k) = S2S_u(i + 2, j + 8, k) - coef * (fx + fy); /* line 31 */
+  }
+  if (s2s_y + 7 >= s2s_trip_y)
+    return;
+  { /* point 8 of 8: j + 7 */
+    int y;
+    int x;
+    float lc;
+    float ln;
+    float ls;
+    float le;
+    float lw;
+    float fx;
+    float fy;
+#line 16 "in.c"
+    y = j + 9; /* line 16 */
+#line 16 "in.c"
+    x = i + 2; /* line 16 */
+    lc = 4.0f * S2S_u(i + 2, j + 9, k) - S2S_u(i + 2 + 1, j + 9, k) - S2S_u(i + 2 - 1, j + 9, k)
+        - S2S_u(i + 2, j + 10, k) - S2S_u(i + 2, j + 8, k); /* line 17 */
+    ln = 4.0f * S2S_u(i + 2, j + 10, k) - S2S_u(i + 2 + 1, j + 10, k) - S2S_u(i + 2 - 1, j + 10, k)
+        - S2S_u(i + 2, j + 11, k) - S2S_u(i + 2, j + 9, k); /* line 19 */
+    ls = 4.0f * S2S_u(i + 2, j + 8, k) - S2S_u(i + 2 + 1, j + 8, k) - S2S_u(i + 2 - 1, j + 8, k)
+        - S2S_u(i + 2, j + 9, k) - S2S_u(i + 2, j + 7, k); /* line 21 */
+    le = 4.0f * S2S_u(i + 2 + 1, j + 9, k) - S2S_u(i + 2 + 2, j + 9, k) - S2S_u(i + 2, j + 9, k)
+        - S2S_u(i + 2 + 1, j + 10, k) - S2S_u(i + 2 + 1, j + 8, k); /* line 23 */
+    lw = 4.0f * S2S_u(i + 2 - 1, j + 9, k) - S2S_u(i + 2, j + 9, k) - S2S_u(i + 2 - 2, j + 9, k)
+        - S2S_u(i + 2 - 1, j + 10, k) - S2S_u(i + 2 - 1, j + 8, k); /* line 25 */
+    fx = le - 2.0f * lc + lw; /* line 27 */
+    fy = ln - 2.0f * lc + ls; /* line 28 */
+    if (fy * (S2S_u(i + 2, j + 10, k) - S2S_u(i + 2, j + 8, k)) > 0.0f) { /* line 29 */
+      fy = 0.0f; /* line 30 */
+    }
+#line 31 "in.c"
+    S2S_out(i, j + 7, k) = S2S_u(i + 2, j + 9, k) - coef * (fx + fy); /* line 31 */
+  }
+#line 305 "in.s2s.cu"
 }
 
 extern "C" void s2s_diffuse_r1(float *u, float *out, int nk, int nj, int ni, float coef)
@@ -189,7 +325,7 @@ extern "C" void s2s_diffuse_r1(float *u, float *out, int nk, int nj, int ni, flo
     s2s_trip[2] = s2s_max<long>(0, (long)(nk - 1) + 1);
     s2s_trip[1] = s2s_max<long>(0, (long)(nj - 1) + 1);
     s2s_trip[0] = s2s_max<long>(0, (long)(ni - 1) + 1);
-    const long s2s_threads[3] = { s2s_trip[0], (s2s_trip[1] + 3) / 4, s2s_trip[2] }; /* 4 points of y per thread */
+    const long s2s_threads[3] = { s2s_trip[0], (s2s_trip[1] + 7) / 8, s2s_trip[2] }; /* 8 points of y per thread */
     dim3 s2s_block = s2s_block_shape(&s2s_region, 13, "diffuse_r1", s2s_threads, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 13, s2s_threads[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 13, s2s_threads[1], s2s_block.y, 1),

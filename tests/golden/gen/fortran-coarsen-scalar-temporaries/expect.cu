@@ -23,14 +23,14 @@ __global__ void smooth_r1(const float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_id
     int jts, int its, float lim, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
-  const s2s_idx s2s_y = ((s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y) * 4; /* the first of 4 points (pass coarsen) */
+  const s2s_idx s2s_y = ((s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y) * 8; /* the first of 8 points (pass coarsen) */
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
 #line 21 "in.f90"
   const int j = jts + (int)s2s_y; /* in.f90:21 */
   const int i = its + (int)s2s_x; /* in.f90:22 */
-  { /* point 1 of 4: j */
+  { /* point 1 of 8: j */
     float lc;
     float ln;
     float ls;
@@ -70,7 +70,7 @@ __global__ void smooth_r1(const float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_id
   }
   if (s2s_y + 1 >= s2s_trip_y)
     return;
-  { /* point 2 of 4: j + 1 */
+  { /* point 2 of 8: j + 1 */
     float lc;
     float ln;
     float ls;
@@ -110,7 +110,7 @@ __global__ void smooth_r1(const float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_id
   }
   if (s2s_y + 2 >= s2s_trip_y)
     return;
-  { /* point 3 of 4: j + 2 */
+  { /* point 3 of 8: j + 2 */
     float lc;
     float ln;
     float ls;
@@ -152,7 +152,7 @@ __global__ void smooth_r1(const float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_id
   }
   if (s2s_y + 3 >= s2s_trip_y)
     return;
-  { /* point 4 of 4: j + 3 */
+  { /* point 4 of 8: j + 3 */
     float lc;
     float ln;
     float ls;
@@ -192,7 +192,175 @@ __global__ void smooth_r1(const float *__restrict__ q, s2s_idx s2s_q_lo0, s2s_id
     d = fx + fy; /* line 36 */
     S2S_out(i, j + 3) = S2S_q(i, j + 3) - S2S_w(i, j + 3) * d; /* line 37 */
   }
-#line 196 "in.s2s.cu"
+  if (s2s_y + 4 >= s2s_trip_y)
+    return;
+  { /* point 5 of 8: j + 4 */
+    float lc;
+    float ln;
+    float ls;
+    float le;
+    float lw;
+    float fx;
+    float fy;
+    float d;
+#line 23 "in.f90"
+    lc = 4.0f * S2S_q(i, j + 4) - S2S_q(i + 1, j + 4) - S2S_q(i - 1, j + 4) - S2S_q(i, j + 5)
+        - S2S_q(i, j + 3); /* line 23 */
+#line 24 "in.f90"
+    ln = 4.0f * S2S_q(i, j + 5) - S2S_q(i + 1, j + 5) - S2S_q(i - 1, j + 5) - S2S_q(i, j + 6)
+        - S2S_q(i, j + 4); /* line 24 */
+#line 25 "in.f90"
+    ls = 4.0f * S2S_q(i, j + 3) - S2S_q(i + 1, j + 3) - S2S_q(i - 1, j + 3) - S2S_q(i, j + 4)
+        - S2S_q(i, j + 2); /* line 25 */
+#line 26 "in.f90"
+    le = 4.0f * S2S_q(i + 1, j + 4) - S2S_q(i + 2, j + 4) - S2S_q(i, j + 4) - S2S_q(i + 1, j + 5)
+        - S2S_q(i + 1, j + 3); /* line 26 */
+#line 27 "in.f90"
+    lw = 4.0f * S2S_q(i - 1, j + 4) - S2S_q(i, j + 4) - S2S_q(i - 2, j + 4) - S2S_q(i - 1, j + 5)
+        - S2S_q(i - 1, j + 3); /* line 27 */
+#line 28 "in.f90"
+    fx = le - 2.0f * lc + lw; /* line 28 */
+    if (fabsf(fx) > lim) { /* line 29 */
+      fx = s2s_sign(lim, fx); /* line 30 */
+    } else {
+      fx = 0.5f * fx; /* line 32 */
+    }
+    fy = ln - 2.0f * lc + ls; /* line 34 */
+    if (fy * (S2S_q(i, j + 5) - S2S_q(i, j + 3)) > 0.0f) { /* line 35 */
+#line 35 "in.f90"
+      fy = 0.0f; /* line 35 */
+    }
+#line 36 "in.f90"
+    d = fx + fy; /* line 36 */
+    S2S_out(i, j + 4) = S2S_q(i, j + 4) - S2S_w(i, j + 4) * d; /* line 37 */
+  }
+  if (s2s_y + 5 >= s2s_trip_y)
+    return;
+  { /* point 6 of 8: j + 5 */
+    float lc;
+    float ln;
+    float ls;
+    float le;
+    float lw;
+    float fx;
+    float fy;
+    float d;
+#line 23 "in.f90"
+    lc = 4.0f * S2S_q(i, j + 5) - S2S_q(i + 1, j + 5) - S2S_q(i - 1, j + 5) - S2S_q(i, j + 6)
+        - S2S_q(i, j + 4); /* line 23 */
+#line 24 "in.f90"
+    ln = 4.0f * S2S_q(i, j + 6) - S2S_q(i + 1, j + 6) - S2S_q(i - 1, j + 6) - S2S_q(i, j + 7)
+        - S2S_q(i, j + 5); /* line 24 */
+#line 25 "in.f90"
+    ls = 4.0f * S2S_q(i, j + 4) - S2S_q(i + 1, j + 4) - S2S_q(i - 1, j + 4) - S2S_q(i, j + 5)
+        - S2S_q(i, j + 3); /* line 25 */
+#line 26 "in.f90"
+    le = 4.0f * S2S_q(i + 1, j + 5) - S2S_q(i + 2, j + 5) - S2S_q(i, j + 5) - S2S_q(i + 1, j + 6)
+        - S2S_q(i + 1, j + 4); /* line 26 */
+#line 27 "in.f90"
+    lw = 4.0f * S2S_q(i - 1, j + 5) - S2S_q(i, j + 5) - S2S_q(i - 2, j + 5) - S2S_q(i - 1, j + 6)
+        - S2S_q(i - 1, j + 4); /* line 27 */
+#line 28 "in.f90"
+    fx = le - 2.0f * lc + lw; /* line 28 */
+    if (fabsf(fx) > lim) { /* line 29 */
+      fx = s2s_sign(lim, fx); /* line 30 */
+    } else {
+      fx = 0.5f * fx; /* line 32 */
+    }
+    fy = ln - 2.0f * lc + ls; /* line 34 */
+    if (fy * (S2S_q(i, j + 6) - S2S_q(i, j + 4)) > 0.0f) { /* line 35 */
+#line 35 "in.f90"
+      fy = 0.0f; /* line 35 */
+    }
+#line 36 "in.f90"
+    d = fx + fy; /* line 36 */
+    S2S_out(i, j + 5) = S2S_q(i, j + 5) - S2S_w(i, j + 5) * d; /* line 37 */
+  }
+  if (s2s_y + 6 >= s2s_trip_y)
+    return;
+  { /* point 7 of 8: j + 6 */
+    float lc;
+    float ln;
+    float ls;
+    float le;
+    float lw;
+    float fx;
+    float fy;
+    float d;
+#line 23 "in.f90"
+    lc = 4.0f * S2S_q(i, j + 6) - S2S_q(i + 1, j + 6) - S2S_q(i - 1, j + 6) - S2S_q(i, j + 7)
+        - S2S_q(i, j + 5); /* line 23 */
+#line 24 "in.f90"
+    ln = 4.0f * S2S_q(i, j + 7) - S2S_q(i + 1, j + 7) - S2S_q(i - 1, j + 7) - S2S_q(i, j + 8)
+        - S2S_q(i, j + 6); /* line 24 */
+#line 25 "in.f90"
+    ls = 4.0f * S2S_q(i, j + 5) - S2S_q(i + 1, j + 5) - S2S_q(i - 1, j + 5) - S2S_q(i, j + 6)
+        - S2S_q(i, j + 4); /* line 25 */
+#line 26 "in.f90"
+    le = 4.0f * S2S_q(i + 1, j + 6) - S2S_q(i + 2, j + 6) - S2S_q(i, j + 6) - S2S_q(i + 1, j + 7)
+        - S2S_q(i + 1, j + 5); /* line 26 */
+#line 27 "in.f90"
+    lw = 4.0f * S2S_q(i - 1, j + 6) - S2S_q(i, j + 6) - S2S_q(i - 2, j + 6) - S2S_q(i - 1, j + 7)
+        - S2S_q(i - 1, j + 5); /* line 27 */
+#line 28 "in.f90"
+    fx = le - 2.0f * lc + lw; /* line 28 */
+    if (fabsf(fx) > lim) { /* line 29 */
+      fx = s2s_sign(lim, fx); /* line 30 */
+    } else {
+      fx = 0.5f * fx; /* line 32 */
+    }
+    fy = ln - 2.0f * lc + ls; /* line 34 */
+    if (fy * (S2S_q(i, j + 7) - S2S_q(i, j + 5)) > 0.0f) { /* line 35 */
+#line 35 "in.f90"
+      fy = 0.0f; /* line 35 */
+    }
+#line 36 "in.f90"
+    d = fx + fy; /* line 36 */
+    S2S_out(i, j + 6) = S2S_q(i, j + 6) - S2S_w(i, j + 6) * d; /* line 37 */
+  }
+  if (s2s_y + 7 >= s2s_trip_y)
+    return;
+  { /* point 8 of 8: j + 7 */
+    float lc;
+    float ln;
+    float ls;
+    float le;
+    float lw;
+    float fx;
+    float fy;
+    float d;
+#line 23 "in.f90"
+    lc = 4.0f * S2S_q(i, j + 7) - S2S_q(i + 1, j + 7) - S2S_q(i - 1, j + 7) - S2S_q(i, j + 8)
+        - S2S_q(i, j + 6); /* line 23 */
+#line 24 "in.f90"
+    ln = 4.0f * S2S_q(i, j + 8) - S2S_q(i + 1, j + 8) - S2S_q(i - 1, j + 8) - S2S_q(i, j + 9)
+        - S2S_q(i, j + 7); /* line 24 */
+#line 25 "in.f90"
+    ls = 4.0f * S2S_q(i, j + 6) - S2S_q(i + 1, j + 6) - S2S_q(i - 1, j + 6) - S2S_q(i, j + 7)
+        - S2S_q(i, j + 5); /* line 25 */
+#line 26 "in.f90"
+    le = 4.0f * S2S_q(i + 1, j + 7) - S2S_q(i + 2, j + 7) - S2S_q(i, j + 7) - S2S_q(i + 1, j + 8)
+        - S2S_q(i + 1, j + 6); /* line 26 */
+#line 27 "in.f90"
+    lw = 4.0f * S2S_q(i - 1, j + 7) - S2S_q(i, j + 7) - S2S_q(i - 2, j + 7) - S2S_q(i - 1, j + 8)
+        - S2S_q(i - 1, j + 6); /* line 27 */
+#line 28 "in.f90"
+    fx = le - 2.0f * lc + lw; /* line 28 */
+    if (fabsf(fx) > lim) { /* line 29 */
+      fx = s2s_sign(lim, fx); /* line 30 */
+    } else {
+      fx = 0.5f * fx; /* line 32 */
+    }
+    fy = ln - 2.0f * lc + ls; /* line 34 */
+    if (fy * (S2S_q(i, j + 8) - S2S_q(i, j + 6)) > 0.0f) { /* line 35 */
+#line 35 "in.f90"
+      fy = 0.0f; /* line 35 */
+    }
+#line 36 "in.f90"
+    d = fx + fy; /* line 36 */
+    S2S_out(i, j + 7) = S2S_q(i, j + 7) - S2S_w(i, j + 7) * d; /* line 37 */
+  }
+#line 364 "in.s2s.cu"
 }
 
 extern "C" void s2s_smooth_r1(float *q, float *w, float *out, const int *s2s_p_jts,
@@ -229,7 +397,7 @@ extern "C" void s2s_smooth_r1(float *q, float *w, float *out, const int *s2s_p_j
     long s2s_trip[3] = { 1, 1, 1 };
     s2s_trip[1] = s2s_max<long>(0, (long)(jte) - (long)(jts) + 1);
     s2s_trip[0] = s2s_max<long>(0, (long)(ite) - (long)(its) + 1);
-    const long s2s_threads[3] = { s2s_trip[0], (s2s_trip[1] + 3) / 4, s2s_trip[2] }; /* 4 points of y per thread */
+    const long s2s_threads[3] = { s2s_trip[0], (s2s_trip[1] + 7) / 8, s2s_trip[2] }; /* 8 points of y per thread */
     dim3 s2s_block = s2s_block_shape(&s2s_region, 21, "smooth_r1", s2s_threads, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 21, s2s_threads[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 21, s2s_threads[1], s2s_block.y, 1),

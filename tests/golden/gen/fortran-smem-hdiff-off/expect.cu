@@ -30,7 +30,7 @@ __global__ void hdiff_r1(const float *__restrict__ inp, s2s_idx s2s_inp_lo0, s2s
     int kts, int jts, int its, s2s_idx s2s_trip_x, s2s_idx s2s_trip_y, s2s_idx s2s_trip_z)
 {
   const s2s_idx s2s_x = (s2s_idx)blockIdx.x * (s2s_idx)blockDim.x + (s2s_idx)threadIdx.x;
-  const s2s_idx s2s_y = ((s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y) * 4; /* the first of 4 points (pass coarsen) */
+  const s2s_idx s2s_y = ((s2s_idx)blockIdx.y * (s2s_idx)blockDim.y + (s2s_idx)threadIdx.y) * 8; /* the first of 8 points (pass coarsen) */
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
@@ -39,7 +39,7 @@ __global__ void hdiff_r1(const float *__restrict__ inp, s2s_idx s2s_inp_lo0, s2s
 #line 57 "in.f90"
   const int j = jts + (int)s2s_y; /* in.f90:57 */
   const int i = its + (int)s2s_x; /* in.f90:58 */
-  { /* point 1 of 4: j */
+  { /* point 1 of 8: j */
     float s2s_lap_6;
     float s2s_lap_7;
     float s2s_flx_5;
@@ -114,7 +114,7 @@ __global__ void hdiff_r1(const float *__restrict__ inp, s2s_idx s2s_inp_lo0, s2s
   }
   if (s2s_y + 1 >= s2s_trip_y)
     return;
-  { /* point 2 of 4: j + 1 */
+  { /* point 2 of 8: j + 1 */
     float s2s_lap_6;
     float s2s_lap_7;
     float s2s_flx_5;
@@ -189,7 +189,7 @@ __global__ void hdiff_r1(const float *__restrict__ inp, s2s_idx s2s_inp_lo0, s2s
   }
   if (s2s_y + 2 >= s2s_trip_y)
     return;
-  { /* point 3 of 4: j + 2 */
+  { /* point 3 of 8: j + 2 */
     float s2s_lap_6;
     float s2s_lap_7;
     float s2s_flx_5;
@@ -264,7 +264,7 @@ __global__ void hdiff_r1(const float *__restrict__ inp, s2s_idx s2s_inp_lo0, s2s
   }
   if (s2s_y + 3 >= s2s_trip_y)
     return;
-  { /* point 4 of 4: j + 3 */
+  { /* point 4 of 8: j + 3 */
     float s2s_lap_6;
     float s2s_lap_7;
     float s2s_flx_5;
@@ -337,7 +337,307 @@ __global__ void hdiff_r1(const float *__restrict__ inp, s2s_idx s2s_inp_lo0, s2s
     S2S_outp(i, k, j + 3) = S2S_inp(i, k, j + 3)
         - S2S_coeff(i, k, j + 3) * (s2s_flx_5 - s2s_flx_8 + s2s_fly_11 - s2s_fly_14); /* line 59 */
   }
-#line 341 "in.s2s.cu"
+  if (s2s_y + 4 >= s2s_trip_y)
+    return;
+  { /* point 5 of 8: j + 4 */
+    float s2s_lap_6;
+    float s2s_lap_7;
+    float s2s_flx_5;
+    float s2s_lap_9;
+    float s2s_lap_10;
+    float s2s_flx_8;
+    float s2s_lap_12;
+    float s2s_lap_13;
+    float s2s_fly_11;
+    float s2s_lap_15;
+    float s2s_lap_16;
+    float s2s_fly_14;
+#line 41 "in.f90"
+    s2s_lap_6 = 4.0f * S2S_inp(i + 1, k, j + 4)
+        - (S2S_inp(i + 2, k, j + 4) + S2S_inp(i, k, j + 4) + S2S_inp(i + 1, k, j + 5)
+        + S2S_inp(i + 1, k, j + 3)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_7 = 4.0f * S2S_inp(i, k, j + 4)
+        - (S2S_inp(i + 1, k, j + 4) + S2S_inp(i - 1, k, j + 4) + S2S_inp(i, k, j + 5)
+        + S2S_inp(i, k, j + 3)); /* line 41 */
+#line 47 "in.f90"
+    s2s_flx_5 = s2s_lap_6 - s2s_lap_7; /* line 47 */
+    if (s2s_flx_5 * (S2S_inp(i + 1, k, j + 4) - S2S_inp(i, k, j + 4)) > 0.0f) { /* line 48 */
+#line 48 "in.f90"
+      s2s_flx_5 = 0.0f; /* line 48 */
+    }
+#line 41 "in.f90"
+    s2s_lap_9 = 4.0f * S2S_inp(i, k, j + 4)
+        - (S2S_inp(i + 1, k, j + 4) + S2S_inp(i - 1, k, j + 4) + S2S_inp(i, k, j + 5)
+        + S2S_inp(i, k, j + 3)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_10 = 4.0f * S2S_inp(i - 1, k, j + 4)
+        - (S2S_inp(i, k, j + 4) + S2S_inp(i - 2, k, j + 4) + S2S_inp(i - 1, k, j + 5)
+        + S2S_inp(i - 1, k, j + 3)); /* line 41 */
+#line 47 "in.f90"
+    s2s_flx_8 = s2s_lap_9 - s2s_lap_10; /* line 47 */
+    if (s2s_flx_8 * (S2S_inp(i, k, j + 4) - S2S_inp(i - 1, k, j + 4)) > 0.0f) { /* line 48 */
+#line 48 "in.f90"
+      s2s_flx_8 = 0.0f; /* line 48 */
+    }
+#line 41 "in.f90"
+    s2s_lap_12 = 4.0f * S2S_inp(i, k, j + 5)
+        - (S2S_inp(i + 1, k, j + 5) + S2S_inp(i - 1, k, j + 5) + S2S_inp(i, k, j + 6)
+        + S2S_inp(i, k, j + 4)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_13 = 4.0f * S2S_inp(i, k, j + 4)
+        - (S2S_inp(i + 1, k, j + 4) + S2S_inp(i - 1, k, j + 4) + S2S_inp(i, k, j + 5)
+        + S2S_inp(i, k, j + 3)); /* line 41 */
+#line 53 "in.f90"
+    s2s_fly_11 = s2s_lap_12 - s2s_lap_13; /* line 53 */
+    if (s2s_fly_11 * (S2S_inp(i, k, j + 5) - S2S_inp(i, k, j + 4)) > 0.0f) { /* line 54 */
+#line 54 "in.f90"
+      s2s_fly_11 = 0.0f; /* line 54 */
+    }
+#line 41 "in.f90"
+    s2s_lap_15 = 4.0f * S2S_inp(i, k, j + 4)
+        - (S2S_inp(i + 1, k, j + 4) + S2S_inp(i - 1, k, j + 4) + S2S_inp(i, k, j + 5)
+        + S2S_inp(i, k, j + 3)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_16 = 4.0f * S2S_inp(i, k, j + 3)
+        - (S2S_inp(i + 1, k, j + 3) + S2S_inp(i - 1, k, j + 3) + S2S_inp(i, k, j + 4)
+        + S2S_inp(i, k, j + 2)); /* line 41 */
+#line 53 "in.f90"
+    s2s_fly_14 = s2s_lap_15 - s2s_lap_16; /* line 53 */
+    if (s2s_fly_14 * (S2S_inp(i, k, j + 4) - S2S_inp(i, k, j + 3)) > 0.0f) { /* line 54 */
+#line 54 "in.f90"
+      s2s_fly_14 = 0.0f; /* line 54 */
+    }
+#line 59 "in.f90"
+    S2S_outp(i, k, j + 4) = S2S_inp(i, k, j + 4)
+        - S2S_coeff(i, k, j + 4) * (s2s_flx_5 - s2s_flx_8 + s2s_fly_11 - s2s_fly_14); /* line 59 */
+  }
+  if (s2s_y + 5 >= s2s_trip_y)
+    return;
+  { /* point 6 of 8: j + 5 */
+    float s2s_lap_6;
+    float s2s_lap_7;
+    float s2s_flx_5;
+    float s2s_lap_9;
+    float s2s_lap_10;
+    float s2s_flx_8;
+    float s2s_lap_12;
+    float s2s_lap_13;
+    float s2s_fly_11;
+    float s2s_lap_15;
+    float s2s_lap_16;
+    float s2s_fly_14;
+#line 41 "in.f90"
+    s2s_lap_6 = 4.0f * S2S_inp(i + 1, k, j + 5)
+        - (S2S_inp(i + 2, k, j + 5) + S2S_inp(i, k, j + 5) + S2S_inp(i + 1, k, j + 6)
+        + S2S_inp(i + 1, k, j + 4)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_7 = 4.0f * S2S_inp(i, k, j + 5)
+        - (S2S_inp(i + 1, k, j + 5) + S2S_inp(i - 1, k, j + 5) + S2S_inp(i, k, j + 6)
+        + S2S_inp(i, k, j + 4)); /* line 41 */
+#line 47 "in.f90"
+    s2s_flx_5 = s2s_lap_6 - s2s_lap_7; /* line 47 */
+    if (s2s_flx_5 * (S2S_inp(i + 1, k, j + 5) - S2S_inp(i, k, j + 5)) > 0.0f) { /* line 48 */
+#line 48 "in.f90"
+      s2s_flx_5 = 0.0f; /* line 48 */
+    }
+#line 41 "in.f90"
+    s2s_lap_9 = 4.0f * S2S_inp(i, k, j + 5)
+        - (S2S_inp(i + 1, k, j + 5) + S2S_inp(i - 1, k, j + 5) + S2S_inp(i, k, j + 6)
+        + S2S_inp(i, k, j + 4)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_10 = 4.0f * S2S_inp(i - 1, k, j + 5)
+        - (S2S_inp(i, k, j + 5) + S2S_inp(i - 2, k, j + 5) + S2S_inp(i - 1, k, j + 6)
+        + S2S_inp(i - 1, k, j + 4)); /* line 41 */
+#line 47 "in.f90"
+    s2s_flx_8 = s2s_lap_9 - s2s_lap_10; /* line 47 */
+    if (s2s_flx_8 * (S2S_inp(i, k, j + 5) - S2S_inp(i - 1, k, j + 5)) > 0.0f) { /* line 48 */
+#line 48 "in.f90"
+      s2s_flx_8 = 0.0f; /* line 48 */
+    }
+#line 41 "in.f90"
+    s2s_lap_12 = 4.0f * S2S_inp(i, k, j + 6)
+        - (S2S_inp(i + 1, k, j + 6) + S2S_inp(i - 1, k, j + 6) + S2S_inp(i, k, j + 7)
+        + S2S_inp(i, k, j + 5)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_13 = 4.0f * S2S_inp(i, k, j + 5)
+        - (S2S_inp(i + 1, k, j + 5) + S2S_inp(i - 1, k, j + 5) + S2S_inp(i, k, j + 6)
+        + S2S_inp(i, k, j + 4)); /* line 41 */
+#line 53 "in.f90"
+    s2s_fly_11 = s2s_lap_12 - s2s_lap_13; /* line 53 */
+    if (s2s_fly_11 * (S2S_inp(i, k, j + 6) - S2S_inp(i, k, j + 5)) > 0.0f) { /* line 54 */
+#line 54 "in.f90"
+      s2s_fly_11 = 0.0f; /* line 54 */
+    }
+#line 41 "in.f90"
+    s2s_lap_15 = 4.0f * S2S_inp(i, k, j + 5)
+        - (S2S_inp(i + 1, k, j + 5) + S2S_inp(i - 1, k, j + 5) + S2S_inp(i, k, j + 6)
+        + S2S_inp(i, k, j + 4)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_16 = 4.0f * S2S_inp(i, k, j + 4)
+        - (S2S_inp(i + 1, k, j + 4) + S2S_inp(i - 1, k, j + 4) + S2S_inp(i, k, j + 5)
+        + S2S_inp(i, k, j + 3)); /* line 41 */
+#line 53 "in.f90"
+    s2s_fly_14 = s2s_lap_15 - s2s_lap_16; /* line 53 */
+    if (s2s_fly_14 * (S2S_inp(i, k, j + 5) - S2S_inp(i, k, j + 4)) > 0.0f) { /* line 54 */
+#line 54 "in.f90"
+      s2s_fly_14 = 0.0f; /* line 54 */
+    }
+#line 59 "in.f90"
+    S2S_outp(i, k, j + 5) = S2S_inp(i, k, j + 5)
+        - S2S_coeff(i, k, j + 5) * (s2s_flx_5 - s2s_flx_8 + s2s_fly_11 - s2s_fly_14); /* line 59 */
+  }
+  if (s2s_y + 6 >= s2s_trip_y)
+    return;
+  { /* point 7 of 8: j + 6 */
+    float s2s_lap_6;
+    float s2s_lap_7;
+    float s2s_flx_5;
+    float s2s_lap_9;
+    float s2s_lap_10;
+    float s2s_flx_8;
+    float s2s_lap_12;
+    float s2s_lap_13;
+    float s2s_fly_11;
+    float s2s_lap_15;
+    float s2s_lap_16;
+    float s2s_fly_14;
+#line 41 "in.f90"
+    s2s_lap_6 = 4.0f * S2S_inp(i + 1, k, j + 6)
+        - (S2S_inp(i + 2, k, j + 6) + S2S_inp(i, k, j + 6) + S2S_inp(i + 1, k, j + 7)
+        + S2S_inp(i + 1, k, j + 5)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_7 = 4.0f * S2S_inp(i, k, j + 6)
+        - (S2S_inp(i + 1, k, j + 6) + S2S_inp(i - 1, k, j + 6) + S2S_inp(i, k, j + 7)
+        + S2S_inp(i, k, j + 5)); /* line 41 */
+#line 47 "in.f90"
+    s2s_flx_5 = s2s_lap_6 - s2s_lap_7; /* line 47 */
+    if (s2s_flx_5 * (S2S_inp(i + 1, k, j + 6) - S2S_inp(i, k, j + 6)) > 0.0f) { /* line 48 */
+#line 48 "in.f90"
+      s2s_flx_5 = 0.0f; /* line 48 */
+    }
+#line 41 "in.f90"
+    s2s_lap_9 = 4.0f * S2S_inp(i, k, j + 6)
+        - (S2S_inp(i + 1, k, j + 6) + S2S_inp(i - 1, k, j + 6) + S2S_inp(i, k, j + 7)
+        + S2S_inp(i, k, j + 5)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_10 = 4.0f * S2S_inp(i - 1, k, j + 6)
+        - (S2S_inp(i, k, j + 6) + S2S_inp(i - 2, k, j + 6) + S2S_inp(i - 1, k, j + 7)
+        + S2S_inp(i - 1, k, j + 5)); /* line 41 */
+#line 47 "in.f90"
+    s2s_flx_8 = s2s_lap_9 - s2s_lap_10; /* line 47 */
+    if (s2s_flx_8 * (S2S_inp(i, k, j + 6) - S2S_inp(i - 1, k, j + 6)) > 0.0f) { /* line 48 */
+#line 48 "in.f90"
+      s2s_flx_8 = 0.0f; /* line 48 */
+    }
+#line 41 "in.f90"
+    s2s_lap_12 = 4.0f * S2S_inp(i, k, j + 7)
+        - (S2S_inp(i + 1, k, j + 7) + S2S_inp(i - 1, k, j + 7) + S2S_inp(i, k, j + 8)
+        + S2S_inp(i, k, j + 6)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_13 = 4.0f * S2S_inp(i, k, j + 6)
+        - (S2S_inp(i + 1, k, j + 6) + S2S_inp(i - 1, k, j + 6) + S2S_inp(i, k, j + 7)
+        + S2S_inp(i, k, j + 5)); /* line 41 */
+#line 53 "in.f90"
+    s2s_fly_11 = s2s_lap_12 - s2s_lap_13; /* line 53 */
+    if (s2s_fly_11 * (S2S_inp(i, k, j + 7) - S2S_inp(i, k, j + 6)) > 0.0f) { /* line 54 */
+#line 54 "in.f90"
+      s2s_fly_11 = 0.0f; /* line 54 */
+    }
+#line 41 "in.f90"
+    s2s_lap_15 = 4.0f * S2S_inp(i, k, j + 6)
+        - (S2S_inp(i + 1, k, j + 6) + S2S_inp(i - 1, k, j + 6) + S2S_inp(i, k, j + 7)
+        + S2S_inp(i, k, j + 5)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_16 = 4.0f * S2S_inp(i, k, j + 5)
+        - (S2S_inp(i + 1, k, j + 5) + S2S_inp(i - 1, k, j + 5) + S2S_inp(i, k, j + 6)
+        + S2S_inp(i, k, j + 4)); /* line 41 */
+#line 53 "in.f90"
+    s2s_fly_14 = s2s_lap_15 - s2s_lap_16; /* line 53 */
+    if (s2s_fly_14 * (S2S_inp(i, k, j + 6) - S2S_inp(i, k, j + 5)) > 0.0f) { /* line 54 */
+#line 54 "in.f90"
+      s2s_fly_14 = 0.0f; /* line 54 */
+    }
+#line 59 "in.f90"
+    S2S_outp(i, k, j + 6) = S2S_inp(i, k, j + 6)
+        - S2S_coeff(i, k, j + 6) * (s2s_flx_5 - s2s_flx_8 + s2s_fly_11 - s2s_fly_14); /* line 59 */
+  }
+  if (s2s_y + 7 >= s2s_trip_y)
+    return;
+  { /* point 8 of 8: j + 7 */
+    float s2s_lap_6;
+    float s2s_lap_7;
+    float s2s_flx_5;
+    float s2s_lap_9;
+    float s2s_lap_10;
+    float s2s_flx_8;
+    float s2s_lap_12;
+    float s2s_lap_13;
+    float s2s_fly_11;
+    float s2s_lap_15;
+    float s2s_lap_16;
+    float s2s_fly_14;
+#line 41 "in.f90"
+    s2s_lap_6 = 4.0f * S2S_inp(i + 1, k, j + 7)
+        - (S2S_inp(i + 2, k, j + 7) + S2S_inp(i, k, j + 7) + S2S_inp(i + 1, k, j + 8)
+        + S2S_inp(i + 1, k, j + 6)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_7 = 4.0f * S2S_inp(i, k, j + 7)
+        - (S2S_inp(i + 1, k, j + 7) + S2S_inp(i - 1, k, j + 7) + S2S_inp(i, k, j + 8)
+        + S2S_inp(i, k, j + 6)); /* line 41 */
+#line 47 "in.f90"
+    s2s_flx_5 = s2s_lap_6 - s2s_lap_7; /* line 47 */
+    if (s2s_flx_5 * (S2S_inp(i + 1, k, j + 7) - S2S_inp(i, k, j + 7)) > 0.0f) { /* line 48 */
+#line 48 "in.f90"
+      s2s_flx_5 = 0.0f; /* line 48 */
+    }
+#line 41 "in.f90"
+    s2s_lap_9 = 4.0f * S2S_inp(i, k, j + 7)
+        - (S2S_inp(i + 1, k, j + 7) + S2S_inp(i - 1, k, j + 7) + S2S_inp(i, k, j + 8)
+        + S2S_inp(i, k, j + 6)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_10 = 4.0f * S2S_inp(i - 1, k, j + 7)
+        - (S2S_inp(i, k, j + 7) + S2S_inp(i - 2, k, j + 7) + S2S_inp(i - 1, k, j + 8)
+        + S2S_inp(i - 1, k, j + 6)); /* line 41 */
+#line 47 "in.f90"
+    s2s_flx_8 = s2s_lap_9 - s2s_lap_10; /* line 47 */
+    if (s2s_flx_8 * (S2S_inp(i, k, j + 7) - S2S_inp(i - 1, k, j + 7)) > 0.0f) { /* line 48 */
+#line 48 "in.f90"
+      s2s_flx_8 = 0.0f; /* line 48 */
+    }
+#line 41 "in.f90"
+    s2s_lap_12 = 4.0f * S2S_inp(i, k, j + 8)
+        - (S2S_inp(i + 1, k, j + 8) + S2S_inp(i - 1, k, j + 8) + S2S_inp(i, k, j + 9)
+        + S2S_inp(i, k, j + 7)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_13 = 4.0f * S2S_inp(i, k, j + 7)
+        - (S2S_inp(i + 1, k, j + 7) + S2S_inp(i - 1, k, j + 7) + S2S_inp(i, k, j + 8)
+        + S2S_inp(i, k, j + 6)); /* line 41 */
+#line 53 "in.f90"
+    s2s_fly_11 = s2s_lap_12 - s2s_lap_13; /* line 53 */
+    if (s2s_fly_11 * (S2S_inp(i, k, j + 8) - S2S_inp(i, k, j + 7)) > 0.0f) { /* line 54 */
+#line 54 "in.f90"
+      s2s_fly_11 = 0.0f; /* line 54 */
+    }
+#line 41 "in.f90"
+    s2s_lap_15 = 4.0f * S2S_inp(i, k, j + 7)
+        - (S2S_inp(i + 1, k, j + 7) + S2S_inp(i - 1, k, j + 7) + S2S_inp(i, k, j + 8)
+        + S2S_inp(i, k, j + 6)); /* line 41 */
+#line 41 "in.f90"
+    s2s_lap_16 = 4.0f * S2S_inp(i, k, j + 6)
+        - (S2S_inp(i + 1, k, j + 6) + S2S_inp(i - 1, k, j + 6) + S2S_inp(i, k, j + 7)
+        + S2S_inp(i, k, j + 5)); /* line 41 */
+#line 53 "in.f90"
+    s2s_fly_14 = s2s_lap_15 - s2s_lap_16; /* line 53 */
+    if (s2s_fly_14 * (S2S_inp(i, k, j + 7) - S2S_inp(i, k, j + 6)) > 0.0f) { /* line 54 */
+#line 54 "in.f90"
+      s2s_fly_14 = 0.0f; /* line 54 */
+    }
+#line 59 "in.f90"
+    S2S_outp(i, k, j + 7) = S2S_inp(i, k, j + 7)
+        - S2S_coeff(i, k, j + 7) * (s2s_flx_5 - s2s_flx_8 + s2s_fly_11 - s2s_fly_14); /* line 59 */
+  }
+#line 641 "in.s2s.cu"
 }
 
 extern "C" void s2s_hdiff_r1(float *inp, float *coeff, float *outp, const int *s2s_p_kts,
@@ -379,7 +679,7 @@ extern "C" void s2s_hdiff_r1(float *inp, float *coeff, float *outp, const int *s
     s2s_trip[2] = s2s_max<long>(0, (long)(kte) - (long)(kts) + 1);
     s2s_trip[1] = s2s_max<long>(0, (long)(jte) - (long)(jts) + 1);
     s2s_trip[0] = s2s_max<long>(0, (long)(ite) - (long)(its) + 1);
-    const long s2s_threads[3] = { s2s_trip[0], (s2s_trip[1] + 3) / 4, s2s_trip[2] }; /* 4 points of y per thread */
+    const long s2s_threads[3] = { s2s_trip[0], (s2s_trip[1] + 7) / 8, s2s_trip[2] }; /* 8 points of y per thread */
     dim3 s2s_block = s2s_block_shape(&s2s_region, 38, "hdiff_r1", s2s_threads, 128, 1, 1, 0);
     dim3 s2s_grid(s2s_grid_dim(&s2s_region, 38, s2s_threads[0], s2s_block.x, 0),
                   s2s_grid_dim(&s2s_region, 38, s2s_threads[1], s2s_block.y, 1),
