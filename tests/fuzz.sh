@@ -15,7 +15,7 @@
 # Built with $FUZZ_CC (default clang) -fsanitize=fuzzer,address,undefined
 # and the IR verifier on, from the sources and flags of libs2s.a
 # (`make fuzz-sources`), into BUILD/fuzz/; objects are rebuilt when their
-# source is newer.  Each harness starts from
+# source or a header they include is newer.  Each harness starts from
 #   BUILD/fuzz/corpus/HARNESS/   what earlier runs found (kept between runs)
 #   BUILD/fuzz/seeds/HARNESS/    the repository's inputs: golden and diff
 #                                cases, samples, random-test programs (for
@@ -74,11 +74,23 @@ cd "$top_builddir" || exit 2
 sanitize=(-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
 cflags=(-std=c11 -g -O1 -fsanitize=fuzzer-no-link "${sanitize[@]}" -DS2S_VERIFY_IR)
 
+# Whether obj is older than its source or any header it included (the
+# dependency file clang wrote beside it): an object built against an older
+# ir.h reads the IR with the old layout (a struct that grew a field).
+stale() { # object
+  local f
+  [ -f "$1" ] && [ -f "$1.d" ] || return 0
+  for f in $(sed -e 's/^[^:]*://' -e 's/\\$//' "$1.d"); do
+    [ "$f" -nt "$1" ] && return 0
+  done
+  return 1
+}
+
 compile() { # source object flags...
   local src=$1 obj=$2
   shift 2
-  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$top_builddir/config.h" -nt "$obj" ]; then
-    "$FUZZ_CC" "$@" -c "$src" -o "$obj" || return 1
+  if stale "$obj" || [ "$top_builddir/config.h" -nt "$obj" ]; then
+    "$FUZZ_CC" "$@" -MMD -MF "$obj.d" -c "$src" -o "$obj" || return 1
   fi
 }
 

@@ -2719,6 +2719,15 @@ static void read_parameters(CFe *c, TSNode list)
     Declarator d = read_declarator(c->fe.src->text, field(p, "declarator"));
     if (ts_node_is_null(d.name))
       continue;                   /* `void`, or an unnamed parameter */
+    const char *name = fe_text(&c->fe, d.name);
+    bool twice = false;
+    for (int k = 0; k < c->routine->ndummies && !twice; k++)
+      twice = strcmp(c->routine->dummies[k]->name, name) == 0;
+    if (twice) {                  /* gcc: "redefinition of parameter" */
+      err(c, d.name, "parameter '%s' appears twice in the parameter list of '%s'", name,
+          c->routine->name);
+      continue;
+    }
     IrSym *s = declare(c, p, read_type(c, field(p, "type")), &d, DECL_PARAM);
     if (!s)
       continue;

@@ -2889,7 +2889,13 @@ static void read_dummies(FortranFe *f, TSNode stmt)
   uint32_t count = ts_node_named_child_count(params);
   for (uint32_t i = 0; i < count; i++) {
     TSNode p = ts_node_named_child(params, i);
-    IrSym *s = new_sym(f, &f->routine->symbols, fe_text_lower(&f->cx, p), p);
+    const char *name = fe_text_lower(&f->cx, p);
+    if (find_local(f, name)) { /* gfortran: "Duplicate symbol in formal argument list" */
+      fe_error(&f->cx, p, "'%s' appears twice in the dummy argument list of '%s'", name,
+               f->routine->name);
+      continue;
+    }
+    IrSym *s = new_sym(f, &f->routine->symbols, name, p);
     s->is_dummy = true;
     s->dummy_index = f->routine->ndummies;
     IR_PUSH(f->routine->dummies, f->routine->ndummies, s);
