@@ -323,7 +323,7 @@ static const char *decide(Sm *s, const SmArray *a, SmemTile *t)
     long cx, cy;
     if (!tile_form(s, ref, &dx, &dy, &cx, &cy))
       return ir_printf("the read %s is not at constant offsets from (%s, %s)", ref_text(s, ref),
-                       s->ix->name, s->iy->name);
+                       ir_sym_user_name(s->ix), ir_sym_user_name(s->iy));
     if (a->v[i].in_loop)
       return ir_printf("the read %s is inside a loop of the thread", ref_text(s, ref));
     if (!t->first) {
@@ -338,12 +338,12 @@ static const char *decide(Sm *s, const SmArray *a, SmemTile *t)
       same = d == dx || d == dy || ir_expr_equal(ref->u.elem.sub[d], t->first->u.elem.sub[d]);
     if (!same)
       return ir_printf("the reads %s and %s differ in a subscript other than %s and %s (a tile "
-                       "holds one level)", ref_text(s, t->first), ref_text(s, ref), s->ix->name,
-                       s->iy->name);
+                       "holds one level)", ref_text(s, t->first), ref_text(s, ref), ir_sym_user_name(s->ix),
+                       ir_sym_user_name(s->iy));
     for (int d = 0; d < ref->u.elem.n; d++)
       if (d != dx && d != dy && !uniform_expr(s, ref->u.elem.sub[d]))
         return ir_printf("a subscript of %s other than %s and %s is not the same for every "
-                         "thread of a block", ref_text(s, ref), s->ix->name, s->iy->name);
+                         "thread of a block", ref_text(s, ref), ir_sym_user_name(s->ix), ir_sym_user_name(s->iy));
     t->xlo = cx < t->xlo ? cx : t->xlo;
     t->xhi = cx > t->xhi ? cx : t->xhi;
     t->ylo = cy < t->ylo ? cy : t->ylo;
@@ -355,8 +355,8 @@ static const char *decide(Sm *s, const SmArray *a, SmemTile *t)
   }
   if (t->xhi - t->xlo > SMEM_MAX_HALO || t->yhi - t->ylo > SMEM_MAX_HALO)
     return ir_printf("its reads span %ld x %ld points around (%s, %s); a tile's halo is at most "
-                     "%d wide", t->xhi - t->xlo + 1, t->yhi - t->ylo + 1, s->ix->name,
-                     s->iy->name, SMEM_MAX_HALO);
+                     "%d wide", t->xhi - t->xlo + 1, t->yhi - t->ylo + 1, ir_sym_user_name(s->ix),
+                     ir_sym_user_name(s->iy), SMEM_MAX_HALO);
   return NULL;
 }
 
@@ -394,9 +394,9 @@ bool xf_pass_smem(Program *prog, IrRegion *g, int kernel)
   if (k->nreductions)
     kernel_why = "the kernel combines a reduction";
   else if (xl->u.loop.step && (!ir_eval_const(xl->u.loop.step, &step) || step != 1))
-    kernel_why = ir_printf("loop '%s' steps by other than 1", s.ix->name);
+    kernel_why = ir_printf("loop '%s' steps by other than 1", ir_sym_user_name(s.ix));
   else if (yl->u.loop.step && (!ir_eval_const(yl->u.loop.step, &step) || step != 1))
-    kernel_why = ir_printf("loop '%s' steps by other than 1", s.iy->name);
+    kernel_why = ir_printf("loop '%s' steps by other than 1", ir_sym_user_name(s.iy));
   const char *routine = g->routine->name;
   long bytes = 0;
   int bx = k->block_fixed ? k->block[0] : SMEM_BLOCK_X;
@@ -417,7 +417,7 @@ bool xf_pass_smem(Program *prog, IrRegion *g, int kernel)
                       SMEM_MAX_BYTES / 1024);
     if (why) {
       report_at(REPORT_NOTE, routine, k->nest->loc, "Array '%s' not staged in shared memory: %s",
-                a->sym->name, why);
+                ir_sym_user_name(a->sym), why);
       continue;
     }
     t.noffsets = noffsets;
@@ -425,7 +425,7 @@ bool xf_pass_smem(Program *prog, IrRegion *g, int kernel)
     IR_PUSH(k->tiles, k->ntiles, t);
     report_at(REPORT_INFO, routine, k->nest->loc, "Array '%s' staged in shared memory: tile "
               "(bx%+ld) x (by%+ld) per block%s, %d reads per point from the tile (%d in the "
-              "code)", a->sym->name, t.xhi - t.xlo, t.yhi - t.ylo, k->nmapped > 2 ? " and level" : "",
+              "code)", ir_sym_user_name(a->sym), t.xhi - t.xlo, t.yhi - t.ylo, k->nmapped > 2 ? " and level" : "",
               noffsets, t.nreads);
   }
   if (k->ntiles && !k->block_fixed) {
