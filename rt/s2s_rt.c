@@ -2019,18 +2019,16 @@ static int s2s_rt_same_layout(const S2sArray *a, const S2sArray *b) {
 }
 
 /* Whether host bytes [x, x + n) lie in one row of the present copy's box. */
-static int s2s_rt_in_box_row(const S2sPresent *e, uintptr_t x, size_t n) {
-  S2sBoxShape s;
+static int s2s_rt_in_box_row(const S2sPresent *e, const S2sBoxShape *es, uintptr_t x, size_t n) {
   size_t off;
-  s2s_rt_box_shape(&e->box, &s);
   if (x < e->host_first || x + n - 1 > e->host_last) return 0;
   off = (size_t)(x - e->host_first);
-  for (int d = s.nruns - 1; d >= 1; d--) {
-    size_t stride = (size_t)s.stride[d] * e->box.elem, i = off / stride;
-    if (i >= (size_t)s.count[d]) return 0;
+  for (int d = es->nruns - 1; d >= 1; d--) {
+    size_t stride = (size_t)es->stride[d] * e->box.elem, i = off / stride;
+    if (i >= (size_t)es->count[d]) return 0;
     off -= i * stride;
   }
-  return off + n <= (size_t)s.count[0] * e->box.elem;
+  return off + n <= (size_t)es->count[0] * e->box.elem;
 }
 
 /* Where the box of `a` (bytes [first, last]) lies against the copy `e`,
@@ -2042,7 +2040,10 @@ static int s2s_rt_in_box_row(const S2sPresent *e, uintptr_t x, size_t n) {
  * row, and only inside or not: partly. */
 static S2sOverlap s2s_rt_overlap(const S2sPresent *e, const S2sArray *a, uintptr_t first,
                                  uintptr_t last) {
-  S2sBoxShape s;
+  S2sBoxShape s, es;
+  S2sRows w;
+  long idx[S2S_MAX_RANK] = {0};
+  size_t host = 0;
   if (s2s_rt_same_layout(a, &e->box)) {
     int inside = 1;
     for (int d = 0; d < a->rank; d++) {
@@ -2053,15 +2054,11 @@ static S2sOverlap s2s_rt_overlap(const S2sPresent *e, const S2sArray *a, uintptr
   }
   if (first < e->host_first || last > e->host_last) return S2S_PARTLY;
   s2s_rt_box_shape(a, &s);
-  {
-    S2sRows w;
-    long idx[S2S_MAX_RANK] = {0};
-    size_t host = 0;
-    s2s_rt_rows_box(&w, &s, a->elem, (char *)first, 1);
-    for (long k = 0; k < w.nrows; k++) {
-      if (!s2s_rt_in_box_row(e, first + host * a->elem, w.width)) return S2S_PARTLY;
-      s2s_rt_row_next(&w, idx, &host);
-    }
+  s2s_rt_box_shape(&e->box, &es);
+  s2s_rt_rows_box(&w, &s, a->elem, (char *)first, 1);
+  for (long k = 0; k < w.nrows; k++) {
+    if (!s2s_rt_in_box_row(e, &es, first + host * a->elem, w.width)) return S2S_PARTLY;
+    s2s_rt_row_next(&w, idx, &host);
   }
   return S2S_INSIDE;
 }
@@ -2736,6 +2733,13 @@ void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause
  * present-or references changes nothing.  A thread that shared the copy
  * with another first waits for its own stream, so that the last one's copy
  * out and release come after every thread's kernels. */
+/* Drop a reference to e, freeing the copy with the last one. */
+static void s2s_rt_release(S2sThread *t, const S2sRegion *r, int line, S2sPresent *e) {
+  s2s_rt_lock_take();
+  if (--e->refs == 0) s2s_rt_destroy(t, r, line, e);
+  s2s_rt_lock_give();
+}
+
 static void s2s_rt_finish_async(S2sThread *t, const S2sRegion *r, int line);
 
 void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
@@ -2762,27 +2766,32 @@ void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   s2s_rt_lock_give();
   if (shared && !copy_out) s2s_rt_wait(t, r, line);
   if (copy_out) s2s_rt_copy_box(t, r, line, a, &s, e, 0, 0, 1); /* the reference held keeps e */
+  s2s_rt_release(t, r, line, e);
+}
+
+/* The present copy an update of `a` moves, with a reference held for the
+ * copy (NULL: an empty box); an array that is not present stops the run. */
+static S2sPresent *s2s_rt_update_copy(S2sThread *t, S2sRegion *r, int line, const S2sArray *a,
+                                      S2sBoxShape *s, int to_device) {
+  S2sPresent *e;
+  if (!s2s_rt_box(r, line, a, s)) return NULL;
   s2s_rt_lock_take();
-  if (--e->refs == 0) s2s_rt_destroy(t, r, line, e);
+  e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, s), s2s_rt_host_last(a, s), 1);
+  if (!e)
+    s2s_rt_fail_absent(r, line, a, to_device ? "update device" : "update host",
+                       "update needs an enclosing data region that holds the array");
+  s2s_rt_borrow(t, r, line, e);
   s2s_rt_lock_give();
+  return e;
 }
 
 static void s2s_rt_update(S2sRegion *r, int line, const S2sArray *a, int to_device) {
   S2sBoxShape s;
-  S2sPresent *e;
   S2sThread *t = s2s_rt_enter(r, line);
-  if (!s2s_rt_box(r, line, a, &s)) return;
-  s2s_rt_lock_take();
-  e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
-  if (!e)
-    s2s_rt_fail_absent(r, line, a, to_device ? "update device" : "update host",
-                       "update needs an enclosing data region that holds the array");
-  s2s_rt_borrow(t, r, line, e); /* held while copying */
-  s2s_rt_lock_give();
+  S2sPresent *e = s2s_rt_update_copy(t, r, line, a, &s, to_device);
+  if (!e) return;
   s2s_rt_copy_box(t, r, line, a, &s, e, to_device, 0, 0);
-  s2s_rt_lock_take();
-  if (--e->refs == 0) s2s_rt_destroy(t, r, line, e);
-  s2s_rt_lock_give();
+  s2s_rt_release(t, r, line, e);
 }
 
 void s2s_update_host(S2sRegion *r, int line, const S2sArray *a) { s2s_rt_update(r, line, a, 0); }
@@ -2847,9 +2856,7 @@ void s2s_exit_data(S2sRegion *r, int line, const S2sArray *a, S2sClause clause, 
   s2s_rt_lock_give();
   if (shared && !copy_out) s2s_rt_wait(t, r, line);
   if (copy_out) s2s_rt_copy_box(t, r, line, a, &s, e, 0, 0, 1);
-  s2s_rt_lock_take();
-  if (--e->refs == 0) s2s_rt_destroy(t, r, line, e);
-  s2s_rt_lock_give();
+  s2s_rt_release(t, r, line, e);
 }
 
 void s2s_update_device(S2sRegion *r, int line, const S2sArray *a) {
@@ -2874,21 +2881,16 @@ static void s2s_rt_finish_async(S2sThread *t, const S2sRegion *r, int line) {
  * which is what waiting at once would give. */
 void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
   S2sBoxShape s;
-  S2sPresent *e;
   S2sThread *t = s2s_rt_enter(r, line);
+  S2sPresent *e = s2s_rt_update_copy(t, r, line, a, &s, 0); /* held until the wait */
   size_t bytes;
   uintptr_t first;
-  if (!s2s_rt_box(r, line, a, &s)) return;
-  s2s_rt_lock_take();
-  e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
-  if (!e)
-    s2s_rt_fail_absent(r, line, a, "update host",
-                       "update needs an enclosing data region that holds the array");
-  s2s_rt_lock_give();
+  if (!e) return;
   if (s.nruns != 1 || !s2s_rt_registered(r, line, e)) {
     s2s_rt_debug(r, line, "update host of %s async: not a registered contiguous box, copied now",
                  s2s_rt_str(a->name));
-    s2s_rt_update(r, line, a, 0);
+    s2s_rt_copy_box(t, r, line, a, &s, e, 0, 0, 0);
+    s2s_rt_release(t, r, line, e);
     return;
   }
   if (t->nasync == t->async_cap) {
@@ -2902,7 +2904,6 @@ void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
     s2s_rt_cuda(cudaEventCreateWithFlags(&t->async_done, cudaEventDisableTiming), r, line,
                 "cudaEventCreateWithFlags");
   s2s_rt_lock_take();
-  s2s_rt_borrow(t, r, line, e);
   e->transfers++;
   s2s_rt_lock_give();
   t->async_held[t->nasync++] = e;

@@ -641,17 +641,7 @@ static int check_golden_case(const char *top, const char *name)
   if (fortran || c) {
     char *src = read_file(path);
     ck_assert_msg(src != NULL, "cannot read %s", path);
-    /* the one option of a case's args that changes what the input means */
-    char *args_path = xasprintf("%s/args", dir), *case_args = read_file(args_path);
-    dir_dialect_option = !case_args ? DIR_DIALECT_AUTO
-                         : strstr(case_args, "--directives=openacc") ? DIR_DIALECT_OPENACC
-                         : strstr(case_args, "--directives=pgi-acc") ? DIR_DIALECT_PGI
-                         : strstr(case_args, "--directives=stencil") ? DIR_DIALECT_STENCIL
-                                                                 : DIR_DIALECT_AUTO;
-    free(case_args);
-    free(args_path);
     n = check_abi(fortran ? IR_FORTRAN : IR_C, name, src);
-    dir_dialect_option = DIR_DIALECT_AUTO;
     free(src);
     report_clear();
     ir_arena_free();
