@@ -1218,12 +1218,37 @@ typedef struct S2sThread {
   cudaEvent_t *slot_done;          /* per slot: recorded after the last bus copy that reads or writes it */
   S2sQueuedKernel queued[S2S_RT_QUEUED_KERNELS]; /* the oldest kernels not waited for */
   long nqueued;
-  /* update host ... async: copies queued straight into registered arrays,
-   * finished by s2s_wait_updates (or the thread's next data end) */
+  /* update host ... async: copies queued on the stream, finished by
+   * s2s_wait_updates (or the thread's next data end) */
   cudaEvent_t async_done;          /* recorded after the last of them */
-  struct S2sPresent **async_held;  /* the copies they read, a reference each */
+  struct S2sAsyncUpdate *async;    /* the updates not yet waited for */
   int nasync, async_cap;
+  struct S2sBounce *bounce;        /* pinned blocks they land in, kept for reuse */
+  int nbounce;
+  size_t bounce_bytes;             /* the blocks' total size */
 } S2sThread;
+
+/* An update host ... async not yet waited for.  It lands straight in the
+ * user's array when that is registered and the box contiguous; otherwise in
+ * a pinned bounce block (packed on the device first if the box has holes),
+ * whose rows the wait copies into the array. */
+typedef struct S2sAsyncUpdate {
+  struct S2sPresent *e;            /* the copy it reads, a reference held */
+  int bounce;                      /* its pinned block, an index in the thread's; -1: straight into the array */
+  S2sBoxShape shape;               /* the box, for the bounce block's rows */
+  char *host;                      /* the box's first element in the user's array */
+  size_t elem;
+} S2sAsyncUpdate;
+
+typedef struct S2sBounce {
+  char *buf;
+  size_t size;
+  int busy;                        /* an update not yet waited for lands in it */
+} S2sBounce;
+
+/* Bounce blocks of one thread stay under this; a larger pending total is
+ * copied at once instead (the user asked for asynchrony, not for memory). */
+#define S2S_RT_BOUNCE_MAX ((size_t)256 << 20)
 
 static _Thread_local S2sThread *s2s_rt_self;
 static pthread_key_t s2s_rt_thread_key;  /* frees a thread's S2sThread when it exits */
@@ -1242,7 +1267,9 @@ static void s2s_rt_thread_free(void *p) {
   (void)cudaEventDestroy(t->ev_start);
   (void)cudaEventDestroy(t->ev_stop);
   if (t->async_done) (void)cudaEventDestroy(t->async_done);
-  free(t->async_held);
+  free(t->async);
+  for (int i = 0; i < t->nbounce; i++) (void)cudaFreeHost(t->bounce[i].buf);
+  free(t->bounce);
   (void)cudaStreamDestroy(t->stream);
   (void)cudaGetLastError();
   free(t);
@@ -2742,13 +2769,28 @@ static void s2s_rt_release(S2sThread *t, const S2sRegion *r, int line, S2sPresen
 
 static void s2s_rt_finish_async(S2sThread *t, const S2sRegion *r, int line);
 
+/* Called with the lock held, before a release of `e` that may be its last
+ * user reference: this thread's pending asynchronous updates of `e` hold
+ * references of their own (the release would not see that it is the last)
+ * and would unpack older values after a copy-out, so they finish first.
+ * The end of a region nested in the data region that holds `e` leaves it
+ * present and does not wait for them: the host goes on while they run. */
+static void s2s_rt_finish_async_before_last(S2sThread *t, const S2sRegion *r, int line,
+                                            const S2sPresent *e) {
+  long pending = 0;
+  for (int i = 0; i < t->nasync; i++) pending += t->async[i].e == e;
+  if (!pending || e->refs - pending > 1) return;
+  s2s_rt_lock_give();
+  s2s_rt_finish_async(t, r, line); /* e keeps the caller's reference */
+  s2s_rt_lock_take();
+}
+
 void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   S2sBoxShape s;
   S2sPresent *e;
   S2sThread *t = s2s_rt_enter(r, line);
   int shared, copy_out;
   S2sClause clause_out;
-  s2s_rt_finish_async(t, r, line); /* a copy may be going to the array about to be released */
   if (!s2s_rt_box(r, line, a, &s)) return;
 #ifdef S2S_EMULATE
   s2s_race_forget_array(a);
@@ -2756,6 +2798,7 @@ void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   s2s_rt_lock_take();
   e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
   if (!e) s2s_rt_fail_absent(r, line, a, "at the end of its data clause", NULL);
+  s2s_rt_finish_async_before_last(t, r, line, e);
   shared = e->shared;
   /* Once an enter data has held the copy, structured and dynamic lifetimes
    * interleave and the last to end need not be the creator: as in OpenACC,
@@ -2845,6 +2888,7 @@ void s2s_exit_data(S2sRegion *r, int line, const S2sArray *a, S2sClause clause, 
     s2s_rt_lock_give();
     return;
   }
+  s2s_rt_finish_async_before_last(t, r, line, e);
   /* keep one reference while copying out, as s2s_data_end does */
   long drop = finalize ? e->dynamic_refs : 1;
   e->dynamic_refs -= drop;
@@ -2863,41 +2907,87 @@ void s2s_update_device(S2sRegion *r, int line, const S2sArray *a) {
   s2s_rt_update(r, line, a, 1);
 }
 
-/* Wait for the thread's asynchronous updates and let go of the copies they
- * held. */
+/* Wait for the thread's asynchronous updates, copy what landed in bounce
+ * blocks into the user's arrays, and let go of the copies they held. */
 static void s2s_rt_finish_async(S2sThread *t, const S2sRegion *r, int line) {
   if (!t->nasync) return;
   s2s_rt_wait_event(t, r, line, t->async_done, 0);
+  for (int i = 0; i < t->nasync; i++) {
+    S2sAsyncUpdate *u = &t->async[i];
+    S2sRows w;
+    if (u->bounce < 0) continue;
+    s2s_rt_rows_box(&w, &u->shape, u->elem, u->host, 1);
+    s2s_rt_rows_move(&w, t->bounce[u->bounce].buf, 0, s2s_rt_shape_bytes(&u->shape, u->elem), 0);
+    t->bounce[u->bounce].busy = 0;
+  }
   s2s_rt_lock_take();
   for (int i = 0; i < t->nasync; i++)
-    if (--t->async_held[i]->refs == 0) s2s_rt_destroy(t, r, line, t->async_held[i]);
+    if (--t->async[i].e->refs == 0) s2s_rt_destroy(t, r, line, t->async[i].e);
   s2s_rt_lock_give();
   t->nasync = 0;
 }
 
-/* update host(a) async: a contiguous box of a registered copy is queued
- * straight into the user's array, and the host returns at once (the array
- * holds the values after s2s_wait_updates); anything else is copied now,
+/* A free pinned block of at least `bytes` for an asynchronous update, as
+ * an index in the thread's blocks (which a new block may move): the
+ * smallest that fits, else a new one (sizes rounded up to a power of two,
+ * so that updates of slightly different boxes share blocks).  -1 when the
+ * thread's blocks would pass S2S_RT_BOUNCE_MAX or no pinned memory is left. */
+static int s2s_rt_bounce_get(S2sThread *t, size_t bytes) {
+  S2sBounce *grown;
+  size_t size = 4096;
+  int best = -1;
+  for (int i = 0; i < t->nbounce; i++)
+    if (!t->bounce[i].busy && t->bounce[i].size >= bytes &&
+        (best < 0 || t->bounce[i].size < t->bounce[best].size))
+      best = i;
+  if (best >= 0) {
+    t->bounce[best].busy = 1;
+    return best;
+  }
+  while (size < bytes) size *= 2;
+  if (t->bounce_bytes + size > S2S_RT_BOUNCE_MAX) return -1;
+  grown = realloc(t->bounce, (size_t)(t->nbounce + 1) * sizeof *grown);
+  if (!grown) return -1;
+  t->bounce = grown;
+  if (cudaMallocHost((void **)&grown[t->nbounce].buf, size) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  grown[t->nbounce].size = size;
+  grown[t->nbounce].busy = 1;
+  t->bounce_bytes += size;
+  return t->nbounce++;
+}
+
+/* update host(a) async: the copy is queued and the host returns at once;
+ * the array holds the values after s2s_wait_updates.  A contiguous box of a
+ * registered copy goes straight into the array; any other box into a
+ * pinned bounce block (packed on the device first when it has holes) that
+ * the wait unpacks.  Only when no bounce block can be had is it copied now,
  * which is what waiting at once would give. */
 void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
   S2sBoxShape s;
   S2sThread *t = s2s_rt_enter(r, line);
   S2sPresent *e = s2s_rt_update_copy(t, r, line, a, &s, 0); /* held until the wait */
+  S2sAsyncUpdate *u;
+  int bounce = -1;
   size_t bytes;
   uintptr_t first;
+  char *dev;
   if (!e) return;
-  if (s.nruns != 1 || !s2s_rt_registered(r, line, e)) {
-    s2s_rt_debug(r, line, "update host of %s async: not a registered contiguous box, copied now",
-                 s2s_rt_str(a->name));
+  bytes = s2s_rt_shape_bytes(&s, a->elem);
+  if (!(s.nruns == 1 && s2s_rt_registered(r, line, e)) && (bounce = s2s_rt_bounce_get(t, bytes)) < 0) {
+    s2s_rt_debug(r, line, "update host of %s async: no pinned block for %zu bytes, copied now",
+                 s2s_rt_str(a->name), bytes);
     s2s_rt_copy_box(t, r, line, a, &s, e, 0, 0, 0);
     s2s_rt_release(t, r, line, e);
     return;
   }
   if (t->nasync == t->async_cap) {
     int cap = t->async_cap ? 2 * t->async_cap : 8;
-    struct S2sPresent **held = realloc(t->async_held, (size_t)cap * sizeof *held);
-    if (!held) s2s_rt_fail(r, line, "out of host memory for asynchronous updates");
-    t->async_held = held;
+    S2sAsyncUpdate *grown = realloc(t->async, (size_t)cap * sizeof *grown);
+    if (!grown) s2s_rt_fail(r, line, "out of host memory for asynchronous updates");
+    t->async = grown;
     t->async_cap = cap;
   }
   if (!t->async_done)
@@ -2906,16 +2996,38 @@ void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
   s2s_rt_lock_take();
   e->transfers++;
   s2s_rt_lock_give();
-  t->async_held[t->nasync++] = e;
   first = s2s_rt_host_first(a, &s);
-  bytes = s2s_rt_shape_bytes(&s, a->elem);
-  s2s_rt_cuda(cudaMemcpyAsync((void *)first, e->dev + (first - e->host_first), bytes,
-                              cudaMemcpyDeviceToHost, t->stream), r, line, "cudaMemcpyAsync");
+  dev = e->dev + (first - e->host_first);
+  u = &t->async[t->nasync++];
+  u->e = e;
+  u->bounce = bounce;
+  u->shape = s;
+  u->host = (char *)first;
+  u->elem = a->elem;
+  if (bounce < 0) {
+    s2s_rt_cuda(cudaMemcpyAsync((void *)first, dev, bytes, cudaMemcpyDeviceToHost, t->stream), r,
+                line, "cudaMemcpyAsync");
+  } else if (s.nruns == 1) {
+    s2s_rt_cuda(cudaMemcpyAsync(t->bounce[bounce].buf, dev, bytes, cudaMemcpyDeviceToHost, t->stream), r,
+                line, "cudaMemcpyAsync");
+  } else {
+    char *scratch;
+    s2s_rt_lock_take();
+    scratch = s2s_rt_pool_get(t, r, line, bytes);
+    s2s_rt_lock_give();
+    s2s_rt_device_pack(t, r, line, &s, a->elem, dev, scratch, 1);
+    s2s_rt_cuda(cudaMemcpyAsync(t->bounce[bounce].buf, scratch, bytes, cudaMemcpyDeviceToHost, t->stream), r,
+                line, "cudaMemcpyAsync");
+    s2s_rt_lock_take();
+    s2s_rt_pool_put(t, r, line, scratch); /* stream order keeps it until the copy is done */
+    s2s_rt_lock_give();
+  }
   s2s_rt_cuda(cudaEventRecord(t->async_done, t->stream), r, line, "cudaEventRecord");
   s2s_rt_lock_take();
   s2s_rt_account(r, 0, bytes, 0.0);
   s2s_rt_lock_give();
-  s2s_rt_debug(r, line, "update host of %s queued (%zu bytes, registered)", s2s_rt_str(a->name), bytes);
+  s2s_rt_debug(r, line, "update host of %s queued (%zu bytes, %s)", s2s_rt_str(a->name), bytes,
+               bounce < 0 ? "registered" : s.nruns == 1 ? "pinned block" : "packed, pinned block");
 }
 
 void s2s_wait_updates(S2sRegion *r, int line) { s2s_rt_finish_async(s2s_rt_enter(r, line), r, line); }

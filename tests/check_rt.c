@@ -1202,39 +1202,76 @@ END_TEST
 /* ---- registration ------------------------------------------------------ */
 
 #ifdef S2S_EMULATE
-/* update host ... async (s2s_update_host_async): a registered contiguous
- * box is queued straight into the array and there only after
- * s2s_wait_updates (the emulation defers queued copies, so a missing wait
- * reads the old values); without registration it is copied at once; a
- * data end waits for a pending one and lets go of the copy it held. */
-typedef struct AsyncCase { const char *reg; int queued, wait_by_end; } AsyncCase;
+/* update host ... async (s2s_update_host_async): the copy is queued and
+ * the array holds the values only after s2s_wait_updates (the emulation
+ * defers queued copies, so a missing wait reads the old values): straight
+ * into a registered array, else through a pinned block the wait unpacks,
+ * packed on the device first for a box with holes; a data end waits for a
+ * pending one and lets go of the copy it held. */
+typedef struct AsyncCase { const char *reg; int holey, wait_by_end, second; } AsyncCase;
 static const AsyncCase async_cases[] = {
-    {"always", 1, 0},   /* queued, then waited for */
-    {"never", 0, 0},    /* not registered: copied before the call returns */
-    {"always", 1, 1},   /* never waited for: the data end does it */
+    {"always", 0, 0, 0},   /* registered: straight into the array */
+    {"never", 0, 0, 0},    /* not registered: through a pinned block */
+    {"never", 1, 0, 0},    /* a box with holes: packed on the device, unpacked by the wait */
+    {"always", 0, 1, 0},   /* never waited for: the data end does it */
+    {"never", 1, 1, 0},
+    {"never", 1, 0, 1},    /* a second update pending (a(2001:2100)): a block each */
+    {"never", 0, 1, 1},
 };
 
 START_TEST(test_update_host_async) {
   const AsyncCase *c = &async_cases[_i];
-  static double a[3000];
-  S2sArray d = vec("a", a, 1, 3000, 1, 3000), part = vec("a", a, 1, 3000, 101, 200);
+  static double a[3000];  /* a(1:100, 1:30); the box: a(101:200) or a(11:20, 5:25) */
+  Dim whole[2] = {{1, 100, 1, 100}, {1, 30, 1, 30}}, box[2] = {{1, 100, 11, 20}, {1, 30, 5, 25}};
+  S2sArray d = make_array("a", a, sizeof(double), 2, whole),
+           part = c->holey ? make_array("a", a, sizeof(double), 2, box) : vec("a", a, 1, 3000, 101, 200),
+           part2 = vec("a", a, 1, 3000, 2001, 2100);
   double *p, v = 7.5;
   setenv("S2S_REGISTER", c->reg, 1);
   for (int i = 0; i < 3000; i++) a[i] = i;
   p = s2s_data_begin(&data_r, 10, &d, S2S_COPYIN);
-  for (int i = 100; i < 200; i++) dev_write(p + i, &v, sizeof v);
+  for (int i = 0; i < 3000; i++) dev_write(p + i, &v, sizeof v);
   s2s_update_host_async(&upd_r, 30, &part);
-  ck_assert_msg(a[150] == (c->queued ? 150.0 : 7.5), "a(151) = %g before the wait", a[150]);
-  ck_assert_int_eq(s2s_present_refs(&d), c->queued ? 2 : 1);
+  if (c->second) s2s_update_host_async(&upd_r, 32, &part2);
+  ck_assert_msg(a[150] == 150.0 && a[10 + 100 * 4] == 410.0 && a[2050] == 2050.0,
+                "a changed before the wait");
+  ck_assert_int_eq(s2s_present_refs(&d), 2 + c->second);
   if (!c->wait_by_end) s2s_wait_updates(&upd_r, 31);
   else s2s_data_end(&data_r, 10, &d, S2S_COPYIN);
-  ck_assert(a[100] == 7.5 && a[199] == 7.5 && a[99] == 99.0 && a[200] == 200.0);
+  for (int i = 0; i < 3000; i++) {
+    int in = (c->holey ? i % 100 >= 10 && i % 100 < 20 && i / 100 >= 4 && i / 100 < 25 : i >= 100 && i < 200) ||
+             (c->second && i >= 2000 && i < 2100);
+    ck_assert_msg(a[i] == (in ? 7.5 : (double)i), "a[%d] = %g after the wait", i, a[i]);
+  }
   if (!c->wait_by_end) {
     ck_assert_int_eq(s2s_present_refs(&d), 1);
     s2s_data_end(&data_r, 10, &d, S2S_COPYIN);
   }
   ck_assert_int_eq(s2s_present_count(), 0);
   ck_assert_int_eq((long)s2s_emu_registered_bytes(), 0);
+}
+END_TEST
+
+/* The end of a region nested in the data region does not wait for a
+ * pending update host ... async of the array (the host goes on while the
+ * copy runs: a halo exchange overlapping the interior's kernel); the
+ * outer data end, the copy's last release, does. */
+START_TEST(test_update_async_nested_end) {
+  static double a[1000];
+  S2sArray d = vec("a", a, 1, 1000, 1, 1000), part = vec("a", a, 1, 1000, 11, 20);
+  double *p, v = 3.5;
+  setenv("S2S_REGISTER", "never", 1);
+  for (int i = 0; i < 1000; i++) a[i] = i;
+  p = s2s_data_begin(&data_r, 10, &d, S2S_COPYIN);
+  for (int i = 0; i < 1000; i++) dev_write(p + i, &v, sizeof v);
+  s2s_update_host_async(&upd_r, 30, &part);
+  ck_assert(s2s_data_begin(&kern_r, 21, &d, S2S_COPY) == p);
+  s2s_data_end(&kern_r, 21, &d, S2S_COPY);
+  ck_assert_msg(a[15] == 15.0, "the nested end waited for the update: a(16) = %g", a[15]);
+  ck_assert_int_eq(s2s_present_refs(&d), 2);
+  s2s_data_end(&data_r, 10, &d, S2S_COPYIN);
+  ck_assert(a[15] == 3.5 && a[10] == 3.5 && a[9] == 9.0 && a[20] == 20.0);
+  ck_assert_int_eq(s2s_present_count(), 0);
 }
 END_TEST
 
@@ -1665,6 +1702,7 @@ static Suite *rt_suite(void) {
   tcase_add_loop_test(boxes, test_present_boxes, 0, (int)(sizeof present_cases / sizeof *present_cases));
 #ifdef S2S_EMULATE
   tcase_add_loop_test(boxes, test_update_host_async, 0, (int)(sizeof async_cases / sizeof *async_cases));
+  tcase_add_test(boxes, test_update_async_nested_end);
 #endif
   tcase_add_loop_test(boxes, test_copy_threads_default, 0, (int)(sizeof threads_cases / sizeof *threads_cases));
   tcase_add_loop_test(boxes, test_staging_ramp, 0, (int)(sizeof ramp_cases / sizeof *ramp_cases));
