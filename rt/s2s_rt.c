@@ -44,6 +44,7 @@
 
 #include "s2s_rt.h"
 #include "s2s_rt_internal.h"
+#include "s2s_pack.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -231,10 +232,13 @@ _Thread_local int s2s_emu_phase;
  * the registered ranges, since any thread may run another thread's stream
  * (cudaStreamWaitEvent, a synchronous call).  Operations only move bytes,
  * so running them under the mutex cannot deadlock. */
-typedef enum S2sEmuOpKind { S2S_EMU_OP_COPY, S2S_EMU_OP_SET, S2S_EMU_OP_RECORD, S2S_EMU_OP_WAIT } S2sEmuOpKind;
+typedef enum S2sEmuOpKind {
+  S2S_EMU_OP_COPY, S2S_EMU_OP_SET, S2S_EMU_OP_RECORD, S2S_EMU_OP_WAIT, S2S_EMU_OP_PACK
+} S2sEmuOpKind;
 
 /* Read only the members `kind` names: COPY all geometry; SET dst, width,
- * value; RECORD/WAIT event and seq. */
+ * value; RECORD/WAIT event and seq; PACK dst (the box), pack, value
+ * (to_packed) and src (the packed rows). */
 typedef struct S2sEmuOp {
   S2sEmuOpKind kind;
   char *dst;
@@ -245,6 +249,7 @@ typedef struct S2sEmuOp {
   struct S2sEmuEvent *event;
   unsigned long long seq;                /* WAIT: the event's count on `waited` */
   struct S2sEmuStream *waited;           /* WAIT: the stream the event was recorded on */
+  S2sPackShape pack;                     /* PACK: the box's rows (s2s_pack_launch) */
   struct S2sEmuOp *next;
 } S2sEmuOp;
 
@@ -356,6 +361,14 @@ static void s2s_emu_run_op(S2sEmuOp *op) {
   case S2S_EMU_OP_SET: memset(op->dst, op->value, op->width); break;
   case S2S_EMU_OP_RECORD: op->event->us = s2s_rt_now_us(); break;
   case S2S_EMU_OP_WAIT: s2s_emu_run_until(op->waited, op->seq); break;
+  case S2S_EMU_OP_PACK: /* the kernel of s2s_pack.cu, row by row */
+    for (long k = 0; k < op->pack.nrows; k++) {
+      char *box = op->dst + s2s_pack_row_offset(&op->pack, k);
+      char *packed = (char *)op->src + (size_t)k * op->pack.width;
+      if (op->value) memcpy(packed, box, op->pack.width);
+      else memcpy(box, packed, op->pack.width);
+    }
+    break;
   }
 }
 
@@ -586,6 +599,21 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
   if (width > dpitch || width > spitch) return s2s_emu_result(cudaErrorInvalidPitchValue);
   err = s2s_emu_check_copy(dst, src, width, height, 1, kind);
   return err != cudaSuccess ? err : s2s_emu_enqueue(stream, &op);
+}
+
+/* The runtime's gather/scatter kernel (s2s_pack.cu in GPU builds): one
+ * stream operation, whose row walk is the kernel's. */
+cudaError_t s2s_pack_launch(cudaStream_t stream, char *box, char *packed, const S2sPackShape *s,
+                            int to_packed) {
+  S2sEmuOp op;
+  memset(&op, 0, sizeof op);
+  op.kind = S2S_EMU_OP_PACK;
+  op.dst = box;
+  op.src = packed;
+  op.pack = *s;
+  op.value = to_packed;
+  s2s_emu_copies++; /* a device-side copy for the tests' counts */
+  return s2s_emu_enqueue(stream, &op);
 }
 
 /* Linear memory only, as the runtime uses it. */
@@ -2115,9 +2143,9 @@ static S2sPresent *s2s_rt_find(const S2sRegion *r, int line, const S2sArray *a,
 
 /* ---- the staging pipeline ------------------------------------------------
  *
- * A staged transfer is cut into pieces of rt.chunk bytes, each one bus copy
- * between a slot of the thread's pinned staging ring and the device: piece
- * k uses slot k % nslots.  Several CPU threads work on one transfer (one
+ * A staged transfer is cut into pieces of rt.chunk bytes (smaller ones
+ * for a small transfer: s2s_rt_piece_size), each one bus copy between a slot of the thread's
+ * pinned staging ring and the device: piece k uses slot k % nslots.  Several CPU threads work on one transfer (one
  * core copies a few GB/s, PCIe 5 moves 55): helpers wait for a job, then
  * the caller and the helpers claim the parts of the pieces (a piece has
  * rt.parts of them) in order, so that all of them work on the first piece
@@ -2174,6 +2202,10 @@ typedef struct S2sStageJob {
   _Atomic long parts_done[S2S_RT_MAX_SLOTS]; /* per slot: parts of its current piece done */
   _Atomic long waiting[S2S_RT_MAX_SLOTS]; /* per slot: the piece whose copy a thread waits for */
   _Atomic long done[S2S_RT_MAX_SLOTS];    /* per slot: the last piece whose copy is known done */
+  /* for S2S_DEBUG: when the job began, when its first and last bus copies
+   * were queued (us from t0), how many threads ran parts of it */
+  double t0, first_us, last_us;
+  _Atomic int workers;
 } S2sStageJob;
 
 /* Parts per piece: pieces of 128 KiB or less are one part. */
@@ -2182,11 +2214,31 @@ static long s2s_rt_parts(void) {
   return parts < 1 ? 1 : parts > S2S_RT_MAX_PARTS ? S2S_RT_MAX_PARTS : (long)parts;
 }
 
-/* Where piece k lies in a transfer of `total` bytes. */
+/* The piece size of a transfer of `total` bytes: rt.chunk, or for a
+ * transfer of less than eight chunks an eighth of it (a power of two, at
+ * least S2S_RT_PIECE_MIN).  A copy-in's bus starts after the first piece is
+ * filled and its last piece crosses the bus after the host is done (the
+ * reverse for a copy-out), so at 4-16 MB whole 4 MiB pieces left the bus
+ * or the host idle for a good part of the transfer. */
+#define S2S_RT_PIECE_MIN ((size_t)256 << 10)
+
+static size_t s2s_rt_piece_size(size_t total) {
+  size_t size = S2S_RT_PIECE_MIN;
+  while (size < rt.chunk && size * 8 < total) size *= 2;
+  return size < rt.chunk ? size : rt.chunk;
+}
+
+/* Where piece k lies in a transfer of `total` bytes (*n: its size). */
 static size_t s2s_rt_piece(size_t total, long k, size_t *n) {
-  size_t off = (size_t)k * rt.chunk;
-  *n = total - off < rt.chunk ? total - off : rt.chunk;
+  size_t size = s2s_rt_piece_size(total), off = (size_t)k * size;
+  *n = total - off < size ? total - off : size;
   return off;
+}
+
+/* Pieces of a transfer of `total` bytes. */
+static long s2s_rt_npieces(size_t total) {
+  size_t size = s2s_rt_piece_size(total);
+  return (long)((total + size - 1) / size);
 }
 
 static char *s2s_rt_slot(const S2sThread *t, long k) { return t->ring + (size_t)(k % t->nslots) * rt.chunk; }
@@ -2249,6 +2301,11 @@ static int s2s_rt_piece_queue(S2sStageJob *j, long k) {
       !s2s_rt_job_call(j, cudaEventRecord(t->slot_done[s], t->stream), "cudaEventRecord"))
     return 0;
   atomic_store(&j->recorded[s], k);
+  if (rt.debug && (k == 0 || k == j->npieces - 1)) {
+    double us = s2s_rt_now_us() - j->t0;
+    if (k == 0) j->first_us = us;
+    if (k == j->npieces - 1) j->last_us = us;
+  }
   return 1;
 }
 
@@ -2275,6 +2332,7 @@ static int s2s_rt_job_work(S2sStageJob *j) {
     if (!atomic_load(&j->failed)) s2s_rt_part_run(j, u / j->parts, u % j->parts);
     ran++;
   }
+  if (ran > 0) atomic_fetch_add(&j->workers, 1);
   return ran > 0 && atomic_fetch_add(&j->finished, ran) + ran == nparts;
 }
 
@@ -2385,11 +2443,13 @@ static void s2s_rt_stage(S2sThread *t, const S2sRegion *r, int line, const S2sRo
   j.dev = dev;
   j.total = total;
   j.to_device = to_device;
-  j.npieces = (long)((total + rt.chunk - 1) / rt.chunk);
+  j.npieces = s2s_rt_npieces(total);
   j.parts = s2s_rt_parts();
   atomic_init(&j.next, 0);
   atomic_init(&j.finished, 0);
   atomic_init(&j.failed, 0);
+  atomic_init(&j.workers, 0);
+  j.t0 = rt.debug ? s2s_rt_now_us() : 0.0;
   for (int s = 0; s < t->nslots; s++) {
     atomic_init(&j.recorded[s], -1);
     atomic_init(&j.parts_done[s], 0);
@@ -2405,6 +2465,11 @@ static void s2s_rt_stage(S2sThread *t, const S2sRegion *r, int line, const S2sRo
     s2s_rt_fail_async(t, r, line, j.err);
   }
   if (!to_device) t->nqueued = 0; /* every bus copy was waited for, so all before them */
+  if (rt.debug)
+    s2s_rt_debug(r, line, "staged %zu bytes %s in %ld pieces by %d threads: first bus copy queued "
+                 "after %.1f us, last after %.1f us, returned after %.1f us", total,
+                 to_device ? "in" : "out", j.npieces, atomic_load(&j.workers), j.first_us,
+                 j.last_us, s2s_rt_now_us() - j.t0);
 }
 
 /* ---- the copy engine ----------------------------------------------------
@@ -2468,49 +2533,21 @@ static void s2s_rt_stage_buffers(S2sThread *t, const S2sRegion *r, int line) {
 
 /* Device to device between the box (the array's layout, `box` at its first
  * element) and `packed` (its rows back to back), to `packed` when
- * `to_packed`: one 2-D copy for two runs, one 3-D copy per index of the
- * runs beyond the third.  A row pitch beyond CUDA's limit (2^31-1 bytes)
- * goes row by row, still on the device. */
+ * `to_packed`: the runtime's gather/scatter kernel (s2s_pack.h). */
 static void s2s_rt_device_pack(S2sThread *t, const S2sRegion *r, int line, const S2sBoxShape *s,
                                size_t elem, char *box, char *packed, int to_packed) {
-  long idx[S2S_MAX_RANK + 1] = {0};
-  size_t width = (size_t)s->count[0] * elem, height = (size_t)s->count[1];
-  size_t pitch = (size_t)s->stride[1] * elem, planes = s->nruns > 2 ? (size_t)s->count[2] : 1;
-  size_t per_call = width * height * planes, done = 0;
-  enum cudaMemcpyKind d2d = cudaMemcpyDeviceToDevice;
-  for (;;) {
-    size_t boff = 0;
-    char *b, *p = packed + done;
-    int d;
-    for (d = 3; d < s->nruns; d++) boff += (size_t)(idx[d] * s->stride[d]) * elem;
-    b = box + boff;
-    if (pitch > (size_t)INT_MAX) {
-      for (size_t row = 0; row < height * planes; row++) {
-        size_t bo = (row % height) * pitch + (row / height) * (s->nruns > 2 ? (size_t)s->stride[2] * elem : 0);
-        s2s_rt_cuda(cudaMemcpyAsync(to_packed ? p + row * width : b + bo, to_packed ? b + bo : p + row * width,
-                                    width, d2d, t->stream), r, line, "cudaMemcpyAsync");
-      }
-    } else if (planes == 1) {
-      s2s_rt_cuda(cudaMemcpy2DAsync(to_packed ? p : b, to_packed ? width : pitch, to_packed ? b : p,
-                                    to_packed ? pitch : width, width, height, d2d, t->stream),
-                  r, line, "cudaMemcpy2DAsync");
-    } else {
-      struct cudaMemcpy3DParms m;
-      struct cudaPitchedPtr bp = {b, pitch, pitch, (size_t)(s->stride[2] / s->stride[1])};
-      struct cudaPitchedPtr pp = {p, width, width, height};
-      memset(&m, 0, sizeof m);
-      m.srcPtr = to_packed ? bp : pp;
-      m.dstPtr = to_packed ? pp : bp;
-      m.extent.width = width;
-      m.extent.height = height;
-      m.extent.depth = planes;
-      m.kind = d2d;
-      s2s_rt_cuda(cudaMemcpy3DAsync(&m, t->stream), r, line, "cudaMemcpy3DAsync");
-    }
-    done += per_call;
-    for (d = 3; d < s->nruns && ++idx[d] == s->count[d]; d++) idx[d] = 0;
-    if (d >= s->nruns) break;
+  S2sPackShape p;
+  memset(&p, 0, sizeof p);
+  p.width = (size_t)s->count[0] * elem;
+  p.nrows = 1;
+  p.nouter = s->nruns - 1;
+  for (int d = 1; d < s->nruns; d++) {
+    p.count[d - 1] = s->count[d];
+    p.stride[d - 1] = (size_t)s->stride[d] * elem;
+    p.nrows *= s->count[d];
   }
+  s2s_rt_cuda(s2s_pack_launch(t->stream, box, packed, &p, to_packed), r, line,
+              "the launch of the runtime's pack kernel");
 }
 
 /* Pin the host span of `e` with cudaHostRegister when that pays: it costs

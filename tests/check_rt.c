@@ -363,8 +363,8 @@ static const BoxCase box_cases[] = {
     {{{1, 6, 1, 6}, {1, 5, 1, 5}, {1, 4, 1, 4}}, CONTIGUOUS}, /* whole array */
     {{{1, 6, 1, 6}, {1, 5, 1, 5}, {1, 4, 2, 3}}, CONTIGUOUS}, /* full leading dims */
     {{{1, 6, 1, 6}, {1, 5, 3, 3}, {1, 4, 2, 2}}, CONTIGUOUS}, /* one column */
-    {{{1, 6, 2, 4}, {1, 5, 2, 3}, {1, 4, 2, 3}}, PACKED},     /* interior: 3 runs, one 3-D copy */
-    {{{1, 6, 2, 4}, {1, 5, 1, 5}, {1, 4, 2, 3}}, PACKED},     /* full j merges with k: one 2-D copy */
+    {{{1, 6, 2, 4}, {1, 5, 2, 3}, {1, 4, 2, 3}}, PACKED},     /* interior: 3 runs, one pack kernel */
+    {{{1, 6, 2, 4}, {1, 5, 1, 5}, {1, 4, 2, 3}}, PACKED},     /* full j merges with k: 2 runs */
     {{{1, 6, 3, 3}, {1, 5, 1, 5}, {1, 4, 2, 3}}, PACKED},     /* single i: strided elements */
     {{{1, 6, 2, 5}, {1, 5, 2, 2}, {1, 4, 1, 4}}, PACKED},     /* single j */
     {{{1, 6, 1, 6}, {1, 5, 2, 4}, {1, 4, 1, 4}}, PACKED},     /* full i merges into runs of 18 */
@@ -842,17 +842,21 @@ START_TEST(test_timing_report) {
 }
 END_TEST
 
-/* The pieces of a staged transfer: S2S_STAGE_CHUNK bytes each, one bus
- * copy each (the threads share a piece in parts of 128 KiB, which the bus
- * never sees).  Counted as bus copies of a contiguous array. */
+/* The pieces of a staged transfer: S2S_STAGE_CHUNK bytes each, or for a
+ * transfer of less than eight of them an eighth of it (a power of two, at
+ * least 256 KiB); one bus copy each (the threads share a piece in parts,
+ * which the bus never sees).  Counted as bus copies of a contiguous array. */
 typedef struct RampCase { const char *chunk; size_t bytes; long pieces; } RampCase;
 static const RampCase ramp_cases[] = {
-    {"1M", 100000, 1},                       /* smaller than a piece */
-    {"1M", 1048576, 1},                      /* exactly a piece (8 parts) */
-    {"1M", 1048577, 2},                      /* one byte more: a last piece of one byte */
-    {"1M", 2621440, 3},                      /* 2.5 pieces */
-    {"3M", 6291456, 2},                      /* 16 parts of 192 KiB per piece */
-    {"64k", 200000, 4},                      /* pieces of one part */
+    {"1M", 100000, 1},                       /* smaller than the smallest piece */
+    {"1M", 1048576, 4},                      /* a chunk: pieces of 256 KiB */
+    {"1M", 2097152, 8},                      /* 2 chunks: still 256 KiB */
+    {"1M", 2097153, 5},                      /* one byte more: 512 KiB pieces, a last of one byte */
+    {"3M", 6291456, 6},                      /* 2 chunks: pieces of 1 MiB */
+    {"4M", 300000, 2},                       /* past the first piece (256 KiB) */
+    {"4M", 16777216, 8},                     /* 4 chunks: pieces of 2 MiB */
+    {"4M", 67108864, 16},                    /* 16 chunks: whole ones */
+    {"64k", 200000, 4},                      /* chunks under 256 KiB: whole ones, of one part */
     {"200k", 1000000, 5},                    /* a piece that is not a multiple of the part */
 };
 

@@ -15,7 +15,7 @@
  * the runtime at 80% of pinned from 64 MB up, holey boxes at 50%, laplace
  * 3x faster than one core.
  *
- *   usage: datamove [--min-mb N] [--max-mb N] [--reps N] [--laplace NX NY NZ] [--contiguous-only]
+ *   usage: datamove [--min-mb N] [--max-mb N] [--reps N] [--laplace NX NY NZ] [--contiguous-only | --holey-only]
  *
  * Built by tests/bench/datamove.sh: for a GPU (--build DIR) or for the CPU
  * emulation at small sizes (--emulate), where the figures mean nothing but
@@ -265,7 +265,7 @@ static long arg_long(const char *s, const char *what) {
 
 int main(int argc, char **argv) {
   long max_mb = 1024;
-  int nx = 512, ny = 512, nz = 256, bad = 0, contiguous_only = 0;
+  int nx = 512, ny = 512, nz = 256, bad = 0, contiguous_only = 0, holey_only = 0;
   struct cudaDeviceProp prop;
   char *pinned;
   void *dev;
@@ -273,6 +273,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--max-mb") && i + 1 < argc) max_mb = arg_long(argv[++i], "--max-mb");
     else if (!strcmp(argv[i], "--min-mb") && i + 1 < argc) min_mb = arg_long(argv[++i], "--min-mb");
     else if (!strcmp(argv[i], "--contiguous-only")) contiguous_only = 1;
+    else if (!strcmp(argv[i], "--holey-only")) holey_only = 1;
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = (int)arg_long(argv[++i], "--reps");
     else if (!strcmp(argv[i], "--laplace") && i + 3 < argc) {
       nx = (int)arg_long(argv[++i], "NX");
@@ -280,7 +281,7 @@ int main(int argc, char **argv) {
       nz = (int)arg_long(argv[++i], "NZ");
     } else {
       fprintf(stderr, "usage: %s [--min-mb N] [--max-mb N] [--reps N] [--laplace NX NY NZ] "
-              "[--contiguous-only]\n", argv[0]);
+              "[--contiguous-only | --holey-only]\n", argv[0]);
       return 2;
     }
   }
@@ -296,12 +297,12 @@ int main(int argc, char **argv) {
   check(cudaMallocHost((void **)&pinned, (size_t)max_mb * 1000000), "cudaMallocHost");
   memset(pinned, 1, (size_t)max_mb * 1000000);
   check(cudaMalloc(&dev, (size_t)max_mb * 1000000), "cudaMalloc");
-  bench_contiguous(max_mb, pinned, dev);
+  if (!holey_only) bench_contiguous(max_mb, pinned, dev);
   if (!contiguous_only) bench_holey(max_mb, pinned, dev);
   check(cudaFree(dev), "cudaFree");
   check(cudaFreeHost(pinned), "cudaFreeHost");
   s2s_pool_release();
-  if (!contiguous_only) bad = bench_laplace(nx, ny, nz);
+  if (!contiguous_only && !holey_only) bad = bench_laplace(nx, ny, nz);
   if (bad) fprintf(stderr, "datamove: laplace results differ from the CPU's\n");
   return bad;
 }
