@@ -3218,8 +3218,14 @@ long s2s_array_span(const S2sArray *a) {
 }
 
 int s2s_index32(const long *spans, int n) {
-  const char *force64 = getenv("S2S_INDEX64");  /* per launch: cheap, and no shared state */
-  if (force64 && *force64 && strcmp(force64, "0") != 0) return 0;
+  /* read once: a getenv at every launch scanned the environment each time */
+  static _Atomic int force64 = -1;
+  int f = force64;
+  if (f < 0) {
+    const char *v = getenv("S2S_INDEX64");
+    force64 = f = v && *v && strcmp(v, "0") != 0;
+  }
+  if (f) return 0;
   for (int i = 0; i < n; i++)
     if (spans[i] < 0 || spans[i] > INT_MAX) return 0;
   return 1;
