@@ -95,6 +95,12 @@ void report_record_diag(DiagKind kind, const char *file, int line, int col, cons
 
 int report_count(void) { return nentries; }
 
+void report_set_text(int index, const char *message) {
+  if (index < 0 || index >= nentries) S2S_BUG("report_set_text: no line %d", index);
+  free(entries[index].message);
+  entries[index].message = xstrdup(message);
+}
+
 int report_warning_count(void) { return nwarnings; }
 
 void report_set_werror(bool on) { werror = on; }
