@@ -145,12 +145,40 @@ START_TEST(test_golden_lines_have_kinds)
 }
 END_TEST
 
+/* A later pass rewrites an earlier line (pass coarsen the kernel's grid):
+ * the line keeps its place among the others, its kind and its kind of
+ * message. */
+START_TEST(test_set_text)
+{
+  report_clear();
+  report_add_file(REPORT_INFO, "r", "a.f90", 3, "Loop is parallelizable");
+  int line = report_count();
+  report_add_file(REPORT_INFO, "r", "a.f90", 2, "Accelerator kernel generated: %s",
+                  "r_r1 grid [n/128 x m] block [128]");
+  report_add_file(REPORT_NOTE, "r", "a.f90", 4, "Kernel r_r1 computes 2 points");
+  report_set_text(line, "Accelerator kernel generated: r_r1 grid [n/128 x m/2] block [128]");
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  report_print(out);
+  fclose(out);
+  ck_assert_str_eq(text, "a.f90: In routine 'r':\n"
+                         "a.f90:3: info: Loop is parallelizable\n"
+                         "a.f90:2: info: Accelerator kernel generated: r_r1 grid [n/128 x m/2] "
+                         "block [128]\n"
+                         "a.f90:4: note: Kernel r_r1 computes 2 points\n");
+  free(text);
+  report_clear();
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("report");
   TCase *tc = tcase_create("kinds");
   tcase_add_loop_test(tc, test_kind, 0, (int)(sizeof kinds / sizeof *kinds));
   tcase_add_test(tc, test_golden_lines_have_kinds);
+  tcase_add_test(tc, test_set_text);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
