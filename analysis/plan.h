@@ -249,6 +249,9 @@ typedef struct KernelPlan {
    * computes, one after the other (0 or 1: one; the grid's y extent is the
    * trip count divided by it, rounded up) */
   int coarsen;
+  /* pass "map": report_count() at its "Accelerator kernel generated" line,
+   * which pass coarsen rewrites with the grid the launcher uses */
+  int report_line;
 } KernelPlan;
 
 typedef struct RegionPlan {

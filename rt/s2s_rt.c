@@ -3178,9 +3178,9 @@ unsigned s2s_grid_dim(S2sRegion *r, int line, long iterations, unsigned block, i
   if (blocks > limit)
     s2s_rt_fail_hint(r, line, "region",
                      "map a shorter loop to this axis (y and z hold at most 65535 blocks)",
-                     "a loop of %ld iterations needs %ld blocks of %u along grid axis %c, "
-                     "more than the limit of %ld",
-                     iterations, blocks, block, "xyz"[axis], limit);
+                     "%ld threads along grid axis %c need %ld blocks of %u, more than the "
+                     "limit of %ld",
+                     iterations, "xyz"[axis], blocks, block, limit);
   return (unsigned)blocks;
 }
 

@@ -709,12 +709,17 @@ static const LineCase lines[] = {
 
 /* ---- !$acc and #pragma acc ----------------------------------------------------
  *
- * dump() of the directive (and of its loop part, after " + "), then its
- * origin and each clause as the user wrote it with its fate: later (the
- * passes decide), ignored or superseded. */
+ * dump() of the directive (and of its loop part, after " + "), a wait's
+ * queues as written, then its origin and each clause as the user wrote it
+ * with its fate: later (the passes decide), honoured, ignored, superseded
+ * or notneeded. */
 static const char *dump_acc(const Directive *d) {
   static char out[2048];
   snprintf(out, sizeof out, "%s", dump(d));
+  if (d->queues) {
+    strncat(out, " queues", sizeof out - strlen(out) - 1);
+    strncat(out, d->queues, sizeof out - strlen(out) - 1);
+  }
   if (d->loop) {
     strncat(out, " + ", sizeof out - strlen(out) - 1);
     strncat(out, dump(d->loop), sizeof out - strlen(out) - 1);
@@ -729,6 +734,7 @@ static const char *dump_acc(const Directive *d) {
                c->fate == ACC_IGNORED      ? "ignored"
                : c->fate == ACC_SUPERSEDED ? "superseded"
                : c->fate == ACC_HONOURED   ? "honoured"
+               : c->fate == ACC_NOT_NEEDED ? "notneeded"
                                            : "later");
       strncat(out, b, sizeof out - strlen(out) - 1);
     }
@@ -767,7 +773,42 @@ static const Good acc_good[] = {
      "do vector(64) private(x) {openacc independent=later private(x)=later vector(length:64)=later}"},
     {F, "!$acc data copy(t) create(tend)", 1, "data copy(t) create(tend) {openacc copy(t)=later create(tend)=later}"},
     {F, "!$acc end data", 1, "end data {openacc}"},
-    {F, "!$acc update self(t) if(x) async", 1, "update host(t) {openacc self(t)=later if(x)=ignored async=ignored}"},
+    {F, "!$acc update self(t) if(x) async", 1,
+     "update async host(t) {openacc self(t)=later if(x)=ignored async=honoured}"},
+    /* asynchrony: update host async[(n)] is queued (an unknown queue may be
+     * acc_async_sync: done at once); wait waits for every queue */
+    {F, "!$acc update host(t(:,:,1:1)) async(1)", 1,
+     "update async host(t(:,:,1:1)) {openacc host(t(:,:,1:1))=later async(1)=honoured}"},
+    {F, "!$acc update async(7) host(a)", 1, "update async host(a) {openacc async(7)=honoured host(a)=later}"},
+    {F, "!$acc update self(a) async( acc_async_noval )", 1,
+     "update async host(a) {openacc self(a)=later async(acc_async_noval)=honoured}"},
+    {F, "!$acc update host(a) async(ACC_ASYNC_SYNC)", 1,
+     "update host(a) {openacc host(a)=later async(ACC_ASYNC_SYNC)=honoured}"},
+    {F, "!$acc update host(a) async(q)", 1, "update host(a) {openacc host(a)=later async(q)=ignored}"},
+    {F, "!$acc update host(a) async(q + 1)", 1,
+     "update host(a) {openacc host(a)=later async(q + 1)=ignored}"},
+    {F, "!$acc update host(a) async(-1)", 1, "update host(a) {openacc host(a)=later async(-1)=ignored}"},
+    {F, "!$acc update device(b) async(2)", 1,
+     "update async device(b) {openacc device(b)=later async(2)=notneeded}"},
+    {F, "!$acc update host(a) device(b) async wait(1)", 1,
+     "update async host(a) device(b) {openacc host(a)=later device(b)=later async=honoured "
+     "wait(1)=ignored}"},
+    {F, "!$acc update host(a) &\n!$acc& async(1)", 2,
+     "update async host(a) {openacc host(a)=later async(1)=honoured}"},
+    {C, "#pragma acc update self(a[0:n]) async(3)", 1,
+     "update async host(a[0:n]) {openacc self(a[0:n])=later async(3)=honoured}"},
+    {C, "#pragma acc update device(a[0:n]) async", 1,
+     "update async device(a[0:n]) {openacc device(a[0:n])=later async=notneeded}"},
+    {F, "!$acc wait", 1, "wait {openacc}"},
+    {F, "!$ACC WAIT(1)", 1, "wait queues(1) {openacc}"},
+    {F, "!$acc wait(1, 2) async(3)", 1, "wait queues(1,2) {openacc async(3)=ignored}"},
+    {F, "!$acc wait(devnum:0:queues:q) if(n > 0)", 1,
+     "wait queues(devnum:0:queues:q) {openacc if(n > 0)=ignored}"},
+    {F, "!$acc wait(1) &\n!$acc& async", 2, "wait queues(1) {openacc async=ignored}"},
+    {C, "#pragma acc wait", 1, "wait {openacc}"},
+    {C, "#pragma acc wait(q) async(q)", 1, "wait queues(q) {openacc async(q)=ignored}"},
+    {F, "!$acc kernels async(1) wait(2)", 1, "region {openacc async(1)=ignored wait(2)=ignored}"},
+    {F, "!$acc data copy(a) async wait", 1, "data copy(a) {openacc copy(a)=later async=ignored wait=ignored}"},
     {C, "#pragma acc parallel loop copyin(u[0:n]) vector(32)", 1,
      "region copyin(u[0:n]) + do vector(32) {openacc copyin(u[0:n])=later vector(32)=later}"},
     {C, "#pragma acc kernels copy(a[0:n]) \\\n  copyin(b[0:n])", 2,
@@ -824,6 +865,24 @@ static const AccBad acc_bad[] = {
     {F, "!$acc do copyin(a)", "t.f90:1:10: error: clause 'copyin' is not allowed on '!$acc do'"},
     {F, "!$acc kernels frob(1)",
      "t.f90:1:15: warning: clause 'frob' of '!$acc kernels' is not understood and is ignored"},
+    /* asynchrony */
+    {F, "!$acc update host(a) async(", "t.f90:1:28: error: expected ')' to close the argument of 'async'"},
+    {F, "!$acc update host(a) async(1", "t.f90:1:29: error: expected ')' to close the argument of 'async'"},
+    {F, "!$acc update host(a) async(q+(1)",
+     "t.f90:1:33: error: expected ')' to close the argument of 'async'"},
+    {F, "!$acc update host(a) async()",
+     "t.f90:1:28: error: expected a queue in 'async(...)', found ')'; write async or async(n)"},
+    {F, "!$acc update host(a) async async(1)", "t.f90:1:28: error: duplicate clause 'async'"},
+    {F, "!$acc update host(a) async 1",
+     "t.f90:1:28: error: expected a clause of '!$acc update', found '1'"},
+    {F, "!$acc wait(x", "t.f90:1:13: error: expected ')' to close the argument of 'wait'"},
+    {F, "!$acc wait(1, (2)", "t.f90:1:18: error: expected ')' to close the argument of 'wait'"},
+    {F, "!$acc wait()", "t.f90:1:12: error: expected a queue in 'wait(...)', found ')'; write wait or wait(n)"},
+    {F, "!$acc wait(1))", "t.f90:1:14: error: expected a clause of '!$acc wait', found ')'"},
+    {F, "!$acc wait copy(a)", "t.f90:1:12: error: clause 'copy' is not allowed on '!$acc wait'"},
+    {F, "!$acc wait(1) &\n!$acc& async(", "t.f90:2:14: error: expected ')' to close the argument of 'async'"},
+    {C, "#pragma acc wait(1", "t.c:1:19: error: expected ')' to close the argument of 'wait'"},
+    {C, "#pragma acc update host(a[0:n]) async(", "t.c:1:39: error: expected ')' to close the argument of 'async'"},
 };
 
 START_TEST(test_acc_bad) {
@@ -837,6 +896,10 @@ START_TEST(test_acc_bad) {
   char *first = xstrndup(out, (size_t)(nl - out));
   ck_assert_str_eq(first, b->expect);
   free(first);
+  /* one message, with the source line and a caret (a note may follow) */
+  ck_assert_msg(!strstr(nl, "error:") && !strstr(nl, "warning:"), "%s: more than one message:\n%s",
+                b->src, out);
+  ck_assert_msg(strchr(nl, '^') != NULL, "%s: no caret:\n%s", b->src, out);
   ck_assert(strstr(b->expect, "warning") ? d != NULL : d == NULL);
   dir_free(d);
 }
@@ -853,10 +916,10 @@ static const FileLines acc_files[] = {
     {F, "!$acc region\n!$acc end region", "11"},
     {F, "!$stencil region\n!$acc region\n!$stencil end region", "101"},
     {F, "!$acc wait\n!$acc routine seq\n!$acc enter data copyin(a) &\n!$acc& create(b)\n!$acc atomic",
-     "00110"},
+     "10110"},
     {F, "!$acc parallel loop\n!$acc end parallel loop\n!$acc cache(a)", "100"},
     {F, "!$acc region copy(a) &\n!$acc   local(b)\n!$acc& local(c)", "111"},
-    {C, "#pragma acc parallel loop\n#pragma acc wait\n#pragma acc data copy(a[0:n])", "101"},
+    {C, "#pragma acc parallel loop\n#pragma acc wait\n#pragma acc data copy(a[0:n])", "111"},
     {C, "#pragma stencil region\n#pragma acc kernels", "10"},
 };
 

@@ -32,6 +32,14 @@ static const KindCase kinds[] = {
     "accel-clause-mismatch", REPORT_CAT_ACCEL },
   { "copyout(a) but the region reads 'a' at line 9 and never writes it; the device copy is not "
     "initialized (use copyin)", "accel-clause-uninitialized", REPORT_CAT_ACCEL },
+  { "async(1) on '!$acc update' not needed: an update device does not make the host wait",
+    "accel-clause-not-needed", REPORT_CAT_ACCEL },
+  { "async(1) on '!$acc update' honoured: the copies to the host are queued",
+    "accel-clause-honoured", REPORT_CAT_ACCEL },
+  { "'!$acc wait(1)' waits for every asynchronous update host of this host thread",
+    "accel-wait", REPORT_CAT_ACCEL },
+  { "'#pragma acc wait' waits for every asynchronous update host of this host thread",
+    "accel-wait", REPORT_CAT_ACCEL },
   { "Kernel wsm5_r1_v1 (sm_90, long index): 156 registers, 0 bytes shared", "accel-resources",
     REPORT_CAT_ACCEL },
   { "Routine 'clip' inlined", "inline-routine", REPORT_CAT_INLINE },
@@ -137,12 +145,40 @@ START_TEST(test_golden_lines_have_kinds)
 }
 END_TEST
 
+/* A later pass rewrites an earlier line (pass coarsen the kernel's grid):
+ * the line keeps its place among the others, its kind and its kind of
+ * message. */
+START_TEST(test_set_text)
+{
+  report_clear();
+  report_add_file(REPORT_INFO, "r", "a.f90", 3, "Loop is parallelizable");
+  int line = report_count();
+  report_add_file(REPORT_INFO, "r", "a.f90", 2, "Accelerator kernel generated: %s",
+                  "r_r1 grid [n/128 x m] block [128]");
+  report_add_file(REPORT_NOTE, "r", "a.f90", 4, "Kernel r_r1 computes 2 points");
+  report_set_text(line, "Accelerator kernel generated: r_r1 grid [n/128 x m/2] block [128]");
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  report_print(out);
+  fclose(out);
+  ck_assert_str_eq(text, "a.f90: In routine 'r':\n"
+                         "a.f90:3: info: Loop is parallelizable\n"
+                         "a.f90:2: info: Accelerator kernel generated: r_r1 grid [n/128 x m/2] "
+                         "block [128]\n"
+                         "a.f90:4: note: Kernel r_r1 computes 2 points\n");
+  free(text);
+  report_clear();
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("report");
   TCase *tc = tcase_create("kinds");
   tcase_add_loop_test(tc, test_kind, 0, (int)(sizeof kinds / sizeof *kinds));
   tcase_add_test(tc, test_golden_lines_have_kinds);
+  tcase_add_test(tc, test_set_text);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

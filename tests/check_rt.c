@@ -700,7 +700,7 @@ START_TEST(test_error_messages) {
   const char *bounds[] = {"a(0:100) is outside dimension 1 of 'a' (1:100)", "diffusion.f90:22",
                           NULL};
   const char *end[] = {"a(1:100) is not present", "diffusion.f90:23", NULL};
-  const char *grid_y[] = {"262144 iterations needs 65536 blocks of 4 along grid axis y",
+  const char *grid_y[] = {"262144 threads along grid axis y need 65536 blocks of 4",
                           "65535", "diffuse_r1 (diffusion.f90:24)", NULL};
   const char *grid_x[] = {"along grid axis x", "2147483647", NULL};
   const char *device[] = {"S2S_DEVICE=999", "diffuse_r1 (diffusion.f90:21)", NULL};

@@ -376,9 +376,12 @@ static void report_host_clause(const IrRoutine *r, const IrHostDirective *h,
                      it);
     break;
   case DIR_UPDATE:
-    text = ir_printf("copied %s the device at line %d (%s must be present there)",
+    text = ir_printf("copied %s the device at line %d (%s must be present there)%s",
                      cl->kind == DIR_UPDATE_HOST ? "from" : "to", line,
-                     cl->nitems > 1 ? "they" : "it");
+                     cl->nitems > 1 ? "they" : "it",
+                     cl->kind == DIR_UPDATE_HOST && d->async
+                         ? ", asynchronously: the host's copy has the values after the next wait"
+                         : "");
     break;
   default:
     return;

@@ -529,6 +529,7 @@ bool xf_pass_coarsen(Program *prog, IrRegion *g, int kernel)
                               g_text((double)counts[i].many / points));
   char grid[1000];
   xf_grid_text(k, grid, sizeof grid);
+  xf_report_kernel_grid(k);
   report_at(REPORT_INFO, routine, k->nest->loc, "Kernel %s computes %d points of '%s' per thread "
             "(thread coarsening%s): %s; grid [%s]", k->name, points, iy,
             asked ? ir_printf(", -Mcoarsen=%d", points) : "",

@@ -531,7 +531,8 @@ void xf_grid_text(const KernelPlan *k, char *text, size_t size)
            naxes > 2 ? " x " : "", naxes > 2 ? grid[2] : "");
 }
 
-static void report_kernel(MapCtx *m, KernelPlan *k)
+/* "NAME grid [GRID] block [BLOCK]": the launch as the launcher makes it */
+static char *kernel_launch_text(const KernelPlan *k)
 {
   char text[1000];
   xf_grid_text(k, text, sizeof text);
@@ -539,8 +540,20 @@ static void report_kernel(MapCtx *m, KernelPlan *k)
   snprintf(block, sizeof block, "%d%s", k->block[0], "");
   if (k->block[1] > 1 || k->block[2] > 1)
     snprintf(block, sizeof block, "%dx%dx%d", k->block[0], k->block[1], k->block[2]);
+  return ir_printf("%s grid [%s] block [%s]", k->name, text, block);
+}
+
+void xf_report_kernel_grid(const KernelPlan *k)
+{
+  report_set_text(k->report_line, ir_printf("Accelerator kernel generated: %s",
+                                            kernel_launch_text(k)));
+}
+
+static void report_kernel(MapCtx *m, KernelPlan *k)
+{
+  k->report_line = report_count();
   report_add(REPORT_INFO, routine_of(m), user_loc(m, m->region->first_line),
-             "Accelerator kernel generated: %s grid [%s] block [%s]", k->name, text, block);
+             "Accelerator kernel generated: %s", kernel_launch_text(k));
   static const char *const axis_names[] = { "blockIdx.x threadIdx.x", "blockIdx.y", "blockIdx.z" };
   /* the schedule in the user's own spelling: `!$acc do parallel,
    * vector(16)` as PGI printed it, `!$acc loop gang, vector(128)` as NVHPC does */

@@ -116,6 +116,9 @@ bool xf_pass_coarsen(Program *p, IrRegion *g, int kernel);
  * jte-jts+1"), its y extent divided by k->coarsen (map.c). */
 struct KernelPlan;
 void xf_grid_text(const struct KernelPlan *k, char *text, size_t size);
+/* The report's "Accelerator kernel generated" line of kernel k (pass map's)
+ * again, with the grid it has now: pass coarsen's divided y extent (map.c). */
+void xf_report_kernel_grid(const struct KernelPlan *k);
 /* Bytes of tile t for a block of bx x by x bz threads: S2S_TILE_BYTES of
  * rt/s2s_rt.h, which the launcher and the kernel use. */
 struct SmemTile;

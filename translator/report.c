@@ -95,6 +95,12 @@ void report_record_diag(DiagKind kind, const char *file, int line, int col, cons
 
 int report_count(void) { return nentries; }
 
+void report_set_text(int index, const char *message) {
+  if (index < 0 || index >= nentries) S2S_BUG("report_set_text: no line %d", index);
+  free(entries[index].message);
+  entries[index].message = xstrdup(message);
+}
+
 int report_warning_count(void) { return nwarnings; }
 
 void report_set_werror(bool on) { werror = on; }
@@ -171,6 +177,10 @@ static const ReportKindInfo kinds[] = {
     "a clause of an input directive that has no effect here, and why" },
   { "accel-clause-superseded", REPORT_CAT_ACCEL, "* on '*' superseded*",
     "a clause of an input directive whose effect the translator provides itself" },
+  { "accel-clause-not-needed", REPORT_CAT_ACCEL, "* on '*' not needed*",
+    "a clause of an input directive that asks for what happens anyway" },
+  { "accel-wait", REPORT_CAT_ACCEL, "'*' waits for every asynchronous update host*",
+    "an input wait directive: what it waits for" },
   { "accel-clause-not-followed", REPORT_CAT_ACCEL, "* on '*' is not followed*",
     "a clause of an input directive that cannot be honoured, and why" },
   { "accel-directive-ignored", REPORT_CAT_ACCEL, "'*' ignored in the kernel*",

@@ -65,6 +65,12 @@ void report_add_file(ReportKind kind, const char *routine, const char *file, int
 int report_count(void);
 void report_drop(int from, int to);
 
+/* Replace the text of line `index` (report_count() just before it was
+ * recorded; the text is copied): a later pass that changes what an earlier
+ * one reported (the grid pass coarsen shrinks).  Its kind, place and format
+ * (its kind of message) stay: the new text must have the same shape. */
+void report_set_text(int index, const char *message);
+
 /* How many warnings have been recorded (for -Werror: a translation that
  * added one fails). */
 int report_warning_count(void);

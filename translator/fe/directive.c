@@ -352,6 +352,7 @@ void dir_free(Directive *d) {
   free(d->clauses);
   for (int a = 0; a < d->nacc; a++) free(d->acc[a].text);
   free(d->acc);
+  free(d->queues);
   dir_free(d->loop);
   free(d);
 }
@@ -596,7 +597,8 @@ static bool parse_c_sections(Parser *p, DirItem *it) {
 
 /* ---- clauses ------------------------------------------------------------------- */
 
-enum { ON_REGION = 1, ON_DATA = 2, ON_DO = 4, ON_UPDATE = 8, ON_ENTER = 16, ON_EXIT = 32 };
+enum { ON_REGION = 1, ON_DATA = 2, ON_DO = 4, ON_UPDATE = 8, ON_ENTER = 16, ON_EXIT = 32,
+       ON_WAIT = 64 };
 typedef enum ClauseShape { CL_LIST, CL_NAMES, CL_FLAG, CL_VECTOR } ClauseShape;
 typedef enum DoFlag { F_PARALLEL, F_SEQ, F_KERNEL, F_INDEPENDENT, F_FINALIZE, F_ASYNC } DoFlag;
 
@@ -642,6 +644,7 @@ static unsigned construct_bit(DirKind k) {
   case DIR_UPDATE: return ON_UPDATE;
   case DIR_ENTER_DATA: return ON_ENTER;
   case DIR_EXIT_DATA: return ON_EXIT;
+  case DIR_WAIT: return ON_WAIT;
   default: return 0;
   }
 }
@@ -664,6 +667,23 @@ static const char *sentinel(const Parser *p) {
 const char *dir_sentinel(const Directive *d, DirLang lang) {
   if (d && d->origin != DIR_FROM_STENCIL) return lang == DIR_FORTRAN ? "!$acc" : "#pragma acc";
   return lang == DIR_FORTRAN ? "!$stencil" : "#pragma stencil";
+}
+
+const char *dir_spelling(const Directive *d, DirLang lang) {
+  if (d->spelled) return d->spelled;
+  static const char *const fortran[] = {
+      [DIR_REGION] = "!$stencil region", [DIR_END_REGION] = "!$stencil end region",
+      [DIR_DATA] = "!$stencil data", [DIR_END_DATA] = "!$stencil end data",
+      [DIR_DO] = "!$stencil do", [DIR_UPDATE] = "!$stencil update",
+      [DIR_ENTER_DATA] = "!$stencil enter data", [DIR_EXIT_DATA] = "!$stencil exit data",
+      [DIR_WAIT] = "!$stencil wait"};
+  static const char *const c[] = {
+      [DIR_REGION] = "#pragma stencil region", [DIR_END_REGION] = "#pragma stencil end region",
+      [DIR_DATA] = "#pragma stencil data", [DIR_END_DATA] = "#pragma stencil end data",
+      [DIR_DO] = "#pragma stencil do", [DIR_UPDATE] = "#pragma stencil update",
+      [DIR_ENTER_DATA] = "#pragma stencil enter data",
+      [DIR_EXIT_DATA] = "#pragma stencil exit data", [DIR_WAIT] = "#pragma stencil wait"};
+  return lang == DIR_FORTRAN ? fortran[d->kind] : c[d->kind];
 }
 
 static bool *flag_field(Directive *d, DoFlag f) {
@@ -984,17 +1004,24 @@ static bool parse_directive(Parser *p) {
  *   openacc  := ('parallel' | 'kernels') ['loop'] clause* | 'end' ('parallel' | 'kernels')
  *             | 'loop' clause* | 'data' clause* | 'end' 'data' | 'update' clause+
  *             | 'enter' 'data' clause+ | 'exit' 'data' clause+
+ *             | 'wait' ['(' queues ')'] clause*
  *
- * `wait`, `routine`, `end parallel loop` and
- * the constructs of neither list are no directives here: dir_acc_inert_line
- * says which the tool understands (no effect, a note) and which it does
- * not (a warning). */
+ * Asynchrony: every launch and copy of a host thread is queued in program
+ * order on one stream, so OpenACC's queues are all one queue here.  Only
+ * `update host(list) async[(n)]` lets the host go on before a copy is done
+ * (the `!$stencil update ... async` of the same name), and `wait[(n,...)]`
+ * waits for all of the thread's such copies (a superset of what it asks).
+ * The other async and wait clauses change nothing: a note says why.
+ *
+ * `routine`, `end parallel loop` and the constructs of neither list are no
+ * directives here: dir_acc_inert_line says which the tool understands (no
+ * effect, a note) and which it does not (a warning). */
 
 enum { M_PGI = 1, M_OACC = 2, M_BOTH = 3 };
 
 typedef enum AccAction {
   A_DATA, A_PRIVATE, A_PARALLEL, A_VECTOR, A_SEQ, A_KERNEL, A_INDEPENDENT, A_UPDATE,
-  A_IGNORE, A_SUPERSEDE, A_UNSUPPORTED, A_FINALIZE
+  A_IGNORE, A_SUPERSEDE, A_UNSUPPORTED, A_FINALIZE, A_ASYNC
 } AccAction;
 
 typedef enum AccArg { ARG_NONE, ARG_OPTIONAL, ARG_REQUIRED } AccArg;
@@ -1011,6 +1038,8 @@ typedef struct AccWord {
 #define WHY_MOVES "the analysis infers what each region moves (its 'Generating' lines)"
 #define WHY_ORDER "queued in order: every launch and copy runs in program order, so the " \
                   "results are those of an immediate wait"
+#define WHY_AFTER "every launch and copy runs in program order, so this one starts after " \
+                  "what was queued before it, as a wait first would give"
 #define WHY_GRID "the grid follows the loop bounds and the block the vector lengths"
 
 static const AccWord acc_words[] = {
@@ -1040,10 +1069,15 @@ static const AccWord acc_words[] = {
     {"if", M_OACC, ON_ENTER | ON_EXIT, A_IGNORE, 0, ARG_REQUIRED,
      "the arrays are always kept on the device (the results are the same)"},
     {"if_present", M_OACC, ON_UPDATE, A_IGNORE, 0, ARG_NONE, "every array named is moved"},
-    {"async", M_OACC, ON_REGION | ON_DATA | ON_UPDATE | ON_ENTER | ON_EXIT, A_IGNORE, 0,
-     ARG_OPTIONAL, WHY_ORDER},
+    {"async", M_OACC, ON_UPDATE, A_ASYNC, 0, ARG_OPTIONAL, NULL},
+    {"async", M_OACC, ON_REGION | ON_DATA | ON_ENTER | ON_EXIT, A_IGNORE, 0, ARG_OPTIONAL,
+     WHY_ORDER},
+    {"async", M_OACC, ON_WAIT, A_IGNORE, 0, ARG_OPTIONAL,
+     "the host itself waits (the results are the same)"},
     {"wait", M_OACC, ON_REGION | ON_DATA | ON_UPDATE | ON_ENTER | ON_EXIT, A_IGNORE, 0,
-     ARG_OPTIONAL, WHY_ORDER},
+     ARG_OPTIONAL, WHY_AFTER},
+    {"if", M_OACC, ON_WAIT, A_IGNORE, 0, ARG_REQUIRED,
+     "the host always waits (the results are the same)"},
     {"num_gangs", M_OACC, ON_REGION, A_IGNORE, 0, ARG_REQUIRED, WHY_GRID},
     {"num_workers", M_OACC, ON_REGION, A_IGNORE, 0, ARG_REQUIRED, WHY_GRID},
     {"vector_length", M_OACC, ON_REGION, A_IGNORE, 0, ARG_REQUIRED,
@@ -1158,6 +1192,33 @@ static bool acc_vector(Parser *p, Directive *loop) {
   return true;
 }
 
+/* The queue of async(...) on an update.  None, an integer n >= 0 or
+ * acc_async_noval: the host goes on.  acc_async_sync: it waits.  Any other
+ * expression may be acc_async_sync at run time, so the update is done at
+ * once: always correct (a later wait only waits), never a race. */
+typedef enum AsyncQueue { Q_ERROR, Q_QUEUED, Q_SYNC, Q_UNKNOWN } AsyncQueue;
+
+static AsyncQueue async_queue(Parser *p) {
+  if (p->tok.kind != T_LPAREN) return Q_QUEUED;
+  Parser at_open = *p;
+  next(p);
+  if (p->tok.kind == T_RPAREN) {
+    error_here(p, "expected a queue in 'async(...)', found ')'; write async or async(n)");
+    return Q_ERROR;
+  }
+  Token arg = p->tok;
+  next(p);
+  if (p->tok.kind == T_RPAREN) {
+    AsyncQueue q = arg.kind == T_INT || tok_is(p, &arg, "acc_async_noval") ? Q_QUEUED
+                   : tok_is(p, &arg, "acc_async_sync")                      ? Q_SYNC
+                                                                            : Q_UNKNOWN;
+    next(p);
+    return q;
+  }
+  *p = at_open;
+  return skip_argument(p, "async") ? Q_UNKNOWN : Q_ERROR;
+}
+
 static bool acc_clause(Parser *p, Directive *d, Directive *loop, unsigned on) {
   if (p->tok.kind != T_NAME)
     return error_here(p, "expected a clause of '%s', found %s", p->dir->spelled, found(p));
@@ -1188,6 +1249,7 @@ static bool acc_clause(Parser *p, Directive *d, Directive *loop, unsigned on) {
   bool list = action == A_DATA || action == A_UPDATE || action == A_PRIVATE;
   if (!list) next(p); /* parse_list reads the keyword itself */
   DirAccRole role = ACC_ROLE_OTHER;
+  AsyncQueue queue = Q_QUEUED;
   switch (action) {
   case A_DATA:
   case A_UPDATE:
@@ -1232,6 +1294,14 @@ static bool acc_clause(Parser *p, Directive *d, Directive *loop, unsigned on) {
     if (to->finalize) return error_span(p, start, p->prev_end, "duplicate clause 'finalize'");
     to->finalize = true;
     break;
+  case A_ASYNC:
+    for (int a = 0; a < to->nacc; a++)
+      if (to->acc[a].role == ACC_ROLE_ASYNC)
+        return error_span(p, start, p->prev_end, "duplicate clause 'async'");
+    if ((queue = async_queue(p)) == Q_ERROR) return false;
+    to->async = to->async || queue == Q_QUEUED;
+    role = ACC_ROLE_ASYNC;
+    break;
   case A_IGNORE:
   case A_SUPERSEDE:
   case A_UNSUPPORTED:
@@ -1254,7 +1324,42 @@ static bool acc_clause(Parser *p, Directive *d, Directive *loop, unsigned on) {
     a->fate = ACC_HONOURED;
     a->why = "every dynamic reference of the arrays named is dropped, not one";
   }
+  if (queue == Q_SYNC) {
+    a->fate = ACC_HONOURED;
+    a->why = "the update is done before the host goes on";
+  } else if (queue == Q_UNKNOWN) {
+    a->fate = ACC_IGNORED;
+    a->why = "the queue may be acc_async_sync at run time, so the update is done before the "
+             "host goes on (the results are the same); async, or async(n) with an integer "
+             "n >= 0, lets the host go on";
+  }
   return true;
+}
+
+/* What async (queued) means on this update: the host goes on past the
+ * copies to the host; a copy to the device returns once its bytes are
+ * staged and queued anyway. */
+static void update_async_fate(Directive *d) {
+  bool host = false, device = false;
+  for (int c = 0; c < d->nclauses; c++) {
+    host |= d->clauses[c].kind == DIR_UPDATE_HOST;
+    device |= d->clauses[c].kind == DIR_UPDATE_DEVICE;
+  }
+  for (int a = 0; a < d->nacc; a++) {
+    DirAccClause *c = &d->acc[a];
+    if (c->role != ACC_ROLE_ASYNC || c->fate != ACC_DECIDED_LATER) continue;
+    c->fate = host ? ACC_HONOURED : ACC_NOT_NEEDED;
+    c->why = !host ? "an update device does not make the host wait for the kernels before it "
+                     "(the host's bytes are staged and queued), with or without async"
+             : device
+                 ? "the copies to the host are queued and the host goes on (those to the "
+                   "device are staged and queued as without async); the host's arrays have the "
+                   "device's values after the next wait, of any queue (a host thread's queues "
+                   "are one queue here; the end of the arrays' data region waits too)"
+                 : "the copies to the host are queued and the host goes on; the host's arrays "
+                   "have the device's values after the next wait, of any queue (a host thread's "
+                   "queues are one queue here; the end of the arrays' data region waits too)";
+  }
 }
 
 static bool acc_clauses(Parser *p, Directive *d, Directive *loop, unsigned on) {
@@ -1300,6 +1405,7 @@ static const AccConstruct acc_constructs[] = {
     {{"update"}, M_BOTH, DIR_UPDATE, false, "!$acc update", "#pragma acc update"},
     {{"enter", "data"}, M_OACC, DIR_ENTER_DATA, false, "!$acc enter data", "#pragma acc enter data"},
     {{"exit", "data"}, M_OACC, DIR_EXIT_DATA, false, "!$acc exit data", "#pragma acc exit data"},
+    {{"wait"}, M_OACC, DIR_WAIT, false, "!$acc wait", "#pragma acc wait"},
 };
 
 /* The construct the text starts with, for `models`; *nwords its words. */
@@ -1327,6 +1433,20 @@ static const AccConstruct *acc_construct_of(const char *text, DirLang lang, unsi
   return NULL;
 }
 
+/* wait '(' queues ')': kept as written for the report; any wait waits for
+ * every queue of the thread (OpenACC's [devnum:n:][queues:] forms too). */
+static bool acc_wait_queues(Parser *p, Directive *d) {
+  int start = p->tok.start;
+  Parser at_open = *p; /* skip_argument reads from the '(' */
+  next(p);
+  if (p->tok.kind == T_RPAREN)
+    return error_here(p, "expected a queue in 'wait(...)', found ')'; write wait or wait(n)");
+  *p = at_open;
+  if (!skip_argument(p, "wait")) return false;
+  d->queues = clause_text(p, start);
+  return true;
+}
+
 static bool acc_parse_directive(Parser *p) {
   Directive *d = p->dir;
   unsigned models = dialect_models(p->dialect);
@@ -1344,6 +1464,7 @@ static bool acc_parse_directive(Parser *p) {
     if (p->tok.kind != T_END) return garbage_after(p, d->spelled);
     return true;
   }
+  if (c->kind == DIR_WAIT && p->tok.kind == T_LPAREN && !acc_wait_queues(p, d)) return false;
   unsigned on = construct_bit(c->kind);
   if (c->combined) {
     d->loop = xcalloc(1, sizeof *d->loop);
@@ -1356,6 +1477,7 @@ static bool acc_parse_directive(Parser *p) {
   if (!acc_clauses(p, d, d->loop, on)) return false;
   if (c->kind == DIR_UPDATE && d->nclauses == 0)
     return error_span(p, first, end, "'%s' needs host(list) or device(list)", d->spelled);
+  if (c->kind == DIR_UPDATE) update_async_fate(d);
   return lifetime_has_list(p, first, end);
 }
 
@@ -1485,15 +1607,14 @@ static int sentinel_end_in(const char *s, int len, DirLang lang, bool acc) {
   return acc ? acc_sentinel_end(s, len, lang) : stencil_sentinel_end(s, len, lang);
 }
 
-/* The construct of an `!$acc` line that is no directive here: `enter
- * data`, `wait`, ... (understood, no effect) or anything else (not
- * understood).  NULL for a directive the parser reads. */
+/* The construct of an `!$acc` line that is no directive here: `routine`,
+ * `init`, ... (understood, no effect) or anything else (not understood).
+ * NULL for a directive the parser reads. */
 typedef struct Inert { const char *words[3]; const char *why; } Inert;
 static const Inert inert_constructs[] = {
     {{"end", "parallel", "loop"}, ""},
     {{"end", "kernels", "loop"}, ""},
     {{"end", "region", "do"}, ""},
-    {{"wait"}, WHY_ORDER},
     {{"routine"}, "a routine the region calls is inlined, or made a __device__ function, "
                   "as the analysis decides"},
     {{"init"}, "the runtime starts the device at the first launch"},

@@ -126,7 +126,8 @@ extern DirDialect dir_dialect_option;
 /* What became of one clause of an `!$acc` directive, for the report. */
 typedef enum DirAccFate {
   ACC_DECIDED_LATER,    /* the passes decide: data clauses, private, loop schedules */
-  ACC_HONOURED, ACC_SUPERSEDED, ACC_IGNORED
+  ACC_HONOURED, ACC_SUPERSEDED, ACC_IGNORED,
+  ACC_NOT_NEEDED        /* it asks for what happens anyway (async on update device) */
 } DirAccFate;
 
 typedef enum DirAccRole {
@@ -135,7 +136,8 @@ typedef enum DirAccRole {
   ACC_ROLE_PRIVATE,     /* clauses[clause]: private(list) */
   ACC_ROLE_PARALLEL,    /* parallel, gang, worker, vector: run this loop across the grid */
   ACC_ROLE_VECTOR_LEN,  /* vector(n): the block length */
-  ACC_ROLE_SEQ, ACC_ROLE_KERNEL, ACC_ROLE_INDEPENDENT
+  ACC_ROLE_SEQ, ACC_ROLE_KERNEL, ACC_ROLE_INDEPENDENT,
+  ACC_ROLE_ASYNC        /* async[(n)] on update: fate fixed once the update's lists are read */
 } DirAccRole;
 
 typedef struct DirAccClause {
@@ -157,6 +159,9 @@ typedef struct Directive {
   /* DIR_UPDATE: `async`: the host does not wait for `update host`; a later
    * `wait` directive (DIR_WAIT) does */
   bool async;
+  /* DIR_WAIT from `!$acc wait(list)`: "(list)" as written, for the report
+   * (NULL: none); every wait waits for all of the thread's queued updates */
+  char *queues;
   /* data clauses (region, data, update) and private(list) for do */
   int nclauses;
   DirClause *clauses;
@@ -209,8 +214,8 @@ Directive *dir_read(int file, int line, DirLang lang, int *last_line);
 DirDialect dir_file_dialect(int file, DirLang lang);
 
 /* An `!$acc` / `#pragma acc` line that is no directive of the file's
- * dialect: the tool understands it and it has no effect (`wait`, `routine
- * seq`, ...), or it does not.  Returns false for other lines; else *what
+ * dialect: the tool understands it and it has no effect (`routine seq`,
+ * `init`, ...), or it does not.  Returns false for other lines; else *what
  * is the construct as written and *why says why it has no effect (a note
  * when *understood, else a warning). */
 bool dir_acc_inert_line(int file, int line, DirLang lang, bool *understood, const char **why,
@@ -227,6 +232,10 @@ bool dir_line_opens_region(int file, int line, DirLang lang);
 /* The sentinel of a directive as the user wrote it ("!$stencil", "!$acc",
  * "#pragma stencil", "#pragma acc"), for messages. */
 const char *dir_sentinel(const Directive *d, DirLang lang);
+
+/* The construct as the user wrote it, for messages: "!$acc data",
+ * "#pragma acc parallel loop", "!$stencil update", "#pragma stencil wait". */
+const char *dir_spelling(const Directive *d, DirLang lang);
 
 const char *dir_clause_name(DirClauseKind k); /* "copyin", ... */
 const char *dir_kind_name(DirKind k);         /* "region", "end region", ... */

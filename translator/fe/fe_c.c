@@ -2342,7 +2342,7 @@ static void lower_stmt_node(CFe *c, TSNode n, Seq *rest, Directive *advice, IrSt
 {
   const char *t = ts_node_type(n);
   if (advice && strcmp(t, "for_statement") != 0) {
-    err(c, n, "'#pragma stencil do' must be followed by a 'for' loop, not %s (line %d)",
+    err(c, n, "'%s' must be followed by a 'for' loop, not %s (line %d)", dir_spelling(advice, DIR_C),
         describe(n, false), line_of(c, n));
     advice = NULL;
   }
@@ -2411,16 +2411,18 @@ static void region_pragma(CFe *c, TSNode n, Directive **advice)
   Directive *d = read_directive(c, n, NULL);
   if (!d)
     return;
+  /* named as the user wrote it: '#pragma acc data', '#pragma stencil update' */
   if (d->kind == DIR_DO && *advice)
-    err(c, n, "two '#pragma stencil do' before one loop (line %d)", line_of(c, n));
+    err(c, n, "two loop directives before one loop: '%s' after '%s' (line %d)",
+        dir_spelling(d, DIR_C), dir_spelling(*advice, DIR_C), line_of(c, n));
   else if (d->kind == DIR_DO)
     *advice = d;
   else if (d->kind == DIR_REGION)
-    err(c, n, "stencil regions cannot be nested: this one is inside the region starting at "
-        "line %d", c->region->first_line);
+    err(c, n, "%s regions cannot be nested: this one is inside the region starting at line %d",
+        d->origin == DIR_FROM_STENCIL ? "stencil" : "compute", c->region->first_line);
   else
-    err(c, n, "'#pragma stencil %s' is not allowed inside a stencil region (line %d)",
-        dir_kind_name(d->kind), line_of(c, n));
+    err(c, n, "'%s' is not allowed inside a %sregion (line %d)", dir_spelling(d, DIR_C),
+        d->origin == DIR_FROM_STENCIL ? "stencil " : "", line_of(c, n));
 }
 
 /* unit := pragma* statement — lowered into out.  False when the sequence
@@ -2441,14 +2443,15 @@ static bool lower_unit(CFe *c, Seq *seq, IrStmtList *out)
     return true;
   }
   if (advice)
-    err(c, advice_node, "'#pragma stencil do' must be followed by a 'for' loop");
+    err(c, advice_node, "'%s' must be followed by a 'for' loop", dir_spelling(advice, DIR_C));
   return false;
 }
 
 /* ---- regions and host directives ---------------------------------------------------------- */
 
 /* Code after the end of a region's or data's statement on its last line
- * would be replaced with it: refuse it (comments are fine). */
+ * would be replaced with it: refuse it (comments are fine).  `what`: the
+ * directive as written. */
 static void check_ends_line(CFe *c, TSNode stmt, const char *what)
 {
   const char *text = c->fe.src->text;
@@ -2474,8 +2477,8 @@ static void check_ends_line(CFe *c, TSNode stmt, const char *what)
   while (text[p + w] && text[p + w] != '\n')
     w++;
   Loc loc = { c->fe.file, (int)end.row + 1, (int)(end.column + (p - at)) + 1 };
-  err_at(c, loc, (int)w, "the statement after '#pragma stencil %s' must end its line: move this "
-         "code to the next line (line %d)", what, diag_user_line(loc));
+  err_at(c, loc, (int)w, "the statement after '%s' must end its line: move this code to the next "
+         "line (line %d)", what, diag_user_line(loc));
 }
 
 static IrRegion *new_region(CFe *c, Directive *d, TSNode pragma)
@@ -2520,17 +2523,17 @@ static void lower_region(CFe *c, TSNode pragma, Directive *d, Seq *seq)
       found = true;
   }
   if (!found) {
-    err(c, pragma, "'#pragma stencil region' must be followed by a 'for' loop or a '{ }' block");
+    err(c, pragma, "'%s' must be followed by a 'for' loop or a '{ }' block", dir_spelling(d, DIR_C));
   } else if (!fe_is(n, "for_statement") && !fe_is(n, "compound_statement")) {
-    err(c, n, "'#pragma stencil region' must be followed by a 'for' loop or a '{ }' block, "
-        "not %s (line %d)", describe(n, false), line_of(c, n));
+    err(c, n, "'%s' must be followed by a 'for' loop or a '{ }' block, not %s (line %d)",
+        dir_spelling(d, DIR_C), describe(n, false), line_of(c, n));
   } else {
     lower_stmt(c, n, seq, advice, &g->body);
   }
   TSNode last = extent_end(c, saved);
   g->last_line = found ? fe_last_line(&c->fe, last) : g->first_line;
   if (found)
-    check_ends_line(c, last, "region");
+    check_ends_line(c, last, dir_spelling(d, DIR_C));
   c->region = NULL;
   c->nloops = 0;
 }
@@ -2557,15 +2560,15 @@ static void host_data(CFe *c, TSNode pragma, Directive *d, int last_line, Seq *s
   IrHostDirective *h = add_host_directive(c, d, pragma, last_line);
   Extent saved = extent_start(c);
   c->data_depth++;
-  bool found = host_unit(c, seq, "data", pragma);
+  bool found = host_unit(c, seq, dir_spelling(d, DIR_C), pragma);
   c->data_depth--;
   TSNode last = extent_end(c, saved);
   if (!found) {
-    err(c, pragma, "'#pragma stencil data' must be followed by a statement or a '{ }' block");
+    err(c, pragma, "'%s' must be followed by a statement or a '{ }' block", dir_spelling(d, DIR_C));
     return;
   }
   h->stmt_last_line = fe_last_line(&c->fe, last);
-  check_ends_line(c, last, "data");
+  check_ends_line(c, last, dir_spelling(d, DIR_C));
 }
 
 /* A `#pragma stencil` directive d (at n, ending on user line `last`) in
@@ -2584,20 +2587,26 @@ static void host_directive(CFe *c, TSNode n, Directive *d, int last, Seq *seq, T
   case DIR_EXIT_DATA:
   case DIR_WAIT:
     if (!braces)
-      err(c, n, "'#pragma stencil %s' cannot be the body of the statement at line %d: put the "
-          "body in braces", dir_kind_name(d->kind), line_of(c, in_body));
+      err(c, n, "'%s' cannot be the body of the statement at line %d: put the body in braces",
+          dir_spelling(d, DIR_C), line_of(c, in_body));
     else if (d->kind == DIR_DATA)
       host_data(c, n, d, last, seq);
     else {
       if (d->kind == DIR_UPDATE && !c->data_depth && !c->quiet &&
           !fe_update_after_enter_data(&c->fe, c->routine, d))
-        fe_warn_update_outside_data(&c->fe, d, n, "function", "'#pragma stencil data'");
+        fe_warn_update_outside_data(&c->fe, d, n, "function",
+                                    d->origin == DIR_FROM_STENCIL ? "'#pragma stencil data'"
+                                                                  : "'#pragma acc data'");
       add_host_directive(c, d, n, last);
     }
     return;
   case DIR_DO:
-    err(c, n, "'#pragma stencil do' outside a stencil region has no effect; put it inside a "
-        "'#pragma stencil region' (line %d)", line_of(c, n));
+    if (d->origin == DIR_FROM_STENCIL)
+      err(c, n, "'#pragma stencil do' outside a stencil region has no effect; put it inside a "
+          "'#pragma stencil region' (line %d)", line_of(c, n));
+    else
+      err(c, n, "'%s' outside a compute region has no effect; put it inside a '#pragma acc "
+          "region, parallel or kernels' (line %d)", dir_spelling(d, DIR_C), line_of(c, n));
     return;
   case DIR_END_REGION:
   case DIR_END_DATA:
@@ -2609,7 +2618,8 @@ static void host_directive(CFe *c, TSNode n, Directive *d, int last, Seq *seq, T
 }
 
 /* unit := pragma* statement in host code (a `data` target or a body the
- * parser left dangling).  False when nothing followed. */
+ * parser left dangling).  `owner`: the data directive as written, or
+ * "body".  False when nothing followed. */
 static bool host_unit(CFe *c, Seq *seq, const char *owner, TSNode owner_node)
 {
   TSNode n;
@@ -2617,8 +2627,8 @@ static bool host_unit(CFe *c, Seq *seq, const char *owner, TSNode owner_node)
   while (seq_take(c, seq, &n)) {
     if (!fe_is(n, "preproc_call") || !is_pragma(c, n)) {
       if (!dangling && fe_is(n, "declaration"))
-        err(c, n, "'#pragma stencil %s' must be followed by a statement or a '{ }' block, not a "
-            "declaration (line %d)", owner, line_of(c, n));
+        err(c, n, "'%s' must be followed by a statement or a '{ }' block, not a declaration "
+            "(line %d)", owner, line_of(c, n));
       scan_node(c, n, seq);
       return true;
     }
@@ -2638,8 +2648,8 @@ static bool host_unit(CFe *c, Seq *seq, const char *owner, TSNode owner_node)
     }
     if ((d->kind == DIR_UPDATE || d->kind == DIR_ENTER_DATA || d->kind == DIR_EXIT_DATA ||
          d->kind == DIR_WAIT) && !dangling)
-      err(c, n, "'#pragma stencil %s' must be followed by a statement or a '{ }' block, not "
-          "'#pragma stencil %s' (line %d)", owner, dir_kind_name(d->kind), line_of(c, n));
+      err(c, n, "'%s' must be followed by a statement or a '{ }' block, not '%s' (line %d)", owner,
+          dir_spelling(d, DIR_C), line_of(c, n));
     else
       host_directive(c, n, d, last, seq, dangling ? owner_node : (TSNode){ 0 });
   }
@@ -2825,7 +2835,9 @@ static void read_items(CFe *c, TSNode parent)
     else if (strcmp(t, "struct_specifier") == 0)
       read_struct(c, n);
     else if (is_stencil_pragma(c, n))
-      err(c, n, "'#pragma stencil' belongs inside a function, before the statement it applies to");
+      err(c, n, "'%s' belongs inside a function, before the statement it applies to",
+          dir_file_dialect(c->fe.file, DIR_C) == DIR_DIALECT_STENCIL ? "#pragma stencil"
+                                                                     : "#pragma acc");
     else if (strncmp(t, "preproc_", 8) == 0)
       read_items(c, n);           /* #if / #ifdef groups */
   }

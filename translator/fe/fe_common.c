@@ -343,11 +343,20 @@ void fe_directive_read(FeCtx *cx, Directive *d)
  * The others are reported by the passes that decide them. */
 static void report_fixed_acc_clauses(const IrRoutine *r, const Directive *d)
 {
+  if (d->kind == DIR_WAIT && d->origin != DIR_FROM_STENCIL)
+    report_at(REPORT_INFO, r->name, d->loc, "'%s%s' waits for every asynchronous update host "
+              "of this host thread%s; kernels and other copies run in program order",
+              d->spelled, d->queues ? d->queues : "",
+              d->queues ? ", of any queue (a host thread's queues are one queue here: a "
+                          "superset of the queues named)" : "");
   for (int a = 0; a < d->nacc; a++) {
     const DirAccClause *c = &d->acc[a];
     if (c->fate == ACC_IGNORED || c->fate == ACC_SUPERSEDED)
       report_at(REPORT_NOTE, r->name, c->loc, "%s on '%s' %s: %s", c->text, d->spelled,
                  c->fate == ACC_IGNORED ? "ignored" : "superseded", c->why);
+    else if (c->fate == ACC_NOT_NEEDED)
+      report_at(REPORT_NOTE, r->name, c->loc, "%s on '%s' not needed: %s", c->text, d->spelled,
+                c->why);
     else if (c->fate == ACC_HONOURED)
       report_at(REPORT_INFO, r->name, c->loc, "%s on '%s' honoured: %s", c->text, d->spelled,
                 c->why);

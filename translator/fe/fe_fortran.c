@@ -2077,8 +2077,9 @@ static IrStmt *lower_do_while(FortranFe *f, TSNode n, TSNode head)
     }
   }
   if (f->pending_do) {
-    fe_error(&f->cx, f->pending_do_node, "'!$stencil do' applies to counted DO loops; a DO "
-             "%sloop runs in order inside its thread", ts_node_is_null(w) ? "" : "WHILE ");
+    fe_error(&f->cx, f->pending_do_node, "'%s' applies to counted DO loops; a DO %sloop runs in "
+             "order inside its thread", dir_spelling(f->pending_do, DIR_FORTRAN),
+             ts_node_is_null(w) ? "" : "WHILE ");
     f->pending_do = NULL;
   }
   s->u.loop.name = construct_name(f, n);
@@ -2566,9 +2567,10 @@ static void handle_region_comment(FortranFe *f, TSNode n, uint32_t *line_skip)
   }
   if (d->kind == DIR_REGION)
     f->unmatched_regions++;
-  fe_error(&f->cx, n, "'!$stencil %s' is not allowed inside a region%s", dir_kind_name(d->kind),
-           d->kind == DIR_END_REGION ? " here: 'end region' must close the region in the block "
-                                       "where it opened"
+  /* named as the user wrote it: '!$acc data', '!$acc parallel loop', '!$stencil update' */
+  fe_error(&f->cx, n, "'%s' is not allowed inside a region%s", dir_spelling(d, DIR_FORTRAN),
+           d->kind == DIR_END_REGION ? " here: it must close the region in the block where it "
+                                       "opened"
            : d->kind == DIR_REGION ? ": regions do not nest; end the region before starting "
                                      "another, or remove this directive"
            : "");
@@ -2741,8 +2743,10 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
   if (!ed)
     return end;
   if (ed->kind != DIR_END_REGION) {
-    fe_error(&f->cx, endn, "'!$stencil %s' inside a region; expected '!$stencil end region' "
-             "first", dir_kind_name(ed->kind));
+    /* d is `!$stencil region`, `!$acc region`, `!$acc parallel` or `!$acc kernels` */
+    fe_error(&f->cx, endn, "'%s' inside a region; expected '%s' first", dir_spelling(ed, DIR_FORTRAN),
+             d->origin == DIR_FROM_STENCIL ? "!$stencil end region"
+                                           : ir_printf("!$acc end %s", d->spelled + strlen("!$acc ")));
     return end;
   }
   IrRegion *g = new_region(f, d, fe_first_line(&f->cx, start));
@@ -2777,10 +2781,15 @@ static void add_host_directive(FortranFe *f, Directive *d, TSNode n, int last)
       f->open_data[f->data_depth++] = h;
   } else if (d->kind == DIR_UPDATE && !f->data_depth && !f->loading &&
              !fe_update_after_enter_data(&f->cx, f->routine, d)) {
-    fe_warn_update_outside_data(&f->cx, d, n, "routine", "!$stencil data ... !$stencil end data");
+    fe_warn_update_outside_data(&f->cx, d, n, "routine",
+                                d->origin == DIR_FROM_STENCIL ? "!$stencil data ... !$stencil end data"
+                                                              : "!$acc data ... !$acc end data");
   } else if (d->kind == DIR_END_DATA) {
     if (!f->data_depth) {
-      fe_error(&f->cx, n, "'!$stencil end data' without an open '!$stencil data'");
+      /* `!$acc end data region` closes `!$acc data region` (PGI) */
+      fe_error(&f->cx, n, "'%s' without an open '%s'", dir_spelling(d, DIR_FORTRAN),
+               d->spelled ? ir_printf("!$acc %s", d->spelled + strlen("!$acc end "))
+                          : "!$stencil data");
       return;
     }
     h->partner = f->open_data[--f->data_depth];
@@ -3243,11 +3252,21 @@ static void lower_routine(FortranFe *f, TSNode n)
     for (uint32_t k = i; k < count; k++)
       fe_host_scan(&f->cx, r, ts_node_named_child(n, k));
   }
-  if (f->data_depth)
+  if (f->data_depth) {
+    const Directive *open = f->open_data[f->data_depth - 1]->dir;
     diag_at(DIAG_ERROR, (Loc){ f->cx.file, f->open_data[f->data_depth - 1]->first_line, 1 }, 1,
-            "'!$stencil data' is not closed by '!$stencil end data' in routine '%s'", r->name);
+            "'%s' is not closed by '%s' in routine '%s'", dir_spelling(open, DIR_FORTRAN),
+            open->spelled ? ir_printf("!$acc end %s", open->spelled + strlen("!$acc "))
+                          : "!$stencil end data", r->name);
+  }
   IR_PUSH(f->cx.prog->routines, f->cx.prog->nroutines, r);
   f->routine = NULL;
+}
+
+/* The sentinel the file's directives are read in, for messages. */
+static const char *file_sentinel(FortranFe *f)
+{
+  return dir_file_dialect(f->cx.file, DIR_FORTRAN) == DIR_DIALECT_STENCIL ? "!$stencil" : "!$acc";
 }
 
 static void lower_module(FortranFe *f, TSNode n)
@@ -3279,8 +3298,8 @@ static void lower_module(FortranFe *f, TSNode n)
       }
     } else if (fe_is(c, "comment") &&
                dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN)) {
-      fe_error(&f->cx, c, "'!$stencil' directives belong inside a routine, not in a module's "
-               "specification part");
+      fe_error(&f->cx, c, "'%s' directives belong inside a routine, not in a module's "
+               "specification part", file_sentinel(f));
     }
   }
   f->module = NULL;
@@ -3298,7 +3317,7 @@ static void lower_unit(FortranFe *f, TSNode root)
       lower_routine(f, c);
     else if (fe_is(c, "comment") &&
              dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN))
-      fe_error(&f->cx, c, "'!$stencil' directives belong inside a routine");
+      fe_error(&f->cx, c, "'%s' directives belong inside a routine", file_sentinel(f));
   }
 }
 

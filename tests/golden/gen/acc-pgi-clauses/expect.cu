@@ -110,3 +110,12 @@ extern "C" void s2s_acc_clauses_r1(float *b, float *a, float *w, const int *s2s_
 #undef S2S_a
 #undef S2S_w
 
+/* ==== wait: in.f90 line 20 ==== */
+extern "C" void s2s_acc_clauses_w1(void)
+{
+  static S2sRegion s2s_region = S2S_REGION("acc_clauses_w1", "acc_clauses", "in.f90", 20);
+  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: nothing to move */
+  s2s_wait_updates(&s2s_region, 20);
+  s2s_region_end(&s2s_region);
+}
+

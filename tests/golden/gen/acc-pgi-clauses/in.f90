@@ -2,7 +2,7 @@
 ! directives (honoured, superseded, ignored), a parallel request the
 ! analysis disproves (a warning with the dependence; the loop runs in order
 ! in each thread), an unknown clause and a directive not understood
-! (warnings), and `!$acc wait` (a note).
+! (warnings), and `!$acc wait` (OpenACC's: it waits for async updates).
 subroutine acc_clauses(a, b, w, n, m)
   integer :: n, m, i, k
   real :: a(n, m), b(n, m), w(n, m)
