@@ -21,6 +21,13 @@ typedef struct KindCase {
 
 static const KindCase kinds[] = {
   { "Generating copyin(delz(its:ite,kts:kte,jts:jte))", "accel-data-clause", REPORT_CAT_ACCEL },
+  { "Generating copy(t): copied in at line 25 and out at line 50; the regions at lines 27 and 37 "
+    "find it present and move nothing", "accel-data-directive", REPORT_CAT_ACCEL },
+  { "copyout(t) on '!$stencil exit data': copied out and freed at line 23, once no enter data or "
+    "data region holds it any longer (no action where none holds it)", "accel-data-directive",
+    REPORT_CAT_ACCEL },
+  { "copyout(t) on '!$acc exit data' honoured: copied out and freed at line 23",
+    "accel-clause-honoured", REPORT_CAT_ACCEL },
   { "Generating reduction(+:tot) over loops 'j', 'i': each thread's partial result",
     "accel-reduction", REPORT_CAT_ACCEL },
   { "Accelerator kernel generated: heat_r1 grid [n/128] block [128]", "accel-kernel",

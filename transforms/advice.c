@@ -338,11 +338,17 @@ static int exit_line(const IrRoutine *r, const DirClause *cl, int after)
   return 0;
 }
 
-static void report_host_clause(const IrRoutine *r, const IrHostDirective *h,
-                               const DirAccClause *ac)
+/* A data clause of a host directive: what it moves where, and which
+ * regions of the routine find its arrays present.  `text_as_written` is the
+ * clause and `loc` where; an `!$acc` clause says it is honoured, a
+ * `!$stencil` data or enter data one takes the verb of the regions' lines
+ * ("Generating copy(t): ..."). */
+static void report_host_clause(const Program *p, const IrRoutine *r, const IrHostDirective *h,
+                               int clause, const char *text_as_written, Loc loc)
 {
   const Directive *d = h->dir;
-  const DirClause *cl = &d->clauses[ac->clause];
+  const DirClause *cl = &d->clauses[clause];
+  bool stencil = d->origin == DIR_FROM_STENCIL;
   const char *it = cl->nitems > 1 ? "them" : "it";
   int line = h->first_line;
   char *regions = NULL, *text = NULL;
@@ -376,6 +382,7 @@ static void report_host_clause(const IrRoutine *r, const IrHostDirective *h,
                      it);
     break;
   case DIR_UPDATE:
+    if (stencil) return; /* the directive says all there is to say */
     text = ir_printf("copied %s the device at line %d (%s must be present there)%s",
                      cl->kind == DIR_UPDATE_HOST ? "from" : "to", line,
                      cl->nitems > 1 ? "they" : "it",
@@ -387,13 +394,17 @@ static void report_host_clause(const IrRoutine *r, const IrHostDirective *h,
     return;
   }
   bool several = regions && strchr(regions, ' ');
+  char *what = !stencil ? ir_printf("%s on '%s' honoured", text_as_written, d->spelled)
+               : d->kind == DIR_EXIT_DATA
+                   ? ir_printf("%s on '%s'", text_as_written,
+                               dir_spelling(d, p->lang == IR_FORTRAN ? DIR_FORTRAN : DIR_C))
+                                          : ir_printf("Generating %s", text_as_written);
   if (regions)
-    report_at(REPORT_INFO, r->name, ac->loc, "%s on '%s' honoured: %s; %s %s %s %s present and "
-              "%s nothing", ac->text, d->spelled, text,
+    report_at(REPORT_INFO, r->name, loc, "%s: %s; %s %s %s %s present and %s nothing", what, text,
               several ? "the regions at lines" : "the region at line", regions,
               several ? "find" : "finds", it, several ? "move" : "moves");
   else
-    report_at(REPORT_INFO, r->name, ac->loc, "%s on '%s' honoured: %s", ac->text, d->spelled, text);
+    report_at(REPORT_INFO, r->name, loc, "%s: %s", what, text);
   free(regions);
 }
 
@@ -406,7 +417,9 @@ void xf_report_host_clauses(Program *p)
       const Directive *d = h->dir;
       for (int a = 0; d->origin != DIR_FROM_STENCIL && a < d->nacc; a++)
         if (d->acc[a].role == ACC_ROLE_DATA && d->acc[a].fate == ACC_DECIDED_LATER)
-          report_host_clause(r, h, &d->acc[a]);
+          report_host_clause(p, r, h, d->acc[a].clause, d->acc[a].text, d->acc[a].loc);
+      for (int c = 0; d->origin == DIR_FROM_STENCIL && c < d->nclauses; c++)
+        if (d->clauses[c].text) report_host_clause(p, r, h, c, d->clauses[c].text, d->clauses[c].loc);
     }
   }
 }

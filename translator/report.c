@@ -160,6 +160,11 @@ void report_add_file(ReportKind kind, const char *routine, const char *file, int
 static const ReportKindInfo kinds[] = {
   { "accel-reduction", REPORT_CAT_ACCEL, "Generating reduction(*",
     "a scalar reduced across the columns on the GPU" },
+  { "accel-data-directive", REPORT_CAT_ACCEL, "Generating *(*): *",
+    "a data clause of a data or enter data directive: what it moves when, and the regions "
+    "that find its arrays present" },
+  { "accel-data-directive", REPORT_CAT_ACCEL, "*(*) on '* exit data': *",
+    "a data clause of an exit data directive: what it moves when" },
   { "accel-data-clause", REPORT_CAT_ACCEL, "Generating *(*",
     "a data clause: the sub-array moved to or from the device" },
   { "accel-kernel", REPORT_CAT_ACCEL, "Accelerator kernel generated: *",

@@ -299,6 +299,26 @@ static bool error_unclosed(Parser *p, const Token *open, const char *what) {
 
 /* ---- building the Directive -------------------------------------------------- */
 
+/* The clause's text as written, from `start` to the end of the last token. */
+static char *clause_text(const Parser *p, int start) {
+  /* collapse the blanks and continuation breaks of a joined text */
+  size_t n = (size_t)(p->prev_end - start);
+  char *t = xmalloc(n + 1);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = p->text[start + i];
+    if (is_blank(c)) {
+      if (k && t[k - 1] != ' ' && t[k - 1] != '(' && t[k - 1] != ',') t[k++] = ' ';
+      continue;
+    }
+    if ((c == ')' || c == ',') && k && t[k - 1] == ' ') k--;
+    t[k++] = c;
+  }
+  t[k] = '\0';
+  return t;
+}
+
+
 static DirClause *add_clause(Directive *d, DirClauseKind kind, Loc loc) {
   d->clauses = xrealloc(d->clauses, sizeof *d->clauses * (size_t)(d->nclauses + 1));
   DirClause *c = &d->clauses[d->nclauses++];
@@ -348,6 +368,7 @@ void dir_free(Directive *d) {
   for (int c = 0; c < d->nclauses; c++) {
     for (int i = 0; i < d->clauses[c].nitems; i++) free_item(&d->clauses[c].items[i]);
     free(d->clauses[c].items);
+    free(d->clauses[c].text);
   }
   free(d->clauses);
   for (int a = 0; a < d->nacc; a++) free(d->acc[a].text);
@@ -847,6 +868,8 @@ static bool parse_list(Parser *p, const ClauseWord *w) {
     }
     if (p->tok.kind == T_RPAREN) {
       next(p);
+      c = &p->dir->clauses[p->dir->nclauses - 1];
+      c->text = clause_text(p, kw.start);
       return true;
     }
     return error_unclosed(p, &open, what);
@@ -1135,24 +1158,6 @@ static DirAccClause *add_acc(Directive *d, const Parser *p, int start, DirAccRol
   return a;
 }
 
-/* The clause's text as written, from `start` to the end of the last token. */
-static char *clause_text(const Parser *p, int start) {
-  /* collapse the blanks and continuation breaks of a joined text */
-  size_t n = (size_t)(p->prev_end - start);
-  char *t = xmalloc(n + 1);
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    char c = p->text[start + i];
-    if (is_blank(c)) {
-      if (k && t[k - 1] != ' ' && t[k - 1] != '(' && t[k - 1] != ',') t[k++] = ' ';
-      continue;
-    }
-    if ((c == ')' || c == ',') && k && t[k - 1] == ' ') k--;
-    t[k++] = c;
-  }
-  t[k] = '\0';
-  return t;
-}
 
 /* A balanced '(' ... ')' after a clause word whose argument is not read. */
 static bool skip_argument(Parser *p, const char *word) {

@@ -105,6 +105,7 @@ typedef struct DirItem {
 typedef struct DirClause {
   DirClauseKind kind;
   Loc loc;             /* of the clause keyword */
+  char *text;          /* a list clause as written ("copy(t)"), blanks collapsed; else NULL */
   int nitems;
   DirItem *items;
 } DirClause;
