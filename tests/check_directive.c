@@ -863,6 +863,8 @@ static const AccBad acc_bad[] = {
      "t.f90:1:18: error: clause 'attach' is not supported: the analysis infers what each region "
      "moves (its 'Generating' lines)"},
     {F, "!$acc do copyin(a)", "t.f90:1:10: error: clause 'copyin' is not allowed on '!$acc do'"},
+    {F, "!$acc", "t.f90:1:1: error: empty directive; expected an accelerator directive (region, "
+     "data, do, parallel, kernels, loop, update, enter data, exit data, wait)"},
     {F, "!$acc kernels frob(1)",
      "t.f90:1:15: warning: clause 'frob' of '!$acc kernels' is not understood and is ignored"},
     /* asynchrony */

@@ -1876,7 +1876,8 @@ Directive *dir_read(int file, int line, DirLang lang, int *last_line) {
     /* reported */
   } else if (nothing_to_parse(&j, lang)) {
     diag_at(DIAG_ERROR, sentinel_loc, at - first, "empty directive; expected %s",
-            acc ? "an accelerator directive (region, data, do, parallel, kernels, loop, update)"
+            acc ? "an accelerator directive (region, data, do, parallel, kernels, loop, "
+                  "update, enter data, exit data, wait)"
                 : DIRECTIVES);
   } else {
     Loc text_loc = {file, j.linemap[0], j.colmap[0]};
