@@ -1445,21 +1445,32 @@ static S2sRegisterMode s2s_rt_env_register(const S2sRegion *r, int line) {
                    "S2S_REGISTER='%s' is not a registration policy", v);
 }
 
+/* The value of the first of the `n` variables `vars` that holds an integer
+ * in [lo, hi] (one that holds anything else is passed over), with its name
+ * in *from; -1 when none does. */
+static long s2s_rt_env_first_int(const char *const *vars, size_t n, long lo, long hi,
+                                 const char **from) {
+  for (size_t i = 0; i < n; i++) {
+    const char *v = getenv(vars[i]);
+    char *end;
+    long x;
+    if (!v || !*v) continue;
+    x = strtol(v, &end, 10);
+    if (*end || x < lo || x > hi) continue;
+    if (from) *from = vars[i];
+    return x;
+  }
+  return -1;
+}
+
 /* The node-local number of MPI ranks an MPI launcher gives (Open MPI,
  * MPICH and Intel MPI, PMI, MVAPICH, Slurm), or 1. */
 static int s2s_rt_env_local_size(void) {
   static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",
                                       "PMI_LOCAL_SIZE", "MV2_COMM_WORLD_LOCAL_SIZE",
                                       "SLURM_NTASKS_PER_NODE" };
-  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-    const char *v = getenv(vars[i]);
-    char *end;
-    long n;
-    if (!v || !*v) continue;
-    n = strtol(v, &end, 10);
-    if (!*end && n >= 1 && n <= 4096) return (int)n;
-  }
-  return 1;
+  long n = s2s_rt_env_first_int(vars, sizeof vars / sizeof vars[0], 1, 4096, NULL);
+  return n < 0 ? 1 : (int)n;
 }
 
 /* CPU threads that work on one staged transfer: one core copies a few GB/s
@@ -1506,17 +1517,7 @@ static int s2s_rt_env_local_rank(const char **from) {
   static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
                                       "SLURM_LOCALID", "PMI_LOCAL_RANK",
                                       "MV2_COMM_WORLD_LOCAL_RANK" };
-  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-    const char *v = getenv(vars[i]);
-    char *end;
-    long n;
-    if (!v || !*v) continue;
-    n = strtol(v, &end, 10);
-    if (*end || n < 0 || n > INT_MAX) continue;
-    *from = vars[i];
-    return (int)n;
-  }
-  return -1;
+  return (int)s2s_rt_env_first_int(vars, sizeof vars / sizeof vars[0], 0, INT_MAX, from);
 }
 
 static void s2s_rt_select_device(const S2sRegion *r, int line) {

@@ -2159,15 +2159,22 @@ static bool assigns_to(const IrStmtList *l, const IrSym *iv, Loc *where)
   return false;
 }
 
-static IrExpr *lower_condition(FortranFe *f, TSNode n)
+/* The parenthesized logical expression of n (`what` names it in the
+ * error when it is not logical). */
+static IrExpr *lower_logical(FortranFe *f, TSNode n, const char *what)
 {
   TSNode c = fe_child_of_type(n, "parenthesized_expression");
   IrExpr *e = lower_expr(f, c);
   if (e && e->type != IR_T_LOGICAL) {
-    fe_error(&f->cx, c, "the condition of IF must be logical, not %s", ir_type_name(e->type));
+    fe_error(&f->cx, c, "%s must be logical, not %s", what, ir_type_name(e->type));
     return NULL;
   }
   return e;
+}
+
+static IrExpr *lower_condition(FortranFe *f, TSNode n)
+{
+  return lower_logical(f, n, "the condition of IF");
 }
 
 /* Index of the first named child of n with one of the given types, from `from`. */
@@ -2252,13 +2259,7 @@ static IrStmt *lower_if_clauses(FortranFe *f, TSNode n, uint32_t clause)
  * syntax; the rank is checked by pass "normalize". */
 static IrExpr *lower_mask(FortranFe *f, TSNode n)
 {
-  TSNode c = fe_child_of_type(n, "parenthesized_expression");
-  IrExpr *e = lower_expr(f, c);
-  if (e && e->type != IR_T_LOGICAL) {
-    fe_error(&f->cx, c, "the mask of WHERE must be logical, not %s", ir_type_name(e->type));
-    return NULL;
-  }
-  return e;
+  return lower_logical(f, n, "the mask of WHERE");
 }
 
 /* The ELSEWHERE clauses of where_statement n from child `clause` on, into
