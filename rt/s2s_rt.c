@@ -2145,9 +2145,10 @@ static S2sPresent *s2s_rt_find(const S2sRegion *r, int line, const S2sArray *a,
 /* ---- the staging pipeline ------------------------------------------------
  *
  * A staged transfer is cut into pieces of rt.chunk bytes (smaller ones
- * for a small transfer: s2s_rt_piece_size), each one bus copy between a slot of the thread's
- * pinned staging ring and the device: piece k uses slot k % nslots.  Several CPU threads work on one transfer (one
- * core copies a few GB/s, PCIe 5 moves 55): helpers wait for a job, then
+ * for a small transfer: s2s_rt_piece_size), each one bus copy between a
+ * slot of the thread's pinned staging ring and the device: piece k uses
+ * slot k % nslots.  Several CPU threads work on one transfer (one core
+ * copies a few GB/s, PCIe 5 moves 55): helpers wait for a job, then
  * the caller and the helpers claim the parts of the pieces (a piece has
  * rt.parts of them) in order, so that all of them work on the first piece
  * and the bus starts after one piece's fill, not after each thread has
@@ -3011,10 +3012,11 @@ void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
   int bounce = -1;
   size_t bytes;
   uintptr_t first;
-  char *dev;
+  char *dev, *scratch = NULL;
   if (!e) return;
   bytes = s2s_rt_shape_bytes(&s, a->elem);
-  if (!(s.nruns == 1 && s2s_rt_registered(r, line, e)) && (bounce = s2s_rt_bounce_get(t, bytes)) < 0) {
+  if (!(s.nruns == 1 && s2s_rt_registered(r, line, e)) &&
+      (bounce = s2s_rt_bounce_get(t, bytes)) < 0) {
     s2s_rt_debug(r, line, "update host of %s async: no pinned block for %zu bytes, copied now",
                  s2s_rt_str(a->name), bytes);
     s2s_rt_copy_box(t, r, line, a, &s, e, 0, 0, 0);
@@ -3042,20 +3044,16 @@ void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
   u->shape = s;
   u->host = (char *)first;
   u->elem = a->elem;
-  if (bounce < 0) {
-    s2s_rt_cuda(cudaMemcpyAsync((void *)first, dev, bytes, cudaMemcpyDeviceToHost, t->stream), r,
-                line, "cudaMemcpyAsync");
-  } else if (s.nruns == 1) {
-    s2s_rt_cuda(cudaMemcpyAsync(t->bounce[bounce].buf, dev, bytes, cudaMemcpyDeviceToHost, t->stream), r,
-                line, "cudaMemcpyAsync");
-  } else {
-    char *scratch;
+  if (bounce >= 0 && s.nruns > 1) { /* packed on the device, then one bus copy */
     s2s_rt_lock_take();
     scratch = s2s_rt_pool_get(t, r, line, bytes);
     s2s_rt_lock_give();
     s2s_rt_device_pack(t, r, line, &s, a->elem, dev, scratch, 1);
-    s2s_rt_cuda(cudaMemcpyAsync(t->bounce[bounce].buf, scratch, bytes, cudaMemcpyDeviceToHost, t->stream), r,
-                line, "cudaMemcpyAsync");
+  }
+  s2s_rt_cuda(cudaMemcpyAsync(bounce < 0 ? (char *)first : t->bounce[bounce].buf,
+                              scratch ? scratch : dev, bytes, cudaMemcpyDeviceToHost, t->stream),
+              r, line, "cudaMemcpyAsync");
+  if (scratch) {
     s2s_rt_lock_take();
     s2s_rt_pool_put(t, r, line, scratch); /* stream order keeps it until the copy is done */
     s2s_rt_lock_give();
