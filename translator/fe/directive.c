@@ -318,7 +318,6 @@ static char *clause_text(const Parser *p, int start) {
   return t;
 }
 
-
 static DirClause *add_clause(Directive *d, DirClauseKind kind, Loc loc) {
   d->clauses = xrealloc(d->clauses, sizeof *d->clauses * (size_t)(d->nclauses + 1));
   DirClause *c = &d->clauses[d->nclauses++];
@@ -1158,7 +1157,6 @@ static DirAccClause *add_acc(Directive *d, const Parser *p, int start, DirAccRol
   return a;
 }
 
-
 /* A balanced '(' ... ')' after a clause word whose argument is not read. */
 static bool skip_argument(Parser *p, const char *word) {
   Token open = p->tok;
@@ -1353,17 +1351,16 @@ static void update_async_fate(Directive *d) {
   for (int a = 0; a < d->nacc; a++) {
     DirAccClause *c = &d->acc[a];
     if (c->role != ACC_ROLE_ASYNC || c->fate != ACC_DECIDED_LATER) continue;
+#define WHY_AFTER_WAIT "the host's arrays have the device's values after the next wait, of " \
+                       "any queue (a host thread's queues are one queue here; the end of the " \
+                       "arrays' data region waits too)"
     c->fate = host ? ACC_HONOURED : ACC_NOT_NEEDED;
     c->why = !host ? "an update device does not make the host wait for the kernels before it "
                      "(the host's bytes are staged and queued), with or without async"
-             : device
-                 ? "the copies to the host are queued and the host goes on (those to the "
-                   "device are staged and queued as without async); the host's arrays have the "
-                   "device's values after the next wait, of any queue (a host thread's queues "
-                   "are one queue here; the end of the arrays' data region waits too)"
-                 : "the copies to the host are queued and the host goes on; the host's arrays "
-                   "have the device's values after the next wait, of any queue (a host thread's "
-                   "queues are one queue here; the end of the arrays' data region waits too)";
+             : device ? "the copies to the host are queued and the host goes on (those to the "
+                        "device are staged and queued as without async); " WHY_AFTER_WAIT
+                      : "the copies to the host are queued and the host goes on; " WHY_AFTER_WAIT;
+#undef WHY_AFTER_WAIT
   }
 }
 
