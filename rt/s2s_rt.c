@@ -1246,9 +1246,14 @@ typedef struct S2sThread {
   cudaEvent_t *slot_done;          /* per slot: recorded after the last bus copy that reads or writes it */
   S2sQueuedKernel queued[S2S_RT_QUEUED_KERNELS]; /* the oldest kernels not waited for */
   long nqueued;
-  /* update host ... async: copies queued on the stream, finished by
-   * s2s_wait_updates (or the thread's next data end) */
-  cudaEvent_t async_done;          /* recorded after the last of them */
+  /* update host ... async: copies queued on a second stream of the thread,
+   * `copies`, after the work queued before them on `stream` (async_after),
+   * finished by s2s_wait_updates (or the thread's next data end).  Kernels
+   * and copies queued on `stream` later run beside them, except those that
+   * may write a box still being copied: they wait (s2s_rt_async_hazard). */
+  cudaStream_t copies;             /* made at the first asynchronous update */
+  cudaEvent_t async_after;         /* recorded on `stream` before each of them */
+  cudaEvent_t async_done;          /* recorded on `copies` after the last of them */
   struct S2sAsyncUpdate *async;    /* the updates not yet waited for */
   int nasync, async_cap;
   struct S2sBounce *bounce;        /* pinned blocks they land in, kept for reuse */
@@ -1265,7 +1270,9 @@ typedef struct S2sAsyncUpdate {
   int bounce;                      /* its pinned block, an index in the thread's; -1: straight into the array */
   S2sBoxShape shape;               /* the box, for the bounce block's rows */
   char *host;                      /* the box's first element in the user's array */
+  uintptr_t last;                  /* the box's last byte there: [host, last] bounds what it reads */
   size_t elem;
+  char *scratch;                   /* the pool block it is packed into, or NULL; kept until the wait */
 } S2sAsyncUpdate;
 
 typedef struct S2sBounce {
@@ -1289,16 +1296,19 @@ static void s2s_rt_thread_free(void *p) {
   S2sThread *t = p;
   if (!t) return;
   (void)cudaStreamSynchronize(t->stream);
+  if (t->copies) (void)cudaStreamSynchronize(t->copies);
   if (t->ring_pinned) (void)cudaFreeHost(t->ring); else free(t->ring);
   for (int i = 0; i < t->nslots; i++) (void)cudaEventDestroy(t->slot_done[i]);
   free(t->slot_done);
   (void)cudaEventDestroy(t->ev_start);
   (void)cudaEventDestroy(t->ev_stop);
   if (t->async_done) (void)cudaEventDestroy(t->async_done);
+  if (t->async_after) (void)cudaEventDestroy(t->async_after);
   free(t->async);
   for (int i = 0; i < t->nbounce; i++) (void)cudaFreeHost(t->bounce[i].buf);
   free(t->bounce);
   (void)cudaStreamDestroy(t->stream);
+  if (t->copies) (void)cudaStreamDestroy(t->copies);
   (void)cudaGetLastError();
   free(t);
 }
@@ -2536,8 +2546,9 @@ static void s2s_rt_stage_buffers(S2sThread *t, const S2sRegion *r, int line) {
 /* Device to device between the box (the array's layout, `box` at its first
  * element) and `packed` (its rows back to back), to `packed` when
  * `to_packed`: the runtime's gather/scatter kernel (s2s_pack.h). */
-static void s2s_rt_device_pack(S2sThread *t, const S2sRegion *r, int line, const S2sBoxShape *s,
-                               size_t elem, char *box, char *packed, int to_packed) {
+static void s2s_rt_device_pack(cudaStream_t stream, const S2sRegion *r, int line,
+                               const S2sBoxShape *s, size_t elem, char *box, char *packed,
+                               int to_packed) {
   S2sPackShape p;
   memset(&p, 0, sizeof p);
   p.width = (size_t)s->count[0] * elem;
@@ -2548,7 +2559,7 @@ static void s2s_rt_device_pack(S2sThread *t, const S2sRegion *r, int line, const
     p.stride[d - 1] = (size_t)s->stride[d] * elem;
     p.nrows *= s->count[d];
   }
-  s2s_rt_cuda(s2s_pack_launch(t->stream, box, packed, &p, to_packed), r, line,
+  s2s_rt_cuda(s2s_pack_launch(stream, box, packed, &p, to_packed), r, line,
               "the launch of the runtime's pack kernel");
 }
 
@@ -2656,9 +2667,9 @@ static void s2s_rt_move_packed(S2sThread *t, const S2sRegion *r, int line, const
   s2s_rt_rows_box(&w, s, elem, host, 1);
   if (to_device) {
     s2s_rt_stage(t, r, line, &w, scratch, bytes, 1);
-    s2s_rt_device_pack(t, r, line, s, elem, dev, scratch, 0);
+    s2s_rt_device_pack(t->stream, r, line, s, elem, dev, scratch, 0);
   } else {
-    s2s_rt_device_pack(t, r, line, s, elem, dev, scratch, 1);
+    s2s_rt_device_pack(t->stream, r, line, s, elem, dev, scratch, 1);
     s2s_rt_stage(t, r, line, &w, scratch, bytes, 0);
   }
   s2s_rt_lock_take();
@@ -2757,6 +2768,29 @@ static _Noreturn void s2s_rt_fail_absent(const S2sRegion *r, int line, const S2s
   s2s_rt_fail_hint(r, line, "region", hint, "%s is not present on the device (%s)", box, what);
 }
 
+/* Work queued on the thread's stream from now on may write the bytes
+ * [first, last] of the copy `e`: if one of the thread's asynchronous
+ * updates still reads some of them (on the copy stream), the stream waits
+ * for the updates first.  Byte ranges of the user's array bound the boxes
+ * (a box lies within its first and last byte), so disjoint ranges are
+ * disjoint boxes: the edge planes an MPI exchange copies out run beside
+ * the kernel that writes the interior. */
+static int s2s_rt_async_reads(const S2sThread *t, const S2sPresent *e, uintptr_t first,
+                              uintptr_t last) {
+  for (int i = 0; i < t->nasync; i++)
+    if (t->async[i].e == e && last >= (uintptr_t)t->async[i].host && first <= t->async[i].last)
+      return 1;
+  return 0;
+}
+
+static void s2s_rt_async_hazard(S2sThread *t, const S2sRegion *r, int line, const S2sPresent *e,
+                                uintptr_t first, uintptr_t last) {
+  if (!s2s_rt_async_reads(t, e, first, last)) return;
+  s2s_rt_debug(r, line, "waits for the asynchronous update host of %s (it reads what this may "
+               "write)", e->what);
+  s2s_rt_cuda(cudaStreamWaitEvent(t->stream, t->async_done, 0), r, line, "cudaStreamWaitEvent");
+}
+
 void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   S2sBoxShape s;
   S2sPresent *e;
@@ -2772,6 +2806,8 @@ void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause
                  e->what, e->refs);
     dev = s2s_rt_dev_pointer(e, a);
     s2s_rt_lock_give();
+    if (!a->read_only)
+      s2s_rt_async_hazard(t, r, line, e, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s));
 #ifdef S2S_EMULATE
     s2s_race_note_array(r, line, a, dev);
 #endif
@@ -2871,7 +2907,14 @@ static void s2s_rt_update(S2sRegion *r, int line, const S2sArray *a, int to_devi
   S2sBoxShape s;
   S2sThread *t = s2s_rt_enter(r, line);
   S2sPresent *e = s2s_rt_update_copy(t, r, line, a, &s, to_device);
+  uintptr_t first, last;
   if (!e) return;
+  first = s2s_rt_host_first(a, &s);
+  last = s2s_rt_host_last(a, &s);
+  if (to_device)
+    s2s_rt_async_hazard(t, r, line, e, first, last);
+  else if (s2s_rt_async_reads(t, e, first, last))
+    s2s_rt_finish_async(t, r, line); /* else it would unpack older values over these at the wait */
   s2s_rt_copy_box(t, r, line, a, &s, e, to_device, 0, 0);
   s2s_rt_release(t, r, line, e);
 }
@@ -2960,8 +3003,10 @@ static void s2s_rt_finish_async(S2sThread *t, const S2sRegion *r, int line) {
     t->bounce[u->bounce].busy = 0;
   }
   s2s_rt_lock_take();
-  for (int i = 0; i < t->nasync; i++)
+  for (int i = 0; i < t->nasync; i++) {
+    if (t->async[i].scratch) s2s_rt_pool_put(t, r, line, t->async[i].scratch);
     if (--t->async[i].e->refs == 0) s2s_rt_destroy(t, r, line, t->async[i].e);
+  }
   s2s_rt_lock_give();
   t->nasync = 0;
 }
@@ -3019,6 +3064,8 @@ void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
       (bounce = s2s_rt_bounce_get(t, bytes)) < 0) {
     s2s_rt_debug(r, line, "update host of %s async: no pinned block for %zu bytes, copied now",
                  s2s_rt_str(a->name), bytes);
+    if (s2s_rt_async_reads(t, e, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s)))
+      s2s_rt_finish_async(t, r, line); /* older values must not land over these */
     s2s_rt_copy_box(t, r, line, a, &s, e, 0, 0, 0);
     s2s_rt_release(t, r, line, e);
     return;
@@ -3030,35 +3077,40 @@ void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
     t->async = grown;
     t->async_cap = cap;
   }
-  if (!t->async_done)
+  if (!t->copies) {
+    s2s_rt_cuda(cudaStreamCreate(&t->copies), r, line, "cudaStreamCreate");
+    s2s_rt_cuda(cudaEventCreateWithFlags(&t->async_after, cudaEventDisableTiming), r, line,
+                "cudaEventCreateWithFlags");
     s2s_rt_cuda(cudaEventCreateWithFlags(&t->async_done, cudaEventDisableTiming), r, line,
                 "cudaEventCreateWithFlags");
+  }
   s2s_rt_lock_take();
   e->transfers++;
   s2s_rt_lock_give();
   first = s2s_rt_host_first(a, &s);
   dev = e->dev + (first - e->host_first);
+  /* after everything queued so far (the kernels that computed the box), on
+   * the copy stream, so that later work runs beside it */
+  s2s_rt_cuda(cudaEventRecord(t->async_after, t->stream), r, line, "cudaEventRecord");
+  s2s_rt_cuda(cudaStreamWaitEvent(t->copies, t->async_after, 0), r, line, "cudaStreamWaitEvent");
+  if (bounce >= 0 && s.nruns > 1) { /* packed on the device, then one bus copy */
+    s2s_rt_lock_take();
+    scratch = s2s_rt_pool_get(t, r, line, bytes);
+    s2s_rt_lock_give();
+    s2s_rt_device_pack(t->copies, r, line, &s, a->elem, dev, scratch, 1);
+  }
+  s2s_rt_cuda(cudaMemcpyAsync(bounce < 0 ? (char *)first : t->bounce[bounce].buf,
+                              scratch ? scratch : dev, bytes, cudaMemcpyDeviceToHost, t->copies),
+              r, line, "cudaMemcpyAsync");
+  s2s_rt_cuda(cudaEventRecord(t->async_done, t->copies), r, line, "cudaEventRecord");
   u = &t->async[t->nasync++];
   u->e = e;
   u->bounce = bounce;
   u->shape = s;
   u->host = (char *)first;
+  u->last = s2s_rt_host_last(a, &s);
   u->elem = a->elem;
-  if (bounce >= 0 && s.nruns > 1) { /* packed on the device, then one bus copy */
-    s2s_rt_lock_take();
-    scratch = s2s_rt_pool_get(t, r, line, bytes);
-    s2s_rt_lock_give();
-    s2s_rt_device_pack(t, r, line, &s, a->elem, dev, scratch, 1);
-  }
-  s2s_rt_cuda(cudaMemcpyAsync(bounce < 0 ? (char *)first : t->bounce[bounce].buf,
-                              scratch ? scratch : dev, bytes, cudaMemcpyDeviceToHost, t->stream),
-              r, line, "cudaMemcpyAsync");
-  if (scratch) {
-    s2s_rt_lock_take();
-    s2s_rt_pool_put(t, r, line, scratch); /* stream order keeps it until the copy is done */
-    s2s_rt_lock_give();
-  }
-  s2s_rt_cuda(cudaEventRecord(t->async_done, t->stream), r, line, "cudaEventRecord");
+  u->scratch = scratch; /* the pool would hand it to the thread's stream before the copy is done */
   s2s_rt_lock_take();
   s2s_rt_account(r, 0, bytes, 0.0);
   s2s_rt_lock_give();

@@ -131,6 +131,9 @@ typedef struct S2sArray {
   long lo[S2S_MAX_RANK];   /* declared lower bound per dimension, fastest first */
   long ext[S2S_MAX_RANK];  /* declared extent per dimension (last may be 0: unknown) */
   long sub_lo[S2S_MAX_RANK], sub_hi[S2S_MAX_RANK]; /* the box, inclusive, in declared index space */
+  int read_only;         /* a compute region's kernels only read the box (the translator
+                            knows); 0: they may write it, which is also what a descriptor
+                            without it says */
 } S2sArray;
 
 /* Region bracket: counts entries and times the region. */

@@ -1279,6 +1279,79 @@ START_TEST(test_update_async_nested_end) {
 }
 END_TEST
 
+/* An asynchronous update host runs on the thread's copy stream, beside
+ * what the thread queues next on its own stream; only work that may write
+ * the bytes it reads waits for it.  The emulation runs a stream's work when
+ * something waits for it: a kernel (here: a copy into the device array,
+ * then a wait for the thread's stream, as an emulated launch does) runs
+ * the copy stream first only if its stream waits for the update, which the
+ * pending-operation count shows; and a missing wait shows as the kernel's
+ * values in the host array after s2s_wait_updates.  The update is a(101:200). */
+typedef struct CopyStreamCase {
+  const char *what;
+  int op;                  /* 0 a kernel writes, 1 update device, 2 update host (synchronous) */
+  long lo, hi;             /* the elements it writes (reads for 2) */
+  int read_only;           /* the kernel's descriptor says it only reads */
+  int waits;               /* the thread's stream waited for the update */
+} CopyStreamCase;
+static const CopyStreamCase copy_stream_cases[] = {
+    {"kernel writing a(150:160)", 0, 150, 160, 0, 1},
+    {"kernel writing a(1:101), one element shared", 0, 1, 101, 0, 1},
+    {"kernel writing a(201:300), next to the box", 0, 201, 300, 0, 0},
+    {"kernel only reading a(1:1000)", 0, 1, 1000, 1, 0},
+    {"update device of a(180:220)", 1, 180, 220, 0, 1},
+    {"update device of a(1:100)", 1, 1, 100, 0, 0},
+    {"update host of a(120:130): the older update finishes first", 2, 120, 130, 0, 1},
+};
+
+START_TEST(test_update_async_copy_stream) {
+  const CopyStreamCase *c = &copy_stream_cases[_i];
+  static double a[1000], newer[1000];
+  S2sArray d = vec("a", a, 1, 1000, 1, 1000), part = vec("a", a, 1, 1000, 101, 200),
+           op = vec("a", a, 1, 1000, c->lo, c->hi);
+  double *p, v = 7.5;
+  setenv("S2S_REGISTER", "never", 1);
+  for (int i = 0; i < 1000; i++) a[i] = i, newer[i] = -1.0 - i;
+  p = s2s_data_begin(&data_r, 10, &d, S2S_COPYIN);
+  for (int i = 0; i < 1000; i++) dev_write(p + i, &v, sizeof v);
+  s2s_update_host_async(&upd_r, 30, &part);
+  ck_assert_msg(s2s_emu_pending_ops() > 0, "%s: the update ran at once", c->what);
+  op.read_only = c->read_only;
+  if (c->op == 0) {
+    ck_assert(s2s_data_begin(&kern_r, 21, &op, S2S_COPY) == p);
+    if (!c->read_only)
+      ck_assert_int_eq(cudaMemcpyAsync(p + c->lo - 1, newer + c->lo - 1,
+                                       (size_t)(c->hi - c->lo + 1) * sizeof(double),
+                                       cudaMemcpyHostToDevice, s2s_stream()), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(s2s_stream()), cudaSuccess);
+    ck_assert_msg((s2s_emu_pending_ops() == 0) == c->waits, "%s: the stream %s for the update",
+                  c->what, c->waits ? "did not wait" : "waited");
+    s2s_data_end(&kern_r, 21, &op, S2S_COPY);
+  } else if (c->op == 1) {
+    for (long i = c->lo; i <= c->hi; i++) a[i - 1] = newer[i - 1];
+    s2s_update_device(&upd_r, 33, &op);
+    ck_assert_int_eq(cudaStreamSynchronize(s2s_stream()), cudaSuccess);
+    ck_assert_msg((s2s_emu_pending_ops() == 0) == c->waits, "%s: the stream %s for the update",
+                  c->what, c->waits ? "did not wait" : "waited");
+    for (long i = c->lo; i <= c->hi; i++) a[i - 1] = (double)(i - 1);
+  } else {
+    double w = 9.25;
+    dev_write(p + 124, &w, sizeof w);
+    s2s_update_host(&upd_r, 34, &op);
+    ck_assert_msg(s2s_emu_pending_ops() == 0, "%s: the older update is still pending", c->what);
+  }
+  s2s_wait_updates(&upd_r, 31);
+  for (int i = 0; i < 1000; i++) {
+    double want = (double)i;
+    if (i >= 100 && i < 200) want = 7.5;           /* what the update read */
+    if (c->op == 2 && i >= c->lo - 1 && i < c->hi) want = i == 124 ? 9.25 : 7.5;
+    ck_assert_msg(a[i] == want, "%s: a(%d) = %g after the wait, not %g", c->what, i + 1, a[i], want);
+  }
+  s2s_data_end(&data_r, 10, &d, S2S_COPYIN);
+  ck_assert_int_eq(s2s_present_count(), 0);
+}
+END_TEST
+
 /* S2S_REGISTER=always pins a contiguous present copy's host span at its
  * first transfer, copies straight from it, and unpins it with the copy. */
 START_TEST(test_register_always) {
@@ -1707,6 +1780,8 @@ static Suite *rt_suite(void) {
 #ifdef S2S_EMULATE
   tcase_add_loop_test(boxes, test_update_host_async, 0, (int)(sizeof async_cases / sizeof *async_cases));
   tcase_add_test(boxes, test_update_async_nested_end);
+  tcase_add_loop_test(boxes, test_update_async_copy_stream, 0,
+                      (int)(sizeof copy_stream_cases / sizeof *copy_stream_cases));
 #endif
   tcase_add_loop_test(boxes, test_copy_threads_default, 0, (int)(sizeof threads_cases / sizeof *threads_cases));
   tcase_add_loop_test(boxes, test_staging_ramp, 0, (int)(sizeof ramp_cases / sizeof *ramp_cases));

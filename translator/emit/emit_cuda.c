@@ -1862,8 +1862,11 @@ static void emit_bounds(Emit *e, const IrSym *a)
 }
 
 /* S2sArray descriptor of array a with box (lo, hi), clamped to the
- * declared bounds where they are known. */
-static void emit_descriptor(Emit *e, const IrSym *a, IrExpr *const *lo, IrExpr *const *hi)
+ * declared bounds where they are known.  `read_only`: the region's kernels
+ * never write it (the runtime lets an asynchronous update host of the box
+ * run beside them). */
+static void emit_descriptor(Emit *e, const IrSym *a, IrExpr *const *lo, IrExpr *const *hi,
+                            bool read_only)
 {
   out(e, "  S2sArray s2s_%s = { \"%s\", (void *)%s, sizeof(%s), %d, {", a->name,
       ir_sym_user_name(a), cname(a),
@@ -1904,7 +1907,7 @@ static void emit_descriptor(Emit *e, const IrSym *a, IrExpr *const *lo, IrExpr *
     } else
       emit_ir_or(e, hi[d], "0");
   }
-  out(e, " } };\n");
+  out(e, " }%s };\n", read_only ? ", 1" : "");
 }
 
 static const char *rt_clause(DirClauseKind k)
@@ -2181,7 +2184,7 @@ static void emit_region(Emit *e, IrRegion *g)
           constant_name(e, a->sym), a->clause_line, a->sym->name);
       continue;
     }
-    emit_descriptor(e, a->sym, a->box_lo, a->box_hi);
+    emit_descriptor(e, a->sym, a->box_lo, a->box_hi, !a->written);
     out(e, "  %s *d_%s = (%s *)s2s_data_begin(&s2s_region, %d, &s2s_%s, %s);\n", elem_ctype(a->sym),
         a->sym->name, elem_ctype(a->sym), a->clause_line, a->sym->name, rt_clause(a->clause));
   }
@@ -2320,7 +2323,7 @@ static void emit_data_calls(Emit *e, ItemBox *items, int n, const char *call, bo
   FILE *real = host_consts_begin(e, &used, &text, &len);
   for (int k = 0; k < n; k++) {
     const ItemBox *it = &items[reverse ? n - 1 - k : k];
-    emit_descriptor(e, it->sym, it->lo, it->hi);
+    emit_descriptor(e, it->sym, it->lo, it->hi, false);
     out(e, "  %s(&s2s_region, %d, &s2s_%s, %s);\n", call, it->line, it->sym->name,
         rt_clause(it->clause));
   }
@@ -2399,7 +2402,7 @@ static void emit_item_directive(Emit *e, IrRoutine *r, IrHostDirective *h)
   size_t len;
   FILE *real = host_consts_begin(e, &used, &text, &len);
   for (int i = 0; i < n; i++) {
-    emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi);
+    emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi, false);
     emit_item_call(e, h->dir, &items[i]);
   }
   host_consts_end(e, real, &used, &text, &len);

@@ -105,7 +105,7 @@ extern "C" void s2s_integrate_r1(float *t, float *tend, const int *s2s_p_jts, co
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { ims, jms },
       { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its - 1, ims), s2s_max<long>(jts - 1, jms) },
-      { s2s_min<long>(ite + 1, ime), s2s_min<long>(jte + 1, jme) } };
+      { s2s_min<long>(ite + 1, ime), s2s_min<long>(jte + 1, jme) }, 1 };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 35, &s2s_t, S2S_COPYIN);
   S2sArray s2s_tend = { "tend", (void *)tend, sizeof(float), 2, { ims, jms },
       { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
@@ -197,12 +197,12 @@ extern "C" void s2s_integrate_r2(float *t, float *tend, float *q, const int *s2s
   S2sArray s2s_tend = { "tend", (void *)tend, sizeof(float), 2, { ims, jms },
       { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) },
-      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
+      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) }, 1 };
   float *d_tend = (float *)s2s_data_begin(&s2s_region, 42, &s2s_tend, S2S_COPYIN);
   S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { ims, jms },
       { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) },
-      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
+      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) }, 1 };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 42, &s2s_q, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };

@@ -33,7 +33,7 @@ extern "C" void s2s_forced_r1(float *b, float *a, const int *s2s_p_n)
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
-      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) }, 1 };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 8, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };

@@ -46,7 +46,7 @@ extern "C" void s2s_step_r1(float *a, float *b, int n)
   static S2sRegion s2s_region = S2S_REGION("step_r1", "step", "in.c", 12);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 1, { 0 }, { (long)(n - 1) - (0) + 1 },
-      { s2s_max<long>(0, 0) }, { s2s_min<long>(n - 1, n - 1) } };
+      { s2s_max<long>(0, 0) }, { s2s_min<long>(n - 1, n - 1) }, 1 };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 12, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 1, { 0 }, { (long)(n - 1) - (0) + 1 },
       { s2s_max<long>(1, 0) }, { s2s_min<long>(n - 2, n - 1) } };

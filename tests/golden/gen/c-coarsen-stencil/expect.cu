@@ -312,7 +312,7 @@ extern "C" void s2s_diffuse_r1(float *u, float *out, int nk, int nj, int ni, flo
       { (long)(ni + 3) - (0) + 1, (long)(nj + 3) - (0) + 1, (long)(nk - 1) - (0) + 1 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
       { s2s_min<long>(ni + 3, ni + 3), s2s_min<long>(nj + 3, nj + 3),
-      s2s_min<long>(nk - 1, nk - 1) } };
+      s2s_min<long>(nk - 1, nk - 1) }, 1 };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 12, &s2s_u, S2S_COPYIN);
   S2sArray s2s_out = { "out", (void *)out, sizeof(float), 3, { 0, 0, 0 },
       { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, (long)(nk - 1) - (0) + 1 },

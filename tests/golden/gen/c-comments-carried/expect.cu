@@ -37,7 +37,7 @@ extern "C" void s2s_relax_r1(double *a, double *b, double *c, int n)
   static S2sRegion s2s_region = S2S_REGION("relax_r1", "relax", "in.c", 7);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
-      { n - 1 } };
+      { n - 1 }, 1 };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 7, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(1, 0) },
       { n - 2 } };

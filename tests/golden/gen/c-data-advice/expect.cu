@@ -34,10 +34,10 @@ extern "C" void s2s_relax_r1(double *u, double *f, double *v, int n)
   static S2sRegion s2s_region = S2S_REGION("relax_r1", "relax", "in.c", 6);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_u = { "u", (void *)u, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
-      { n - 1 } };
+      { n - 1 }, 1 };
   double *d_u = (double *)s2s_data_begin(&s2s_region, 6, &s2s_u, S2S_COPYIN);
   S2sArray s2s_f = { "f", (void *)f, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(1, 0) },
-      { n - 2 } };
+      { n - 2 }, 1 };
   double *d_f = (double *)s2s_data_begin(&s2s_region, 6, &s2s_f, S2S_COPYIN);
   S2sArray s2s_v = { "v", (void *)v, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(1, 0) },
       { n - 2 } };

@@ -43,7 +43,7 @@ extern "C" void s2s_flux3d_r1(float *u, float *flux, int nk, int nj, int ni)
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 0 },
       { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(ni - 1, ni - 1), s2s_min<long>(nj - 1, nj - 1), nk - 1 } };
+      { s2s_min<long>(ni - 1, ni - 1), s2s_min<long>(nj - 1, nj - 1), nk - 1 }, 1 };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 16, &s2s_u, S2S_COPYIN);
   S2sArray s2s_flux = { "flux", (void *)flux, sizeof(float), 3, { 0, 0, 0 },
       { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },
@@ -123,7 +123,7 @@ extern "C" void s2s_smooth_down_r1(double *a, double *b, int nk, int nj, int ni)
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { 0, 0, 0 },
       { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(ni - 1, ni - 1), s2s_min<long>(nj - 1, nj - 1), nk - 1 } };
+      { s2s_min<long>(ni - 1, ni - 1), s2s_min<long>(nj - 1, nj - 1), nk - 1 }, 1 };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 27, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { 0, 0, 0 },
       { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },
@@ -263,7 +263,7 @@ extern "C" void s2s_vla3d_r1(float *u, float *v, int nz, int ny, int nx)
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 0 },
       { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 1 } };
+      { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 1 }, 1 };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 47, &s2s_u, S2S_COPYIN);
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 3, { 0, 0, 0 },
       { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, 0 },
@@ -342,7 +342,7 @@ extern "C" void s2s_heat_r1(float *t, float *dt, int nz, int ny, int nx, float c
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 3, { 0, 0, 0 },
       { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 1 } };
+      { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 1 }, 1 };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 61, &s2s_t, S2S_COPYIN);
   S2sArray s2s_dt = { "dt", (void *)dt, sizeof(float), 3, { 0, 0, 0 },
       { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, 0 },
@@ -415,7 +415,7 @@ extern "C" void s2s_twice_r1(float *in, float *mid, int nj, int ni)
   static S2sRegion s2s_region = S2S_REGION("twice_r1", "twice", "in.c", 75);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_in = { "in", (void *)in, sizeof(float), 2, { 0, 0 }, { (long)(ni - 1) - (0) + 1, 0 },
-      { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>(ni - 1, ni - 1), nj - 1 }, 1 };
   float *d_in = (float *)s2s_data_begin(&s2s_region, 75, &s2s_in, S2S_COPYIN);
   S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 },
       { (long)(ni - 1) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
@@ -487,7 +487,7 @@ extern "C" void s2s_twice_r2(float *mid, float *out, int nj, int ni)
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_mid = { "mid", (void *)mid, sizeof(float), 2, { 0, 0 },
       { (long)(ni - 1) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(ni - 1, ni - 1), nj - 1 } };
+      { s2s_min<long>(ni - 1, ni - 1), nj - 1 }, 1 };
   float *d_mid = (float *)s2s_data_begin(&s2s_region, 79, &s2s_mid, S2S_COPYIN);
   S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 0, 0 },
       { (long)(ni - 1) - (0) + 1, 0 }, { s2s_max<long>(0, 0), s2s_max<long>(1, 0) },

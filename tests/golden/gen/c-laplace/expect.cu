@@ -44,7 +44,7 @@ extern "C" void s2s_lap_r1(float *u, float *out, int nz, int ny, int nx)
       { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, (long)(nz - 1) - (0) + 1 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
       { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1),
-      s2s_min<long>(nz - 1, nz - 1) } };
+      s2s_min<long>(nz - 1, nz - 1) }, 1 };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 5, &s2s_u, S2S_COPYIN);
   S2sArray s2s_out = { "out", (void *)out, sizeof(float), 3, { 0, 0, 0 },
       { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, (long)(nz - 1) - (0) + 1 },

@@ -39,10 +39,10 @@ extern "C" void s2s_rowscale_r1(double *s, double *w, double *a, int n, int m)
   static S2sRegion s2s_region = S2S_REGION("rowscale_r1", "rowscale", "in.c", 8);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_s = { "s", (void *)s, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
-      { 0 + n - 1 } };
+      { 0 + n - 1 }, 1 };
   double *d_s = (double *)s2s_data_begin(&s2s_region, 8, &s2s_s, S2S_COPYIN);
   S2sArray s2s_w = { "w", (void *)w, sizeof(double), 2, { 0, 0 }, { (long)(m - 1) - (0) + 1, 0 },
-      { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>(m - 1, m - 1), n - 1 } };
+      { s2s_max<long>(0, 0), s2s_max<long>(0, 0) }, { s2s_min<long>(m - 1, m - 1), n - 1 }, 1 };
   double *d_w = (double *)s2s_data_begin(&s2s_region, 8, &s2s_w, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 0, 0 },
       { (long)(m - 1) - (0) + 1, (long)(n - 1) - (0) + 1 },

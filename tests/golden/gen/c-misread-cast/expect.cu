@@ -42,7 +42,7 @@ extern "C" void s2s_sweep_r1(double *a, double *b, int nk, int nj, int ni)
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { 0, 0, 0 },
       { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(ni - 2, ni - 1), s2s_min<long>(nj - 1, nj - 1), nk - 1 } };
+      { s2s_min<long>(ni - 2, ni - 1), s2s_min<long>(nj - 1, nj - 1), nk - 1 }, 1 };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { 0, 0, 0 },
       { (long)(ni - 1) - (0) + 1, (long)(nj - 1) - (0) + 1, 0 },

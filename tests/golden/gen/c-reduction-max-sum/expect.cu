@@ -46,7 +46,7 @@ extern "C" void s2s_stats_r1(double *a, int m, int n, double *s2s_p_amax, double
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 0, 0 },
       { (long)(n - 1) - (0) + 1, (long)(m - 1) - (0) + 1 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(n - 1, n - 1), s2s_min<long>(m - 1, m - 1) } };
+      { s2s_min<long>(n - 1, n - 1), s2s_min<long>(m - 1, m - 1) }, 1 };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 5, &s2s_a, S2S_COPYIN);
   double *s2s_red_amax = (double *)s2s_scratch_alloc(&s2s_region, 8, sizeof(double));
   s2s_check(cudaMemcpy(s2s_red_amax, &amax, sizeof(double), cudaMemcpyHostToDevice), &s2s_region, 8,

@@ -32,7 +32,7 @@ extern "C" void s2s_f_r1(double *b, double *a, int n)
   static S2sRegion s2s_region = S2S_REGION("f_r1", "f", "in.c", 5);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
-      { n - 1 } };
+      { n - 1 }, 1 };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 5, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
       { n - 1 } };
@@ -97,7 +97,7 @@ extern "C" void s2s_f_r2(double *b, double *a, int n)
   static S2sRegion s2s_region = S2S_REGION("f_r2", "f", "in.c", 9);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
-      { n - 1 } };
+      { n - 1 }, 1 };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 9, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
       { n - 1 } };

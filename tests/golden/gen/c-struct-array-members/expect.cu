@@ -38,7 +38,7 @@ extern "C" void s2s_blur_r1(double *s_in, double *s_out, int s_n)
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_s_in = { "s->in", (void *)s_in, sizeof(double), 2, { 0, 0 },
       { (long)(63) - (0) + 1, (long)(63) - (0) + 1 }, { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(s_n - 1, 63), s2s_min<long>(s_n - 1, 63) } };
+      { s2s_min<long>(s_n - 1, 63), s2s_min<long>(s_n - 1, 63) }, 1 };
   double *d_s_in = (double *)s2s_data_begin(&s2s_region, 12, &s2s_s_in, S2S_COPYIN);
   S2sArray s2s_s_out = { "s->out", (void *)s_out, sizeof(double), 2, { 0, 0 },
       { (long)(63) - (0) + 1, (long)(63) - (0) + 1 }, { s2s_max<long>(1, 0), s2s_max<long>(1, 0) },

@@ -50,12 +50,12 @@ extern "C" void s2s_smooth_r1(float *s_u, float *s_w, float *s_v, int s_nz, int 
   S2sArray s2s_s_u = { "s->u", (void *)s_u, sizeof(float), 3, { 0, 0, 0 },
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(s_nx - 1, 36), s2s_min<long>(s_ny - 1, 10), s_nz - 1 } };
+      { s2s_min<long>(s_nx - 1, 36), s2s_min<long>(s_ny - 1, 10), s_nz - 1 }, 1 };
   float *d_s_u = (float *)s2s_data_begin(&s2s_region, 33, &s2s_s_u, S2S_COPYIN);
   S2sArray s2s_s_w = { "s->w", (void *)s_w, sizeof(float), 3, { 0, 0, 0 },
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, (long)(6) - (0) + 1 },
       { s2s_max<long>(1, 0), s2s_max<long>(1, 0), s2s_max<long>(1, 0) },
-      { s2s_min<long>(s_nx - 2, 36), s2s_min<long>(s_ny - 2, 10), s2s_min<long>(s_nz - 2, 6) } };
+      { s2s_min<long>(s_nx - 2, 36), s2s_min<long>(s_ny - 2, 10), s2s_min<long>(s_nz - 2, 6) }, 1 };
   float *d_s_w = (float *)s2s_data_begin(&s2s_region, 33, &s2s_s_w, S2S_COPYIN);
   S2sArray s2s_s_v = { "s->v", (void *)s_v, sizeof(float), 3, { 0, 0, 0 },
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, 0 },
@@ -143,7 +143,7 @@ extern "C" void s2s_relax_r1(float *s_w, float *s_v, int s_nz, int s_ny, int s_n
   S2sArray s2s_s_v = { "s->v", (void *)s_v, sizeof(float), 3, { 0, 0, 0 },
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(s_nx - 1, 36), s2s_min<long>(s_ny - 1, 10), s_nz - 1 } };
+      { s2s_min<long>(s_nx - 1, 36), s2s_min<long>(s_ny - 1, 10), s_nz - 1 }, 1 };
   float *d_s_v = (float *)s2s_data_begin(&s2s_region, 45, &s2s_s_v, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -223,7 +223,7 @@ extern "C" void s2s_tend_r1(double *s_t, double *s_dt, int s_nz, int s_ny, int s
   S2sArray s2s_s_t = { "s->t", (void *)s_t, sizeof(double), 3, { 0, 0, 0 },
       { (long)(s_nx - 1) - (0) + 1, (long)(s_ny - 1) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(s_nx - 1, s_nx - 1), s2s_min<long>(s_ny - 1, s_ny - 1), s_nz - 1 } };
+      { s2s_min<long>(s_nx - 1, s_nx - 1), s2s_min<long>(s_ny - 1, s_ny - 1), s_nz - 1 }, 1 };
   double *d_s_t = (double *)s2s_data_begin(&s2s_region, 55, &s2s_s_t, S2S_COPYIN);
   S2sArray s2s_s_dt = { "s->dt", (void *)s_dt, sizeof(double), 3, { 0, 0, 0 },
       { (long)(s_nx - 1) - (0) + 1, (long)(s_ny - 1) - (0) + 1, 0 },
@@ -378,7 +378,7 @@ extern "C" void s2s_update_r1(double *dt, double *t, int nz, int ny, int nx)
   S2sArray s2s_t = { "t", (void *)t, sizeof(double), 3, { 0, 0, 0 },
       { (long)(nx - 1) - (0) + 1, (long)(ny - 1) - (0) + 1, 0 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 1 } };
+      { s2s_min<long>(nx - 1, nx - 1), s2s_min<long>(ny - 1, ny - 1), nz - 1 }, 1 };
   double *d_t = (double *)s2s_data_begin(&s2s_region, 78, &s2s_t, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };
@@ -459,7 +459,7 @@ extern "C" void s2s_amplify_r1(float *m_state_w, float *m_state_v, int m_state_n
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, (long)(6) - (0) + 1 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
       { s2s_min<long>(m_state_nx - 1, 36), s2s_min<long>(m_state_ny - 1, 10),
-      s2s_min<long>(m_state_nz - 1, 6) } };
+      s2s_min<long>(m_state_nz - 1, 6) }, 1 };
   float *d_m_state_w = (float *)s2s_data_begin(&s2s_region, 97, &s2s_m_state_w, S2S_COPYIN);
   S2sArray s2s_m_state_v = { "m->state->v", (void *)m_state_v, sizeof(float), 3, { 0, 0, 0 },
       { (long)(36) - (0) + 1, (long)(10) - (0) + 1, 0 },

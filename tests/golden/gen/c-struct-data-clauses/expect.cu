@@ -32,7 +32,7 @@ extern "C" void s2s_run_r1(float *s_u, float *s_v, int s_n)
   static S2sRegion s2s_region = S2S_REGION("run_r1", "run", "in.c", 13);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_s_u = { "s->u", (void *)s_u, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
-      { 0 + s_n - 1 } };
+      { 0 + s_n - 1 }, 1 };
   float *d_s_u = (float *)s2s_data_begin(&s2s_region, 13, &s2s_s_u, S2S_COPYIN);
   S2sArray s2s_s_v = { "s->v", (void *)s_v, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
       { 0 + s_n - 1 } };
@@ -124,7 +124,7 @@ extern "C" void s2s_advised_r1(float *s_u, float *s_v, int s_n)
   static S2sRegion s2s_region = S2S_REGION("advised_r1", "advised", "in.c", 22);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_s_u = { "s->u", (void *)s_u, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
-      { s_n - 1 } };
+      { s_n - 1 }, 1 };
   float *d_s_u = (float *)s2s_data_begin(&s2s_region, 22, &s2s_s_u, S2S_COPYIN);
   S2sArray s2s_s_v = { "s->v", (void *)s_v, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(1, 0) },
       { s_n - 2 } };
@@ -189,7 +189,7 @@ extern "C" void s2s_swapped_r1(float *s_u, float *s_v, int s_n)
   static S2sRegion s2s_region = S2S_REGION("swapped_r1", "swapped", "in.c", 31);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_s_u = { "s->u", (void *)s_u, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(0, 0) },
-      { s_n - 1 } };
+      { s_n - 1 }, 1 };
   float *d_s_u = (float *)s2s_data_begin(&s2s_region, 31, &s2s_s_u, S2S_COPYIN);
   S2sArray s2s_s_v = { "s->v", (void *)s_v, sizeof(float), 1, { 0 }, { 0 }, { s2s_max<long>(1, 0) },
       { s_n - 2 } };

@@ -32,7 +32,7 @@ extern "C" void s2s_copy_in_r1(float *s_grid_u, float *s_in_w, int s_grid_n)
   static S2sRegion s2s_region = S2S_REGION("copy_in_r1", "copy_in", "in.c", 11);
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_s_grid_u = { "s->grid->u", (void *)s_grid_u, sizeof(float), 1, { 0 }, { 0 },
-      { s2s_max<long>(0, 0) }, { s_grid_n - 1 } };
+      { s2s_max<long>(0, 0) }, { s_grid_n - 1 }, 1 };
   float *d_s_grid_u = (float *)s2s_data_begin(&s2s_region, 11, &s2s_s_grid_u, S2S_COPYIN);
   S2sArray s2s_s_in_w = { "s->in.w", (void *)s_in_w, sizeof(float), 1, { 0 },
       { (long)(127) - (0) + 1 }, { s2s_max<long>(0, 0) }, { s2s_min<long>(s_grid_n - 1, 127) } };

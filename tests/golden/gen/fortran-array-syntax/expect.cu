@@ -79,7 +79,7 @@ extern "C" void s2s_tend_r1(float *b, float *a, float *amax, const int *s2s_p_m,
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) }, 1 };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 9, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },

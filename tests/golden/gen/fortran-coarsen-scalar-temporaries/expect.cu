@@ -381,12 +381,12 @@ extern "C" void s2s_smooth_r1(float *q, float *w, float *out, const int *s2s_p_j
   S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { ims, jms },
       { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its - 2, ims), s2s_max<long>(jts - 2, jms) },
-      { s2s_min<long>(ite + 2, ime), s2s_min<long>(jte + 2, jme) } };
+      { s2s_min<long>(ite + 2, ime), s2s_min<long>(jte + 2, jme) }, 1 };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 20, &s2s_q, S2S_COPYIN);
   S2sArray s2s_w = { "w", (void *)w, sizeof(float), 2, { ims, jms },
       { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(jts, jms) },
-      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) } };
+      { s2s_min<long>(ite, ime), s2s_min<long>(jte, jme) }, 1 };
   float *d_w = (float *)s2s_data_begin(&s2s_region, 20, &s2s_w, S2S_COPYIN);
   S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { ims, jms },
       { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },

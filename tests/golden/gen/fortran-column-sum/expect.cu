@@ -54,7 +54,7 @@ extern "C" void s2s_red_r1(float *a, float *b, const int *s2s_p_jm, const int *s
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
       { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
+      { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) }, 1 };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { 1, 1 },
       { (long)(km) - (1) + 1, (long)(jm) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },

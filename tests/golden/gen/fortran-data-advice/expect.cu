@@ -43,11 +43,11 @@ extern "C" void s2s_steps_r1(float *t, float *q, float *tend, const int *s2s_p_m
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) }, 1 };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 15, &s2s_t, S2S_COPYIN);
   S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) } };
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) }, 1 };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 15, &s2s_q, S2S_COPYIN);
   S2sArray s2s_tend = { "tend", (void *)tend, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
@@ -140,7 +140,7 @@ extern "C" void s2s_steps_r2_v1(float *t, float *tend, float *w, const int *s2s_
   float *d_t = (float *)s2s_data_begin(&s2s_region, 22, &s2s_t, S2S_COPY);
   S2sArray s2s_tend = { "tend", (void *)tend, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) } };
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) }, 1 };
   float *d_tend = (float *)s2s_data_begin(&s2s_region, 22, &s2s_tend, S2S_COPYIN);
   S2sArray s2s_w = { "w", (void *)w, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(2, 1) }, { s2s_min<long>(n - 1, n) } };
@@ -221,7 +221,7 @@ extern "C" void s2s_steps_r2_v2(float *t, float *tend, const int *s2s_p_m, const
   float *d_t = (float *)s2s_data_begin(&s2s_region, 22, &s2s_t, S2S_COPY);
   S2sArray s2s_tend = { "tend", (void *)tend, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) } };
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m, m) }, 1 };
   float *d_tend = (float *)s2s_data_begin(&s2s_region, 22, &s2s_tend, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };

@@ -50,7 +50,7 @@ extern "C" void s2s_relax_r1(float *u, float *v, const int *s2s_p_s2s_lb1_u,
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u },
       { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 },
       { s2s_max<long>(0, s2s_lb1_u), s2s_max<long>(0, s2s_lb2_u) },
-      { s2s_min<long>(65, s2s_ub1_u), s2s_min<long>(65, s2s_ub2_u) } };
+      { s2s_min<long>(65, s2s_ub1_u), s2s_min<long>(65, s2s_ub2_u) }, 1 };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 15, &s2s_u, S2S_COPYIN);
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v },
       { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 },
@@ -136,7 +136,7 @@ extern "C" void s2s_relax_r2(float *v, float *u, const int *s2s_p_s2s_lb1_v,
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 2, { s2s_lb1_v, s2s_lb2_v },
       { (long)(s2s_ub1_v) - (s2s_lb1_v) + 1, (long)(s2s_ub2_v) - (s2s_lb2_v) + 1 },
       { s2s_max<long>(1, s2s_lb1_v), s2s_max<long>(1, s2s_lb2_v) },
-      { s2s_min<long>(64, s2s_ub1_v), s2s_min<long>(64, s2s_ub2_v) } };
+      { s2s_min<long>(64, s2s_ub1_v), s2s_min<long>(64, s2s_ub2_v) }, 1 };
   float *d_v = (float *)s2s_data_begin(&s2s_region, 22, &s2s_v, S2S_COPYIN);
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 2, { s2s_lb1_u, s2s_lb2_u },
       { (long)(s2s_ub1_u) - (s2s_lb1_u) + 1, (long)(s2s_ub2_u) - (s2s_lb2_u) + 1 },

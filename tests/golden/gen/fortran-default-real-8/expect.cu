@@ -61,7 +61,7 @@ extern "C" void s2s_smooth_r1(double *a, double *b, double *d, float *w, const i
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { ims, jms },
       { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its - 1, ims), s2s_max<long>(jts, jms) },
-      { s2s_min<long>(ite + 1, ime), s2s_min<long>(jte, jme) } };
+      { s2s_min<long>(ite + 1, ime), s2s_min<long>(jte, jme) }, 1 };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 26, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 2, { ims, jms },
       { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },

@@ -52,7 +52,7 @@ extern "C" void s2s_count_digits_r1(int *k, int *nd, const int *s2s_p_n)
   const int n = *s2s_p_n;
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_k = { "k", (void *)k, sizeof(int), 1, { 1 }, { (long)(n) - (1) + 1 },
-      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) }, 1 };
   int *d_k = (int *)s2s_data_begin(&s2s_region, 11, &s2s_k, S2S_COPYIN);
   S2sArray s2s_nd = { "nd", (void *)nd, sizeof(int), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };

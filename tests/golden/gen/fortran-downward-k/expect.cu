@@ -69,7 +69,7 @@ extern "C" void s2s_sweep_r1(float *q, float *flux, const int *s2s_p_jm, const i
   S2sArray s2s_flux = { "flux", (void *)flux, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
       { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(im, im), s2s_min<long>(km - 1, km), s2s_min<long>(jm, jm) } };
+      { s2s_min<long>(im, im), s2s_min<long>(km - 1, km), s2s_min<long>(jm, jm) }, 1 };
   float *d_flux = (float *)s2s_data_begin(&s2s_region, 9, &s2s_flux, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };

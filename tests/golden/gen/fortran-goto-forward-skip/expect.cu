@@ -116,7 +116,7 @@ extern "C" void s2s_skip_some_r1(float *b, float *a, float *c, int *ktop, const 
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
-      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) }, 1 };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 18, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },

@@ -88,7 +88,7 @@ extern "C" void s2s_settle_r1(float *v, float *q, int *nsteps, const int *s2s_p_
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
-      { s2s_min<long>(ite, ime), s2s_min<long>(kte - 1, kme), s2s_min<long>(jte, jme) } };
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte - 1, kme), s2s_min<long>(jte, jme) }, 1 };
   float *d_v = (float *)s2s_data_begin(&s2s_region, 19, &s2s_v, S2S_COPYIN);
   S2sArray s2s_q = { "q", (void *)q, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },

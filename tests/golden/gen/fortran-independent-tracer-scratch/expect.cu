@@ -65,7 +65,7 @@ extern "C" void s2s_fill_r1(float *delp, float *q, const int *s2s_p_nq, const in
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_delp = { "delp", (void *)delp, sizeof(float), 2, { 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
+      { s2s_min<long>(im, im), s2s_min<long>(km, km) }, 1 };
   float *d_delp = (float *)s2s_data_begin(&s2s_region, 10, &s2s_delp, S2S_COPYIN);
   S2sArray s2s_q = { "q", (void *)q, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(nq) - (1) + 1 },

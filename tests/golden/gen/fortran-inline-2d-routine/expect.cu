@@ -113,7 +113,7 @@ extern "C" void s2s_driver_r1(float *th, float *pii, float *qv, const int *s2s_p
   S2sArray s2s_pii = { "pii", (void *)pii, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
-      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) }, 1 };
   float *d_pii = (float *)s2s_data_begin(&s2s_region, 16, &s2s_pii, S2S_COPYIN);
   struct { long lo[2], ext[2]; } s2s_t = { { (long)(its), (long)(kts) },
       { (long)(ite) - (long)(its) + 1, (long)(kte) - (long)(kts) + 1 } };

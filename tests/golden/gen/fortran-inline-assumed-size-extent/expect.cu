@@ -53,7 +53,7 @@ extern "C" void s2s_outer_r1(float *q, float *work, const int *s2s_p_kts, const 
   S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { its, kts },
       { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
       { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
-      { s2s_min<long>(n + its - 1, ite), s2s_min<long>(kte, kte) } };
+      { s2s_min<long>(n + its - 1, ite), s2s_min<long>(kte, kte) }, 1 };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 9, &s2s_q, S2S_COPYIN);
   S2sArray s2s_work = { "work", (void *)work, sizeof(float), 1, { its },
       { (long)(ite) - (its) + 1 }, { s2s_max<long>(its, its) },

@@ -58,13 +58,13 @@ extern "C" void s2s_physics_r1(float *t, float *qv, float *p, double *out8, cons
   const int flag = *s2s_p_flag;
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
-      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) }, 1 };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 20, &s2s_t, S2S_COPYIN);
   S2sArray s2s_qv = { "qv", (void *)qv, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_qv = (float *)s2s_data_begin(&s2s_region, 20, &s2s_qv, S2S_COPY);
   S2sArray s2s_p = { "p", (void *)p, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
-      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) }, 1 };
   float *d_p = (float *)s2s_data_begin(&s2s_region, 20, &s2s_p, S2S_COPYIN);
   S2sArray s2s_out8 = { "out8", (void *)out8, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 },
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };

@@ -42,7 +42,7 @@ extern "C" void s2s_smooth_r1(double *a, double *b, const int *s2s_p_m, const in
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) }, 1 };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },

@@ -324,7 +324,7 @@ extern "C" void s2s_many_r1(float *b, float *a, const int *s2s_p_kts, const int 
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 2, { its, kts },
       { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },
       { s2s_max<long>(its, its), s2s_max<long>(kts, kts) },
-      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) } };
+      { s2s_min<long>(ite, ite), s2s_min<long>(kte, kte) }, 1 };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 16, &s2s_b, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { its, kts },
       { (long)(ite) - (its) + 1, (long)(kte) - (kts) + 1 },

@@ -55,7 +55,7 @@ extern "C" void s2s_moist_r1(float *t, float *q, float *coef, double *th, const 
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(nk) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n, n), s2s_min<long>(nk, nk) } };
+      { s2s_min<long>(n, n), s2s_min<long>(nk, nk) }, 1 };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 24, &s2s_t, S2S_COPYIN);
   S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(nk) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },

@@ -36,7 +36,7 @@ extern "C" void s2s_accumulate_r1_v1(float *a, float *extra, const int *s2s_p_n)
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 8, &s2s_a, S2S_COPY);
   S2sArray s2s_extra = { "extra", (void *)extra, sizeof(float), 1, { 1 }, { (long)(n) - (1) + 1 },
-      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) }, 1 };
   float *d_extra = (float *)s2s_data_begin(&s2s_region, 8, &s2s_extra, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };

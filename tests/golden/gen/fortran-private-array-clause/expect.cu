@@ -55,10 +55,10 @@ extern "C" void s2s_pac_r1(float *t, float *v, float *out, const int *s2s_p_n, c
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) }, 1 };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 10, &s2s_t, S2S_COPYIN);
   S2sArray s2s_v = { "v", (void *)v, sizeof(float), 1, { 1 }, { (long)(m) - (1) + 1 },
-      { s2s_max<long>(1, 1) }, { s2s_min<long>(m, m) } };
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(m, m) }, 1 };
   float *d_v = (float *)s2s_data_begin(&s2s_region, 10, &s2s_v, S2S_COPYIN);
   S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },

@@ -95,7 +95,7 @@ extern "C" void s2s_micro_r1(float *t, float *q, const int *s2s_p_jts, const int
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
-      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) }, 1 };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 19, &s2s_t, S2S_COPYIN);
   struct { long lo[2], ext[2]; } s2s_work = { { (long)(its), (long)(kts) },
       { (long)(ite) - (long)(its) + 1, (long)(kte) - (long)(kts) + 1 } };

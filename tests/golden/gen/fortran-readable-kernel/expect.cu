@@ -52,11 +52,11 @@ extern "C" void s2s_tend_r1(float *t, float *q, float *out, const int *s2s_p_km,
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n, n), s2s_min<long>(km, km) } };
+      { s2s_min<long>(n, n), s2s_min<long>(km, km) }, 1 };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 13, &s2s_t, S2S_COPYIN);
   S2sArray s2s_q = { "q", (void *)q, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n, n), s2s_min<long>(km, km) } };
+      { s2s_min<long>(n, n), s2s_min<long>(km, km) }, 1 };
   float *d_q = (float *)s2s_data_begin(&s2s_region, 13, &s2s_q, S2S_COPYIN);
   S2sArray s2s_out = { "out", (void *)out, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },

@@ -72,7 +72,7 @@ extern "C" void s2s_box9_r1(float *u, float *w, const int *s2s_p_nk, const int *
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { 0, 0, 1 },
       { (long)(ni + 1) - (0) + 1, (long)(nj + 1) - (0) + 1, (long)(nk) - (1) + 1 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0), s2s_max<long>(1, 1) },
-      { s2s_min<long>(ni + 1, ni + 1), s2s_min<long>(nj + 1, nj + 1), s2s_min<long>(nk, nk) } };
+      { s2s_min<long>(ni + 1, ni + 1), s2s_min<long>(nj + 1, nj + 1), s2s_min<long>(nk, nk) }, 1 };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 20, &s2s_u, S2S_COPYIN);
   S2sArray s2s_w = { "w", (void *)w, sizeof(float), 3, { 1, 1, 1 },
       { (long)(ni) - (1) + 1, (long)(nj) - (1) + 1, (long)(nk) - (1) + 1 },

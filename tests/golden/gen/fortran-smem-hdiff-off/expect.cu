@@ -662,12 +662,12 @@ extern "C" void s2s_hdiff_r1(float *inp, float *coeff, float *outp, const int *s
   S2sArray s2s_inp = { "inp", (void *)inp, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its - 2, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts - 2, jms) },
-      { s2s_min<long>(ite + 2, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte + 2, jme) } };
+      { s2s_min<long>(ite + 2, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte + 2, jme) }, 1 };
   float *d_inp = (float *)s2s_data_begin(&s2s_region, 37, &s2s_inp, S2S_COPYIN);
   S2sArray s2s_coeff = { "coeff", (void *)coeff, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
-      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) }, 1 };
   float *d_coeff = (float *)s2s_data_begin(&s2s_region, 37, &s2s_coeff, S2S_COPYIN);
   S2sArray s2s_outp = { "outp", (void *)outp, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },

@@ -52,7 +52,7 @@ extern "C" void s2s_pick_r1(float *u, float *w, const int *s2s_p_jts, const int 
   S2sArray s2s_u = { "u", (void *)u, sizeof(float), 3, { ims, 1, jms },
       { (long)(ime) - (ims) + 1, (long)(3) - (1) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its - 1, ims), s2s_max<long>(1, 1), s2s_max<long>(jts - 1, jms) },
-      { s2s_min<long>(ite + 1, ime), s2s_min<long>(3, 3), s2s_min<long>(jte + 1, jme) } };
+      { s2s_min<long>(ite + 1, ime), s2s_min<long>(3, 3), s2s_min<long>(jte + 1, jme) }, 1 };
   float *d_u = (float *)s2s_data_begin(&s2s_region, 19, &s2s_u, S2S_COPYIN);
   S2sArray s2s_w = { "w", (void *)w, sizeof(float), 2, { ims, jms },
       { (long)(ime) - (ims) + 1, (long)(jme) - (jms) + 1 },

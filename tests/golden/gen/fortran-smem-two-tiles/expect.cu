@@ -83,12 +83,12 @@ extern "C" void s2s_two_r1(float *a, double *b, double *w, const int *s2s_p_nj, 
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 0, 0 },
       { (long)(ni + 2) - (0) + 1, (long)(nj + 1) - (0) + 1 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(ni + 2, ni + 2), s2s_min<long>(nj + 1, nj + 1) } };
+      { s2s_min<long>(ni + 2, ni + 2), s2s_min<long>(nj + 1, nj + 1) }, 1 };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 21, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 2, { 0, 0 },
       { (long)(ni + 1) - (0) + 1, (long)(nj + 1) - (0) + 1 },
       { s2s_max<long>(0, 0), s2s_max<long>(0, 0) },
-      { s2s_min<long>(ni + 1, ni + 1), s2s_min<long>(nj + 1, nj + 1) } };
+      { s2s_min<long>(ni + 1, ni + 1), s2s_min<long>(nj + 1, nj + 1) }, 1 };
   double *d_b = (double *)s2s_data_begin(&s2s_region, 21, &s2s_b, S2S_COPYIN);
   S2sArray s2s_w = { "w", (void *)w, sizeof(double), 2, { 1, 1 },
       { (long)(ni) - (1) + 1, (long)(nj) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },

@@ -50,11 +50,11 @@ extern "C" void s2s_physics_r1(float *t, float *p, float *a, const int *s2s_p_m,
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) }, 1 };
   float *d_t = (float *)s2s_data_begin(&s2s_region, 17, &s2s_t, S2S_COPYIN);
   S2sArray s2s_p = { "p", (void *)p, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(n, n), s2s_min<long>(m, m) } };
+      { s2s_min<long>(n, n), s2s_min<long>(m, m) }, 1 };
   float *d_p = (float *)s2s_data_begin(&s2s_region, 17, &s2s_p, S2S_COPYIN);
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },

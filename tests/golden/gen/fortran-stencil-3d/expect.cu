@@ -61,7 +61,7 @@ extern "C" void s2s_smooth_r1(float *f, float *g, const int *s2s_p_jts, const in
   S2sArray s2s_f = { "f", (void *)f, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its - 1, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts - 1, jms) },
-      { s2s_min<long>(ite + 1, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte + 1, jme) } };
+      { s2s_min<long>(ite + 1, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte + 1, jme) }, 1 };
   float *d_f = (float *)s2s_data_begin(&s2s_region, 11, &s2s_f, S2S_COPYIN);
   S2sArray s2s_g = { "g", (void *)g, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },

@@ -77,11 +77,11 @@ extern "C" void s2s_tendency_r1(double *t, float *w, double *tend, float *q, con
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_t = { "t", (void *)t, sizeof(double), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1) },
-      { s2s_min<long>(n, n), s2s_min<long>(m - 1, m) } };
+      { s2s_min<long>(n, n), s2s_min<long>(m - 1, m) }, 1 };
   double *d_t = (double *)s2s_data_begin(&s2s_region, 18, &s2s_t, S2S_COPYIN);
   S2sArray s2s_w = { "w", (void *)w, sizeof(float), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(2, 1) },
-      { s2s_min<long>(n - 1, n), s2s_min<long>(m - 1, m) } };
+      { s2s_min<long>(n - 1, n), s2s_min<long>(m - 1, m) }, 1 };
   float *d_w = (float *)s2s_data_begin(&s2s_region, 18, &s2s_w, S2S_COPYIN);
   S2sArray s2s_tend = { "tend", (void *)tend, sizeof(double), 2, { 1, 1 },
       { (long)(n) - (1) + 1, (long)(m) - (1) + 1 }, { s2s_max<long>(2, 1), s2s_max<long>(2, 1) },

@@ -121,12 +121,12 @@ extern "C" void s2s_tri_r1(float *c, float *b, float *cp, float *d, float *dp, f
   S2sArray s2s_c = { "c", (void *)c, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
       { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
+      { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) }, 1 };
   float *d_c = (float *)s2s_data_begin(&s2s_region, 10, &s2s_c, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
       { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
+      { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) }, 1 };
   float *d_b = (float *)s2s_data_begin(&s2s_region, 10, &s2s_b, S2S_COPYIN);
   S2sArray s2s_cp = { "cp", (void *)cp, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
@@ -136,7 +136,7 @@ extern "C" void s2s_tri_r1(float *c, float *b, float *cp, float *d, float *dp, f
   S2sArray s2s_d = { "d", (void *)d, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
       { s2s_max<long>(1, 1), s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) } };
+      { s2s_min<long>(im, im), s2s_min<long>(s2s_max(1, km), km), s2s_min<long>(jm, jm) }, 1 };
   float *d_d = (float *)s2s_data_begin(&s2s_region, 10, &s2s_d, S2S_COPYIN);
   S2sArray s2s_dp = { "dp", (void *)dp, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
@@ -146,7 +146,7 @@ extern "C" void s2s_tri_r1(float *c, float *b, float *cp, float *d, float *dp, f
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },
       { s2s_max<long>(1, 1), s2s_max<long>(2, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) } };
+      { s2s_min<long>(im, im), s2s_min<long>(km, km), s2s_min<long>(jm, jm) }, 1 };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   S2sArray s2s_x = { "x", (void *)x, sizeof(float), 3, { 1, 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1, (long)(jm) - (1) + 1 },

@@ -58,7 +58,7 @@ extern "C" void s2s_scale_r1(double *a, double *b, const int *s2s_p_jts, const i
   S2sArray s2s_a = { "a", (void *)a, sizeof(double), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(ims, ims), s2s_max<long>(kms, kms), s2s_max<long>(jms, jms) },
-      { s2s_min<long>(ime, ime), s2s_min<long>(kme, kme), s2s_min<long>(jme, jme) } };
+      { s2s_min<long>(ime, ime), s2s_min<long>(kme, kme), s2s_min<long>(jme, jme) }, 1 };
   double *d_a = (double *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   S2sArray s2s_b = { "b", (void *)b, sizeof(double), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },

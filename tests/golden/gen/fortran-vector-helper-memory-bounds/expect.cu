@@ -76,7 +76,7 @@ extern "C" void s2s_slopes_r1(float *rho, float *denfac, const int *s2s_p_jts, c
   S2sArray s2s_rho = { "rho", (void *)rho, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },
       { s2s_max<long>(its, ims), s2s_max<long>(kts, kms), s2s_max<long>(jts, jms) },
-      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) } };
+      { s2s_min<long>(ite, ime), s2s_min<long>(kte, kme), s2s_min<long>(jte, jme) }, 1 };
   float *d_rho = (float *)s2s_data_begin(&s2s_region, 16, &s2s_rho, S2S_COPYIN);
   S2sArray s2s_denfac = { "denfac", (void *)denfac, sizeof(float), 3, { ims, kms, jms },
       { (long)(ime) - (ims) + 1, (long)(kme) - (kms) + 1, (long)(jme) - (jms) + 1 },

@@ -48,7 +48,7 @@ extern "C" void s2s_loc_r1(float *a, float *keep, float *b, const int *s2s_p_km,
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_a = { "a", (void *)a, sizeof(float), 2, { 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(im, im), s2s_min<long>(km, km) } };
+      { s2s_min<long>(im, im), s2s_min<long>(km, km) }, 1 };
   float *d_a = (float *)s2s_data_begin(&s2s_region, 10, &s2s_a, S2S_COPYIN);
   S2sArray s2s_keep = { "keep", (void *)keep, sizeof(float), 2, { 1, 1 },
       { (long)(im) - (1) + 1, (long)(km) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },

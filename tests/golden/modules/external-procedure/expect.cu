@@ -40,7 +40,7 @@ extern "C" void s2s_columns_r1(float *x, float *y, const int *s2s_p_nx, const in
   if (!s2s_compute_begin(&s2s_region)) return;
   S2sArray s2s_x = { "x", (void *)x, sizeof(float), 2, { 1, 1 },
       { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
+      { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) }, 1 };
   float *d_x = (float *)s2s_data_begin(&s2s_region, 9, &s2s_x, S2S_COPYIN);
   S2sArray s2s_y = { "y", (void *)y, sizeof(float), 2, { 1, 1 },
       { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },

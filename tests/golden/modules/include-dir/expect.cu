@@ -38,7 +38,7 @@ extern "C" void s2s_heat_r1(double *t, double *q, const int *s2s_p_n)
       { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
   double *d_t = (double *)s2s_data_begin(&s2s_region, 11, &s2s_t, S2S_COPY);
   S2sArray s2s_q = { "q", (void *)q, sizeof(double), 1, { 1 }, { (long)(n) - (1) + 1 },
-      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) } };
+      { s2s_max<long>(1, 1) }, { s2s_min<long>(n, n) }, 1 };
   double *d_q = (double *)s2s_data_begin(&s2s_region, 11, &s2s_q, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };

@@ -45,7 +45,7 @@ extern "C" void s2s_columns_r1(float *t, float *p, const int *s2s_p_nx, const in
   float *d_t = (float *)s2s_data_begin(&s2s_region, 10, &s2s_t, S2S_COPY);
   S2sArray s2s_p = { "p", (void *)p, sizeof(float), 2, { 1, 1 },
       { (long)(nz) - (1) + 1, (long)(nx) - (1) + 1 }, { s2s_max<long>(1, 1), s2s_max<long>(1, 1) },
-      { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) } };
+      { s2s_min<long>(nz, nz), s2s_min<long>(nx, nx) }, 1 };
   float *d_p = (float *)s2s_data_begin(&s2s_region, 10, &s2s_p, S2S_COPYIN);
   {
     long s2s_trip[3] = { 1, 1, 1 };
