@@ -1246,14 +1246,24 @@ typedef struct S2sThread {
   cudaEvent_t *slot_done;          /* per slot: recorded after the last bus copy that reads or writes it */
   S2sQueuedKernel queued[S2S_RT_QUEUED_KERNELS]; /* the oldest kernels not waited for */
   long nqueued;
-  /* update host ... async: copies queued on a second stream of the thread,
-   * `copies`, after the work queued before them on `stream` (async_after),
-   * finished by s2s_wait_updates (or the thread's next data end).  Kernels
-   * and copies queued on `stream` later run beside them, except those that
-   * may write a box still being copied: they wait (s2s_rt_async_hazard). */
-  cudaStream_t copies;             /* made at the first asynchronous update */
-  cudaEvent_t async_after;         /* recorded on `stream` before each of them */
-  cudaEvent_t async_done;          /* recorded on `copies` after the last of them */
+  /* Copies beside the kernels, on a second stream of the thread, `copies`:
+   * update host ... async, queued after the work queued before it on
+   * `stream` (async_after), and update device of a contiguous box that no
+   * work still queued on `stream` touches (see `recent`).  Both are
+   * finished by s2s_wait_updates (or the thread's next data end).  Work
+   * queued on `stream` later runs beside them, unless it may write a box
+   * one of them reads, or touches a box one of them writes: then it waits
+   * (s2s_rt_copies_hazard). */
+  cudaStream_t copies;             /* made at the first copy beside the kernels */
+  cudaEvent_t async_after;         /* recorded on `stream` before each update host ... async */
+  cudaEvent_t async_done;          /* recorded on `copies` after the last copy */
+  /* What the work queued on `stream` touches, since the last point the
+   * thread knows it has finished (a wait for the stream, for a copy-out,
+   * or for the copies after an update host ... async); recent_overflow:
+   * more than fit, so none is known. */
+  struct S2sTouch *recent;
+  int nrecent, recent_overflow;
+  int recent_at_after;             /* nrecent when async_after was last recorded */
   struct S2sAsyncUpdate *async;    /* the updates not yet waited for */
   int nasync, async_cap;
   struct S2sBounce *bounce;        /* pinned blocks they land in, kept for reuse */
@@ -1266,7 +1276,9 @@ typedef struct S2sThread {
  * a pinned bounce block (packed on the device first if the box has holes),
  * whose rows the wait copies into the array. */
 typedef struct S2sAsyncUpdate {
-  struct S2sPresent *e;            /* the copy it reads, a reference held */
+  struct S2sPresent *e;            /* the copy it reads (writes), a reference held */
+  int writes_device;               /* an update device, not an update host */
+  int ordered;                     /* the thread's stream waited for it: later work there comes after */
   int bounce;                      /* its pinned block, an index in the thread's; -1: straight into the array */
   S2sBoxShape shape;               /* the box, for the bounce block's rows */
   char *host;                      /* the box's first element in the user's array */
@@ -1274,6 +1286,14 @@ typedef struct S2sAsyncUpdate {
   size_t elem;
   char *scratch;                   /* the pool block it is packed into, or NULL; kept until the wait */
 } S2sAsyncUpdate;
+
+/* Bytes [first, last] of a present copy (as the user's array's addresses),
+ * touched by work queued on the thread's stream. */
+typedef struct S2sTouch {
+  const struct S2sPresent *e;
+  uintptr_t first, last;
+} S2sTouch;
+#define S2S_RT_RECENT 32
 
 typedef struct S2sBounce {
   char *buf;
@@ -1305,6 +1325,7 @@ static void s2s_rt_thread_free(void *p) {
   if (t->async_done) (void)cudaEventDestroy(t->async_done);
   if (t->async_after) (void)cudaEventDestroy(t->async_after);
   free(t->async);
+  free(t->recent);
   for (int i = 0; i < t->nbounce; i++) (void)cudaFreeHost(t->bounce[i].buf);
   free(t->bounce);
   (void)cudaStreamDestroy(t->stream);
@@ -1377,7 +1398,10 @@ static _Noreturn void s2s_rt_fail_async(const S2sThread *t, const S2sRegion *r, 
 static void s2s_rt_wait_event(S2sThread *t, const S2sRegion *r, int line, cudaEvent_t ev, int last) {
   cudaError_t err = ev ? cudaEventSynchronize(ev) : cudaStreamSynchronize(t->stream);
   if (err != cudaSuccess) s2s_rt_fail_async(t, r, line, err);
-  if (!ev || last) t->nqueued = 0;
+  if (!ev || last) {
+    t->nqueued = 0;
+    t->nrecent = t->recent_at_after = t->recent_overflow = 0; /* all of it has finished */
+  }
 }
 
 static void s2s_rt_wait(S2sThread *t, const S2sRegion *r, int line) {
@@ -1385,6 +1409,34 @@ static void s2s_rt_wait(S2sThread *t, const S2sRegion *r, int line) {
 }
 
 cudaStream_t s2s_stream(void) { return s2s_rt_self ? s2s_rt_self->stream : (cudaStream_t)0; }
+
+/* Work about to be queued on the thread's stream touches bytes [first,
+ * last] of the copy `e`: remembered until the thread knows the stream has
+ * finished it, so that an update device of other bytes may run beside it. */
+static void s2s_rt_touch(S2sThread *t, const struct S2sPresent *e, uintptr_t first, uintptr_t last) {
+  if (t->recent_overflow) return;
+  if (!t->recent && !(t->recent = malloc(S2S_RT_RECENT * sizeof *t->recent))) t->nrecent = S2S_RT_RECENT;
+  if (t->nrecent == S2S_RT_RECENT) {
+    t->recent_overflow = 1;
+    return;
+  }
+  t->recent[t->nrecent].e = e;
+  t->recent[t->nrecent].first = first;
+  t->recent[t->nrecent].last = last;
+  t->nrecent++;
+}
+
+/* Whether work queued on the thread's stream, not known to have finished,
+ * may touch bytes [first, last] of `e` (ranges of the user's array's
+ * addresses bound the boxes: a box lies within its first and last byte,
+ * so disjoint ranges are disjoint boxes). */
+static int s2s_rt_touched(const S2sThread *t, const struct S2sPresent *e, uintptr_t first,
+                          uintptr_t last) {
+  if (t->recent_overflow) return 1;
+  for (int i = 0; i < t->nrecent; i++)
+    if (t->recent[i].e == e && last >= t->recent[i].first && first <= t->recent[i].last) return 1;
+  return 0;
+}
 
 #ifdef S2S_EMULATE
 /* A kernel runs on the host at its launch: first the work queued before
@@ -2199,6 +2251,7 @@ static S2sPresent *s2s_rt_find(const S2sRegion *r, int line, const S2sArray *a,
 
 typedef struct S2sStageJob {
   S2sThread *t;
+  cudaStream_t stream;       /* the bus copies' (the thread's stream, or its copies stream) */
   const S2sRows *rows;
   char *dev;                 /* the device side of transfer offset 0 */
   size_t total;
@@ -2308,9 +2361,9 @@ static int s2s_rt_piece_queue(S2sStageJob *j, long k) {
   if (!s2s_rt_job_call(j, cudaMemcpyAsync(j->to_device ? j->dev + off : slot,
                                           j->to_device ? slot : j->dev + off, n,
                                           j->to_device ? cudaMemcpyHostToDevice
-                                                       : cudaMemcpyDeviceToHost, t->stream),
+                                                       : cudaMemcpyDeviceToHost, j->stream),
                        "cudaMemcpyAsync") ||
-      !s2s_rt_job_call(j, cudaEventRecord(t->slot_done[s], t->stream), "cudaEventRecord"))
+      !s2s_rt_job_call(j, cudaEventRecord(t->slot_done[s], j->stream), "cudaEventRecord"))
     return 0;
   atomic_store(&j->recorded[s], k);
   if (rt.debug && (k == 0 || k == j->npieces - 1)) {
@@ -2447,10 +2500,11 @@ static void s2s_rt_job_run(S2sStageJob *j) {
  * `dev`, through the staging ring.  A copy-in returns once every piece is
  * queued; a copy-out once every piece is in the user's array. */
 static void s2s_rt_stage(S2sThread *t, const S2sRegion *r, int line, const S2sRows *w, char *dev,
-                         size_t total, int to_device) {
+                         size_t total, int to_device, cudaStream_t stream) {
   S2sStageJob j;
   memset(&j, 0, sizeof j);
   j.t = t;
+  j.stream = stream;
   j.rows = w;
   j.dev = dev;
   j.total = total;
@@ -2476,7 +2530,10 @@ static void s2s_rt_stage(S2sThread *t, const S2sRegion *r, int line, const S2sRo
     if (j.err_what) s2s_rt_cuda(j.err, r, line, j.err_what);
     s2s_rt_fail_async(t, r, line, j.err);
   }
-  if (!to_device) t->nqueued = 0; /* every bus copy was waited for, so all before them */
+  if (!to_device) { /* every bus copy was waited for, so all before them */
+    t->nqueued = 0;
+    t->nrecent = t->recent_at_after = t->recent_overflow = 0;
+  }
   if (rt.debug)
     s2s_rt_debug(r, line, "staged %zu bytes %s in %ld pieces by %d threads: first bus copy queued "
                  "after %.1f us, last after %.1f us, returned after %.1f us", total,
@@ -2666,11 +2723,11 @@ static void s2s_rt_move_packed(S2sThread *t, const S2sRegion *r, int line, const
   s2s_rt_lock_give();
   s2s_rt_rows_box(&w, s, elem, host, 1);
   if (to_device) {
-    s2s_rt_stage(t, r, line, &w, scratch, bytes, 1);
+    s2s_rt_stage(t, r, line, &w, scratch, bytes, 1, t->stream);
     s2s_rt_device_pack(t->stream, r, line, s, elem, dev, scratch, 0);
   } else {
     s2s_rt_device_pack(t->stream, r, line, s, elem, dev, scratch, 1);
-    s2s_rt_stage(t, r, line, &w, scratch, bytes, 0);
+    s2s_rt_stage(t, r, line, &w, scratch, bytes, 0, t->stream);
   }
   s2s_rt_lock_take();
   s2s_rt_pool_put(t, r, line, scratch); /* stream order keeps it until the copies are done */
@@ -2698,21 +2755,22 @@ static void s2s_rt_copy_box(S2sThread *t, S2sRegion *r, int line, const S2sArray
                s2s_rt_registered(r, line, e);
   S2sMove how = s2s_rt_move_kind(s, to_device, fresh, direct);
   S2sRows w;
+  s2s_rt_touch(t, e, first, s2s_rt_host_last(a, s));
   s2s_rt_stage_buffers(t, r, line);
   if (timed) s2s_rt_timer_start(t, r, line);
   switch (how) {
   case S2S_MOVE_REGISTERED: s2s_rt_move_registered(t, r, line, host, dev, bytes, to_device); break;
   case S2S_MOVE_CONTIGUOUS:
     s2s_rt_rows_flat(&w, host, bytes);
-    s2s_rt_stage(t, r, line, &w, dev, bytes, to_device);
+    s2s_rt_stage(t, r, line, &w, dev, bytes, to_device, t->stream);
     break;
   case S2S_MOVE_SPAN:
     if (to_device) {
       s2s_rt_rows_flat(&w, host, span);
-      s2s_rt_stage(t, r, line, &w, dev, span, 1);
+      s2s_rt_stage(t, r, line, &w, dev, span, 1, t->stream);
     } else {
       s2s_rt_rows_box(&w, s, a->elem, host, 0);
-      s2s_rt_stage(t, r, line, &w, dev, span, 0);
+      s2s_rt_stage(t, r, line, &w, dev, span, 0, t->stream);
     }
     break;
   case S2S_MOVE_PACKED: s2s_rt_move_packed(t, r, line, s, a->elem, host, dev, to_device); break;
@@ -2768,27 +2826,44 @@ static _Noreturn void s2s_rt_fail_absent(const S2sRegion *r, int line, const S2s
   s2s_rt_fail_hint(r, line, "region", hint, "%s is not present on the device (%s)", box, what);
 }
 
-/* Work queued on the thread's stream from now on may write the bytes
- * [first, last] of the copy `e`: if one of the thread's asynchronous
- * updates still reads some of them (on the copy stream), the stream waits
- * for the updates first.  Byte ranges of the user's array bound the boxes
- * (a box lies within its first and last byte), so disjoint ranges are
- * disjoint boxes: the edge planes an MPI exchange copies out run beside
- * the kernel that writes the interior. */
-static int s2s_rt_async_reads(const S2sThread *t, const S2sPresent *e, uintptr_t first,
-                              uintptr_t last) {
+/* Whether a copy beside the kernels not yet waited for conflicts with
+ * work on bytes [first, last] of `e` that `writes` them (or only reads
+ * them): an update host reads its box, an update device writes it. */
+static int s2s_rt_copies_conflict(const S2sThread *t, const S2sPresent *e, uintptr_t first,
+                                  uintptr_t last, int writes) {
+  for (int i = 0; i < t->nasync; i++) {
+    const S2sAsyncUpdate *u = &t->async[i];
+    if (u->e == e && last >= (uintptr_t)u->host && first <= u->last &&
+        (writes || u->writes_device) && !u->ordered)
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether an update host ... async of bytes in [first, last] of `e` is
+ * pending: its wait would unpack older values over what a synchronous
+ * update host copies now, so it finishes first. */
+static int s2s_rt_update_host_pending(const S2sThread *t, const S2sPresent *e, uintptr_t first,
+                                      uintptr_t last) {
   for (int i = 0; i < t->nasync; i++)
-    if (t->async[i].e == e && last >= (uintptr_t)t->async[i].host && first <= t->async[i].last)
+    if (t->async[i].e == e && !t->async[i].writes_device && last >= (uintptr_t)t->async[i].host &&
+        first <= t->async[i].last)
       return 1;
   return 0;
 }
 
-static void s2s_rt_async_hazard(S2sThread *t, const S2sRegion *r, int line, const S2sPresent *e,
-                                uintptr_t first, uintptr_t last) {
-  if (!s2s_rt_async_reads(t, e, first, last)) return;
-  s2s_rt_debug(r, line, "waits for the asynchronous update host of %s (it reads what this may "
-               "write)", e->what);
+/* Work queued on the thread's stream from now on touches bytes [first,
+ * last] of `e`: if that conflicts with a copy beside the kernels, the
+ * stream waits for the copies first (so the edge planes an MPI exchange
+ * copies out run beside the kernel that writes the interior, and the
+ * kernel that reads the halo waits for the halo's update device). */
+static void s2s_rt_copies_hazard(S2sThread *t, const S2sRegion *r, int line, const S2sPresent *e,
+                                 uintptr_t first, uintptr_t last, int writes) {
+  if (!s2s_rt_copies_conflict(t, e, first, last, writes)) return;
+  s2s_rt_debug(r, line, "waits for the copies beside the kernels (%s of %s)",
+               writes ? "they touch what this may write" : "they write what this reads", e->what);
   s2s_rt_cuda(cudaStreamWaitEvent(t->stream, t->async_done, 0), r, line, "cudaStreamWaitEvent");
+  for (int i = 0; i < t->nasync; i++) t->async[i].ordered = 1;
 }
 
 void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
@@ -2806,8 +2881,9 @@ void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause
                  e->what, e->refs);
     dev = s2s_rt_dev_pointer(e, a);
     s2s_rt_lock_give();
-    if (!a->read_only)
-      s2s_rt_async_hazard(t, r, line, e, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s));
+    s2s_rt_touch(t, e, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s));
+    s2s_rt_copies_hazard(t, r, line, e, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s),
+                         !a->read_only);
 #ifdef S2S_EMULATE
     s2s_race_note_array(r, line, a, dev);
 #endif
@@ -2818,6 +2894,7 @@ void *s2s_data_begin(S2sRegion *r, int line, const S2sArray *a, S2sClause clause
                        "copy it in with an enclosing data region, or use copyin or copy");
   e = s2s_rt_create(t, r, line, a, clause, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s));
   s2s_rt_lock_give();
+  s2s_rt_touch(t, e, e->host_first, e->host_last); /* the pool may have given it memory still in use there */
   if (clause == S2S_COPYIN || clause == S2S_COPY) s2s_rt_copy_box(t, r, line, a, &s, e, 1, 1, 1);
   s2s_rt_lock_take();
   s2s_rt_filled(t, r, line, e);
@@ -2903,6 +2980,9 @@ static S2sPresent *s2s_rt_update_copy(S2sThread *t, S2sRegion *r, int line, cons
   return e;
 }
 
+static void s2s_rt_update_device_beside(S2sThread *t, S2sRegion *r, int line, const S2sArray *a,
+                                        const S2sBoxShape *s, S2sPresent *e);
+
 static void s2s_rt_update(S2sRegion *r, int line, const S2sArray *a, int to_device) {
   S2sBoxShape s;
   S2sThread *t = s2s_rt_enter(r, line);
@@ -2911,10 +2991,19 @@ static void s2s_rt_update(S2sRegion *r, int line, const S2sArray *a, int to_devi
   if (!e) return;
   first = s2s_rt_host_first(a, &s);
   last = s2s_rt_host_last(a, &s);
+  /* A contiguous box that no work still queued on the thread's stream
+   * touches goes beside the kernels (S2S_TIME times copies on the stream) */
+  if (to_device && s.nruns == 1 && s2s_rt_shape_bytes(&s, a->elem) < S2S_RT_REGISTER_MIN &&
+      rt.register_mode != S2S_REGISTER_ALWAYS && !rt.timing && !s2s_rt_touched(t, e, first, last)) {
+    s2s_rt_update_device_beside(t, r, line, a, &s, e); /* keeps the reference until the wait */
+    return;
+  }
   if (to_device)
-    s2s_rt_async_hazard(t, r, line, e, first, last);
-  else if (s2s_rt_async_reads(t, e, first, last))
-    s2s_rt_finish_async(t, r, line); /* else it would unpack older values over these at the wait */
+    s2s_rt_copies_hazard(t, r, line, e, first, last, 1);
+  else if (s2s_rt_update_host_pending(t, e, first, last))
+    s2s_rt_finish_async(t, r, line); /* its wait would unpack older values over these */
+  else
+    s2s_rt_copies_hazard(t, r, line, e, first, last, 0); /* an update device beside the kernels */
   s2s_rt_copy_box(t, r, line, a, &s, e, to_device, 0, 0);
   s2s_rt_release(t, r, line, e);
 }
@@ -2945,6 +3034,7 @@ void s2s_enter_data(S2sRegion *r, int line, const S2sArray *a, S2sClause clause)
   e->dynamic_refs = 1;
   e->dynamic = 1;
   s2s_rt_lock_give();
+  s2s_rt_touch(t, e, e->host_first, e->host_last);
   if (clause == S2S_COPYIN) s2s_rt_copy_box(t, r, line, a, &s, e, 1, 1, 1);
   s2s_rt_lock_take();
   s2s_rt_filled(t, r, line, e);
@@ -3009,6 +3099,14 @@ static void s2s_rt_finish_async(S2sThread *t, const S2sRegion *r, int line) {
   }
   s2s_rt_lock_give();
   t->nasync = 0;
+  /* the copies waited for the stream up to the last async_after: what was
+   * queued there before it has finished */
+  if (!t->recent_overflow) {
+    memmove(t->recent, t->recent + t->recent_at_after,
+            (size_t)(t->nrecent - t->recent_at_after) * sizeof *t->recent);
+    t->nrecent -= t->recent_at_after;
+  }
+  t->recent_at_after = 0;
 }
 
 /* A free pinned block of at least `bytes` for an asynchronous update, as
@@ -3043,6 +3141,69 @@ static int s2s_rt_bounce_get(S2sThread *t, size_t bytes) {
   return t->nbounce++;
 }
 
+/* The thread's copy stream and its events, made at the first copy beside
+ * the kernels. */
+static void s2s_rt_copies_ready(S2sThread *t, const S2sRegion *r, int line) {
+  if (t->copies) return;
+  s2s_rt_cuda(cudaStreamCreate(&t->copies), r, line, "cudaStreamCreate");
+  s2s_rt_cuda(cudaEventCreateWithFlags(&t->async_after, cudaEventDisableTiming), r, line,
+              "cudaEventCreateWithFlags");
+  s2s_rt_cuda(cudaEventCreateWithFlags(&t->async_done, cudaEventDisableTiming), r, line,
+              "cudaEventCreateWithFlags");
+}
+
+/* A new entry in the thread's copies beside the kernels, zeroed. */
+static S2sAsyncUpdate *s2s_rt_async_add(S2sThread *t, const S2sRegion *r, int line) {
+  if (t->nasync == t->async_cap) {
+    int cap = t->async_cap ? 2 * t->async_cap : 8;
+    S2sAsyncUpdate *grown = realloc(t->async, (size_t)cap * sizeof *grown);
+    if (!grown) s2s_rt_fail(r, line, "out of host memory for asynchronous updates");
+    t->async = grown;
+    t->async_cap = cap;
+  }
+  memset(&t->async[t->nasync], 0, sizeof t->async[t->nasync]);
+  return &t->async[t->nasync++];
+}
+
+/* update device of a contiguous box that no work still queued on the
+ * thread's stream touches: staged onto the copy stream, where it runs
+ * beside the kernels queued before it (the interior of a domain while its
+ * halo planes arrive).  Work queued later that touches the box waits for
+ * it (s2s_rt_copies_hazard); the entry keeps its reference to the copy
+ * until a wait, so that the copy outlives the bus copy.  A program that
+ * never waits would pile entries up: the finished ones are let go here. */
+static void s2s_rt_update_device_beside(S2sThread *t, S2sRegion *r, int line, const S2sArray *a,
+                                        const S2sBoxShape *s, S2sPresent *e) {
+  uintptr_t first = s2s_rt_host_first(a, s);
+  size_t bytes = s2s_rt_shape_bytes(s, a->elem);
+  double t0 = s2s_rt_now_us(), us;
+  S2sAsyncUpdate *u;
+  S2sRows w;
+  s2s_rt_copies_ready(t, r, line);
+  if (t->nasync >= 16 && cudaEventQuery(t->async_done) == cudaSuccess) s2s_rt_finish_async(t, r, line);
+  (void)cudaGetLastError(); /* cudaErrorNotReady is no error */
+  if (t->nasync >= 256) s2s_rt_finish_async(t, r, line);
+  s2s_rt_stage_buffers(t, r, line);
+  s2s_rt_rows_flat(&w, (char *)first, bytes);
+  s2s_rt_stage(t, r, line, &w, e->dev + (first - e->host_first), bytes, 1, t->copies);
+  s2s_rt_cuda(cudaEventRecord(t->async_done, t->copies), r, line, "cudaEventRecord");
+  u = s2s_rt_async_add(t, r, line);
+  u->e = e;
+  u->writes_device = 1;
+  u->bounce = -1;
+  u->shape = *s;
+  u->host = (char *)first;
+  u->last = s2s_rt_host_last(a, s);
+  u->elem = a->elem;
+  us = s2s_rt_now_us() - t0;
+  s2s_rt_lock_take();
+  e->transfers++;
+  s2s_rt_account(r, 1, bytes, us);
+  s2s_rt_lock_give();
+  s2s_rt_debug(r, line, "update device of %s queued beside the kernels (%zu bytes), %.1f us",
+               s2s_rt_str(a->name), bytes, us);
+}
+
 /* update host(a) async: the copy is queued and the host returns at once;
  * the array holds the values after s2s_wait_updates.  A contiguous box of a
  * registered copy goes straight into the array; any other box into a
@@ -3064,26 +3225,14 @@ void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
       (bounce = s2s_rt_bounce_get(t, bytes)) < 0) {
     s2s_rt_debug(r, line, "update host of %s async: no pinned block for %zu bytes, copied now",
                  s2s_rt_str(a->name), bytes);
-    if (s2s_rt_async_reads(t, e, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s)))
+    if (s2s_rt_update_host_pending(t, e, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s)))
       s2s_rt_finish_async(t, r, line); /* older values must not land over these */
+    s2s_rt_copies_hazard(t, r, line, e, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 0);
     s2s_rt_copy_box(t, r, line, a, &s, e, 0, 0, 0);
     s2s_rt_release(t, r, line, e);
     return;
   }
-  if (t->nasync == t->async_cap) {
-    int cap = t->async_cap ? 2 * t->async_cap : 8;
-    S2sAsyncUpdate *grown = realloc(t->async, (size_t)cap * sizeof *grown);
-    if (!grown) s2s_rt_fail(r, line, "out of host memory for asynchronous updates");
-    t->async = grown;
-    t->async_cap = cap;
-  }
-  if (!t->copies) {
-    s2s_rt_cuda(cudaStreamCreate(&t->copies), r, line, "cudaStreamCreate");
-    s2s_rt_cuda(cudaEventCreateWithFlags(&t->async_after, cudaEventDisableTiming), r, line,
-                "cudaEventCreateWithFlags");
-    s2s_rt_cuda(cudaEventCreateWithFlags(&t->async_done, cudaEventDisableTiming), r, line,
-                "cudaEventCreateWithFlags");
-  }
+  s2s_rt_copies_ready(t, r, line);
   s2s_rt_lock_take();
   e->transfers++;
   s2s_rt_lock_give();
@@ -3093,6 +3242,7 @@ void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
    * the copy stream, so that later work runs beside it */
   s2s_rt_cuda(cudaEventRecord(t->async_after, t->stream), r, line, "cudaEventRecord");
   s2s_rt_cuda(cudaStreamWaitEvent(t->copies, t->async_after, 0), r, line, "cudaStreamWaitEvent");
+  t->recent_at_after = t->nrecent;
   if (bounce >= 0 && s.nruns > 1) { /* packed on the device, then one bus copy */
     s2s_rt_lock_take();
     scratch = s2s_rt_pool_get(t, r, line, bytes);
@@ -3103,7 +3253,7 @@ void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
                               scratch ? scratch : dev, bytes, cudaMemcpyDeviceToHost, t->copies),
               r, line, "cudaMemcpyAsync");
   s2s_rt_cuda(cudaEventRecord(t->async_done, t->copies), r, line, "cudaEventRecord");
-  u = &t->async[t->nasync++];
+  u = s2s_rt_async_add(t, r, line);
   u->e = e;
   u->bounce = bounce;
   u->shape = s;

@@ -1352,6 +1352,68 @@ START_TEST(test_update_async_copy_stream) {
 }
 END_TEST
 
+/* An update device of a contiguous box that no work still queued on the
+ * thread's stream touches runs on the copy stream, beside that work; work
+ * queued after it that touches its box waits for it.  Here a kernel (a
+ * copy into the device array on the thread's stream) that writes a(1:100)
+ * is queued and not run; then the update; then a second kernel.  "beside":
+ * after the thread's stream has run, the update is still pending; "waits":
+ * the second kernel's stream ran the update first. */
+typedef struct BesideCase {
+  const char *what;
+  long lo, hi;             /* the update device */
+  long klo, khi;           /* the second kernel's box */
+  int kernel_writes;       /* it writes its box (with -2 - i) */
+  int beside, waits;
+} BesideCase;
+static const BesideCase beside_cases[] = {
+    {"a(301:400), then a kernel reading a(350:360)", 301, 400, 350, 360, 0, 1, 1},
+    {"a(301:400), then a kernel reading a(500:600)", 301, 400, 500, 600, 0, 1, 0},
+    {"a(301:400), then a kernel writing a(400:450)", 301, 400, 400, 450, 1, 1, 1},
+    {"a(50:60), which the queued kernel writes: on the stream, after it", 50, 60, 500, 600, 0, 0, 0},
+    {"a(101:120), next to the queued kernel's box", 101, 120, 1, 10, 0, 1, 0},
+};
+
+START_TEST(test_update_device_beside) {
+  const BesideCase *c = &beside_cases[_i];
+  static double a[1000], kernel1[1000], kernel2[1000], got[1000];
+  S2sArray d = vec("a", a, 1, 1000, 1, 1000), first = vec("a", a, 1, 1000, 1, 100),
+           upd = vec("a", a, 1, 1000, c->lo, c->hi), second = vec("a", a, 1, 1000, c->klo, c->khi);
+  double *p;
+  setenv("S2S_REGISTER", "never", 1);
+  for (int i = 0; i < 1000; i++) a[i] = i, kernel1[i] = -1.0 - i, kernel2[i] = -2.0 - i;
+  p = s2s_data_begin(&data_r, 10, &d, S2S_COPYIN);
+  s2s_wait(&data_r, 10);                       /* nothing queued is left */
+  ck_assert(s2s_data_begin(&kern_r, 21, &first, S2S_COPY) == p);
+  ck_assert_int_eq(cudaMemcpyAsync(p, kernel1, 100 * sizeof(double), cudaMemcpyHostToDevice,
+                                   s2s_stream()), cudaSuccess);
+  s2s_data_end(&kern_r, 21, &first, S2S_COPY);
+  for (long i = c->lo; i <= c->hi; i++) a[i - 1] = 1000.0 + (double)i;
+  s2s_update_device(&upd_r, 33, &upd);
+  second.read_only = !c->kernel_writes;
+  ck_assert(s2s_data_begin(&kern_r, 25, &second, S2S_COPY) == p);
+  if (c->kernel_writes)
+    ck_assert_int_eq(cudaMemcpyAsync(p + c->klo - 1, kernel2 + c->klo - 1,
+                                     (size_t)(c->khi - c->klo + 1) * sizeof(double),
+                                     cudaMemcpyHostToDevice, s2s_stream()), cudaSuccess);
+  ck_assert_int_eq(cudaStreamSynchronize(s2s_stream()), cudaSuccess);
+  ck_assert_msg((s2s_emu_pending_ops() > 0) == (c->beside && !c->waits),
+                "%s: %ld operations pending after the thread's stream ran", c->what,
+                s2s_emu_pending_ops());
+  s2s_data_end(&kern_r, 25, &second, S2S_COPY);
+  s2s_wait_updates(&upd_r, 31);
+  dev_read(got, p, sizeof got);
+  for (long i = 1; i <= 1000; i++) {
+    double want = i <= 100 ? kernel1[i - 1] : (double)(i - 1);
+    if (i >= c->lo && i <= c->hi) want = 1000.0 + (double)i;
+    if (c->kernel_writes && i >= c->klo && i <= c->khi) want = kernel2[i - 1];
+    ck_assert_msg(got[i - 1] == want, "%s: device a(%ld) = %g, not %g", c->what, i, got[i - 1], want);
+  }
+  s2s_data_end(&data_r, 10, &d, S2S_COPYIN);
+  ck_assert_int_eq(s2s_present_count(), 0);
+}
+END_TEST
+
 /* S2S_REGISTER=always pins a contiguous present copy's host span at its
  * first transfer, copies straight from it, and unpins it with the copy. */
 START_TEST(test_register_always) {
@@ -1782,6 +1844,8 @@ static Suite *rt_suite(void) {
   tcase_add_test(boxes, test_update_async_nested_end);
   tcase_add_loop_test(boxes, test_update_async_copy_stream, 0,
                       (int)(sizeof copy_stream_cases / sizeof *copy_stream_cases));
+  tcase_add_loop_test(boxes, test_update_device_beside, 0,
+                      (int)(sizeof beside_cases / sizeof *beside_cases));
 #endif
   tcase_add_loop_test(boxes, test_copy_threads_default, 0, (int)(sizeof threads_cases / sizeof *threads_cases));
   tcase_add_loop_test(boxes, test_staging_ramp, 0, (int)(sizeof ramp_cases / sizeof *ramp_cases));
