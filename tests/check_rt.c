@@ -1438,6 +1438,29 @@ START_TEST(test_register_always) {
 }
 END_TEST
 
+/* auto: a present copy of 16 MB or more is registered once the bytes it
+ * moved would have paid for pinning its span: updates of the whole array
+ * get there, updates of a 64 KB plane of it (a halo) never do. */
+typedef struct RegisterCase { const char *what; long box, updates; int registers; } RegisterCase;
+static const RegisterCase register_cases[] = {
+    {"300 updates of 64 KB", 8192, 300, 0},
+    {"12 updates of the whole 17 MB", 2200000, 12, 1},
+};
+
+START_TEST(test_register_by_bytes) {
+  const RegisterCase *c = &register_cases[_i];
+  static double a[2200000];
+  S2sArray d = vec("a", a, 1, 2200000, 1, 2200000), box = vec("a", a, 1, 2200000, 1, c->box);
+  setenv("S2S_REGISTER", "auto", 1);
+  s2s_data_begin(&data_r, 10, &d, S2S_CREATE);
+  for (long i = 0; i < c->updates; i++) s2s_update_host(&upd_r, 30, &box);
+  ck_assert_msg((s2s_emu_registered_bytes() > 0) == c->registers, "%s: %zu bytes registered",
+                c->what, s2s_emu_registered_bytes());
+  s2s_data_end(&data_r, 10, &d, S2S_CREATE);
+  ck_assert_int_eq((long)s2s_emu_registered_bytes(), 0);
+}
+END_TEST
+
 /* auto: small arrays never; a registration that fails (the range is
  * already registered) falls back to staging. */
 START_TEST(test_register_auto_and_fallback) {
@@ -1868,6 +1891,8 @@ static Suite *rt_suite(void) {
   tcase_add_test(async, test_async_errors_name_kernel);
   tcase_add_test(pool, test_register_always);
   tcase_add_test(pool, test_register_auto_and_fallback);
+  tcase_add_loop_test(pool, test_register_by_bytes, 0,
+                      (int)(sizeof register_cases / sizeof *register_cases));
 #endif
   tcase_add_test(update, test_update_device_and_host);
   tcase_add_exit_test(errors, test_present_absent_exits, 1);
