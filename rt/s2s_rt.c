@@ -2103,10 +2103,6 @@ static void s2s_rt_row_next(const S2sRows *w, long *idx, size_t *host) {
   }
 }
 
-/* Copy the box bytes of transfer window [off, off + n) between the user's
- * array and `buf` (which holds that window): to `buf` when `to_buf`.  Rows
- * are walked with an odometer over the outer runs (a division per row
- * costs as much as copying a short row). */
 /* Gathering short rows into the staging ring, which only the DMA engine
  * reads next: streaming (non-temporal) stores, which do not read the
  * ring's lines into the cache first.  Measured on the H100 host (device run
@@ -2146,6 +2142,10 @@ static void s2s_rt_fill_fence(void) {
 #endif
 }
 
+/* Copy the box bytes of transfer window [off, off + n) between the user's
+ * array and `buf` (which holds that window): to `buf` when `to_buf`.  Rows
+ * are walked with an odometer over the outer runs (a division per row
+ * costs as much as copying a short row). */
 static void s2s_rt_rows_move(const S2sRows *w, char *buf, size_t off, size_t n, int to_buf) {
   long k = s2s_rt_row_at(w, off), idx[S2S_MAX_RANK] = {0}, q = k;
   int streaming = to_buf && w->width < S2S_RT_STREAM_ROW_MAX;
