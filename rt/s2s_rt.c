@@ -110,7 +110,14 @@ typedef struct S2sPresent {
   char what[160];            /* the creating box, e.g. "a(1:10,2:5)" */
   S2sArray box;              /* the creating box (name not kept): which elements the copy holds */
   cudaStream_t stream;       /* the stream of the thread that created it */
-  cudaEvent_t ready;         /* recorded on `stream` after the copy-in */
+  /* What another thread's stream waits for before it uses the copy: the
+   * last device write queued on a thread's stream (the copy-in, a kernel,
+   * an update device), recorded on ready_stream, and the last update device
+   * queued on a thread's copy stream (copy_ready), which only a copy that
+   * no other thread uses yet takes.  A stream that records `ready` has
+   * waited for the one before (s2s_rt_borrow), so the chain holds them all. */
+  cudaEvent_t ready, copy_ready;
+  cudaStream_t ready_stream, copy_ready_stream;
   int filling;               /* the creator is still queuing the copy-in */
   int shared;                /* used from another thread's stream too */
   int registered;            /* host span pinned with cudaHostRegister */
@@ -1998,20 +2005,58 @@ static void s2s_rt_filled(S2sThread *t, const S2sRegion *r, int line, S2sPresent
     s2s_rt_cuda(cudaEventCreateWithFlags(&e->ready, cudaEventDisableTiming), r, line,
                 "cudaEventCreateWithFlags");
   s2s_rt_cuda(cudaEventRecord(e->ready, t->stream), r, line, "cudaEventRecord");
+  e->ready_stream = t->stream;
   e->filling = 0;
   pthread_cond_broadcast(&s2s_rt_fill_cond);
 }
 
+/* Thread `t` queued a write of `e` on `stream` (its stream, or its copy
+ * stream for an update device beside the kernels; lock held): a thread
+ * whose stream borrows the copy later waits for it.  OpenMP tiles launch
+ * kernels on their own streams after the master thread's update device
+ * returned, which is once it is queued, and the master copies out what
+ * the tiles' kernels wrote. */
+static void s2s_rt_written(S2sThread *t, const S2sRegion *r, int line, S2sPresent *e,
+                           cudaStream_t stream) {
+  if (stream == t->stream) {
+    s2s_rt_cuda(cudaEventRecord(e->ready, stream), r, line, "cudaEventRecord");
+    e->ready_stream = stream;
+    return;
+  }
+  if (!e->copy_ready)
+    s2s_rt_cuda(cudaEventCreateWithFlags(&e->copy_ready, cudaEventDisableTiming), r, line,
+                "cudaEventCreateWithFlags");
+  s2s_rt_cuda(cudaEventRecord(e->copy_ready, stream), r, line, "cudaEventRecord");
+  e->copy_ready_stream = stream;
+}
+
+/* Whether another thread's stream has used the copy (it then takes no
+ * copy beside the kernels: copy_ready follows one thread's copy stream). */
+static int s2s_rt_shared(const S2sPresent *e) {
+  int shared;
+  s2s_rt_lock_take();
+  shared = e->shared;
+  s2s_rt_lock_give();
+  return shared;
+}
+
+/* Whether `stream` is one of thread `t`'s (its own work is ordered there). */
+static int s2s_rt_own_stream(const S2sThread *t, cudaStream_t stream) {
+  return stream == t->stream || (t->copies && stream == t->copies);
+}
+
 /* One more reference from thread `t`: wait (host) until the creator has
- * queued the copy-in, and (device) until it has happened when `t` is
- * another thread. */
+ * queued the copy-in, and (device) until it and the last update device
+ * have happened when another thread queued them (the thread's own copies
+ * are ordered on its stream, or by s2s_rt_copies_hazard). */
 static void s2s_rt_borrow(S2sThread *t, const S2sRegion *r, int line, S2sPresent *e) {
   e->refs++;
   while (e->filling) pthread_cond_wait(&s2s_rt_fill_cond, &s2s_rt_lock);
-  if (e->stream != t->stream) {
-    e->shared = 1;
+  if (e->stream != t->stream) e->shared = 1;
+  if (!s2s_rt_own_stream(t, e->ready_stream))
     s2s_rt_cuda(cudaStreamWaitEvent(t->stream, e->ready, 0), r, line, "cudaStreamWaitEvent");
-  }
+  if (e->copy_ready_stream && !s2s_rt_own_stream(t, e->copy_ready_stream))
+    s2s_rt_cuda(cudaStreamWaitEvent(t->stream, e->copy_ready, 0), r, line, "cudaStreamWaitEvent");
 }
 
 static void s2s_rt_destroy(S2sThread *t, const S2sRegion *r, int line, S2sPresent *e) {
@@ -2021,6 +2066,7 @@ static void s2s_rt_destroy(S2sThread *t, const S2sRegion *r, int line, S2sPresen
     s2s_rt_cuda(cudaHostUnregister((void *)e->host_first), r, line, "cudaHostUnregister");
   s2s_rt_pool_put(t, r, line, e->dev);
   if (e->ready) (void)cudaEventDestroy(e->ready);
+  if (e->copy_ready) (void)cudaEventDestroy(e->copy_ready);
   free(e);
 }
 
@@ -3007,6 +3053,7 @@ void s2s_data_end(S2sRegion *r, int line, const S2sArray *a, S2sClause clause) {
   s2s_rt_lock_take();
   e = s2s_rt_find(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s), 1);
   if (!e) s2s_rt_fail_absent(r, line, a, "at the end of its data clause", NULL);
+  if (!a->read_only) s2s_rt_written(t, r, line, e, t->stream); /* after the region's kernels */
   s2s_rt_finish_async_before_last(t, r, line, e);
   shared = e->shared;
   /* Once an enter data has held the copy, structured and dynamic lifetimes
@@ -3051,7 +3098,8 @@ static void s2s_rt_update(S2sRegion *r, int line, const S2sArray *a, int to_devi
   /* A contiguous box that no work still queued on the thread's stream
    * touches goes beside the kernels (S2S_TIME times copies on the stream) */
   if (to_device && s.nruns == 1 && s2s_rt_shape_bytes(&s, a->elem) < S2S_RT_REGISTER_MIN &&
-      rt.register_mode != S2S_REGISTER_ALWAYS && !rt.timing && !s2s_rt_touched(t, e, first, last)) {
+      rt.register_mode != S2S_REGISTER_ALWAYS && !rt.timing && !s2s_rt_shared(e) &&
+      !s2s_rt_touched(t, e, first, last)) {
     s2s_rt_update_device_beside(t, r, line, a, &s, e); /* keeps the reference until the wait */
     return;
   }
@@ -3062,6 +3110,11 @@ static void s2s_rt_update(S2sRegion *r, int line, const S2sArray *a, int to_devi
   else
     s2s_rt_copies_hazard(t, r, line, e, first, last, 0); /* an update device beside the kernels */
   s2s_rt_copy_box(t, r, line, a, &s, e, to_device, 0, 0);
+  if (to_device) {
+    s2s_rt_lock_take();
+    s2s_rt_written(t, r, line, e, t->stream);
+    s2s_rt_lock_give();
+  }
   s2s_rt_release(t, r, line, e);
 }
 
@@ -3243,6 +3296,9 @@ static void s2s_rt_update_device_beside(S2sThread *t, S2sRegion *r, int line, co
   s2s_rt_stage_buffers(t, r, line);
   s2s_rt_rows_flat(&w, (char *)first, bytes);
   s2s_rt_stage(t, r, line, &w, e->dev + (first - e->host_first), bytes, 1, t->copies);
+  s2s_rt_lock_take();
+  s2s_rt_written(t, r, line, e, t->copies);
+  s2s_rt_lock_give();
   s2s_rt_cuda(cudaEventRecord(t->async_done, t->copies), r, line, "cudaEventRecord");
   u = s2s_rt_async_add(t, r, line);
   u->e = e;

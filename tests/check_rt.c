@@ -1486,6 +1486,58 @@ END_TEST
 
 /* ---- threads ----------------------------------------------------------- */
 
+/* An update device returns once it is queued; a thread that launches a
+ * kernel on the array next (an OpenMP tile after the master's update) must
+ * have its stream wait for the copy.  The worker reads the device array on
+ * its own stream; the emulation runs a stream's work only when something
+ * waits for it, so without that wait the worker reads the old values.
+ * `settled`: the master's stream had finished everything (the update goes
+ * to its copy stream), else it stays on the master's stream. */
+static double upd_a[600], upd_seen[600];
+
+static void *update_reader(void *arg) {
+  S2sArray d = vec("a", upd_a, 1, 600, 1, 600);
+  double *p = s2s_data_begin(&kern_r, 21, &d, S2S_COPYIN);
+  (void)arg;
+  if (cudaMemcpyAsync(upd_seen, p, sizeof upd_seen, cudaMemcpyDeviceToHost, s2s_stream()) != cudaSuccess ||
+      cudaStreamSynchronize(s2s_stream()) != cudaSuccess)
+    upd_seen[0] = -1.0;
+  s2s_data_end(&kern_r, 21, &d, S2S_COPYIN);
+  return NULL;
+}
+
+/* 1: the master's stream had finished (the update goes to its copy
+ * stream); 0: it had not (the update stays on it); 2: no update, a kernel
+ * of the master (a copy on its stream inside a region) wrote the box. */
+static const int update_settled[] = {1, 0, 2};
+
+START_TEST(test_update_device_other_thread) {
+  S2sArray d = vec("a", upd_a, 1, 600, 1, 600), box = vec("a", upd_a, 1, 600, 201, 300);
+  pthread_t th;
+  setenv("S2S_REGISTER", "never", 1);
+  for (int i = 0; i < 600; i++) upd_a[i] = i;
+  s2s_data_begin(&data_r, 10, &d, S2S_COPYIN);
+  if (update_settled[_i]) s2s_wait(&data_r, 10);
+  for (int i = 200; i < 300; i++) upd_a[i] = -5.0 - i;
+  if (update_settled[_i] < 2) {
+    s2s_update_device(&upd_r, 33, &box);
+  } else {
+    double *p = s2s_data_begin(&kern_r, 21, &box, S2S_COPY);
+    ck_assert_int_eq(cudaMemcpyAsync(p + 200, upd_a + 200, 100 * sizeof(double),
+                                     cudaMemcpyHostToDevice, s2s_stream()), cudaSuccess);
+    s2s_data_end(&kern_r, 21, &box, S2S_COPYIN); /* no copy-out: the worker must see the device */
+  }
+  ck_assert_int_eq(pthread_create(&th, NULL, update_reader, NULL), 0);
+  ck_assert_int_eq(pthread_join(th, NULL), 0);
+  for (int i = 0; i < 600; i++)
+    ck_assert_msg(upd_seen[i] == upd_a[i], "the other thread saw a(%d) = %g, not %g (settled %d)",
+                  i + 1, upd_seen[i], upd_a[i], update_settled[_i]);
+  s2s_wait_updates(&upd_r, 31);
+  s2s_data_end(&data_r, 10, &d, S2S_COPYIN);
+  ck_assert_int_eq(s2s_present_count(), 0);
+}
+END_TEST
+
 /* Each thread copies its own tile in and out through a region entered many
  * times, and all share one read-only table and one data region's array. */
 #define NTHREADS 6
@@ -1879,6 +1931,8 @@ static Suite *rt_suite(void) {
   tcase_add_test(pool, test_pool_off);
   tcase_add_test(threads, test_threads);
   tcase_add_test(threads, test_threads_share_a_copy);
+  tcase_add_loop_test(threads, test_update_device_other_thread, 0,
+                      (int)(sizeof update_settled / sizeof *update_settled));
   tcase_add_test(timing, test_repeated_copy_advice);
 #ifdef S2S_EMULATE
   tcase_add_test(boxes, test_create_fills_signalling_pattern);
