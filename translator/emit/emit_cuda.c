@@ -1863,8 +1863,9 @@ static void emit_bounds(Emit *e, const IrSym *a)
 
 /* S2sArray descriptor of array a with box (lo, hi), clamped to the
  * declared bounds where they are known.  `read_only`: the region's kernels
- * never write it (the runtime lets an asynchronous update host of the box
- * run beside them). */
+ * never write it, so the runtime lets them run beside an update host of the
+ * box still copying, and other threads need not wait for them (rt/README.md,
+ * "Copies beside the kernels"). */
 static void emit_descriptor(Emit *e, const IrSym *a, IrExpr *const *lo, IrExpr *const *hi,
                             bool read_only)
 {
