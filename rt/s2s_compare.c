@@ -158,6 +158,11 @@ static void ac_read_settings(void) {
  * arm a host pass for region r when the host runs it, alone (host
  * fallback, or the thread already inside a host pass) or after the device
  * (autocompare).  Returns whether the device runs the region. */
+int s2s_autocompare_enabled(void) {
+  if (!ac.read) ac_read_settings();
+  return ac.enabled;
+}
+
 int s2s_pass_arm(S2sRegion *r, int host_fallback) {
   S2sPass *p;
   int on_device;

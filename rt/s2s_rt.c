@@ -46,6 +46,7 @@
 #include "s2s_rt_internal.h"
 #include "s2s_pack.h"
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -3382,6 +3383,112 @@ void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a) {
 }
 
 void s2s_wait_updates(S2sRegion *r, int line) { s2s_rt_finish_async(s2s_rt_enter(r, line), r, line); }
+
+/* ---- host_data use_device ---------------------------------------------------
+ *
+ * The host code of a host_data construct hands the device copy of an array
+ * to a library (a CUDA-aware MPI, cuBLAS, cuFFT) that reads and writes it
+ * on its own, outside the thread's stream.  So the device bytes must be
+ * final before the construct starts: every kernel and copy the thread has
+ * queued (both its streams) is waited for, and the last device writes
+ * other threads queued on the copy.  What the library writes is there when
+ * its call returns (a CUDA-aware MPI's receive, a synchronous cuBLAS call),
+ * so the work queued after the construct sees it.
+ */
+
+/* The one present copy that holds any of host bytes [first, last]; NULL
+ * when none does.  Two copies (two tiles of the array, each held by its
+ * own data region) cannot stand for one array: an error. */
+static S2sPresent *s2s_rt_holding_copy(const S2sRegion *r, int line, const S2sArray *a,
+                                       uintptr_t first, uintptr_t last) {
+  S2sPresent *found = NULL;
+  for (S2sPresent *e = rt.present; e; e = e->hh.next) {
+    if (last < e->host_first || first > e->host_last) continue;
+    if (found)
+      s2s_rt_fail_hint(r, line, "host_data", "hold the array in one data region around the "
+                       "construct", "use_device(%s): two device copies hold parts of it (%s "
+                       "and %s); host_data needs one", s2s_rt_str(a->name), found->what, e->what);
+    found = e;
+  }
+  return found;
+}
+
+void *s2s_use_device(S2sRegion *r, int line, const S2sArray *a, int if_present) {
+  S2sBoxShape s;
+  S2sPresent *e;
+  S2sThread *t = s2s_rt_enter(r, line);
+  cudaEvent_t other[2] = {0, 0};
+  uintptr_t first, last;
+  char *dev;
+  if (!s2s_rt_box(r, line, a, &s)) return a->host; /* an empty array: nothing to address */
+  if (s2s_autocompare_enabled()) return a->host; /* see s2s_host_data_end */
+  first = s2s_rt_host_first(a, &s);
+  last = s2s_rt_host_last(a, &s);
+  s2s_rt_lock_take();
+  e = s2s_rt_holding_copy(r, line, a, first, last);
+  if (!e) {
+    s2s_rt_lock_give();
+    if (if_present) return a->host;
+    s2s_rt_fail_absent(r, line, a, "host_data use_device",
+                       "host_data needs an enclosing data region (or enter data) that holds "
+                       "the array; if_present keeps the host address of an array not present");
+  }
+  while (e->filling) pthread_cond_wait(&s2s_rt_fill_cond, &s2s_rt_lock);
+  if (e->ready && !s2s_rt_own_stream(t, e->ready_stream)) other[0] = e->ready;
+  if (e->copy_ready && e->copy_ready_stream && !s2s_rt_own_stream(t, e->copy_ready_stream))
+    other[1] = e->copy_ready;
+  /* the array's base may lie before the copy (a copy of a section): only
+   * the addresses of elements the copy holds are ever used */
+  dev = e->dev + ((intptr_t)(uintptr_t)a->host - (intptr_t)e->host_first);
+  s2s_rt_debug(r, line, "host_data: %s at device address %p (copy of %s)", s2s_rt_str(a->name),
+               (void *)dev, e->what);
+  s2s_rt_lock_give();
+  for (int i = 0; i < 2; i++)
+    if (other[i]) s2s_rt_cuda(cudaEventSynchronize(other[i]), r, line, "cudaEventSynchronize");
+  s2s_rt_finish_async(t, r, line); /* the copies beside the kernels */
+  s2s_rt_wait(t, r, line);
+  return dev;
+}
+
+/* Autocompare keeps the host's arrays as the host passes compute them and
+ * compares each region's device results with them; code that changed
+ * only the device copies would leave the host passes behind.  So under
+ * autocompare the construct's code is given the host's arrays, and at its
+ * end each present copy takes the host's values. */
+void s2s_host_data_end(S2sRegion *r, int line, const S2sArray *a) {
+  S2sBoxShape s;
+  S2sPresent *e;
+  S2sArray box;
+  if (!s2s_autocompare_enabled() || !s2s_rt_box(r, line, a, &s)) return;
+  s2s_rt_lock_take();
+  e = s2s_rt_holding_copy(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s));
+  if (e) box = e->box;
+  s2s_rt_lock_give();
+  if (!e) return;
+  box.name = a->name;
+  s2s_update_device(r, line, &box);
+}
+
+/* MPI reads and writes device memory: S2S_MPI_DEVICE=1 or 0 says so;
+ * otherwise the MPI library linked in is asked (Open MPI's
+ * MPIX_Query_cuda_support, MPICH's MPIX_GPU_query_support for CUDA, found
+ * by name so that the runtime needs no MPI); in emulation device memory is
+ * host memory, which any MPI reads. */
+int s2s_mpi_device_aware(void) {
+  const char *v = getenv("S2S_MPI_DEVICE");
+  int (*query)(void);
+  int (*gpu_query)(int, int *);
+  int yes = 0;
+  if (v && *v) return strcmp(v, "0") != 0;
+#ifdef S2S_EMULATE
+  return 1;
+#endif
+  *(void **)&query = dlsym(RTLD_DEFAULT, "MPIX_Query_cuda_support");
+  if (query) return query() != 0;
+  *(void **)&gpu_query = dlsym(RTLD_DEFAULT, "MPIX_GPU_query_support");
+  if (gpu_query && gpu_query(0 /* MPIX_GPU_SUPPORT_CUDA */, &yes) == 0) return yes != 0;
+  return 0;
+}
 
 void s2s_check(cudaError_t err, S2sRegion *r, int line, const char *what) {
   s2s_rt_cuda(err, r, line, what ? what : "a CUDA call");

@@ -218,6 +218,29 @@ void s2s_update_device(S2sRegion *r, int line, const S2sArray *a);
 void s2s_update_host_async(S2sRegion *r, int line, const S2sArray *a);
 void s2s_wait_updates(S2sRegion *r, int line);
 
+/* `host_data use_device(a)`: the device address of a->host (the array's
+ * element at its declared lower bounds) in the one present copy that holds
+ * any of the box of `a`, after the calling thread's queued kernels and
+ * copies, and other threads' last writes to the copy, have finished (the
+ * host code hands the address to a library that works outside the
+ * stream).  Not present: a->host with `if_present`, else an error naming
+ * the array. */
+void *s2s_use_device(S2sRegion *r, int line, const S2sArray *a, int if_present);
+/* The end of the construct, for each array.  Under autocompare (which
+ * compares the device's results with the host's, S2S_AUTOCOMPARE=1)
+ * s2s_use_device gives the host address, and here the present copy takes
+ * the host's values; otherwise nothing. */
+void s2s_host_data_end(S2sRegion *r, int line, const S2sArray *a);
+
+/* Whether the MPI library reads and writes device memory (a CUDA-aware
+ * MPI): S2S_MPI_DEVICE=0 or 1 decides; else Open MPI's
+ * MPIX_Query_cuda_support() or MPICH's MPIX_GPU_query_support() when the
+ * program has either (ask after MPI_Init); 1 in emulation, where device
+ * memory is host memory; 0 otherwise.  A program chooses by it between
+ * handing MPI device addresses (host_data use_device) and staging through
+ * the host (update host / update device). */
+int s2s_mpi_device_aware(void);
+
 /* Kernel bracket around one S2S_LAUNCH: records grid/block and kernel time,
  * checks the launch and the kernel's completion; on failure prints the
  * CUDA error, the region, the kernel and the user's file:line, and exits. */

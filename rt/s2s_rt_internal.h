@@ -52,4 +52,7 @@ _Noreturn void s2s_rt_fail_hint(const S2sRegion *r, int line, const char *where,
 int s2s_rt_is_c_file(const char *file);
 int s2s_pass_holds(const void *host);
 
+/* Is autocompare on (S2S_AUTOCOMPARE=1)?  (s2s_compare.c) */
+int s2s_autocompare_enabled(void);
+
 #endif

@@ -26,6 +26,11 @@ typedef enum HostCallKind {
   HOST_CALL_DATA_BEGIN,  /* replaces the data directive's lines */
   HOST_CALL_DATA_END,    /* Fortran: replaces `end data`; C: inserted after stmt_last_line */
   HOST_CALL_UPDATE,      /* replaces the update (enter data, exit data) directive's lines */
+  HOST_CALL_HOST_DATA,   /* replaces `host_data use_device(...)`: the call that looks up the
+                            device addresses, then the scope where the arrays' names stand
+                            for them (Fortran: BLOCK and ASSOCIATE; C: a { } block) */
+  HOST_CALL_HOST_DATA_END, /* no call: closes that scope (Fortran: replaces `end host_data`;
+                            C: inserted after stmt_last_line) */
 } HostCallKind;
 
 typedef struct HostCall {
@@ -39,6 +44,9 @@ typedef struct HostCall {
   const IrVariant *variant; /* a region's kernel variant (ir.h), or NULL: the variants of
                             one region share its lines, and the host tests presence to
                             call the matching one */
+  int ndevice;           /* HOST_CALL_HOST_DATA(_END): the arrays of use_device, in order; */
+  IrSym **device;        /* the function's last parameter receives their device addresses
+                            (void **, Fortran type(c_ptr) :: s2s_device(ndevice)) */
 } HostCall;
 
 typedef struct HostCalls {

@@ -2410,6 +2410,96 @@ static void emit_item_directive(Emit *e, IrRoutine *r, IrHostDirective *h)
   out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
 }
 
+/* `host_data use_device(list)`: a function that returns in its last
+ * argument the device address of each array (its element at the declared
+ * lower bounds), as the present table maps it; the host file then names
+ * the arrays by those addresses up to the construct's end.  Under host
+ * fallback (no GPU) the addresses are the host's.  The box looked up is
+ * the whole array, or its first element when its size is unknown (an
+ * assumed-size dummy, a C pointer): the runtime wants one present copy to
+ * hold some of it. */
+static void emit_host_data(Emit *e, IrRoutine *r, IrHostDirective *h)
+{
+  HostCall *c = new_call(e, HOST_CALL_HOST_DATA, r, ir_printf("s2s_%s_h%d", r->name, h->index));
+  HostCall *end = new_call(e, HOST_CALL_HOST_DATA_END, r, ir_printf("%s_end", c->function));
+  c->first_line = h->first_line;
+  c->last_line = h->last_line;
+  if (h->partner) {
+    end->first_line = h->partner->first_line;
+    end->last_line = h->partner->last_line;
+  }
+  end->stmt_last_line = h->stmt_last_line;
+  ItemBox *items = NULL;
+  int n = 0;
+  for (int k = 0; k < h->dir->nclauses; k++)
+    for (int i = 0; i < h->dir->clauses[k].nitems; i++) {
+      const DirItem *it = &h->dir->clauses[k].items[i];
+      IrSym *s = an_clause_array(r, it, DIR_USE_DEVICE);
+      if (!s) {
+        e->ok = false;
+        return;
+      }
+      if (s->type != IR_T_INT && s->type != IR_T_INT8 && s->type != IR_T_REAL4 &&
+          s->type != IR_T_REAL8) {
+        diag_at(DIAG_ERROR, it->loc, (int)strlen(it->name), "use_device(%s): only arrays of "
+                "integers and reals are supported, not %s", it->name, ir_type_name(s->type));
+        e->ok = false;
+        return;
+      }
+      if (s->member_base) {
+        diag_at(DIAG_ERROR, it->loc, (int)strlen(it->name), "use_device(%s): a struct member "
+                "cannot stand for its device copy; copy the pointer into a local first", it->name);
+        e->ok = false;
+        return;
+      }
+      ItemBox b = { s, DIR_USE_DEVICE, diag_user_line(it->loc), { 0 }, { 0 } };
+      for (int d = 0; d < s->rank; d++) {
+        b.lo[d] = s->lo[d];
+        b.hi[d] = s->hi[d] ? s->hi[d] : s->lo[d];
+      }
+      xf_launcher_add(&c->params, e->prog->lang, PARAM_ARRAY, s);
+      ScalarArgs sa = { e->prog->lang, &c->params };
+      for (int d = 0; d < s->rank; d++) {
+        ir_walk_expr(s->lo[d], NULL, collect_scalars, &sa);
+        ir_walk_expr(s->hi[d], NULL, collect_scalars, &sa);
+      }
+      IR_PUSH(items, n, b);
+      IR_PUSH(c->device, c->ndevice, s);
+    }
+  end->device = c->device;
+  end->ndevice = c->ndevice;
+  end->params = c->params;
+  out(e, "/* ==== host_data: %s line %d ==== */\n", e->prog->path, h->first_line);
+  out(e, "extern \"C\" void %s(", c->function);
+  emit_launcher_params(e, c);
+  out(e, ", void **s2s_device)\n{\n");
+  emit_region_static(e, c->function + 4, r, h->first_line);
+  emit_scalar_locals(e, c);
+  for (int i = 0; i < n; i++)
+    out(e, "  s2s_device[%d] = (void *)%s;\n", i, cname(items[i].sym));
+  out(e, "  if (!s2s_region_begin(&s2s_region)) return; /* host fallback: the host's arrays */\n");
+  IrSymSet used;
+  char *text;
+  size_t len;
+  FILE *real = host_consts_begin(e, &used, &text, &len);
+  for (int i = 0; i < n; i++) {
+    emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi, false);
+    out(e, "  s2s_device[%d] = s2s_use_device(&s2s_region, %d, &s2s_%s, %d);\n", i, items[i].line,
+        items[i].sym->name, h->dir->if_present ? 1 : 0);
+  }
+  host_consts_end(e, real, &used, &text, &len);
+  out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
+  int end_line = h->partner ? h->partner->first_line : h->stmt_last_line;
+  emit_host_function(e, end, r, end_line);
+  real = host_consts_begin(e, &used, &text, &len);
+  for (int i = 0; i < n; i++) {
+    emit_descriptor(e, items[i].sym, items[i].lo, items[i].hi, false);
+    out(e, "  s2s_host_data_end(&s2s_region, %d, &s2s_%s);\n", end_line, items[i].sym->name);
+  }
+  host_consts_end(e, real, &used, &text, &len);
+  out(e, "  s2s_region_end(&s2s_region);\n}\n\n");
+}
+
 /* `wait`: the thread's asynchronous updates are done (the kernels queued
  * after them need not be). */
 static void emit_wait(Emit *e, IrRoutine *r, IrHostDirective *h)
@@ -2434,6 +2524,8 @@ static void emit_host_directives(Emit *e, IrRoutine *r)
       emit_item_directive(e, r, h);
     else if (h->dir->kind == DIR_WAIT)
       emit_wait(e, r, h);
+    else if (h->dir->kind == DIR_HOST_DATA)
+      emit_host_data(e, r, h);
   }
 }
 

@@ -156,7 +156,7 @@ static char *fortran_indent(const Text *t, const HostCall *c) {
   if (*ind) return ind;
   free(ind);
   int l = 0;
-  if (c->kind == HOST_CALL_DATA_END) {
+  if (c->kind == HOST_CALL_DATA_END || c->kind == HOST_CALL_HOST_DATA_END) {
     for (l = c->first_line - 1; l >= 1 && !fortran_code_line(t, l); l--) {}
   } else {
     for (l = c->first_line + 1; l <= t->nlines && !fortran_code_line(t, l); l++) {}
@@ -392,12 +392,14 @@ static void fortran_wrap(Block *out, const char *indent, const char *prefix, cha
 }
 
 static void fortran_call(const Program *p, const HostCall *c, const char *indent, Block *out) {
-  char **args = xcalloc((size_t)(c->params.n ? c->params.n : 1), sizeof *args);
+  int n = c->params.n + (c->kind == HOST_CALL_HOST_DATA);
+  char **args = xcalloc((size_t)(n ? n : 1), sizeof *args);
   for (int i = 0; i < c->params.n; i++) args[i] = actual_text(p, c->routine, &c->params.v[i]);
+  if (c->kind == HOST_CALL_HOST_DATA) args[n - 1] = xstrdup("s2s_device");
   char *prefix = xasprintf("call %s(", c->function);
-  fortran_wrap(out, indent, prefix, args, c->params.n, ")");
+  fortran_wrap(out, indent, prefix, args, n, ")");
   free(prefix);
-  free_names(args, c->params.n);
+  free_names(args, n);
 }
 
 /* The kinds this interface body needs, in a fixed order. */
@@ -433,16 +435,25 @@ static void fortran_interface_body(const Program *p, const HostCall *c, const ch
   char **names = dummy_names(p, c);
   char *prefix = xasprintf("  subroutine %s(", c->function);
   char *suffix = xasprintf(") bind(C, name=\"%s\")", c->function);
-  fortran_wrap(out, indent, prefix, names, c->params.n, suffix);
+  int n = c->params.n;
+  if (c->kind == HOST_CALL_HOST_DATA) { /* the addresses come back in a last argument */
+    names = xrealloc(names, sizeof *names * (size_t)(n + 1));
+    names[n++] = xstrdup("s2s_device");
+  }
+  fortran_wrap(out, indent, prefix, names, n, suffix);
+  bool device = c->kind == HOST_CALL_HOST_DATA;
   char *kinds = use_list(c);
-  if (kinds) block_add(out, xasprintf("%s    use, intrinsic :: iso_c_binding, only: %s", indent, kinds));
+  if (kinds || device)
+    block_add(out, xasprintf("%s    use, intrinsic :: iso_c_binding, only: %s%s%s", indent,
+                             kinds ? kinds : "", kinds && device ? ", " : "", device ? "c_ptr" : ""));
   for (int i = 0; i < c->params.n; i++)
     block_add(out, fortran_declaration(&c->params.v[i], names[i], indent));
+  if (device) block_add(out, xasprintf("%s    type(c_ptr) :: s2s_device(*)", indent));
   block_add(out, xasprintf("%s  end subroutine %s", indent, c->function));
   free(kinds);
   free(prefix);
   free(suffix);
-  free_names(names, c->params.n);
+  free_names(names, n);
 }
 
 /* The indentation of the routine's declarations: that of the first line of
@@ -470,6 +481,7 @@ static char *c_call(const Program *p, const HostCall *c) {
     str_add(&s, a);
     free(a);
   }
+  if (c->kind == HOST_CALL_HOST_DATA) str_add(&s, ", s2s_device");
   str_add(&s, ");");
   return s.s;
 }
@@ -487,6 +499,7 @@ static char *c_prototype(const Program *p, const HostCall *c) {
     if (type[strlen(type) - 1] != '*') str_add(&s, " ");
     str_add(&s, names[i]);
   }
+  if (c->kind == HOST_CALL_HOST_DATA) str_add(&s, ", void **s2s_device");
   str_add(&s, c->params.n ? ");" : "void);");
   free_names(names, c->params.n);
   return s.s;
@@ -566,6 +579,117 @@ static void host_pass(const Program *p, const Text *t, const HostCall *c, const 
   block_add(out, xasprintf(fortran ? "%send if" : "%s  } }", indent));
 }
 
+/* ---- host_data ------------------------------------------------------------------------ */
+
+/* The parameter that passes array s. */
+static const Param *array_param(const HostCall *c, const IrSym *s) {
+  for (int i = 0; i < c->params.n; i++)
+    if (c->params.v[i].role == PARAM_ARRAY && c->params.v[i].sym == s) return &c->params.v[i];
+  S2S_BUG("host_data array '%s' without its parameter", s->name);
+}
+
+/* `host_data use_device(t, ...)` in Fortran: inside a BLOCK, the call
+ * fills s2s_device with the device addresses; a pointer with t's bounds is
+ * made from each, and an ASSOCIATE gives it t's name up to `end
+ * host_data`, so the user's lines in between stay as written and pass the
+ * device copy wherever they name t (an ASSOCIATE name keeps the bounds of
+ * its selector, a whole array).
+ *   block
+ *     use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer, c_float
+ *     type(c_ptr) :: s2s_device(1)
+ *     real(c_float), pointer, contiguous :: s2s_device_1(:,:,:), s2s_shape_1(:,:,:)
+ *     call s2s_main_h1(t, ..., s2s_device)
+ *     call c_f_pointer(s2s_device(1), s2s_shape_1, [size(t, 1), size(t, 2), size(t, 3)])
+ *     s2s_device_1(lbound(t, 1):, lbound(t, 2):, lbound(t, 3):) => s2s_shape_1
+ *     associate (t => s2s_device_1)
+ * and `end host_data` by `end associate`, `call s2s_main_h1_end(t, ...)` (t is the
+ * host's array again), `end block`.  An assumed-size last dimension takes extent 1 (only the address matters). */
+static void fortran_host_data(const Program *p, const HostCall *c, const char *ind, Block *out) {
+  const IrRoutine *r = c->routine;
+  char *in = xasprintf("%s  ", ind);
+  bool kinds[4] = { false };
+  static const char *const kind_names[] = { "c_float", "c_double", "c_int", "c_long_long" };
+  for (int k = 0; k < c->ndevice; k++) {
+    const char *kind = c_kind(array_param(c, c->device[k]));
+    for (int j = 0; j < 4; j++) kinds[j] |= strcmp(kind, kind_names[j]) == 0;
+  }
+  Str use = { 0 };
+  str_add(&use, "use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer");
+  for (int j = 0; j < 4; j++)
+    if (kinds[j]) {
+      str_add(&use, ", ");
+      str_add(&use, kind_names[j]);
+    }
+  block_add(out, xasprintf("%sblock", ind));
+  block_add(out, xasprintf("%s%s", in, use.s));
+  free(use.s);
+  block_add(out, xasprintf("%stype(c_ptr) :: s2s_device(%d)", in, c->ndevice));
+  for (int k = 0; k < c->ndevice; k++) {
+    const IrSym *s = c->device[k];
+    const char *kind = c_kind(array_param(c, s));
+    Str shape = { 0 };
+    for (int d = 0; d < s->rank; d++) str_add(&shape, d ? ",:" : ":");
+    block_add(out, xasprintf("%s%s(%s), pointer, contiguous :: s2s_device_%d(%s), s2s_shape_%d(%s)",
+                             in, fortran_type(kind), kind, k + 1, shape.s, k + 1, shape.s));
+    free(shape.s);
+  }
+  fortran_call(p, c, in, out);
+  char **pieces = xcalloc((size_t)c->ndevice + IR_MAX_RANK, sizeof *pieces);
+  for (int k = 0; k < c->ndevice; k++) {
+    const IrSym *s = c->device[k];
+    char *name = host_name(r, s);
+    for (int d = 0; d < s->rank; d++)
+      pieces[d] = s->hi[d] ? xasprintf("size(%s, %d)", name, d + 1) : xstrdup("1");
+    char *prefix = xasprintf("call c_f_pointer(s2s_device(%d), s2s_shape_%d, [", k + 1, k + 1);
+    fortran_wrap(out, in, prefix, pieces, s->rank, "])");
+    free(prefix);
+    for (int d = 0; d < s->rank; d++) {
+      free(pieces[d]);
+      pieces[d] = xasprintf("lbound(%s, %d):", name, d + 1);
+    }
+    prefix = xasprintf("s2s_device_%d(", k + 1);
+    char *suffix = xasprintf(") => s2s_shape_%d", k + 1);
+    fortran_wrap(out, in, prefix, pieces, s->rank, suffix);
+    for (int d = 0; d < s->rank; d++) free(pieces[d]);
+    free(prefix);
+    free(suffix);
+    free(name);
+  }
+  for (int k = 0; k < c->ndevice; k++) {
+    char *name = host_name(r, c->device[k]);
+    pieces[k] = xasprintf("%s => s2s_device_%d", name, k + 1);
+    free(name);
+  }
+  fortran_wrap(out, in, "associate (", pieces, c->ndevice, ")");
+  free_names(pieces, c->ndevice);
+  free(in);
+}
+
+/* The same in C: a block where each array's name is a pointer to its
+ * device copy, of the type `&a[0]` has (so a[i][j] indexes as before),
+ *   { void *s2s_device[1]; s2s_f_h1((void *)a, s2s_device);
+ *     __typeof__(&(a)[0]) s2s_device_1 = s2s_device[0];
+ *     { __typeof__(s2s_device_1) a = s2s_device_1;
+ * closed after the statement host_data applies to by `} s2s_f_h1_end((void *)a); }`
+ * (the end call sees the host's a again). */
+static void c_host_data(const Program *p, const HostCall *c, const char *ind, Block *out) {
+  char *call = c_call(p, c);
+  block_add(out, xasprintf("%s{ void *s2s_device[%d]; %s", ind, c->ndevice, call));
+  free(call);
+  for (int k = 0; k < c->ndevice; k++)
+    block_add(out, xasprintf("%s  __typeof__(&(%s)[0]) s2s_device_%d = s2s_device[%d];", ind,
+                             c->device[k]->name, k + 1, k));
+  Str shadows = { 0 };
+  for (int k = 0; k < c->ndevice; k++) {
+    char *one = xasprintf(" __typeof__(s2s_device_%d) %s = s2s_device_%d;", k + 1,
+                          c->device[k]->name, k + 1);
+    str_add(&shadows, one);
+    free(one);
+  }
+  block_add(out, xasprintf("%s  {%s", ind, shadows.s));
+  free(shadows.s);
+}
+
 /* ---- planning --------------------------------------------------------------------------- */
 
 static void check_line(const Text *t, const HostCall *c, int line) {
@@ -575,14 +699,20 @@ static void check_line(const Text *t, const HostCall *c, int line) {
 
 static void plan_call(const Program *p, const Text *t, const HostCall *c, Edits *e) {
   if (!c->routine) S2S_BUG("host call %s without a routine", c->function);
-  if (p->lang == IR_C && c->kind == HOST_CALL_DATA_END) {
+  if (p->lang == IR_C && (c->kind == HOST_CALL_DATA_END || c->kind == HOST_CALL_HOST_DATA_END)) {
     check_line(t, c, c->stmt_last_line);
     char *ind = indentation(t, c->stmt_last_line);
-    char *call = c_call(p, c);
     Edit *d = edit_add(e, c->stmt_last_line, EDIT_AFTER, 0);
     d->seq = -d->seq; /* nested data on one statement: the inner one closes first */
-    block_add(&d->text, xasprintf("%s%s }", ind, call));
-    free(call);
+    if (c->kind == HOST_CALL_HOST_DATA_END) {
+      char *call = c_call(p, c);
+      block_add(&d->text, xasprintf("%s} %s }", ind, call));
+      free(call);
+    } else {
+      char *call = c_call(p, c);
+      block_add(&d->text, xasprintf("%s%s }", ind, call));
+      free(call);
+    }
     free(ind);
     return;
   }
@@ -592,8 +722,22 @@ static void plan_call(const Program *p, const Text *t, const HostCall *c, Edits 
   Edit *d = edit_add(e, c->first_line, EDIT_REPLACE, c->last_line);
   if (p->lang == IR_FORTRAN) {
     char *ind = fortran_indent(t, c);
-    fortran_call(p, c, ind, &d->text);
-    if (c->kind == HOST_CALL_REGION) host_pass(p, t, c, ind, &d->text);
+    if (c->kind == HOST_CALL_HOST_DATA) {
+      fortran_host_data(p, c, ind, &d->text);
+    } else if (c->kind == HOST_CALL_HOST_DATA_END) {
+      block_add(&d->text, xasprintf("%s  end associate", ind));
+      char *in = xasprintf("%s  ", ind);
+      fortran_call(p, c, in, &d->text);
+      free(in);
+      block_add(&d->text, xasprintf("%send block", ind));
+    } else {
+      fortran_call(p, c, ind, &d->text);
+      if (c->kind == HOST_CALL_REGION) host_pass(p, t, c, ind, &d->text);
+    }
+    free(ind);
+  } else if (c->kind == HOST_CALL_HOST_DATA) {
+    char *ind = c_indent(t, c);
+    c_host_data(p, c, ind, &d->text);
     free(ind);
   } else {
     char *ind = c_indent(t, c);

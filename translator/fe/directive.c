@@ -22,7 +22,8 @@
 #include <string.h>
 #include <strings.h>
 
-#define DIRECTIVES "region, end region, data, end data, do, update, enter data, exit data, wait"
+#define DIRECTIVES "region, end region, data, end data, do, update, enter data, exit data, wait, " \
+                   "host_data, end host_data"
 #define VECTOR_HINT "'vector' needs a positive integer length, as in vector(128)"
 #define MAX_VECTOR 1024 /* the most threads a CUDA block can have */
 
@@ -618,9 +619,11 @@ static bool parse_c_sections(Parser *p, DirItem *it) {
 /* ---- clauses ------------------------------------------------------------------- */
 
 enum { ON_REGION = 1, ON_DATA = 2, ON_DO = 4, ON_UPDATE = 8, ON_ENTER = 16, ON_EXIT = 32,
-       ON_WAIT = 64 };
+       ON_WAIT = 64, ON_HOST_DATA = 128 };
 typedef enum ClauseShape { CL_LIST, CL_NAMES, CL_FLAG, CL_VECTOR } ClauseShape;
-typedef enum DoFlag { F_PARALLEL, F_SEQ, F_KERNEL, F_INDEPENDENT, F_FINALIZE, F_ASYNC } DoFlag;
+typedef enum DoFlag {
+  F_PARALLEL, F_SEQ, F_KERNEL, F_INDEPENDENT, F_FINALIZE, F_ASYNC, F_IF_PRESENT
+} DoFlag;
 
 typedef struct ClauseWord {
   const char *word;
@@ -648,6 +651,8 @@ static const ClauseWord clause_words[] = {
     {"async", CL_FLAG, 0, F_ASYNC, ON_UPDATE},
     {"vector", CL_VECTOR, 0, 0, ON_DO},
     {"private", CL_NAMES, DIR_PRIVATE, 0, ON_DO},
+    {"use_device", CL_NAMES, DIR_USE_DEVICE, 0, ON_HOST_DATA},
+    {"if_present", CL_FLAG, 0, F_IF_PRESENT, ON_HOST_DATA},
 };
 
 static const ClauseWord *find_clause(const Parser *p) {
@@ -665,6 +670,7 @@ static unsigned construct_bit(DirKind k) {
   case DIR_ENTER_DATA: return ON_ENTER;
   case DIR_EXIT_DATA: return ON_EXIT;
   case DIR_WAIT: return ON_WAIT;
+  case DIR_HOST_DATA: return ON_HOST_DATA;
   default: return 0;
   }
 }
@@ -675,6 +681,7 @@ static const char *clauses_allowed(DirKind k) {
   case DIR_UPDATE: return "host, device, async";
   case DIR_ENTER_DATA: return "copyin, create";
   case DIR_EXIT_DATA: return "copyout, delete, finalize";
+  case DIR_HOST_DATA: return "use_device, if_present";
   default: return "copyin, copyout, copy, create, local, present";
   }
 }
@@ -696,13 +703,16 @@ const char *dir_spelling(const Directive *d, DirLang lang) {
       [DIR_DATA] = "!$stencil data", [DIR_END_DATA] = "!$stencil end data",
       [DIR_DO] = "!$stencil do", [DIR_UPDATE] = "!$stencil update",
       [DIR_ENTER_DATA] = "!$stencil enter data", [DIR_EXIT_DATA] = "!$stencil exit data",
-      [DIR_WAIT] = "!$stencil wait"};
+      [DIR_WAIT] = "!$stencil wait", [DIR_HOST_DATA] = "!$stencil host_data",
+      [DIR_END_HOST_DATA] = "!$stencil end host_data"};
   static const char *const c[] = {
       [DIR_REGION] = "#pragma stencil region", [DIR_END_REGION] = "#pragma stencil end region",
       [DIR_DATA] = "#pragma stencil data", [DIR_END_DATA] = "#pragma stencil end data",
       [DIR_DO] = "#pragma stencil do", [DIR_UPDATE] = "#pragma stencil update",
       [DIR_ENTER_DATA] = "#pragma stencil enter data",
-      [DIR_EXIT_DATA] = "#pragma stencil exit data", [DIR_WAIT] = "#pragma stencil wait"};
+      [DIR_EXIT_DATA] = "#pragma stencil exit data", [DIR_WAIT] = "#pragma stencil wait",
+      [DIR_HOST_DATA] = "#pragma stencil host_data",
+      [DIR_END_HOST_DATA] = "#pragma stencil end host_data"};
   return lang == DIR_FORTRAN ? fortran[d->kind] : c[d->kind];
 }
 
@@ -714,6 +724,7 @@ static bool *flag_field(Directive *d, DoFlag f) {
   case F_INDEPENDENT: return &d->independent;
   case F_FINALIZE: return &d->finalize;
   case F_ASYNC: return &d->async;
+  case F_IF_PRESENT: return &d->if_present;
   }
   S2S_BUG("bad DoFlag %d", (int)f);
 }
@@ -932,6 +943,8 @@ static bool parse_construct(Parser *p, DirKind kind) {
   if (!parse_clauses(p)) return false;
   if (kind == DIR_UPDATE && p->dir->nclauses == 0)
     return error_span(p, kw.start, kw.end, "'update' needs host(list) or device(list)");
+  if (kind == DIR_HOST_DATA && p->dir->nclauses == 0)
+    return error_span(p, kw.start, kw.end, "'host_data' needs use_device(list)");
   return true;
 }
 
@@ -952,16 +965,18 @@ static bool end_kind(Parser *p, const Token *first, DirKind *kind) {
     return true;
   }
   next(p);
-  if (tok_is(p, &p->tok, "region") || tok_is(p, &p->tok, "data")) {
-    *kind = tok_is(p, &p->tok, "region") ? DIR_END_REGION : DIR_END_DATA;
+  if (tok_is(p, &p->tok, "region") || tok_is(p, &p->tok, "data") ||
+      tok_is(p, &p->tok, "host_data")) {
+    *kind = tok_is(p, &p->tok, "region") ? DIR_END_REGION
+            : tok_is(p, &p->tok, "data") ? DIR_END_DATA : DIR_END_HOST_DATA;
     return true;
   }
   if (p->tok.kind == T_END)
-    return error_here(p, "'end' needs 'region' or 'data', as in 'end region'");
+    return error_here(p, "'end' needs 'region', 'data' or 'host_data', as in 'end region'");
   if (tok_is(p, &p->tok, "do"))
     return error_here(p, "'end do' is not needed: '%s do' applies only to the loop that follows it",
                       sentinel(p));
-  return error_here(p, "expected 'region' or 'data' after 'end', found %s", found(p));
+  return error_here(p, "expected 'region', 'data' or 'host_data' after 'end', found %s", found(p));
 }
 
 /* 'end' 'region' | 'end' 'data' | 'endregion' | 'enddata' */
@@ -975,7 +990,8 @@ static bool parse_end(Parser *p) {
     return error_span(p, first.start, last,
                       "'%s' is not used in C: '#pragma stencil %s' applies to the statement or "
                       "{ } block that follows it",
-                      dir_kind_name(kind), kind == DIR_END_REGION ? "region" : "data");
+                      dir_kind_name(kind), kind == DIR_END_REGION ? "region"
+                                           : kind == DIR_END_DATA ? "data" : "host_data");
   p->dir->kind = kind;
   return p->tok.kind == T_END ? true : garbage_after(p, dir_kind_name(kind));
 }
@@ -989,6 +1005,7 @@ static bool parse_directive(Parser *p) {
   if (tok_is(p, t, "data")) return parse_construct(p, DIR_DATA);
   if (tok_is(p, t, "do")) return parse_construct(p, DIR_DO);
   if (tok_is(p, t, "update")) return parse_construct(p, DIR_UPDATE);
+  if (tok_is(p, t, "host_data")) return parse_construct(p, DIR_HOST_DATA);
   if (tok_is(p, t, "wait")) { /* 'wait': no clauses */
     p->dir->kind = DIR_WAIT;
     next(p);
@@ -1043,7 +1060,7 @@ enum { M_PGI = 1, M_OACC = 2, M_BOTH = 3 };
 
 typedef enum AccAction {
   A_DATA, A_PRIVATE, A_PARALLEL, A_VECTOR, A_SEQ, A_KERNEL, A_INDEPENDENT, A_UPDATE,
-  A_IGNORE, A_SUPERSEDE, A_UNSUPPORTED, A_FINALIZE, A_ASYNC
+  A_IGNORE, A_SUPERSEDE, A_UNSUPPORTED, A_FINALIZE, A_ASYNC, A_IF_PRESENT
 } AccAction;
 
 typedef enum AccArg { ARG_NONE, ARG_OPTIONAL, ARG_REQUIRED } AccArg;
@@ -1081,6 +1098,11 @@ static const AccWord acc_words[] = {
     {"present_or_create", M_OACC, ON_REGION | ON_DATA | ON_ENTER, A_DATA, DIR_CREATE, ARG_REQUIRED, NULL},
     {"delete", M_OACC, ON_EXIT, A_DATA, DIR_DELETE, ARG_REQUIRED, NULL},
     {"finalize", M_OACC, ON_EXIT, A_FINALIZE, 0, ARG_NONE, NULL},
+    {"use_device", M_OACC, ON_HOST_DATA, A_DATA, DIR_USE_DEVICE, ARG_REQUIRED, NULL},
+    {"if_present", M_OACC, ON_HOST_DATA, A_IF_PRESENT, 0, ARG_NONE, NULL},
+    {"if", M_OACC, ON_HOST_DATA, A_UNSUPPORTED, 0, ARG_REQUIRED,
+     "put the construct inside an IF (the host code then appears twice, once with device "
+     "addresses and once without)"},
     {"updatein", M_PGI, ON_REGION | ON_DATA, A_IGNORE, 0, ARG_REQUIRED, WHY_MOVES},
     {"updateout", M_PGI, ON_REGION | ON_DATA, A_IGNORE, 0, ARG_REQUIRED, WHY_MOVES},
     {"host", M_BOTH, ON_UPDATE, A_UPDATE, DIR_UPDATE_HOST, ARG_REQUIRED, NULL},
@@ -1257,7 +1279,9 @@ static bool acc_clause(Parser *p, Directive *d, Directive *loop, unsigned on) {
   case A_DATA:
   case A_UPDATE:
   case A_PRIVATE: {
-    ClauseWord cw = {w->word, action == A_PRIVATE ? CL_NAMES : CL_LIST, w->kind, 0, on};
+    /* use_device names whole arrays (OpenACC: variables, no sub-arrays) */
+    ClauseWord cw = {w->word, action == A_PRIVATE || w->kind == DIR_USE_DEVICE ? CL_NAMES : CL_LIST,
+                     w->kind, 0, on};
     Directive *saved = p->dir;
     p->dir = to;
     bool ok = parse_list(p, &cw);
@@ -1297,6 +1321,10 @@ static bool acc_clause(Parser *p, Directive *d, Directive *loop, unsigned on) {
     if (to->finalize) return error_span(p, start, p->prev_end, "duplicate clause 'finalize'");
     to->finalize = true;
     break;
+  case A_IF_PRESENT:
+    if (to->if_present) return error_span(p, start, p->prev_end, "duplicate clause 'if_present'");
+    to->if_present = true;
+    break;
   case A_ASYNC:
     for (int a = 0; a < to->nacc; a++)
       if (to->acc[a].role == ACC_ROLE_ASYNC)
@@ -1326,6 +1354,15 @@ static bool acc_clause(Parser *p, Directive *d, Directive *loop, unsigned on) {
   if (action == A_FINALIZE) {
     a->fate = ACC_HONOURED;
     a->why = "every dynamic reference of the arrays named is dropped, not one";
+  }
+  if (action == A_IF_PRESENT) {
+    a->fate = ACC_HONOURED;
+    a->why = "an array not present on the device keeps its host address";
+  }
+  if (role == ACC_ROLE_DATA && to->clauses[a->clause].kind == DIR_USE_DEVICE) {
+    a->fate = ACC_HONOURED;
+    a->why = "the host code of the construct passes the device copies' addresses (the "
+             "arrays must be present: in a data region, or after enter data)";
   }
   if (queue == Q_SYNC) {
     a->fate = ACC_HONOURED;
@@ -1408,6 +1445,8 @@ static const AccConstruct acc_constructs[] = {
     {{"enter", "data"}, M_OACC, DIR_ENTER_DATA, false, "!$acc enter data", "#pragma acc enter data"},
     {{"exit", "data"}, M_OACC, DIR_EXIT_DATA, false, "!$acc exit data", "#pragma acc exit data"},
     {{"wait"}, M_OACC, DIR_WAIT, false, "!$acc wait", "#pragma acc wait"},
+    {{"host_data"}, M_OACC, DIR_HOST_DATA, false, "!$acc host_data", "#pragma acc host_data"},
+    {{"end", "host_data"}, M_OACC, DIR_END_HOST_DATA, false, "!$acc end host_data", NULL},
 };
 
 /* The construct the text starts with, for `models`; *nwords its words. */
@@ -1462,7 +1501,7 @@ static bool acc_parse_directive(Parser *p) {
   d->origin = c->models == M_PGI ? DIR_FROM_PGI : c->models == M_OACC ? DIR_FROM_OPENACC
               : p->dialect == DIR_DIALECT_PGI ? DIR_FROM_PGI : DIR_FROM_OPENACC;
   d->spelled = p->lang == DIR_FORTRAN ? c->spelled_f : c->spelled_c;
-  if (c->kind == DIR_END_REGION || c->kind == DIR_END_DATA) {
+  if (c->kind == DIR_END_REGION || c->kind == DIR_END_DATA || c->kind == DIR_END_HOST_DATA) {
     if (p->tok.kind != T_END) return garbage_after(p, d->spelled);
     return true;
   }
@@ -1480,6 +1519,8 @@ static bool acc_parse_directive(Parser *p) {
   if (c->kind == DIR_UPDATE && d->nclauses == 0)
     return error_span(p, first, end, "'%s' needs host(list) or device(list)", d->spelled);
   if (c->kind == DIR_UPDATE) update_async_fate(d);
+  if (c->kind == DIR_HOST_DATA && d->nclauses == 0)
+    return error_span(p, first, end, "'%s' needs use_device(list)", d->spelled);
   return lifetime_has_list(p, first, end);
 }
 
@@ -1902,6 +1943,7 @@ const char *dir_clause_name(DirClauseKind k) {
   case DIR_UPDATE_DEVICE: return "device";
   case DIR_PRIVATE: return "private";
   case DIR_DELETE: return "delete";
+  case DIR_USE_DEVICE: return "use_device";
   }
   S2S_BUG("bad DirClauseKind %d", (int)k);
 }
@@ -1917,6 +1959,8 @@ const char *dir_kind_name(DirKind k) {
   case DIR_ENTER_DATA: return "enter data";
   case DIR_EXIT_DATA: return "exit data";
   case DIR_WAIT: return "wait";
+  case DIR_HOST_DATA: return "host_data";
+  case DIR_END_HOST_DATA: return "end host_data";
   }
   S2S_BUG("bad DirKind %d", (int)k);
 }

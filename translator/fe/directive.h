@@ -12,6 +12,7 @@
  *              | 'do' do-clause* | 'update' ('host' | 'device') '(' list ')' ...
  *              | 'enter' 'data' (('copyin'|'create') '(' list ')')+
  *              | 'exit' 'data' (('copyout'|'delete') '(' list ')' | 'finalize')+
+ *              | 'host_data' 'use_device' '(' names ')' ['if_present'] | 'end' 'host_data'
  *   clause    := ('copyin'|'copyout'|'copy'|'create'|'local'|'present') '(' list ')'
  *   do-clause := 'parallel' | 'seq' | 'kernel' | 'independent'
  *              | 'vector' '(' int ')' | 'private' '(' names ')'
@@ -46,14 +47,16 @@ struct IrRoutine;
 typedef enum DirKind {
   DIR_REGION, DIR_END_REGION, DIR_DATA, DIR_END_DATA, DIR_DO, DIR_UPDATE,
   DIR_ENTER_DATA, DIR_EXIT_DATA,  /* unpaired data lifetimes (OpenACC's dynamic counts) */
-  DIR_WAIT                        /* the thread's `update host ... async` copies are done */
+  DIR_WAIT,                       /* the thread's `update host ... async` copies are done */
+  DIR_HOST_DATA, DIR_END_HOST_DATA /* host code between them passes device addresses */
 } DirKind;
 
 /* Data clauses.  `local` is parsed as DIR_CREATE (the report says "create"). */
 typedef enum DirClauseKind {
   DIR_COPYIN, DIR_COPYOUT, DIR_COPY, DIR_CREATE, DIR_PRESENT,
   DIR_UPDATE_HOST, DIR_UPDATE_DEVICE, DIR_PRIVATE,
-  DIR_DELETE           /* exit data: release without copying out */
+  DIR_DELETE,          /* exit data: release without copying out */
+  DIR_USE_DEVICE       /* host_data: the arrays whose device address the host code uses */
 } DirClauseKind;
 
 /* Bounds nested deeper (parentheses, signs, or a left-deep chain of
@@ -157,6 +160,7 @@ typedef struct Directive {
   bool parallel, seq, kernel, independent;
   int vector;          /* 0 when not given */
   bool finalize;       /* DIR_EXIT_DATA: drop every dynamic reference, not one */
+  bool if_present;     /* DIR_HOST_DATA: an array not present keeps its host address */
   /* DIR_UPDATE: `async`: the host does not wait for `update host`; a later
    * `wait` directive (DIR_WAIT) does */
   bool async;

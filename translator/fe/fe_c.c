@@ -181,6 +181,7 @@ typedef struct CFe {
   int nloops;
   int nhost_dirs;
   int data_depth;                 /* data directives whose unit is being scanned */
+  IrHostDirective *open_host_data; /* the host_data whose unit is being scanned, or NULL */
   TSNode extent;                  /* the node reaching furthest among those taken (see seq_take) */
   uint32_t extent_end;
   int expr_depth;                 /* lower_expr calls open (FE_MAX_EXPR_DEPTH) */
@@ -2571,6 +2572,38 @@ static void host_data(CFe *c, TSNode pragma, Directive *d, int last_line, Seq *s
   check_ends_line(c, last, dir_spelling(d, DIR_C));
 }
 
+/* `#pragma stencil host_data use_device(list)` unit: the statement or
+ * block it applies to sees the device addresses of the arrays; no
+ * directive may be inside it (refused_in_host_data). */
+static void use_device_unit(CFe *c, TSNode pragma, Directive *d, int last_line, Seq *seq)
+{
+  IrHostDirective *h = add_host_directive(c, d, pragma, last_line);
+  Extent saved = extent_start(c);
+  c->open_host_data = h;
+  bool found = host_unit(c, seq, dir_spelling(d, DIR_C), pragma);
+  c->open_host_data = NULL;
+  TSNode last = extent_end(c, saved);
+  if (!found) {
+    err(c, pragma, "'%s' must be followed by a statement or a '{ }' block", dir_spelling(d, DIR_C));
+    return;
+  }
+  h->stmt_last_line = fe_last_line(&c->fe, last);
+  check_ends_line(c, last, dir_spelling(d, DIR_C));
+}
+
+/* A directive inside a host_data unit: refused, since there the arrays of
+ * use_device are device addresses (a region's launcher would look them up
+ * as host arrays). */
+static bool refused_in_host_data(CFe *c, TSNode n, const Directive *d)
+{
+  if (!c->open_host_data)
+    return false;
+  err(c, n, "'%s' inside the host_data construct of line %d: there the arrays of use_device are "
+      "device addresses; put it after the statement that host_data applies to",
+      dir_spelling(d, DIR_C), c->open_host_data->first_line);
+  return true;
+}
+
 /* A `#pragma stencil` directive d (at n, ending on user line `last`) in
  * host code.  `in_body` is the statement whose braces-less body this
  * pragma stands in (a null node in a block). */
@@ -2586,11 +2619,14 @@ static void host_directive(CFe *c, TSNode n, Directive *d, int last, Seq *seq, T
   case DIR_ENTER_DATA:
   case DIR_EXIT_DATA:
   case DIR_WAIT:
+  case DIR_HOST_DATA:
     if (!braces)
       err(c, n, "'%s' cannot be the body of the statement at line %d: put the body in braces",
           dir_spelling(d, DIR_C), line_of(c, in_body));
     else if (d->kind == DIR_DATA)
       host_data(c, n, d, last, seq);
+    else if (d->kind == DIR_HOST_DATA)
+      use_device_unit(c, n, d, last, seq);
     else {
       if (d->kind == DIR_UPDATE && !c->data_depth && !c->quiet &&
           !fe_update_after_enter_data(&c->fe, c->routine, d))
@@ -2610,9 +2646,11 @@ static void host_directive(CFe *c, TSNode n, Directive *d, int last, Seq *seq, T
     return;
   case DIR_END_REGION:
   case DIR_END_DATA:
+  case DIR_END_HOST_DATA:
     err(c, n, "'#pragma stencil %s' does not exist in C: '#pragma stencil %s' applies to the "
         "statement or '{ }' block that follows it (line %d)", dir_kind_name(d->kind),
-        d->kind == DIR_END_REGION ? "region" : "data", line_of(c, n));
+        d->kind == DIR_END_REGION ? "region" : d->kind == DIR_END_DATA ? "data" : "host_data",
+        line_of(c, n));
     return;
   }
 }
@@ -2636,7 +2674,7 @@ static bool host_unit(CFe *c, Seq *seq, const char *owner, TSNode owner_node)
       continue;
     int last;
     Directive *d = read_directive(c, n, &last);
-    if (!d)
+    if (!d || refused_in_host_data(c, n, d))
       continue;
     if (d->kind == DIR_REGION) {
       lower_region(c, n, d, seq);
@@ -2647,7 +2685,7 @@ static bool host_unit(CFe *c, Seq *seq, const char *owner, TSNode owner_node)
       return true;
     }
     if ((d->kind == DIR_UPDATE || d->kind == DIR_ENTER_DATA || d->kind == DIR_EXIT_DATA ||
-         d->kind == DIR_WAIT) && !dangling)
+         d->kind == DIR_WAIT || d->kind == DIR_HOST_DATA) && !dangling)
       err(c, n, "'%s' must be followed by a statement or a '{ }' block, not '%s' (line %d)", owner,
           dir_spelling(d, DIR_C), line_of(c, n));
     else
@@ -2664,7 +2702,7 @@ static void scan_items(CFe *c, Seq *seq)
     if (fe_is(n, "preproc_call") && is_pragma(c, n)) {
       int last;
       Directive *d = is_stencil_pragma(c, n) ? read_directive(c, n, &last) : NULL;
-      if (d)
+      if (d && !refused_in_host_data(c, n, d))
         host_directive(c, n, d, last, seq, (TSNode){ 0 });
     } else if (is_dangling(n)) {
       Seq *s = seq_for_dangling(seq->outer);

@@ -120,6 +120,8 @@ typedef struct FortranFe {
   bool real16_reported;      /* DOUBLE PRECISION under -fdefault-real-8 alone: said once */
   int data_depth;            /* open `data` directives while scanning a routine */
   IrHostDirective *open_data[16];
+  IrHostDirective *open_host_data; /* a `host_data` whose end is still to come, and the */
+  TSNode host_data_block;          /* node whose children it is among: its end must be too */
   bool whole_array_ok;       /* lowering the actual arguments of a call */
   const StmtFnScope *scope;  /* lowering a statement function's expression */
   int expr_depth;            /* lower_expr calls open (FE_MAX_EXPR_DEPTH) */
@@ -2819,9 +2821,37 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
         consumed++;
     return consumed + (consumed + 1 < count && looks_like_region(f, n));
   }
+  if (f->open_host_data && d->kind != DIR_END_HOST_DATA)
+    fe_error(&f->cx, n, "'%s' inside the host_data construct of line %d: there the arrays of "
+             "use_device are device addresses; end the host_data before it",
+             dir_spelling(d, DIR_FORTRAN), f->open_host_data->first_line);
   switch (d->kind) {
   case DIR_REGION:
     return lower_region(f, parent, i, consumed, d);
+  case DIR_HOST_DATA:
+    if (f->open_host_data)
+      break;                    /* refused above */
+    add_host_directive(f, d, n, last);
+    f->open_host_data = f->routine->host_dirs[f->routine->nhost_dirs - 1];
+    f->host_data_block = parent;
+    break;
+  case DIR_END_HOST_DATA:
+    if (!f->open_host_data)
+      fe_error(&f->cx, n, "'%s' without an open '%s'", dir_spelling(d, DIR_FORTRAN),
+               d->origin == DIR_FROM_STENCIL ? "!$stencil host_data" : "!$acc host_data");
+    else if (!ts_node_eq(parent, f->host_data_block))
+      /* the construct becomes BLOCK ... END BLOCK, which must nest with the IFs and DOs */
+      fe_error(&f->cx, n, "'%s' is not in the block of its '%s' (line %d); end the construct "
+               "in the same IF or DO block where it starts", dir_spelling(d, DIR_FORTRAN),
+               dir_spelling(f->open_host_data->dir, DIR_FORTRAN), f->open_host_data->first_line);
+    else {
+      add_host_directive(f, d, n, last);
+      IrHostDirective *h = f->routine->host_dirs[f->routine->nhost_dirs - 1];
+      h->partner = f->open_host_data;
+      h->partner->partner = h;
+    }
+    f->open_host_data = NULL;
+    break;
   case DIR_END_REGION:
     if (f->unmatched_regions > 0)
       f->unmatched_regions--;
@@ -3215,6 +3245,7 @@ static void lower_routine(FortranFe *f, TSNode n)
   }
   f->implicit_none = f->module_implicit_none;
   f->region_count = f->host_dir_count = f->data_depth = 0;
+  f->open_host_data = NULL;
   read_dummies(f, stmt);
   if (r->is_function)
     declare_result(f, r, n, stmt);
@@ -3260,6 +3291,11 @@ static void lower_routine(FortranFe *f, TSNode n)
             open->spelled ? ir_printf("!$acc end %s", open->spelled + strlen("!$acc "))
                           : "!$stencil end data", r->name);
   }
+  if (f->open_host_data)
+    diag_at(DIAG_ERROR, f->open_host_data->dir->loc, 1, "'%s' is not closed by '%s' in routine "
+            "'%s'", dir_spelling(f->open_host_data->dir, DIR_FORTRAN),
+            f->open_host_data->dir->origin == DIR_FROM_STENCIL ? "!$stencil end host_data"
+                                                               : "!$acc end host_data", r->name);
   IR_PUSH(f->cx.prog->routines, f->cx.prog->nroutines, r);
   f->routine = NULL;
 }
