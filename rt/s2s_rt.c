@@ -1979,7 +1979,22 @@ static void *s2s_rt_dev_pointer(const S2sPresent *e, const S2sArray *a) {
  * and then calls s2s_rt_filled. */
 static S2sPresent *s2s_rt_create(S2sThread *t, const S2sRegion *r, int line, const S2sArray *a,
                                  S2sClause clause, uintptr_t first, uintptr_t last) {
-  S2sPresent *e = calloc(1, sizeof *e);
+  S2sPresent *e;
+  /* A "host" array in device memory: a device address that host_data
+   * handed out, passed on to a routine whose regions take host arrays
+   * (on a GPU its copy-in would read device memory from the host). */
+  for (e = rt.present; e; e = e->hh.next) {
+    uintptr_t dev = (uintptr_t)e->dev, dev_last = dev + (e->host_last - e->host_first);
+    if (first <= dev_last && last >= dev) {
+      char box[160];
+      s2s_rt_box_text(r, a, box, sizeof box);
+      s2s_rt_fail_hint(r, line, "region", "call the routine after the host_data construct, "
+                       "where the array names the host's copy", "%s is in device memory: it is "
+                       "the device copy of %s (a device address from host_data use_device)",
+                       box, e->what);
+    }
+  }
+  e = calloc(1, sizeof *e);
   if (!e) s2s_rt_fail(r, line, "out of host memory for the present table");
   e->dev = s2s_rt_pool_get(t, r, line, last - first + 1);
   e->host_first = first;

@@ -110,6 +110,7 @@ static const char *dump(const Directive *d) {
   if (d->kernel) put(&s, " kernel");
   if (d->independent) put(&s, " independent");
   if (d->finalize) put(&s, " finalize");
+  if (d->if_present) put(&s, " if_present");
   if (d->async) put(&s, " async");
   if (d->vector) {
     char b[32];
@@ -162,6 +163,10 @@ static const Good good[] = {
     {F, "!$stencil exit data copyout(t) delete(q, w) finalize", 1,
      "exit data finalize copyout(t) delete(q,w)"},
     {C, "#pragma stencil exit data delete(a[0:n])", 1, "exit data delete(a[0:n])"},
+    {F, "!$stencil host_data use_device(t, q)", 1, "host_data use_device(t,q)"},
+    {F, "!$STENCIL HOST_DATA USE_DEVICE(T) IF_PRESENT", 1, "host_data if_present use_device(t)"},
+    {F, "!$stencil end host_data", 1, "end host_data"},
+    {C, "#pragma stencil host_data use_device(a, b)", 1, "host_data use_device(a,b)"},
     /* do clauses */
     {F, "!$stencil do parallel", 1, "do parallel"},
     {F, "!$stencil do seq", 1, "do seq"},
@@ -279,7 +284,8 @@ typedef struct Bad {
 
 #define REGION_CLAUSES "copyin, copyout, copy, create, local, present"
 #define DO_CLAUSES "parallel, seq, kernel, independent, vector, private"
-#define DIRS "region, end region, data, end data, do, update, enter data, exit data, wait"
+#define DIRS "region, end region, data, end data, do, update, enter data, exit data, wait, " \
+             "host_data, end host_data"
 #define VEC "'vector' needs a positive integer length, as in vector(128)"
 
 static const Bad bad[] = {
@@ -289,8 +295,9 @@ static const Bad bad[] = {
     {F, "!$stencil", "1:1", 9, "empty directive; expected " DIRS},
     {F, "  !$STENCIL   ! just a comment", "1:3", 9, "empty directive; expected " DIRS},
     {F, "!$stencil (a)", "1:11", 1, "expected a directive name (" DIRS "), found '('"},
-    {F, "!$stencil end", "1:14", 1, "'end' needs 'region' or 'data', as in 'end region'"},
-    {F, "!$stencil end regoin", "1:15", 6, "expected 'region' or 'data' after 'end', found 'regoin'"},
+    {F, "!$stencil end", "1:14", 1, "'end' needs 'region', 'data' or 'host_data', as in 'end region'"},
+    {F, "!$stencil end regoin", "1:15", 6,
+     "expected 'region', 'data' or 'host_data' after 'end', found 'regoin'"},
     {F, "!$stencil end do", "1:15", 2,
      "'end do' is not needed: '!$stencil do' applies only to the loop that follows it"},
     {F, "!$stencil end region copyout(t)", "1:22", 10, "garbage after 'end region'"},
@@ -298,6 +305,17 @@ static const Bad bad[] = {
     {F, "!$stencil update", "1:11", 6, "'update' needs host(list) or device(list)"},
     {F, "!$stencil update async", "1:11", 6, "'update' needs host(list) or device(list)"},
     {F, "!$stencil wait(1)", "1:15", 3, "garbage after 'wait'"},
+    {F, "!$stencil host_data", "1:11", 9, "'host_data' needs use_device(list)"},
+    {F, "!$stencil host_data if_present", "1:11", 9, "'host_data' needs use_device(list)"},
+    {F, "!$stencil host_data use_device(t(1:n))", "1:33", 1,
+     "'use_device' takes whole-array names, not sub-arrays"},
+    {F, "!$stencil host_data copyin(t)", "1:21", 6, "clause 'copyin' is not allowed on 'host_data'"},
+    {F, "!$stencil update host(t) if_present", "1:26", 10,
+     "clause 'if_present' is not allowed on 'update'"},
+    {F, "!$stencil end host_data x", "1:25", 1, "garbage after 'end host_data'"},
+    {C, "#pragma stencil end host_data", "1:17", 13,
+     "'end host_data' is not used in C: '#pragma stencil host_data' applies to the statement or "
+     "{ } block that follows it"},
     {F, "!$stencil data copy(a) async", "1:24", 5, "clause 'async' is not allowed on 'data'"},
     {F, "!$stencil enter data", "1:11", 10, "'enter data' needs copyin(list) or create(list)"},
     {F, "!$stencil exit data finalize", "1:11", 18, "'exit data' needs copyout(list) or delete(list)"},
@@ -824,6 +842,10 @@ static const Good acc_good[] = {
      "finalize=honoured wait=ignored}"},
     {C, "#pragma acc exit data delete(a[0:n]) async", 1,
      "exit data delete(a[0:n]) {openacc delete(a[0:n])=later async=ignored}"},
+    {F, "!$acc host_data use_device(t, q) if_present", 1,
+     "host_data if_present use_device(t,q) {openacc use_device(t,q)=honoured if_present=honoured}"},
+    {F, "!$acc end host_data", 1, "end host_data {openacc}"},
+    {C, "#pragma acc host_data use_device(a)", 1, "host_data use_device(a) {openacc use_device(a)=honoured}"},
 };
 
 START_TEST(test_acc_good) {
@@ -854,6 +876,12 @@ static const AccBad acc_bad[] = {
     {F, "!$acc end region copy(a)", "t.f90:1:18: error: garbage after '!$acc end region'"},
     {F, "!$acc region copyin(a", "t.f90:1:22: error: expected ')' to close the list of 'copyin'"},
     {F, "!$acc update", "t.f90:1:7: error: '!$acc update' needs host(list) or device(list)"},
+    {F, "!$acc host_data if_present", "t.f90:1:7: error: '!$acc host_data' needs use_device(list)"},
+    {F, "!$acc host_data use_device(a) if(n > 0)",
+     "t.f90:1:31: error: clause 'if' is not supported: put the construct inside an IF (the host "
+     "code then appears twice, once with device addresses and once without)"},
+    {F, "!$acc host_data use_device(a(1:n))",
+     "t.f90:1:29: error: 'use_device' takes whole-array names, not sub-arrays"},
     {F, "!$acc enter data", "t.f90:1:7: error: '!$acc enter data' needs copyin(list) or create(list)"},
     {F, "!$acc exit data finalize",
      "t.f90:1:7: error: '!$acc exit data' needs copyout(list) or delete(list)"},

@@ -1414,6 +1414,103 @@ START_TEST(test_update_device_beside) {
 }
 END_TEST
 
+/* host_data use_device: the device address of the array's first element
+ * in the one copy that holds any of it (a copy of a section: the address
+ * the section's elements are at, counted back to element 1), after the
+ * thread's queued copies have landed; an array not present keeps its host
+ * address under if_present. */
+typedef struct UseDeviceCase {
+  const char *what;
+  long lo, hi;             /* the present box (0: none) */
+  int update_first;        /* an update device of a(lo:lo+9) is queued just before */
+  int if_present;
+  int host;                /* the answer is the host address */
+} UseDeviceCase;
+static const UseDeviceCase use_device_cases[] = {
+    {"a(1:1000) present", 1, 1000, 0, 0, 0},
+    {"a(101:300) present: element 1's address is before the copy", 101, 300, 0, 0, 0},
+    {"a(1:1000) present, an update device queued beside the kernels", 1, 1000, 1, 0, 0},
+    {"a(401:500) present, an update device queued", 401, 500, 1, 0, 0},
+    {"not present, if_present: the host address", 0, 0, 0, 1, 1},
+    {"present, if_present: the device address", 1, 1000, 0, 1, 0},
+};
+
+START_TEST(test_use_device) {
+  const UseDeviceCase *c = &use_device_cases[_i];
+  static double a[1000];
+  S2sArray whole = vec("a", a, 1, 1000, 1, 1000), d = vec("a", a, 1, 1000, c->lo, c->hi),
+           upd = vec("a", a, 1, 1000, c->lo, c->lo + 9);
+  double *p = NULL, *dev, got;
+  setenv("S2S_REGISTER", "never", 1);
+  for (int i = 0; i < 1000; i++) a[i] = i;
+  if (c->lo) {
+    p = s2s_data_begin(&data_r, 10, &d, S2S_COPYIN);
+    s2s_wait(&data_r, 10);
+  }
+  if (c->update_first) {
+    for (long i = c->lo; i < c->lo + 10; i++) a[i - 1] = -1.0 - (double)i;
+    s2s_update_device(&upd_r, 33, &upd);
+    ck_assert_msg(s2s_emu_pending_ops() > 0, "%s: the update ran at once", c->what);
+  }
+  dev = s2s_use_device(&upd_r, 40, &whole, c->if_present);
+  if (c->host) {
+    ck_assert_msg(dev == a, "%s: %p, not the host's %p", c->what, (void *)dev, (void *)a);
+    return;
+  }
+  /* data_begin's answer is where element 1 would be, as the kernels index */
+  ck_assert_msg(dev == p, "%s: element 1 at %p, not at %p", c->what, (void *)dev, (void *)p);
+  ck_assert_msg(s2s_emu_pending_ops() == 0, "%s: %ld operations still pending", c->what,
+                s2s_emu_pending_ops());
+  for (long i = c->lo; i <= c->hi; i++) {
+    double want = c->update_first && i < c->lo + 10 ? -1.0 - (double)i : (double)(i - 1);
+    got = dev[i - 1]; /* emulated device memory is the host's: what MPI would read */
+    ck_assert_msg(got == want, "%s: a(%ld) at the device address is %g, not %g", c->what, i, got,
+                  want);
+  }
+  s2s_data_end(&data_r, 10, &d, S2S_COPYIN);
+  ck_assert_int_eq(s2s_present_count(), 0);
+}
+END_TEST
+
+static void use_device_absent(void) {
+  static double a[100];
+  S2sArray whole = vec("a", a, 1, 100, 1, 100);
+  s2s_use_device(&upd_r, 40, &whole, 0);
+}
+
+static void use_device_two_copies(void) {
+  static double a[100];
+  S2sArray whole = vec("a", a, 1, 100, 1, 100), lo = vec("a", a, 1, 100, 1, 10),
+           hi = vec("a", a, 1, 100, 51, 60);
+  s2s_data_begin(&data_r, 10, &lo, S2S_COPYIN);
+  s2s_data_begin(&data_r, 11, &hi, S2S_COPYIN);
+  s2s_use_device(&upd_r, 40, &whole, 0);
+}
+
+/* A region called inside the construct with the device address as its
+ * host array. */
+static void use_device_then_region(void) {
+  static double a[100];
+  S2sArray whole = vec("a", a, 1, 100, 1, 100), dev_box;
+  s2s_data_begin(&data_r, 10, &whole, S2S_COPYIN);
+  dev_box = vec("a", s2s_use_device(&upd_r, 40, &whole, 0), 1, 100, 1, 100);
+  s2s_data_begin(&kern_r, 21, &dev_box, S2S_COPYIN);
+}
+
+START_TEST(test_use_device_errors) {
+  const char *absent[] = {"a(1:100) is not present on the device (host_data use_device)",
+                          "update_r2 (diffusion.f90:40)", "if_present", NULL};
+  const char *two[] = {"use_device(a): two device copies hold parts of it (a(1:10) and a(51:60))",
+                       "host_data needs one", NULL};
+  expect_failure(use_device_absent, absent);
+  expect_failure(use_device_two_copies, two);
+  const char *in_device[] = {"a(1:100) is in device memory: it is the device copy of a(1:100)",
+                             "diffuse_r1 (diffusion.f90:21)", "after the host_data construct",
+                             NULL};
+  expect_failure(use_device_then_region, in_device);
+}
+END_TEST
+
 /* S2S_REGISTER=always pins a contiguous present copy's host span at its
  * first transfer, copies straight from it, and unpins it with the copy. */
 START_TEST(test_register_always) {
@@ -1921,6 +2018,8 @@ static Suite *rt_suite(void) {
                       (int)(sizeof copy_stream_cases / sizeof *copy_stream_cases));
   tcase_add_loop_test(boxes, test_update_device_beside, 0,
                       (int)(sizeof beside_cases / sizeof *beside_cases));
+  tcase_add_loop_test(boxes, test_use_device, 0,
+                      (int)(sizeof use_device_cases / sizeof *use_device_cases));
 #endif
   tcase_add_loop_test(boxes, test_copy_threads_default, 0, (int)(sizeof threads_cases / sizeof *threads_cases));
   tcase_add_loop_test(boxes, test_staging_ramp, 0, (int)(sizeof ramp_cases / sizeof *ramp_cases));
@@ -1952,6 +2051,7 @@ static Suite *rt_suite(void) {
   tcase_add_exit_test(errors, test_present_absent_exits, 1);
   tcase_add_exit_test(errors, test_update_absent_exits, 1);
   tcase_add_test(errors, test_error_messages);
+  tcase_add_test(errors, test_use_device_errors);
   tcase_add_test(errors, test_c_arrays_named_in_c_notation);
   tcase_add_test(errors, test_assumption);
   tcase_add_loop_test(grid, test_grid_dim, 0, ngrid);

@@ -42,6 +42,9 @@
 #                            `translate`, or a refusal (exit 1 with an error
 #                            message and no program built)
 #   compare                  optional: more s2s_compare options (one line)
+#   emulation-only           optional: why the case cannot run on a GPU (one
+#                            line; its host code reads device memory, which
+#                            only the emulation's is); --build skips it
 #   autocompare              optional: settings for the autocompare run, one
 #                            VAR=VALUE per line (e.g. S2S_AUTOCOMPARE_ATOL=1e-11
 #                            where a reduction's order moves the last bits)
@@ -238,6 +241,10 @@ build_for_gpu() {
   local name=$1 expect=$2 extra=$3
   if [ "$expect" != translate ]; then
     log "-- not a translate case: nothing to build for the GPU"
+    return 0
+  fi
+  if [ -f "$src/emulation-only" ]; then
+    log "-- emulation only: $(cat "$src/emulation-only")"
     return 0
   fi
   run_logged "translate and build for the GPU" "$S2S" -Minfo -O2 "${flags[@]}" "${srcs[@]}" "${libs[@]}" -o prog

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # mpi.sh — the diffusion and wsm5 samples decomposed over MPI ranks
-# (samples/diffusion/main_mpi.f90: j bands, halo planes exchanged through
-# the host with update host / MPI_Sendrecv / update device inside the data
-# region; samples/wsm5/main_mpi.f90: j bands of column physics, no halo)
-# give the serial programs' numbers bit for bit.
+# (samples/diffusion/main_mpi.f90: j bands, halo planes exchanged inside
+# the data region, either between the device copies inside host_data
+# use_device(t) when MPI reads device memory, or through the host with
+# update host / MPI / update device; samples/wsm5/main_mpi.f90: j bands of
+# column physics, no halo) give the serial programs' numbers bit for bit.
 #
 # The serial sample (main.f90) is built with $FC as the reference; the MPI
 # driver is translated and built in emulation with mpif90 as the host
 # compiler (S2S_FC), then run with `mpirun -np 1`, 2 and 3 (3 bands of
 # unequal height): every dump must equal the reference's exactly
-# (s2s_compare --exact).  The same for wsm5 (its serial main.f90 against
-# main_mpi.f90, 1 and 2 ranks, a small grid).  A run that left out the halo exchange differs
-# (checked once, with the update device lines dropped), so the comparison
-# can fail.
+# (s2s_compare --exact).  In the emulation device memory is host memory,
+# which any MPI reads, so s2s_mpi_device_aware() answers 1 and the driver
+# exchanges the device copies' planes; S2S_MPI_DEVICE=0 makes it stage them
+# through the host: both paths run (each driver says which it took).  The
+# same for wsm5 (its serial main.f90 against main_mpi.f90, 1 and 2 ranks, a
+# small grid).  A run that left out the halo exchange differs (checked for
+# both paths: the update device lines dropped, the host_data lines
+# dropped), so the comparison can fail.
 #
 #   mpi.sh            make check (skipped, 77, without mpif90 and mpirun)
 #   mpi.sh --build DIR  GPU builds (nvcc) of both MPI drivers and their
@@ -96,33 +101,57 @@ if ! S2S_FC=mpif90 "$S2S" --emulate -O2 s2s_dump.f90 diffusion.f90 main_mpi.f90 
   echo "mpi: FAIL: the MPI driver did not translate and build"
   exit 1
 fi
-for np in 1 2 3; do
+device_path="exchanged between the device copies"
+staged_path="staged through the host"
+# run NAME NP EXPECTED-PATH [mpirun options]: ./prog_mpi at $size, compared
+run() {
+  local name=$1 np=$2 path=$3
+  shift 3
   # shellcheck disable=SC2086
-  if ! mpirun -np $np ./prog_mpi out$np.dat $size > run$np.log 2>&1; then
-    bad "mpirun -np $np failed: $(tail -n 3 run$np.log)"; continue
+  if ! mpirun "$@" -np "$np" ./prog_mpi out-$name.dat $size > run-$name.log 2>&1; then
+    bad "$name: mpirun -np $np failed: $(tail -n 3 run-$name.log)"; return
   fi
-  "$compare" --exact ref.dat out$np.dat > cmp$np.log 2>&1 ||
-    bad "$np ranks: the dumps differ from the serial program's ($work/cmp$np.log)"
+  grep -q "halo planes $path" run-$name.log ||
+    bad "$name: the driver did not say 'halo planes $path' ($work/run-$name.log)"
+  "$compare" --exact ref.dat out-$name.dat > cmp-$name.log 2>&1 ||
+    bad "$name: the dumps differ from the serial program's ($work/cmp-$name.log)"
+}
+for np in 1 2 3; do
+  run device$np $np "$device_path"
+done
+for np in 2 3; do
+  S2S_MPI_DEVICE=0 run staged$np $np "$staged_path" -x S2S_MPI_DEVICE
 done
 # Bands of 4, 4 and 3 rows: the middle one has no row that no edge row's
 # diffusion reads, so it updates all its rows after the halo arrives.
 narrow="30 11 8 5"
 # shellcheck disable=SC2086
 ./ref refn.dat $narrow >> ref.log 2>&1 || bad "the serial reference did not run at $narrow"
-# shellcheck disable=SC2086
-if ! mpirun -np 3 ./prog_mpi outn.dat $narrow > runn.log 2>&1; then
-  bad "mpirun -np 3 at $narrow failed: $(tail -n 3 runn.log)"
-else
-  "$compare" --exact refn.dat outn.dat > cmpn.log 2>&1 ||
-    bad "3 narrow bands: the dumps differ from the serial program's ($work/cmpn.log)"
-fi
-# The same driver without the update device of the halo must differ.
+for mpi_device in 1 0; do
+  # shellcheck disable=SC2086
+  if ! S2S_MPI_DEVICE=$mpi_device mpirun -x S2S_MPI_DEVICE -np 3 ./prog_mpi outn$mpi_device.dat \
+       $narrow > runn$mpi_device.log 2>&1; then
+    bad "mpirun -np 3 at $narrow (S2S_MPI_DEVICE=$mpi_device) failed: $(tail -n 3 runn$mpi_device.log)"
+  else
+    "$compare" --exact refn.dat outn$mpi_device.dat > cmpn$mpi_device.log 2>&1 ||
+      bad "3 narrow bands, S2S_MPI_DEVICE=$mpi_device: the dumps differ from the serial program's"
+  fi
+done
+# The same driver without the update device of the halo (staged) or without
+# the host_data construct (MPI then fills the host's halo, which the device
+# never sees) must differ.
 cp s2s_dump.f90 diffusion.f90 bad/
+mkdir -p bad/device
+cp s2s_dump.f90 diffusion.f90 bad/device/
 sed 's/^!\$stencil update device/! left out: /' main_mpi.f90 > bad/main_mpi.f90
-(cd bad && S2S_FC=mpif90 "$S2S" --emulate -O2 s2s_dump.f90 diffusion.f90 main_mpi.f90 -o prog > build.log 2>&1 &&
-  mpirun -np 2 ./prog out.dat $size > run.log 2>&1) || bad "the driver without halo updates did not run"
-"$compare" --exact ref.dat bad/out.dat > bad/cmp.log 2>&1 &&
-  bad "without the halo updates the dumps still matched: the check cannot fail"
+sed 's/^!\$stencil \(end \)*host_data/! left out: /' main_mpi.f90 > bad/device/main_mpi.f90
+for d in bad bad/device; do
+  (cd $d && S2S_FC=mpif90 "$S2S" --emulate -O2 s2s_dump.f90 diffusion.f90 main_mpi.f90 -o prog > build.log 2>&1 &&
+    S2S_MPI_DEVICE=$([ $d = bad ] && echo 0 || echo 1) mpirun -x S2S_MPI_DEVICE -np 2 ./prog out.dat $size \
+      > run.log 2>&1) || bad "the driver without halo updates ($d) did not run"
+  "$compare" --exact ref.dat $d/out.dat > $d/cmp.log 2>&1 &&
+    bad "without the halo exchange ($d) the dumps still matched: the check cannot fail"
+done
 # wsm5: column physics over j bands.
 mkdir -p "$work/wsm5" && cd "$work/wsm5" || exit 1
 cp "$top_srcdir"/samples/wsm5/*.f90 "$top_srcdir"/samples/common/s2s_dump.f90 .
@@ -141,5 +170,5 @@ for np in 1 2; do
   "$compare" --exact ref.dat out$np.dat > cmp$np.log 2>&1 ||
     bad "wsm5, $np ranks: the dumps differ from the serial program's ($work/wsm5/cmp$np.log)"
 done
-[ $fail = 0 ] && echo "mpi: 1, 2 and 3 ranks (and 3 bands of 3-4 rows) match the serial diffusion sample bit for bit (without the halo exchange they do not); 1 and 2 ranks of wsm5 match its serial program"
+[ $fail = 0 ] && echo "mpi: 1, 2 and 3 ranks (and 3 bands of 3-4 rows) match the serial diffusion sample bit for bit, the halo exchanged between the device copies and staged through the host (without the halo exchange they do not); 1 and 2 ranks of wsm5 match its serial program"
 exit $fail

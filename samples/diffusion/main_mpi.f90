@@ -24,6 +24,12 @@
 ! there.  The runtime copies the planes on a stream of their own, beside
 ! the interior's kernels (they write no row the copies read), so the GPU
 ! spends on the exchange only the halo planes' copy and the edge rows.
+! With an MPI that reads and writes device memory (a CUDA-aware MPI:
+! s2s_mpi_device_aware() asks the library, S2S_MPI_DEVICE=0 or 1 decides)
+! the planes go from device to device instead: inside `host_data
+! use_device(t)` the name t stands for the device copy, MPI is handed its
+! planes, and every row is diffused and updated once the halo is there
+! (the construct waits for the kernels queued before it).
 ! The domain's own edges keep their initial halo (a fixed boundary, as in
 ! the serial sample).  At the end rank 0 gathers t and tend
 ! and writes the same dump as the serial driver: the two must agree bit for
@@ -34,7 +40,14 @@ program diffusion_mpi
   use module_diffusion, only: horizontal_diffusion, update_t
   use s2s_dump, only: s2s_dump_open, s2s_dump_array, s2s_dump_close
   use, intrinsic :: iso_fortran_env, only: int64, real64
+  use, intrinsic :: iso_c_binding, only: c_int
   implicit none
+  interface
+    ! the s2s-cuda runtime: does MPI read and write device memory?
+    integer(c_int) function s2s_mpi_device_aware() bind(C, name="s2s_mpi_device_aware")
+      import :: c_int
+    end function s2s_mpi_device_aware
+  end interface
 
   integer, parameter :: halo = 3           ! points beyond the tile in i and j
   integer, parameter :: width = 1          ! planes the stencil reads beyond the tile in j
@@ -51,6 +64,7 @@ program diffusion_mpi
   integer :: requests(4)                   ! the halo exchange's receives and sends
   real, allocatable :: t(:,:,:), tend(:,:,:)
   real(real64) :: t0, t1, tw, t_queue, t_wait, t_mpi, t_halo, t_rest   ! host time in a step's parts
+  logical :: device_mpi                    ! MPI exchanges the device's planes
   character(len=512) :: path
 
   call MPI_Init(ierr)
@@ -61,6 +75,7 @@ program diffusion_mpi
   nk = 35
   nsteps = 10
   call read_arguments()
+  device_mpi = s2s_mpi_device_aware() /= 0
   if (nj / nranks < halo) then
     if (rank == 0) write(*,'(a,i0,a,i0,a)') 'diffusion_mpi: ', nj, ' rows for ', nranks, &
                                            ' ranks: each needs at least 3'
@@ -115,6 +130,24 @@ program diffusion_mpi
 !$stencil data copy(t) create(tend)
   do step = 1, nsteps
     tw = MPI_Wtime()
+    if (device_mpi) then
+      ! MPI moves the planes between the device copies of t.
+!$stencil host_data use_device(t)
+      call exchange_planes(t)
+!$stencil end host_data
+      t_mpi = t_mpi + (MPI_Wtime() - tw)
+      tw = MPI_Wtime()
+      call horizontal_diffusion(t, tend, kh,                             &
+                                ids,ide, jds,jde, kds,kde,                &
+                                ims,ime, jms,jme, kms,kme,                &
+                                its,ite, jts,jte, kts,kte)
+      call update_t(t, tend, dt,                                         &
+                    ids,ide, jds,jde, kds,kde,                            &
+                    ims,ime, jms,jme, kms,kme,                            &
+                    its,ite, jts,jte, kts,kte)
+      t_rest = t_rest + (MPI_Wtime() - tw)
+      cycle
+    end if
     ! The edge planes the neighbours need, to the host (the device copy of
     ! t is current, the host's is not), queued: the host does not wait.
     if (south /= MPI_PROC_NULL) then
@@ -180,6 +213,10 @@ program diffusion_mpi
   call gather_and_dump()
   if (rank == 0) write(*,'(a,i0,a,i0,a,i0,a,i0,a,i0,a,f10.3,a)') 'diffusion_mpi: ', ni, ' x ', &
        nj, ' x ', nk, ', ', nsteps, ' steps on ', nranks, ' ranks: ', (t1 - t0)*1.0e3, ' ms'
+  if (rank == 0 .and. device_mpi) write(*,'(a)') &
+       'diffusion_mpi: halo planes exchanged between the device copies (MPI reads device memory)'
+  if (rank == 0 .and. .not. device_mpi) write(*,'(a)') &
+       'diffusion_mpi: halo planes staged through the host (update host, MPI, update device)'
   ! Where rank 0's host spent each step (microseconds): queuing the edge
   ! planes' copies and the interior's kernel (and posting the receives),
   ! waiting for the planes, sending and completing the messages, queuing
@@ -214,6 +251,19 @@ contains
     call MPI_Irecv(t(ims, kms, jts-width), n, MPI_REAL, south, 1, MPI_COMM_WORLD, requests(1), ierr)
     call MPI_Irecv(t(ims, kms, jte+1), n, MPI_REAL, north, 2, MPI_COMM_WORLD, requests(2), ierr)
   end subroutine post_receives
+
+  ! The whole exchange on the planes of f (inside host_data, the device
+  ! copy of t): the receives into the halo, the sends of the edge planes.
+  subroutine exchange_planes(f)
+    real, intent(inout) :: f(ims:ime, kms:kme, jms:jme)
+    integer :: n, statuses(MPI_STATUS_SIZE, 4)
+    n = (ime - ims + 1)*(kme - kms + 1)*width
+    call MPI_Irecv(f(ims, kms, jts-width), n, MPI_REAL, south, 1, MPI_COMM_WORLD, requests(1), ierr)
+    call MPI_Irecv(f(ims, kms, jte+1), n, MPI_REAL, north, 2, MPI_COMM_WORLD, requests(2), ierr)
+    call MPI_Isend(f(ims, kms, jte-width+1), n, MPI_REAL, north, 1, MPI_COMM_WORLD, requests(3), ierr)
+    call MPI_Isend(f(ims, kms, jts), n, MPI_REAL, south, 2, MPI_COMM_WORLD, requests(4), ierr)
+    call MPI_Waitall(4, requests, statuses, ierr)
+  end subroutine exchange_planes
 
   ! The edge planes to the neighbours, then wait for all four messages.
   subroutine send_and_complete()

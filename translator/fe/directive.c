@@ -823,7 +823,8 @@ static bool parse_subscripts(Parser *p, DirItem *it, const ClauseWord *w) {
   TokKind k = p->tok.kind;
   bool fortran = p->lang == DIR_FORTRAN;
   if (w->shape == CL_NAMES && (k == T_LPAREN || k == T_LBRACK))
-    return error_here(p, "'private' takes variable names, not sub-arrays");
+    return error_here(p, "'%s' takes %s names, not sub-arrays", w->word,
+                      w->kind == DIR_USE_DEVICE ? "whole-array" : "variable");
   if (fortran && k == T_BAD && p->text[p->tok.start] == '%')
     return error_span(p, p->tok.start, p->tok.end,
                       "derived-type components such as '%s%%...' cannot be named in a "
@@ -844,7 +845,7 @@ static bool parse_subscripts(Parser *p, DirItem *it, const ClauseWord *w) {
 static bool parse_item(Parser *p, DirClause *c, const ClauseWord *w) {
   if (p->tok.kind != T_NAME) {
     if (w->shape == CL_NAMES)
-      return error_here(p, "expected a variable name in 'private', found %s", found(p));
+      return error_here(p, "expected a variable name in '%s', found %s", w->word, found(p));
     return error_here(p, "expected an array name in the list of '%s', found %s", w->word, found(p));
   }
   Token name = p->tok;

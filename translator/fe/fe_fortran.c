@@ -122,6 +122,8 @@ typedef struct FortranFe {
   IrHostDirective *open_data[16];
   IrHostDirective *open_host_data; /* a `host_data` whose end is still to come, and the */
   TSNode host_data_block;          /* node whose children it is among: its end must be too */
+  bool host_data_refused;          /* a directive inside it was refused: that error says the
+                                      construct is not closed where it should be */
   bool whole_array_ok;       /* lowering the actual arguments of a call */
   const StmtFnScope *scope;  /* lowering a statement function's expression */
   int expr_depth;            /* lower_expr calls open (FE_MAX_EXPR_DEPTH) */
@@ -2821,10 +2823,12 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
         consumed++;
     return consumed + (consumed + 1 < count && looks_like_region(f, n));
   }
-  if (f->open_host_data && d->kind != DIR_END_HOST_DATA)
+  if (f->open_host_data && d->kind != DIR_END_HOST_DATA) {
     fe_error(&f->cx, n, "'%s' inside the host_data construct of line %d: there the arrays of "
              "use_device are device addresses; end the host_data before it",
              dir_spelling(d, DIR_FORTRAN), f->open_host_data->first_line);
+    f->host_data_refused = true;
+  }
   switch (d->kind) {
   case DIR_REGION:
     return lower_region(f, parent, i, consumed, d);
@@ -3246,6 +3250,7 @@ static void lower_routine(FortranFe *f, TSNode n)
   f->implicit_none = f->module_implicit_none;
   f->region_count = f->host_dir_count = f->data_depth = 0;
   f->open_host_data = NULL;
+  f->host_data_refused = false;
   read_dummies(f, stmt);
   if (r->is_function)
     declare_result(f, r, n, stmt);
@@ -3291,7 +3296,7 @@ static void lower_routine(FortranFe *f, TSNode n)
             open->spelled ? ir_printf("!$acc end %s", open->spelled + strlen("!$acc "))
                           : "!$stencil end data", r->name);
   }
-  if (f->open_host_data)
+  if (f->open_host_data && !f->host_data_refused)
     diag_at(DIAG_ERROR, f->open_host_data->dir->loc, 1, "'%s' is not closed by '%s' in routine "
             "'%s'", dir_spelling(f->open_host_data->dir, DIR_FORTRAN),
             f->open_host_data->dir->origin == DIR_FROM_STENCIL ? "!$stencil end host_data"
