@@ -378,6 +378,10 @@ run_case() {
     [ -f "$f" ] || { why="source $f missing from $src, $common_dir and samples/common"; return 1; }
     case $f in *.c) c_lang=1 ;; esac
   done
+  # a Fortran program with C helpers is built by the Fortran compiler
+  for f in "${srcs[@]}"; do
+    case $f in *.f90 | *.F90) c_lang=0 ;; esac
+  done
 
   # The reference, and its own checks.  A strict floating-point case (-Kieee
   # or --strict-fp in `flags`) compares with a CPU build that contracts

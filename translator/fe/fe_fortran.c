@@ -1212,11 +1212,16 @@ static IrExpr *kind_inquiry(FortranFe *f, const char *name, IrExpr **args, int n
   return NULL;
 }
 
-/* The kind constants of iso_fortran_env. */
+/* The kind constants of iso_fortran_env and iso_c_binding (gfortran's
+ * values on x86-64 and aarch64 Linux) of the types the IR has: 4- and
+ * 8-byte integers and reals. */
 static IrSym *env_kind(FortranFe *f, const char *name, TSNode at)
 {
   static const struct { const char *name; long kind; } kinds[] = {
-    { "real32", 4 }, { "real64", 8 }, { "int32", 4 }, { "int64", 8 }, { NULL, 0 },
+    { "real32", 4 }, { "real64", 8 }, { "int32", 4 }, { "int64", 8 },
+    { "c_int", 4 }, { "c_int32_t", 4 }, { "c_long", 8 }, { "c_long_long", 8 },
+    { "c_int64_t", 8 }, { "c_size_t", 8 }, { "c_intptr_t", 8 }, { "c_ptrdiff_t", 8 },
+    { "c_float", 4 }, { "c_double", 8 }, { NULL, 0 },
   };
   for (int i = 0; kinds[i].name; i++)
     if (!strcmp(kinds[i].name, name)) {
