@@ -446,6 +446,9 @@ static char *fortran_dummy_ctype(const char *decl)
   for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
     if (!strncmp(decl, kinds[i][0], strlen(kinds[i][0])))
       return ir_printf("%s *", kinds[i][1]);
+  /* host_data's array of device addresses, filled by the function */
+  if (!strcmp(decl, "type(c_ptr) :: s2s_device(*)"))
+    return ir_printf("void **");
   ck_abort_msg("unexpected dummy declaration '%s'", decl);
   return NULL;
 }

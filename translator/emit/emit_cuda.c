@@ -2331,11 +2331,10 @@ static void emit_data_calls(Emit *e, ItemBox *items, int n, const char *call, bo
   host_consts_end(e, real, &used, &text, &len);
 }
 
-static void emit_data(Emit *e, IrRoutine *r, IrHostDirective *h)
+/* The lines a paired directive's two calls replace: the directive's, and
+ * its end directive's (Fortran) or the statement's last line (C). */
+static void paired_lines(const IrHostDirective *h, HostCall *begin, HostCall *end)
 {
-  const char *base = ir_printf("s2s_%s_d%d", r->name, h->index);
-  HostCall *begin = new_call(e, HOST_CALL_DATA_BEGIN, r, ir_printf("%s_begin", base));
-  HostCall *end = new_call(e, HOST_CALL_DATA_END, r, ir_printf("%s_end", base));
   begin->first_line = h->first_line;
   begin->last_line = h->last_line;
   if (h->partner) {
@@ -2343,6 +2342,14 @@ static void emit_data(Emit *e, IrRoutine *r, IrHostDirective *h)
     end->last_line = h->partner->last_line;
   }
   end->stmt_last_line = h->stmt_last_line;
+}
+
+static void emit_data(Emit *e, IrRoutine *r, IrHostDirective *h)
+{
+  const char *base = ir_printf("s2s_%s_d%d", r->name, h->index);
+  HostCall *begin = new_call(e, HOST_CALL_DATA_BEGIN, r, ir_printf("%s_begin", base));
+  HostCall *end = new_call(e, HOST_CALL_DATA_END, r, ir_printf("%s_end", base));
+  paired_lines(h, begin, end);
   ItemBox *items;
   int n = directive_items(e, r, h->dir, begin, &items);
   if (n < 0) {
@@ -2422,13 +2429,7 @@ static void emit_host_data(Emit *e, IrRoutine *r, IrHostDirective *h)
 {
   HostCall *c = new_call(e, HOST_CALL_HOST_DATA, r, ir_printf("s2s_%s_h%d", r->name, h->index));
   HostCall *end = new_call(e, HOST_CALL_HOST_DATA_END, r, ir_printf("%s_end", c->function));
-  c->first_line = h->first_line;
-  c->last_line = h->last_line;
-  if (h->partner) {
-    end->first_line = h->partner->first_line;
-    end->last_line = h->partner->last_line;
-  }
-  end->stmt_last_line = h->stmt_last_line;
+  paired_lines(h, c, end);
   ItemBox *items = NULL;
   int n = 0;
   for (int k = 0; k < h->dir->nclauses; k++)

@@ -602,8 +602,9 @@ static const Param *array_param(const HostCall *c, const IrSym *s) {
  *     call c_f_pointer(s2s_device(1), s2s_shape_1, [size(t, 1), size(t, 2), size(t, 3)])
  *     s2s_device_1(lbound(t, 1):, lbound(t, 2):, lbound(t, 3):) => s2s_shape_1
  *     associate (t => s2s_device_1)
- * and `end host_data` by `end associate`, `call s2s_main_h1_end(t, ...)` (t is the
- * host's array again), `end block`.  An assumed-size last dimension takes extent 1 (only the address matters). */
+ * and `end host_data` by `end associate`, `call s2s_main_h1_end(t, ...)` (t is
+ * the host's array again), `end block`.  An assumed-size last dimension takes
+ * extent 1 (only the address matters). */
 static void fortran_host_data(const Program *p, const HostCall *c, const char *ind, Block *out) {
   const IrRoutine *r = c->routine;
   char *in = xasprintf("%s  ", ind);
@@ -704,15 +705,11 @@ static void plan_call(const Program *p, const Text *t, const HostCall *c, Edits 
     char *ind = indentation(t, c->stmt_last_line);
     Edit *d = edit_add(e, c->stmt_last_line, EDIT_AFTER, 0);
     d->seq = -d->seq; /* nested data on one statement: the inner one closes first */
-    if (c->kind == HOST_CALL_HOST_DATA_END) {
-      char *call = c_call(p, c);
-      block_add(&d->text, xasprintf("%s} %s }", ind, call));
-      free(call);
-    } else {
-      char *call = c_call(p, c);
-      block_add(&d->text, xasprintf("%s%s }", ind, call));
-      free(call);
-    }
+    char *call = c_call(p, c);
+    /* host_data: the call after the block where the names stood for the device copies */
+    block_add(&d->text, xasprintf(c->kind == HOST_CALL_HOST_DATA_END ? "%s} %s }" : "%s%s }",
+                                  ind, call));
+    free(call);
     free(ind);
     return;
   }

@@ -2554,34 +2554,23 @@ static bool host_unit(CFe *c, Seq *seq, const char *owner, TSNode owner_node);
 
 
 
-/* `#pragma stencil data` unit: the unit it applies to is scanned (it may
- * hold regions), and its extent recorded for the end call. */
+/* `#pragma stencil data` or `host_data` unit: the unit it applies to is
+ * scanned, and its extent recorded for the end call.  A data unit may hold
+ * regions; in a host_data unit the arrays of use_device are device
+ * addresses, and no directive may be inside it (refused_in_host_data). */
 static void host_data(CFe *c, TSNode pragma, Directive *d, int last_line, Seq *seq)
 {
   IrHostDirective *h = add_host_directive(c, d, pragma, last_line);
   Extent saved = extent_start(c);
-  c->data_depth++;
+  if (d->kind == DIR_HOST_DATA)
+    c->open_host_data = h;
+  else
+    c->data_depth++;
   bool found = host_unit(c, seq, dir_spelling(d, DIR_C), pragma);
-  c->data_depth--;
-  TSNode last = extent_end(c, saved);
-  if (!found) {
-    err(c, pragma, "'%s' must be followed by a statement or a '{ }' block", dir_spelling(d, DIR_C));
-    return;
-  }
-  h->stmt_last_line = fe_last_line(&c->fe, last);
-  check_ends_line(c, last, dir_spelling(d, DIR_C));
-}
-
-/* `#pragma stencil host_data use_device(list)` unit: the statement or
- * block it applies to sees the device addresses of the arrays; no
- * directive may be inside it (refused_in_host_data). */
-static void use_device_unit(CFe *c, TSNode pragma, Directive *d, int last_line, Seq *seq)
-{
-  IrHostDirective *h = add_host_directive(c, d, pragma, last_line);
-  Extent saved = extent_start(c);
-  c->open_host_data = h;
-  bool found = host_unit(c, seq, dir_spelling(d, DIR_C), pragma);
-  c->open_host_data = NULL;
+  if (d->kind == DIR_HOST_DATA)
+    c->open_host_data = NULL;
+  else
+    c->data_depth--;
   TSNode last = extent_end(c, saved);
   if (!found) {
     err(c, pragma, "'%s' must be followed by a statement or a '{ }' block", dir_spelling(d, DIR_C));
@@ -2623,10 +2612,8 @@ static void host_directive(CFe *c, TSNode n, Directive *d, int last, Seq *seq, T
     if (!braces)
       err(c, n, "'%s' cannot be the body of the statement at line %d: put the body in braces",
           dir_spelling(d, DIR_C), line_of(c, in_body));
-    else if (d->kind == DIR_DATA)
+    else if (d->kind == DIR_DATA || d->kind == DIR_HOST_DATA)
       host_data(c, n, d, last, seq);
-    else if (d->kind == DIR_HOST_DATA)
-      use_device_unit(c, n, d, last, seq);
     else {
       if (d->kind == DIR_UPDATE && !c->data_depth && !c->quiet &&
           !fe_update_after_enter_data(&c->fe, c->routine, d))
