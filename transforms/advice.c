@@ -390,12 +390,23 @@ static void report_host_clause(const Program *p, const IrRoutine *r, const IrHos
                          ? ", asynchronously: the host's copy has the values after the next wait"
                          : "");
     break;
+  case DIR_HOST_DATA: {
+    int first = h->last_line + 1, last = h->partner ? h->partner->first_line - 1 : h->stmt_last_line;
+    const char *names = "";
+    for (int i = 0; i < cl->nitems; i++)
+      names = ir_printf("%s%s%s", names, i ? ", " : "", cl->items[i].name);
+    text = ir_printf("the host code at line%s %d%s names the device %s of %s (present there; the "
+                     "construct first waits for the kernels and copies queued before it)",
+                     last > first ? "s" : "", first, last > first ? ir_printf("-%d", last) : "",
+                     cl->nitems > 1 ? "copies" : "copy", names);
+    break;
+  }
   default:
     return;
   }
   bool several = regions && strchr(regions, ' ');
   char *what = !stencil ? ir_printf("%s on '%s' honoured", text_as_written, d->spelled)
-               : d->kind == DIR_EXIT_DATA
+               : d->kind == DIR_EXIT_DATA || d->kind == DIR_HOST_DATA
                    ? ir_printf("%s on '%s'", text_as_written,
                                dir_spelling(d, p->lang == IR_FORTRAN ? DIR_FORTRAN : DIR_C))
                                           : ir_printf("Generating %s", text_as_written);
