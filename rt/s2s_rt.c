@@ -3491,18 +3491,24 @@ void s2s_host_data_end(S2sRegion *r, int line, const S2sArray *a) {
  * host memory, which any MPI reads. */
 int s2s_mpi_device_aware(void) {
   const char *v = getenv("S2S_MPI_DEVICE");
+  if (v && *v) {
+    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+      s2s_rt_fail_hint(NULL, 0, NULL, NULL, "S2S_MPI_DEVICE='%s': use 1 when MPI reads and writes "
+                       "device memory (a CUDA-aware MPI), 0 when it does not", v);
+    return strcmp(v, "1") == 0;
+  }
+#ifdef S2S_EMULATE
+  return 1;
+#else
   int (*query)(void);
   int (*gpu_query)(int, int *);
   int yes = 0;
-  if (v && *v) return strcmp(v, "0") != 0;
-#ifdef S2S_EMULATE
-  return 1;
-#endif
   *(void **)&query = dlsym(RTLD_DEFAULT, "MPIX_Query_cuda_support");
   if (query) return query() != 0;
   *(void **)&gpu_query = dlsym(RTLD_DEFAULT, "MPIX_GPU_query_support");
   if (gpu_query && gpu_query(0 /* MPIX_GPU_SUPPORT_CUDA */, &yes) == 0) return yes != 0;
   return 0;
+#endif
 }
 
 void s2s_check(cudaError_t err, S2sRegion *r, int line, const char *what) {

@@ -1497,6 +1497,34 @@ static void use_device_then_region(void) {
   s2s_data_begin(&kern_r, 21, &dev_box, S2S_COPYIN);
 }
 
+/* Does MPI read device memory?  S2S_MPI_DEVICE decides; unset, the
+ * emulation says yes (its device memory is the host's) and a GPU build
+ * asks the MPI library, of which this test links none: no. */
+START_TEST(test_mpi_device_aware) {
+  static const struct { const char *value; int want; } rows[] = {
+      {"0", 0}, {"1", 1}, {"", -1}, {NULL, -1},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    int want = rows[i].want;
+#ifdef S2S_EMULATE
+    if (want < 0) want = 1;
+#else
+    if (want < 0) want = 0;
+#endif
+    if (rows[i].value) setenv("S2S_MPI_DEVICE", rows[i].value, 1);
+    else unsetenv("S2S_MPI_DEVICE");
+    ck_assert_msg(s2s_mpi_device_aware() == want, "S2S_MPI_DEVICE=%s: %d, not %d",
+                  rows[i].value ? rows[i].value : "(unset)", s2s_mpi_device_aware(), want);
+  }
+  unsetenv("S2S_MPI_DEVICE");
+}
+END_TEST
+
+static void mpi_device_bad_value(void) {
+  setenv("S2S_MPI_DEVICE", "yes", 1);
+  s2s_mpi_device_aware();
+}
+
 START_TEST(test_use_device_errors) {
   const char *absent[] = {"a(1:100) is not present on the device (host_data use_device)",
                           "update_r2 (diffusion.f90:40)", "if_present", NULL};
@@ -1508,6 +1536,9 @@ START_TEST(test_use_device_errors) {
                              "diffuse_r1 (diffusion.f90:21)", "after the host_data construct",
                              NULL};
   expect_failure(use_device_then_region, in_device);
+  const char *bad_value[] = {"S2S_MPI_DEVICE='yes': use 1 when MPI reads and writes device memory",
+                             NULL};
+  expect_failure(mpi_device_bad_value, bad_value);
 }
 END_TEST
 
@@ -2052,6 +2083,7 @@ static Suite *rt_suite(void) {
   tcase_add_exit_test(errors, test_update_absent_exits, 1);
   tcase_add_test(errors, test_error_messages);
   tcase_add_test(errors, test_use_device_errors);
+  tcase_add_test(errors, test_mpi_device_aware);
   tcase_add_test(errors, test_c_arrays_named_in_c_notation);
   tcase_add_test(errors, test_assumption);
   tcase_add_loop_test(grid, test_grid_dim, 0, ngrid);
