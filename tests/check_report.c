@@ -28,6 +28,11 @@ static const KindCase kinds[] = {
     REPORT_CAT_ACCEL },
   { "copyout(t) on '!$acc exit data' honoured: copied out and freed at line 23",
     "accel-clause-honoured", REPORT_CAT_ACCEL },
+  { "use_device(t) on '!$stencil host_data': the host code at line 136 names the device copy of "
+    "t (present there; the construct first waits for the kernels and copies queued before it)",
+    "accel-host-data", REPORT_CAT_ACCEL },
+  { "use_device(q) on '!$acc host_data' honoured: the host code of the construct passes the "
+    "device copies' addresses", "accel-clause-honoured", REPORT_CAT_ACCEL },
   { "Generating reduction(+:tot) over loops 'j', 'i': each thread's partial result",
     "accel-reduction", REPORT_CAT_ACCEL },
   { "Accelerator kernel generated: heat_r1 grid [n/128] block [128]", "accel-kernel",

@@ -165,6 +165,8 @@ static const ReportKindInfo kinds[] = {
     "that find its arrays present" },
   { "accel-data-directive", REPORT_CAT_ACCEL, "*(*) on '* exit data': *",
     "a data clause of an exit data directive: what it moves when" },
+  { "accel-host-data", REPORT_CAT_ACCEL, "use_device(*) on '* host_data': *",
+    "the arrays whose device copies a host_data construct's host code names, and its lines" },
   { "accel-data-clause", REPORT_CAT_ACCEL, "Generating *(*",
     "a data clause: the sub-array moved to or from the device" },
   { "accel-kernel", REPORT_CAT_ACCEL, "Accelerator kernel generated: *",
