@@ -1840,6 +1840,16 @@ static void emit_ir_or(Emit *e, const IrExpr *x, const char *fallback)
     out(e, "%s", fallback);
 }
 
+/* Does a kernel of the region keep array a per thread? */
+static bool kernel_uses_private(const RegionPlan *p, const ArrayPlan *a)
+{
+  for (int k = 0; k < p->nkernels; k++)
+    for (int i = 0; i < p->kernels[k].nprivate_arrays; i++)
+      if (p->kernels[k].private_arrays[i] == a)
+        return true;
+  return false;
+}
+
 /* The declared bounds of a privatized scratch array, in the fields the
  * kernels' launch reads (s2s_NAME.lo[d], s2s_NAME.ext[d]). */
 static void emit_bounds(Emit *e, const IrSym *a)
@@ -2176,7 +2186,8 @@ static void emit_region(Emit *e, IrRegion *g)
     if (a->storage == ARRAY_REGISTER || a->storage == ARRAY_THREAD_LOCAL)
       continue;
     if (a->storage == ARRAY_SCRATCH_SLICE) {   /* only its bounds, for the indexing */
-      emit_bounds(e, a->sym);
+      if (kernel_uses_private(p, a))           /* (a kernel it was fused away from: none) */
+        emit_bounds(e, a->sym);
       continue;
     }
     if (a->storage == ARRAY_CONSTANT) {        /* the whole array, before any kernel runs */
