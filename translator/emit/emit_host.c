@@ -233,8 +233,9 @@ static const char *c_actual(const Param *a) {
 /* LBOUND/UBOUND: the array whose bound is passed.  The front end stands for
  * a run-time bound with a hidden scalar (IrSym.bound_of names its array);
  * a parameter may carry either that scalar or the array itself. */
-static const char *bound_array_name(const Param *a) {
-  return a->sym->bound_of ? a->sym->bound_of->name : arg_name(a);
+static const IrSym *bound_array(const Param *a) {
+  if (!a->sym) S2S_BUG("host argument without a symbol");
+  return a->sym->bound_of ? a->sym->bound_of : a->sym;
 }
 
 static bool is_bound(const Param *a) {
@@ -247,7 +248,8 @@ static bool is_bound(const Param *a) {
  * it.  The host file then adds `use <module>, only: s2s_<name> => <name>`
  * to the routine and passes s2s_<name>. */
 static bool needs_use(const IrRoutine *r, const IrSym *s) {
-  if (!s->is_module || ir_lookup(r, s->name) == s) return false;
+  /* a hidden bound scalar is passed as lbound/ubound of its array */
+  if (!s->is_module || s->bound_of || ir_lookup(r, s->name) == s) return false;
   for (const IrUseName *u = r->use_names; u; u = u->hh.next)
     if (u->sym == s) return false;
   return true;
@@ -274,10 +276,15 @@ static char *actual_text(const Program *p, const IrRoutine *r, const Param *a) {
   case PARAM_REDUCTION:   /* the result comes back through the address */
     return p->lang == IR_C ? xasprintf("&%s", c_actual(a)) : host_name(r, a->sym);
   case PARAM_HOST_LBOUND:
-  case PARAM_HOST_UBOUND:
+  case PARAM_HOST_UBOUND: {
     if (p->lang != IR_FORTRAN) S2S_BUG("lbound/ubound argument in C");
-    return xasprintf("%s(%s, %d)", a->role == PARAM_HOST_LBOUND ? "lbound" : "ubound",
-                     bound_array_name(a), a->dim + 1);
+    /* the array as this routine names it (a module array by its USE name) */
+    char *array = host_name(r, bound_array(a));
+    char *text = xasprintf("%s(%s, %d)", a->role == PARAM_HOST_LBOUND ? "lbound" : "ubound",
+                           array, a->dim + 1);
+    free(array);
+    return text;
+  }
   default:
     break;
   }
