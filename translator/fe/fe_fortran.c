@@ -120,6 +120,7 @@ typedef struct FortranFe {
   bool real16_reported;      /* DOUBLE PRECISION under -fdefault-real-8 alone: said once */
   int data_depth;            /* open `data` directives while scanning a routine */
   IrHostDirective *open_data[16];
+  TSNode routine_node;             /* the routine being scanned (its internal procedures are not) */
   IrHostDirective *open_host_data; /* a `host_data` whose end is still to come, and the */
   TSNode host_data_block;          /* node whose children it is among: its end must be too */
   bool host_data_refused;          /* a directive inside it was refused: that error says the
@@ -2777,6 +2778,83 @@ static uint32_t lower_region(FortranFe *f, TSNode parent, uint32_t first, uint32
 }
 
 
+static const char *routine_name(FortranFe *f, TSNode n, TSNode *stmt);
+
+/* The procedures after CONTAINS of a program or routine are not lowered
+ * as routines of their own: their directives are read in the host's scope
+ * (its names, its data regions).  That is right for data, update, enter
+ * and exit data, wait and host_data directives on the host's arrays (a
+ * halo exchange in an internal subroutine), so those are kept, and a name
+ * the internal procedure declares itself (hiding the host's) is refused at
+ * the directive (internal_hides).  A region's loops use the procedure's own
+ * indices and bounds: a procedure with a region is refused, once, at its
+ * first one, and not scanned further.  Returns whether to scan it. */
+static bool internal_procedure_scanned(FortranFe *f, TSNode p)
+{
+  int first = fe_loc(&f->cx, p).line, last = (int)ts_node_end_point(p).row + 1;
+  for (int l = first; l <= last && l <= f->cx.src->nlines; l++) {
+    if (!dir_line_opens_region(f->cx.file, l, DIR_FORTRAN))
+      continue;
+    TSNode stmt;
+    const char *name = routine_name(f, p, &stmt);
+    diag_at(DIAG_ERROR, (Loc){ f->cx.file, l, 1 }, 1, "a region in the internal procedure '%s' "
+            "(after CONTAINS in '%s') is not supported: make '%s' a module procedure or an "
+            "external one, with the arrays it uses as arguments or module variables",
+            name, f->routine->name, name);
+    return false;
+  }
+  return true;
+}
+
+typedef struct NameSearch {
+  FortranFe *f;
+  const char *name;
+  bool found;
+} NameSearch;
+
+static FeWalk find_identifier(TSNode n, void *ctx)
+{
+  NameSearch *ns = ctx;
+  if (ns->found)
+    return FE_WALK_STOP;
+  if (fe_is(n, "identifier") && !strcmp(fe_text_lower(&ns->f->cx, n), ns->name)) {
+    ns->found = true;
+    return FE_WALK_STOP;
+  }
+  return FE_WALK_INTO;
+}
+
+/* Does internal procedure p name `name` in its statement (a dummy) or its
+ * specification part (a declaration)?  Then it hides the host's `name`.
+ * Any mention counts (a bound `x(size(t, 1))` too): a directive naming it is
+ * refused rather than read in the wrong scope. */
+static bool internal_hides(FortranFe *f, TSNode p, const char *name)
+{
+  NameSearch ns = { f, name, false };
+  uint32_t count = ts_node_named_child_count(p);
+  for (uint32_t i = 0; i < count && !ns.found; i++) {
+    TSNode c = ts_node_named_child(p, i);
+    if (i > 0 && !fe_is(c, "comment") && !is_specification(c))
+      break;
+    fe_walk(c, find_identifier, &ns);
+  }
+  return ns.found;
+}
+
+/* The internal procedure (after CONTAINS of the routine being scanned)
+ * that holds node n, or a null node. */
+static TSNode internal_procedure_of(FortranFe *f, TSNode n)
+{
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    if (ts_node_eq(p, f->routine_node))
+      return (TSNode){ 0 };
+    if ((fe_is(p, "subroutine") || fe_is(p, "function")) &&
+        fe_is(ts_node_parent(p), "internal_procedures"))
+      return p;
+  }
+  return (TSNode){ 0 };
+}
+
 static void add_host_directive(FortranFe *f, Directive *d, TSNode n, int last)
 {
   IrHostDirective *h = ir_alloc(sizeof *h);
@@ -2828,6 +2906,19 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
         consumed++;
     return consumed + (consumed + 1 < count && looks_like_region(f, n));
   }
+  TSNode internal = internal_procedure_of(f, n);
+  for (int k = 0; !ts_node_is_null(internal) && k < d->nclauses; k++)
+    for (int m = 0; m < d->clauses[k].nitems; m++) {
+      const DirItem *it = &d->clauses[k].items[m];
+      if (!internal_hides(f, internal, it->name))
+        continue;
+      TSNode stmt;
+      diag_at(DIAG_ERROR, it->loc, (int)strlen(it->name), "'%s' is declared in the internal "
+              "procedure '%s' itself: directives there are read in the scope of '%s', whose "
+              "'%s' it hides; pass the array to a module procedure or an external one", it->name,
+              routine_name(f, internal, &stmt), f->routine->name, it->name);
+      return consumed;
+    }
   if (f->open_host_data && d->kind != DIR_END_HOST_DATA) {
     fe_error(&f->cx, n, "'%s' inside the host_data construct of line %d: there the arrays of "
              "use_device are device addresses; end the host_data before it",
@@ -2910,6 +3001,9 @@ static void scan_host(FortranFe *f, TSNode root)
     if (fe_is(c, "comment")) {
       if (dir_is_directive_line(f->cx.file, fe_loc(&f->cx, c).line, DIR_FORTRAN))
         top->next = host_directive(f, top->parent, i) + 1;
+    } else if ((fe_is(c, "subroutine") || fe_is(c, "function")) &&
+               fe_is(top->parent, "internal_procedures") && !internal_procedure_scanned(f, c)) {
+      continue;
     } else if (ts_node_named_child_count(c)) {
       if (n == cap)
         stack = xrealloc(stack, sizeof *stack * (size_t)(cap *= 2));
@@ -3248,6 +3342,7 @@ static void lower_routine(FortranFe *f, TSNode n)
   if (f->loading)
     r->defined_elsewhere = f->cx.src->path;
   f->routine = r;
+  f->routine_node = n;
   if (r->module) {            /* what the module's USEs give, its procedures see */
     UseScope sc = use_scope(f);
     scope_use_all(&sc, r->module, false);
