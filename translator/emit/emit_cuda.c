@@ -1653,6 +1653,30 @@ static void emit_tile_loads(Emit *e, const KernelPlan *k)
   out(e, "  }\n  S2S_SMEM_SYNC(); /* every thread of the block reaches it */\n");
 }
 
+static IrVisitStep find_loop_of(IrStmt *st, IrVisit *v)
+{
+  if (st->kind == IR_S_DO && st->u.loop.iv == v->ctx) {
+    v->ctx = NULL;                      /* found */
+    return IR_VISIT_STOP;
+  }
+  return IR_VISIT_CONTINUE;
+}
+
+/* Does kernel k's body name scalar s (in an expression, or as a DO index)?
+ * A private scalar of the region that this kernel never names is not
+ * declared in it (nvcc would warn that it is never referenced). */
+static bool kernel_names(const KernelPlan *k, IrSym *s)
+{
+  for (int i = 0; i < k->nfirstprivate; i++)
+    if (k->firstprivate[i] == s)
+      return true;
+  if (ir_list_mentions(k->body, s))
+    return true;
+  IrVisit v = { .pre = find_loop_of, .ctx = s };
+  ir_visit_stmts(k->body, &v);
+  return v.ctx == NULL;
+}
+
 /* The thread's own variables, as a thread starts: the private scalars,
  * the scalars passes introduced, the privatized arrays, the firstprivates
  * from the host's values.  `point`: which of a coarsened thread's points
@@ -1661,7 +1685,8 @@ static void emit_thread_decls(Emit *e, const RegionPlan *p, const KernelPlan *k,
                               int point)
 {
   for (int i = 0; i < p->nprivates; i++)
-    if (!is_mapped(k, p->privates[i]) && !kernel_reduces(k, p->privates[i]))
+    if (!is_mapped(k, p->privates[i]) && !kernel_reduces(k, p->privates[i]) &&
+        kernel_names(k, p->privates[i]))
       out(e, "%s%s %s;\n", ind, ir_type_c(p->privates[i]->type), cname(p->privates[i]));
   for (int i = 0; i < k->nlocals; i++)
     out(e, "%s%s %s; /* %s */\n", ind, ir_type_c(k->locals[i]->type), cname(k->locals[i]),

@@ -26,7 +26,6 @@ __global__ void tend_r1_k1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_i
   const s2s_idx s2s_z = (s2s_idx)blockIdx.z * (s2s_idx)blockDim.z + (s2s_idx)threadIdx.z;
   if (s2s_x >= s2s_trip_x || s2s_y >= s2s_trip_y || s2s_z >= s2s_trip_z)
     return;
-  float s2s_maxval;
 #line 10 "in.f90"
   const int j = 1 + (int)s2s_y; /* in.f90:10 */
   const int s2s_i1 = 1 + (int)s2s_x; /* in.f90:11 */
@@ -36,7 +35,7 @@ __global__ void tend_r1_k1(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_i
 #line 12 "in.f90"
     S2S_a(s2s_i1, j) = 0.f; /* line 12 */
   }
-#line 40 "in.s2s.cu"
+#line 39 "in.s2s.cu"
 }
 
 /* tend_r1_k2: the loop nest at in.f90:10 */
@@ -68,7 +67,7 @@ __global__ void tend_r1_k2(const float *__restrict__ b, s2s_idx s2s_b_lo0, s2s_i
   }
 #line 13 "in.f90"
   S2S_amax(j) = s2s_maxval; /* line 13 */
-#line 72 "in.s2s.cu"
+#line 71 "in.s2s.cu"
 }
 
 extern "C" void s2s_tend_r1(float *b, float *a, float *amax, const int *s2s_p_m, const int *s2s_p_n)

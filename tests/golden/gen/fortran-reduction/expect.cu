@@ -26,13 +26,12 @@ __global__ void remove_mean_r1_k1(const double *__restrict__ a, s2s_idx s2s_a_lo
   double tot = S2sSum::identity<double>(); /* reduction(+:tot): this thread's partial result */
   double vmax = S2sMax::identity<double>(); /* reduction(max:vmax): this thread's partial result */
   if (s2s_x < s2s_trip_x && s2s_y < s2s_trip_y && s2s_z < s2s_trip_z) {
-    double mean;
 #line 28 "in.f90"
     const int j = jts + (int)s2s_y; /* in.f90:28 */
     const int i = its + (int)s2s_x; /* in.f90:29 */
     tot = tot + S2S_a(i, j); /* line 30 */
     vmax = s2s_max(vmax, S2S_a(i, j)); /* line 31 */
-#line 36 "in.s2s.cu"
+#line 35 "in.s2s.cu"
   }
   s2s_reduce<S2sSum>(s2s_red_tot, tot);
   s2s_reduce<S2sMax>(s2s_red_vmax, vmax);
@@ -63,7 +62,7 @@ __global__ void remove_mean_r1_k2(const double *__restrict__ a, s2s_idx s2s_a_lo
   mean = tot / (double)((ite - its + 1) * (jte - jts + 1)); /* line 34 */
 #line 37 "in.f90"
   S2S_b(i, j) = (S2S_a(i, j) - mean) / (vmax - mean); /* line 37 */
-#line 67 "in.s2s.cu"
+#line 66 "in.s2s.cu"
 }
 
 extern "C" void s2s_remove_mean_r1(double *a, double *b, const int *s2s_p_jts, const int *s2s_p_jte,
