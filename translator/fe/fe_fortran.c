@@ -2906,6 +2906,9 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
         consumed++;
     return consumed + (consumed + 1 < count && looks_like_region(f, n));
   }
+  /* refused at the name; a data or host_data directive is still read (the
+   * error stops the translation), so that its end directive finds it open */
+  bool hidden = false;
   TSNode internal = internal_procedure_of(f, n);
   for (int k = 0; !ts_node_is_null(internal) && k < d->nclauses; k++)
     for (int m = 0; m < d->clauses[k].nitems; m++) {
@@ -2917,8 +2920,10 @@ static uint32_t host_directive(FortranFe *f, TSNode parent, uint32_t i)
               "procedure '%s' itself: directives there are read in the scope of '%s', whose "
               "'%s' it hides; pass the array to a module procedure or an external one", it->name,
               routine_name(f, internal, &stmt), f->routine->name, it->name);
-      return consumed;
+      hidden = true;
     }
+  if (hidden && d->kind != DIR_DATA && d->kind != DIR_HOST_DATA)
+    return consumed;
   if (f->open_host_data && d->kind != DIR_END_HOST_DATA) {
     fe_error(&f->cx, n, "'%s' inside the host_data construct of line %d: there the arrays of "
              "use_device are device addresses; end the host_data before it",
