@@ -3432,15 +3432,11 @@ void *s2s_use_device(S2sRegion *r, int line, const S2sArray *a, int if_present) 
   S2sBoxShape s;
   S2sPresent *e;
   S2sThread *t = s2s_rt_enter(r, line);
-  cudaEvent_t other[2] = {0, 0};
-  uintptr_t first, last;
   char *dev;
   if (!s2s_rt_box(r, line, a, &s)) return a->host; /* an empty array: nothing to address */
   if (s2s_autocompare_enabled()) return a->host; /* see s2s_host_data_end */
-  first = s2s_rt_host_first(a, &s);
-  last = s2s_rt_host_last(a, &s);
   s2s_rt_lock_take();
-  e = s2s_rt_holding_copy(r, line, a, first, last);
+  e = s2s_rt_holding_copy(r, line, a, s2s_rt_host_first(a, &s), s2s_rt_host_last(a, &s));
   if (!e) {
     s2s_rt_lock_give();
     if (if_present) return a->host;
@@ -3448,20 +3444,16 @@ void *s2s_use_device(S2sRegion *r, int line, const S2sArray *a, int if_present) 
                        "host_data needs an enclosing data region (or enter data) that holds "
                        "the array; if_present keeps the host address of an array not present");
   }
-  while (e->filling) pthread_cond_wait(&s2s_rt_fill_cond, &s2s_rt_lock);
-  if (e->ready && !s2s_rt_own_stream(t, e->ready_stream)) other[0] = e->ready;
-  if (e->copy_ready && e->copy_ready_stream && !s2s_rt_own_stream(t, e->copy_ready_stream))
-    other[1] = e->copy_ready;
+  s2s_rt_borrow(t, r, line, e); /* the thread's stream waits for other threads' last writes */
   /* the array's base may lie before the copy (a copy of a section): only
    * the addresses of elements the copy holds are ever used */
   dev = e->dev + ((intptr_t)(uintptr_t)a->host - (intptr_t)e->host_first);
   s2s_rt_debug(r, line, "host_data: %s at device address %p (copy of %s)", s2s_rt_str(a->name),
                (void *)dev, e->what);
   s2s_rt_lock_give();
-  for (int i = 0; i < 2; i++)
-    if (other[i]) s2s_rt_cuda(cudaEventSynchronize(other[i]), r, line, "cudaEventSynchronize");
   s2s_rt_finish_async(t, r, line); /* the copies beside the kernels */
-  s2s_rt_wait(t, r, line);
+  s2s_rt_wait(t, r, line);         /* the kernels and copies on the stream, and what it waited for */
+  s2s_rt_release(t, r, line, e);
   return dev;
 }
 
