@@ -409,14 +409,19 @@ static void fortran_call(const Program *p, const HostCall *c, const char *indent
   free_names(args, n);
 }
 
-/* The kinds this interface body needs, in a fixed order. */
-static char *use_list(const HostCall *c) {
+/* The iso_c_binding kinds of parameters, in a fixed order: "c_float, c_int"
+ * (NULL when none is needed).  `only`: just those of the arrays in
+ * c->device (host_data's pointers), else every parameter's. */
+static char *kind_list(const HostCall *c, bool only_device) {
   static const char *const order[] = { "c_float", "c_double", "c_int", "c_long_long" };
   bool used[4] = { false };
   for (int i = 0; i < c->params.n; i++) {
-    const char *k = c_kind(&c->params.v[i]);
+    const Param *a = &c->params.v[i];
+    bool device = false;
+    for (int k = 0; k < c->ndevice && a->role == PARAM_ARRAY; k++) device |= a->sym == c->device[k];
+    const char *kind = only_device && !device ? NULL : c_kind(a);
     for (int j = 0; j < 4; j++)
-      if (k && strcmp(k, order[j]) == 0) used[j] = true;
+      if (kind && strcmp(kind, order[j]) == 0) used[j] = true;
   }
   Str s = { 0 };
   for (int j = 0; j < 4; j++) {
@@ -424,7 +429,7 @@ static char *use_list(const HostCall *c) {
     if (s.len) str_add(&s, ", ");
     str_add(&s, order[j]);
   }
-  return s.s; /* NULL when no kind is needed */
+  return s.s;
 }
 
 /* The dummy of parameter a: what the launcher's C declaration of it
@@ -449,7 +454,7 @@ static void fortran_interface_body(const Program *p, const HostCall *c, const ch
   }
   fortran_wrap(out, indent, prefix, names, n, suffix);
   bool device = c->kind == HOST_CALL_HOST_DATA;
-  char *kinds = use_list(c);
+  char *kinds = kind_list(c, false);
   if (kinds || device)
     block_add(out, xasprintf("%s    use, intrinsic :: iso_c_binding, only: %s%s%s", indent,
                              kinds ? kinds : "", kinds && device ? ", " : "", device ? "c_ptr" : ""));
@@ -615,22 +620,11 @@ static const Param *array_param(const HostCall *c, const IrSym *s) {
 static void fortran_host_data(const Program *p, const HostCall *c, const char *ind, Block *out) {
   const IrRoutine *r = c->routine;
   char *in = xasprintf("%s  ", ind);
-  bool kinds[4] = { false };
-  static const char *const kind_names[] = { "c_float", "c_double", "c_int", "c_long_long" };
-  for (int k = 0; k < c->ndevice; k++) {
-    const char *kind = c_kind(array_param(c, c->device[k]));
-    for (int j = 0; j < 4; j++) kinds[j] |= strcmp(kind, kind_names[j]) == 0;
-  }
-  Str use = { 0 };
-  str_add(&use, "use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer");
-  for (int j = 0; j < 4; j++)
-    if (kinds[j]) {
-      str_add(&use, ", ");
-      str_add(&use, kind_names[j]);
-    }
+  char *kinds = kind_list(c, true); /* never NULL: the arrays are integers or reals */
   block_add(out, xasprintf("%sblock", ind));
-  block_add(out, xasprintf("%s%s", in, use.s));
-  free(use.s);
+  block_add(out, xasprintf("%suse, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer, %s", in,
+                           kinds));
+  free(kinds);
   block_add(out, xasprintf("%stype(c_ptr) :: s2s_device(%d)", in, c->ndevice));
   for (int k = 0; k < c->ndevice; k++) {
     const IrSym *s = c->device[k];
