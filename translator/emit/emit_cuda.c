@@ -2261,6 +2261,20 @@ typedef struct ItemBox {
   IrExpr *lo[IR_MAX_RANK], *hi[IR_MAX_RANK];
 } ItemBox;
 
+/* Add to c the host arguments of item b: the array, and the scalars its
+ * declared bounds and its box name. */
+static void add_item_params(Emit *e, HostCall *c, const ItemBox *b)
+{
+  xf_launcher_add(&c->params, e->prog->lang, PARAM_ARRAY, b->sym);
+  ScalarArgs sa = { e->prog->lang, &c->params };
+  for (int dd = 0; dd < b->sym->rank; dd++) {
+    ir_walk_expr(b->sym->lo[dd], NULL, collect_scalars, &sa);
+    ir_walk_expr(b->sym->hi[dd], NULL, collect_scalars, &sa);
+    ir_walk_expr(b->lo[dd], NULL, collect_scalars, &sa);
+    ir_walk_expr(b->hi[dd], NULL, collect_scalars, &sa);
+  }
+}
+
 /* The items of a data/update directive with their boxes; adds the host
  * arguments they need to c.  Returns the number of items, -1 on error. */
 static int directive_items(Emit *e, IrRoutine *r, const Directive *d, HostCall *c, ItemBox **out_items)
@@ -2276,14 +2290,7 @@ static int directive_items(Emit *e, IrRoutine *r, const Directive *d, HostCall *
       ItemBox b = { s, d->clauses[k].kind, diag_user_line(it->loc), { 0 }, { 0 } };
       if (!an_item_box(r, s, it, e->prog->lang, b.lo, b.hi))
         return -1;
-      xf_launcher_add(&c->params, e->prog->lang, PARAM_ARRAY, s);
-      ScalarArgs sa = { e->prog->lang, &c->params };
-      for (int dd = 0; dd < s->rank; dd++) {
-        ir_walk_expr(s->lo[dd], NULL, collect_scalars, &sa);
-        ir_walk_expr(s->hi[dd], NULL, collect_scalars, &sa);
-        ir_walk_expr(b.lo[dd], NULL, collect_scalars, &sa);
-        ir_walk_expr(b.hi[dd], NULL, collect_scalars, &sa);
-      }
+      add_item_params(e, c, &b);
       IR_PUSH(items, n, b);
     }
   *out_items = items;
@@ -2494,12 +2501,7 @@ static void emit_host_data(Emit *e, IrRoutine *r, IrHostDirective *h)
         b.lo[d] = s->lo[d];
         b.hi[d] = s->hi[d] ? s->hi[d] : s->lo[d];
       }
-      xf_launcher_add(&c->params, e->prog->lang, PARAM_ARRAY, s);
-      ScalarArgs sa = { e->prog->lang, &c->params };
-      for (int d = 0; d < s->rank; d++) {
-        ir_walk_expr(s->lo[d], NULL, collect_scalars, &sa);
-        ir_walk_expr(s->hi[d], NULL, collect_scalars, &sa);
-      }
+      add_item_params(e, c, &b);
       IR_PUSH(items, n, b);
       IR_PUSH(c->device, c->ndevice, s);
     }
