@@ -635,6 +635,19 @@ static void fortran_host_data(const Program *p, const HostCall *c, const char *i
                              in, fortran_type(kind), kind, k + 1, shape.s, k + 1, shape.s));
     free(shape.s);
   }
+  /* An array whose shape comes at run time (assumed shape, allocatable)
+   * may be a strided section: then the call would get a temporary copy,
+   * and the construct the device address of nothing.  Stop instead. */
+  for (int k = 0; k < c->ndevice; k++) {
+    const IrSym *s = c->device[k];
+    if (!s->rank || !s->lo[0] || s->lo[0]->kind != IR_E_VAR || !s->lo[0]->u.var->bound_of)
+      continue;
+    char *name = host_name(r, s);
+    block_add(out, xasprintf("%sif (.not. is_contiguous(%s)) error stop &", in, name));
+    block_add(out, xasprintf("%s  's2s-cuda: host_data (line %d): ''%s'' is not contiguous, so it "
+                             "has no device copy of its own'", in, c->first_line, s->name));
+    free(name);
+  }
   fortran_call(p, c, in, out);
   char **pieces = xcalloc((size_t)c->ndevice + IR_MAX_RANK, sizeof *pieces);
   for (int k = 0; k < c->ndevice; k++) {
